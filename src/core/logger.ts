@@ -1,0 +1,53 @@
+// Structured JSON logs, one object per line on stdout (stderr for errors), so
+// operators can ship them to any log pipeline without a parser of ours.
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+export type LogFields = Record<string, unknown>;
+
+export interface Logger {
+  debug(msg: string, fields?: LogFields): void;
+  info(msg: string, fields?: LogFields): void;
+  warn(msg: string, fields?: LogFields): void;
+  error(msg: string, fields?: LogFields): void;
+  child(component: string, fields?: LogFields): Logger;
+}
+
+const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+function currentThreshold(): number {
+  const env = (process.env['LOG_LEVEL'] ?? 'info').toLowerCase();
+  if (env === 'silent') return Number.POSITIVE_INFINITY;
+  return ORDER[env as LogLevel] ?? ORDER.info;
+}
+
+// Errors do not serialise with JSON.stringify; keep their message and stack.
+function normalise(fields: LogFields): LogFields {
+  const out: LogFields = {};
+  for (const [k, v] of Object.entries(fields)) {
+    if (v instanceof Error) out[k] = { name: v.name, message: v.message, stack: v.stack };
+    else if (typeof v === 'bigint') out[k] = v.toString();
+    else out[k] = v;
+  }
+  return out;
+}
+
+export function createLogger(component: string, base: LogFields = {}): Logger {
+  const write = (level: LogLevel, msg: string, fields?: LogFields): void => {
+    if (ORDER[level] < currentThreshold()) return;
+    const line = JSON.stringify({
+      time: new Date().toISOString(),
+      level,
+      component,
+      msg,
+      ...normalise(base),
+      ...(fields ? normalise(fields) : {}),
+    });
+    (level === 'error' ? process.stderr : process.stdout).write(line + '\n');
+  };
+  return {
+    debug: (m, f) => write('debug', m, f),
+    info: (m, f) => write('info', m, f),
+    warn: (m, f) => write('warn', m, f),
+    error: (m, f) => write('error', m, f),
+    child: (sub, f) => createLogger(`${component}.${sub}`, { ...base, ...f }),
+  };
+}
