@@ -1,5 +1,15 @@
-// PLACEHOLDER: being written by the lead; the exported API below is fixed.
-import type { Logger } from '../core/logger';
+// The embedded event store: an EventStoreDB-protocol gRPC server over the
+// LMDB log, so tagtrail runs on one machine with no EventStoreDB install and
+// the same client code talks to a real cluster in production.
+import { Server, ServerCredentials, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import { createLogger, type Logger } from '../core/logger';
+import { EventLog } from './storage/log';
+import { ServerFeaturesService, StreamsService } from './grpc/proto';
+import { readHandler } from './grpc/read';
+import { appendHandler, batchAppendHandler } from './grpc/append';
+import { deleteHandler, tombstoneHandler } from './grpc/delete';
+import { supportedMethodsHandler } from './grpc/features';
+import { serializeReadResp } from './grpc/readresp';
 
 export interface EmbeddedEventStoreOptions {
   /** Directory holding the LMDB environment; created if missing. */
@@ -20,4 +30,60 @@ export interface EmbeddedEventStore {
   close(): Promise<void>;
 }
 
-export declare function startEmbeddedEventStore(opts: EmbeddedEventStoreOptions): Promise<EmbeddedEventStore>;
+export const DEFAULT_MAX_APPEND_SIZE = 1024 * 1024;
+
+/** Read answers events as pre-encoded bytes; every other message goes through its class. */
+function withRawReadResponses(def: ServiceDefinition): ServiceDefinition {
+  const read = def['read'];
+  if (!read) throw new Error('Streams service definition has no read method');
+  return { ...def, read: { ...read, responseSerialize: serializeReadResp } };
+}
+
+export async function startEmbeddedEventStore(opts: EmbeddedEventStoreOptions): Promise<EmbeddedEventStore> {
+  const logger = opts.logger ?? createLogger('eventstore');
+  const host = opts.host ?? '127.0.0.1';
+  const maxAppendSize = opts.maxAppendSize ?? DEFAULT_MAX_APPEND_SIZE;
+  const log = new EventLog(opts.dataDir, { maxAppendSize });
+  const server = new Server({
+    'grpc.max_receive_message_length': 17 * 1024 * 1024,
+    'grpc.keepalive_permit_without_calls': 1,
+    'grpc.http2.min_ping_interval_without_data_ms': 5000,
+  });
+  const streams: UntypedServiceImplementation = {
+    read: readHandler(log),
+    append: appendHandler(log, maxAppendSize),
+    batchAppend: batchAppendHandler(log, maxAppendSize),
+    delete: deleteHandler(log),
+    tombstone: tombstoneHandler(log),
+  };
+  server.addService(withRawReadResponses(StreamsService), streams);
+  server.addService(ServerFeaturesService, { getSupportedMethods: supportedMethodsHandler() });
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync(`${host}:${opts.port ?? 2113}`, ServerCredentials.createInsecure(), (err, p) =>
+      err ? reject(err) : resolve(p),
+    );
+  });
+  logger.info('embedded event store listening', { host, port, dataDir: opts.dataDir, head: log.head.committed });
+  let closed = false;
+  return {
+    port,
+    connectionString: `esdb://${host}:${port}?tls=false`,
+    async close() {
+      if (closed) return;
+      closed = true;
+      // Give open calls (subscriptions are endless) a moment, then cut them.
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, 500);
+        server.tryShutdown(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+      await log.close();
+      logger.info('embedded event store stopped', { port });
+    },
+  };
+}

@@ -1,0 +1,244 @@
+// Streams.Append (client streaming, one append per call) and
+// Streams.BatchAppend (bidirectional, many appends per call keyed by
+// correlation id; the client's default when the server advertises it).
+import type { sendUnaryData, ServerDuplexStream, ServerReadableStream } from '@grpc/grpc-js';
+import { status } from '@grpc/grpc-js';
+import type { EventLog, ProposedEvent, WriteResult } from '../storage/log';
+import { Expected, InvalidArgument, MaxAppendSizeExceeded, StreamDeleted, WrongExpectedVersion } from '../storage/errors';
+import { AnyPb, EmptyPb, sharedPb, statusPb, streamsPb, type AppendReq, type AppendResp, type BatchAppendReq, type BatchAppendResp } from './proto';
+import { streamIdentifier, streamName, toServiceError, uuidString } from './wire';
+
+type ProposedMessage = InstanceType<typeof streamsPb.AppendReq.ProposedMessage> | InstanceType<typeof streamsPb.BatchAppendReq.ProposedMessage>;
+
+export function toProposed(m: ProposedMessage): ProposedEvent {
+  const meta = m.getMetadataMap();
+  const type = meta.get('type');
+  const contentType = meta.get('content-type');
+  if (type === undefined || contentType === undefined) {
+    throw new InvalidArgument('proposed message must carry "type" and "content-type" metadata');
+  }
+  return {
+    id: uuidString(m.getId()),
+    type,
+    contentType,
+    data: m.getData_asU8(),
+    metadata: m.getCustomMetadata_asU8(),
+  };
+}
+
+function appendExpected(o: InstanceType<typeof streamsPb.AppendReq.Options>): Expected {
+  const C = streamsPb.AppendReq.Options.ExpectedStreamRevisionCase;
+  switch (o.getExpectedStreamRevisionCase()) {
+    case C.REVISION:
+      return { kind: 'exact', revision: BigInt(o.getRevision()) };
+    case C.NO_STREAM:
+      return { kind: 'no_stream' };
+    case C.STREAM_EXISTS:
+      return { kind: 'stream_exists' };
+    default:
+      return { kind: 'any' };
+  }
+}
+
+function batchExpected(o: InstanceType<typeof streamsPb.BatchAppendReq.Options>): Expected {
+  const C = streamsPb.BatchAppendReq.Options.ExpectedStreamPositionCase;
+  switch (o.getExpectedStreamPositionCase()) {
+    case C.STREAM_POSITION:
+      return { kind: 'exact', revision: BigInt(o.getStreamPosition()) };
+    case C.NO_STREAM:
+      return { kind: 'no_stream' };
+    case C.STREAM_EXISTS:
+      return { kind: 'stream_exists' };
+    default:
+      return { kind: 'any' };
+  }
+}
+
+function appendSuccess(r: WriteResult): AppendResp {
+  const success = new streamsPb.AppendResp.Success();
+  if (r.revision < 0n) success.setNoStream(new sharedPb.Empty());
+  else success.setCurrentRevision(r.revision.toString());
+  const pos = new streamsPb.AppendResp.Position();
+  pos.setCommitPosition(r.position.toString());
+  pos.setPreparePosition(r.position.toString());
+  success.setPosition(pos);
+  return new streamsPb.AppendResp().setSuccess(success);
+}
+
+function appendWrongVersion(e: WrongExpectedVersion): AppendResp {
+  const w = new streamsPb.AppendResp.WrongExpectedVersion();
+  if (e.current === undefined) w.setCurrentNoStream(new sharedPb.Empty());
+  else w.setCurrentRevision(e.current.toString());
+  switch (e.expected.kind) {
+    case 'exact':
+      w.setExpectedRevision(e.expected.revision.toString());
+      break;
+    case 'any':
+      w.setExpectedAny(new sharedPb.Empty());
+      break;
+    case 'no_stream':
+      w.setExpectedNoStream(new sharedPb.Empty());
+      break;
+    case 'stream_exists':
+      w.setExpectedStreamExists(new sharedPb.Empty());
+      break;
+  }
+  return new streamsPb.AppendResp().setWrongExpectedVersion(w);
+}
+
+export function appendHandler(log: EventLog, maxAppendSize: number) {
+  return (call: ServerReadableStream<AppendReq, AppendResp>, callback: sendUnaryData<AppendResp>): void => {
+    let stream = '';
+    let expected: Expected = { kind: 'any' };
+    const events: ProposedEvent[] = [];
+    let size = 0;
+    let failure: unknown;
+    call.on('data', (req: AppendReq) => {
+      if (failure) return;
+      try {
+        const options = req.getOptions();
+        const message = req.getProposedMessage();
+        if (options) {
+          stream = streamName(options.getStreamIdentifier());
+          expected = appendExpected(options);
+        } else if (message) {
+          const ev = toProposed(message);
+          size += ev.data.length + ev.metadata.length;
+          // Stop buffering as soon as the limit is passed: the call fails anyway.
+          if (size > maxAppendSize) failure = new MaxAppendSizeExceeded(maxAppendSize);
+          else events.push(ev);
+        }
+      } catch (err) {
+        failure = err;
+      }
+    });
+    call.on('error', () => undefined);
+    call.on('end', () => {
+      if (failure) return callback(toServiceError(failure, stream));
+      log.append(stream, expected, events).then(
+        (r) => callback(null, appendSuccess(r)),
+        (err: unknown) =>
+          err instanceof WrongExpectedVersion ? callback(null, appendWrongVersion(err)) : callback(toServiceError(err, stream)),
+      );
+    });
+  };
+}
+
+interface PendingBatch {
+  stream: string;
+  expected: Expected;
+  options: InstanceType<typeof streamsPb.BatchAppendReq.Options>;
+  events: ProposedEvent[];
+  size: number;
+  failure?: unknown;
+}
+
+type RpcCode = Parameters<InstanceType<typeof statusPb.Status>['setCode']>[0];
+// grpc-js and the generated google.rpc.Code enum share the numeric values.
+const rpcCode = (s: status): RpcCode => s as number as RpcCode;
+
+function batchError(err: unknown): InstanceType<typeof statusPb.Status> {
+  const st = new statusPb.Status();
+  const any = new AnyPb();
+  if (err instanceof WrongExpectedVersion) {
+    const w = new sharedPb.WrongExpectedVersion();
+    if (err.current === undefined) w.setCurrentNoStream(new EmptyPb() as never);
+    else w.setCurrentStreamRevision(err.current.toString());
+    if (err.expected.kind === 'exact') w.setExpectedStreamPosition(err.expected.revision.toString());
+    else if (err.expected.kind === 'no_stream') w.setExpectedNoStream(new EmptyPb() as never);
+    else if (err.expected.kind === 'stream_exists') w.setExpectedStreamExists(new EmptyPb() as never);
+    else w.setExpectedAny(new EmptyPb() as never);
+    any.pack(w.serializeBinary(), 'event_store.client.WrongExpectedVersion');
+    st.setCode(rpcCode(status.FAILED_PRECONDITION));
+  } else if (err instanceof StreamDeleted) {
+    const d = new sharedPb.StreamDeleted();
+    d.setStreamIdentifier(streamIdentifier(err.stream));
+    any.pack(d.serializeBinary(), 'event_store.client.StreamDeleted');
+    st.setCode(rpcCode(status.FAILED_PRECONDITION));
+  } else if (err instanceof MaxAppendSizeExceeded) {
+    const d = new sharedPb.MaximumAppendSizeExceeded();
+    d.setMaxappendsize(err.maxAppendSize);
+    any.pack(d.serializeBinary(), 'event_store.client.MaximumAppendSizeExceeded');
+    st.setCode(rpcCode(status.INVALID_ARGUMENT));
+  } else {
+    any.pack(new sharedPb.Unknown().serializeBinary(), 'event_store.client.Unknown');
+    st.setCode(rpcCode(status.INTERNAL));
+  }
+  st.setMessage(err instanceof Error ? err.message : String(err));
+  st.setDetails(any as never);
+  return st;
+}
+
+export function batchAppendHandler(log: EventLog, maxAppendSize: number) {
+  return (call: ServerDuplexStream<BatchAppendReq, BatchAppendResp>): void => {
+    const pending = new Map<string, PendingBatch>();
+    let inFlight = 0;
+    let ended = false;
+    const settle = (): void => {
+      inFlight--;
+      if (ended && inFlight === 0) call.end();
+    };
+    const respond = (correlation: InstanceType<typeof sharedPb.UUID>, batch: PendingBatch, result: WriteResult | unknown, ok: boolean): void => {
+      const resp = new streamsPb.BatchAppendResp();
+      resp.setCorrelationId(correlation);
+      resp.setStreamIdentifier(streamIdentifier(batch.stream));
+      if (ok) {
+        const r = result as WriteResult;
+        const success = new streamsPb.BatchAppendResp.Success();
+        if (r.revision < 0n) success.setNoStream(new EmptyPb() as never);
+        else success.setCurrentRevision(r.revision.toString());
+        const pos = new sharedPb.AllStreamPosition();
+        pos.setCommitPosition(r.position.toString());
+        pos.setPreparePosition(r.position.toString());
+        success.setPosition(pos);
+        resp.setSuccess(success);
+      } else {
+        resp.setError(batchError(result));
+      }
+      if (!call.cancelled && call.writable) call.write(resp);
+    };
+    call.on('data', (req: BatchAppendReq) => {
+      const correlation = req.getCorrelationId();
+      if (!correlation) return;
+      const key = correlation.getString() || JSON.stringify(correlation.toObject());
+      let batch = pending.get(key);
+      const options = req.getOptions();
+      if (!batch && options) {
+        batch = { stream: streamName(options.getStreamIdentifier()), expected: batchExpected(options), options, events: [], size: 0 };
+        pending.set(key, batch);
+      }
+      if (!batch) return;
+      for (const m of req.getProposedMessagesList()) {
+        if (batch.failure) break;
+        try {
+          const ev = toProposed(m);
+          batch.size += ev.data.length + ev.metadata.length;
+          if (batch.size > maxAppendSize) batch.failure = new MaxAppendSizeExceeded(maxAppendSize);
+          else batch.events.push(ev);
+        } catch (err) {
+          batch.failure = err;
+        }
+      }
+      if (!req.getIsFinal()) return;
+      pending.delete(key);
+      const done = batch;
+      if (done.failure) return respond(correlation, done, done.failure, false);
+      inFlight++;
+      log.append(done.stream, done.expected, done.events).then(
+        (r) => {
+          respond(correlation, done, r, true);
+          settle();
+        },
+        (err: unknown) => {
+          respond(correlation, done, err, false);
+          settle();
+        },
+      );
+    });
+    call.on('end', () => {
+      ended = true;
+      if (inFlight === 0) call.end();
+    });
+    call.on('error', () => undefined);
+  };
+}

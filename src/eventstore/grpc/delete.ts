@@ -1,0 +1,57 @@
+// Streams.Delete (soft) and Streams.Tombstone (hard).
+import type { sendUnaryData, ServerUnaryCall } from '@grpc/grpc-js';
+import type { EventLog, WriteResult } from '../storage/log';
+import type { Expected } from '../storage/errors';
+import { streamsPb, type DeleteReq, type TombstoneReq } from './proto';
+import { streamName, toServiceError } from './wire';
+
+type DeleteOptions = InstanceType<typeof streamsPb.DeleteReq.Options> | InstanceType<typeof streamsPb.TombstoneReq.Options>;
+
+function expectedOf(o: DeleteOptions): Expected {
+  // Delete and Tombstone options share field numbers and case values.
+  const C = streamsPb.DeleteReq.Options.ExpectedStreamRevisionCase;
+  switch (o.getExpectedStreamRevisionCase() as number) {
+    case C.REVISION:
+      return { kind: 'exact', revision: BigInt(o.getRevision()) };
+    case C.NO_STREAM:
+      return { kind: 'no_stream' };
+    case C.STREAM_EXISTS:
+      return { kind: 'stream_exists' };
+    default:
+      return { kind: 'any' };
+  }
+}
+
+function respond<R extends { setPosition(p: P): R }, P extends { setCommitPosition(v: string): P; setPreparePosition(v: string): P }>(
+  resp: R,
+  pos: P,
+  r: WriteResult,
+): R {
+  pos.setCommitPosition(r.position.toString());
+  pos.setPreparePosition(r.position.toString());
+  return resp.setPosition(pos);
+}
+
+export function deleteHandler(log: EventLog) {
+  return (call: ServerUnaryCall<DeleteReq, unknown>, callback: sendUnaryData<unknown>): void => {
+    const o = call.request.getOptions();
+    const stream = streamName(o?.getStreamIdentifier());
+    if (!o) return callback(toServiceError(new Error('options missing'), stream));
+    log.delete(stream, expectedOf(o)).then(
+      (r) => callback(null, respond(new streamsPb.DeleteResp(), new streamsPb.DeleteResp.Position(), r)),
+      (err: unknown) => callback(toServiceError(err, stream)),
+    );
+  };
+}
+
+export function tombstoneHandler(log: EventLog) {
+  return (call: ServerUnaryCall<TombstoneReq, unknown>, callback: sendUnaryData<unknown>): void => {
+    const o = call.request.getOptions();
+    const stream = streamName(o?.getStreamIdentifier());
+    if (!o) return callback(toServiceError(new Error('options missing'), stream));
+    log.tombstone(stream, expectedOf(o)).then(
+      (r) => callback(null, respond(new streamsPb.TombstoneResp(), new streamsPb.TombstoneResp.Position(), r)),
+      (err: unknown) => callback(toServiceError(err, stream)),
+    );
+  };
+}

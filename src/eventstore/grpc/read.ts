@@ -1,0 +1,155 @@
+// Streams.Read: bounded reads of a stream or of $all, and catch-up-then-live
+// subscriptions to either, with server-side filters.
+import type { ServerWritableStream } from '@grpc/grpc-js';
+import type { EventLog } from '../storage/log';
+import { StreamDeleted } from '../storage/errors';
+import { exists, firstVisible, type StreamState } from '../storage/streamstate';
+import { nowTicks, type StoredRecord } from '../storage/records';
+import { streamsPb, type ReadReq } from './proto';
+import { caughtUpResp, checkpointResp, confirmationResp, eventResp, streamNotFoundResp, type Outgoing } from './readresp';
+import { parseFilter, type EventFilter } from './filter';
+import { Sink } from './sink';
+import { streamName, toServiceError } from './wire';
+
+const CHUNK = 256;
+type From = 'start' | 'end' | bigint;
+type Options = InstanceType<typeof streamsPb.ReadReq.Options>;
+
+export function readHandler(log: EventLog) {
+  return (call: ServerWritableStream<ReadReq, Outgoing>): void => {
+    const sink = new Sink(call);
+    run(log, call.request, sink).then(
+      () => sink.end(),
+      (err: unknown) => sink.fail(toServiceError(err)),
+    );
+  };
+}
+
+async function run(log: EventLog, req: ReadReq, sink: Sink): Promise<void> {
+  const options = req.getOptions();
+  if (!options) return;
+  const C = streamsPb.ReadReq.Options;
+  const filter = parseFilter(options);
+  const subscribe = options.getCountOptionCase() === C.CountOptionCase.SUBSCRIPTION;
+  const backwards = options.getReadDirection() === C.ReadDirection.BACKWARDS;
+  const count = subscribe ? Number.MAX_SAFE_INTEGER : Number(options.getCount() || '0');
+  if (options.getStreamOptionCase() === C.StreamOptionCase.STREAM) {
+    const so = options.getStream();
+    const stream = streamName(so?.getStreamIdentifier());
+    const R = C.StreamOptions.RevisionOptionCase;
+    const rc = so?.getRevisionOptionCase();
+    const from: From = rc === R.END ? 'end' : rc === R.REVISION ? BigInt(so?.getRevision() ?? '0') : 'start';
+    if (subscribe) return subscribeStream(log, sink, stream, from);
+    return readStream(log, sink, stream, from, backwards, count);
+  }
+  const ao = options.getAll();
+  const A = C.AllOptions.AllOptionCase;
+  const ac = ao?.getAllOptionCase();
+  const from: From = ac === A.END ? 'end' : ac === A.POSITION ? BigInt(ao?.getPosition()?.getCommitPosition() ?? '0') : 'start';
+  if (subscribe) return subscribeAll(log, sink, from, filter);
+  return readAll(log, sink, from, backwards, count, filter, options);
+}
+
+function visibleAfter(s: StreamState): bigint | undefined {
+  return s.maxAge === undefined ? undefined : nowTicks() - BigInt(Math.floor(s.maxAge * 1e7));
+}
+
+async function readStream(log: EventLog, sink: Sink, stream: string, from: From, backwards: boolean, count: number): Promise<void> {
+  const s = log.state(stream);
+  if (s.tombstoned) throw new StreamDeleted(stream);
+  if (!exists(s)) {
+    await sink.write(streamNotFoundResp(stream));
+    return;
+  }
+  const first = firstVisible(s);
+  const minCreated = visibleAfter(s);
+  let next: number;
+  if (backwards) next = from === 'end' ? s.last : from === 'start' ? 0 : Math.min(Number(from), s.last);
+  else next = from === 'end' ? s.last + 1 : from === 'start' ? first : Math.max(Number(from), first);
+  let remaining = count;
+  while (remaining > 0 && next >= first && (backwards || next <= s.last)) {
+    const chunk = log.readStream(stream, next, backwards ? 'backwards' : 'forwards', Math.min(CHUNK, remaining));
+    if (chunk.length === 0) return;
+    for (const rec of chunk) {
+      const rev = Number(rec.revision);
+      if (rev < first) return;
+      next = backwards ? rev - 1 : rev + 1;
+      if (minCreated !== undefined && rec.createdTicks < minCreated) continue;
+      if (!(await sink.write(eventResp(rec.proto, rec.position)))) return;
+      remaining--;
+    }
+  }
+}
+
+async function readAll(log: EventLog, sink: Sink, from: From, backwards: boolean, count: number, filter: EventFilter | undefined, _o: Options): Promise<void> {
+  const head = log.head.committed;
+  let next: bigint;
+  if (backwards) next = from === 'end' ? head + 1n : from === 'start' ? 0n : from;
+  else next = from === 'end' ? head + 1n : from === 'start' ? 0n : from;
+  let remaining = count;
+  while (remaining > 0) {
+    const chunk = log.readAll(next, backwards ? 'backwards' : 'forwards', CHUNK);
+    if (chunk.length === 0) return;
+    for (const rec of chunk) {
+      next = backwards ? rec.position : rec.position + 1n;
+      if (filter && !filter.matches(rec)) continue;
+      if (!(await sink.write(eventResp(rec.proto, rec.position)))) return;
+      if (--remaining === 0) return;
+    }
+  }
+}
+
+async function subscribeAll(log: EventLog, sink: Sink, from: From, filter: EventFilter | undefined): Promise<void> {
+  let next = from === 'start' ? 0n : from === 'end' ? log.head.committed + 1n : from + 1n;
+  await sink.write(confirmationResp(crypto.randomUUID()));
+  let caughtUp = false;
+  let scanned = 0;
+  while (!sink.closed) {
+    const chunk = log.readAll(next, 'forwards', CHUNK);
+    if (chunk.length === 0) {
+      if (!caughtUp) {
+        caughtUp = true;
+        if (!(await sink.write(caughtUpResp()))) return;
+      }
+      await log.head.waitBeyond(next - 1n, sink.abort.signal);
+      continue;
+    }
+    for (const rec of chunk) {
+      next = rec.position + 1n;
+      if (!filter || filter.matches(rec)) {
+        if (!(await sink.write(eventResp(rec.proto, rec.position)))) return;
+      }
+      if (filter && ++scanned >= filter.checkpointInterval) {
+        scanned = 0;
+        if (!(await sink.write(checkpointResp(rec.position)))) return;
+      }
+    }
+  }
+}
+
+async function subscribeStream(log: EventLog, sink: Sink, stream: string, from: From): Promise<void> {
+  const initial = log.state(stream);
+  if (initial.tombstoned) throw new StreamDeleted(stream);
+  let next = from === 'start' ? 0 : from === 'end' ? initial.last + 1 : Number(from) + 1;
+  await sink.write(confirmationResp(crypto.randomUUID()));
+  let caughtUp = false;
+  while (!sink.closed) {
+    const s = log.state(stream);
+    if (s.tombstoned) throw new StreamDeleted(stream);
+    next = Math.max(next, firstVisible(s));
+    const head = log.head.committed;
+    const chunk: StoredRecord[] = log.readStream(stream, next, 'forwards', CHUNK).filter((r) => r.position <= head);
+    if (chunk.length === 0) {
+      if (!caughtUp) {
+        caughtUp = true;
+        if (!(await sink.write(caughtUpResp()))) return;
+      }
+      await log.head.waitBeyond(head, sink.abort.signal);
+      continue;
+    }
+    for (const rec of chunk) {
+      next = Number(rec.revision) + 1;
+      if (!(await sink.write(eventResp(rec.proto, rec.position)))) return;
+    }
+  }
+}

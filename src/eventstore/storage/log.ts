@@ -1,0 +1,307 @@
+// The durable event log of the embedded event store, on LMDB.
+//
+// Three databases in one LMDB environment:
+//   log      position -> record (header + protobuf RecordedEvent)
+//   streams  stream name -> StreamState
+//   index    [stream, revision] -> position
+//   ids      event id -> position (idempotent retries of appends)
+// Appends are validated synchronously against in-memory stream state (JS runs
+// one append at a time, so checks and revision assignment cannot race), then
+// committed in LMDB's batched write transactions. An append is acknowledged
+// only once its transaction is flushed to disk, so an acknowledged append
+// survives kill -9 (and power loss, as far as the disk honours fsync).
+import { open, type Database, type RootDatabase } from 'lmdb';
+import { mkdirSync } from 'node:fs';
+import { decodeHeader, decodeRecord, encodeRecord, nowTicks, type StoredRecord } from './records';
+import { Expected, InvalidArgument, MaxAppendSizeExceeded, StreamDeleted, WrongExpectedVersion } from './errors';
+import { applyMetadata, EMPTY_STREAM, exists, type StreamState } from './streamstate';
+import { HeadWatcher } from './head';
+
+export interface ProposedEvent {
+  id: string;
+  type: string;
+  contentType: string;
+  data: Uint8Array;
+  metadata: Uint8Array;
+}
+
+export interface WriteResult {
+  /** revision of the last event written (or already present, for a retry) */
+  revision: bigint;
+  position: bigint;
+}
+
+export const TOMBSTONE_REVISION = 9223372036854775807n; // EventStoreDB's long.MaxValue
+const METASTREAM_PREFIX = '$$';
+
+export interface EventLogOptions {
+  maxAppendSize: number;
+}
+
+export class EventLog {
+  private readonly root: RootDatabase;
+  private readonly log: Database<Buffer, number>;
+  private readonly streams: Database<StreamState, string>;
+  private readonly index: Database<number, [string, number]>;
+  private readonly ids: Database<number, string>;
+  private readonly cache = new Map<string, StreamState>();
+  private nextPosition: number;
+  readonly head: HeadWatcher;
+
+  constructor(dir: string, readonly options: EventLogOptions) {
+    mkdirSync(dir, { recursive: true });
+    this.root = open({ path: dir, maxDbs: 8, mapSize: 2 * 1024 ** 3 });
+    this.log = this.root.openDB<Buffer, number>('log', { encoding: 'binary' });
+    this.streams = this.root.openDB<StreamState, string>('streams', { encoding: 'msgpack' });
+    this.index = this.root.openDB<number, [string, number]>('index', { encoding: 'msgpack' });
+    this.ids = this.root.openDB<number, string>('ids', { encoding: 'msgpack' });
+    let last = 0;
+    for (const key of this.log.getKeys({ reverse: true, limit: 1 })) last = key;
+    this.nextPosition = last + 1;
+    this.head = new HeadWatcher(BigInt(last));
+  }
+
+  state(stream: string): StreamState {
+    let s = this.cache.get(stream);
+    if (s === undefined) {
+      s = this.streams.get(stream) ?? EMPTY_STREAM;
+      this.cache.set(stream, s);
+    }
+    return s;
+  }
+
+  async append(stream: string, expected: Expected, events: ProposedEvent[]): Promise<WriteResult> {
+    if (stream.length === 0) throw new InvalidArgument('stream name must not be empty');
+    const size = events.reduce((n, e) => n + e.data.length + e.metadata.length, 0);
+    if (size > this.options.maxAppendSize) throw new MaxAppendSizeExceeded(this.options.maxAppendSize);
+    const s = this.state(stream);
+    if (s.tombstoned) throw new StreamDeleted(stream);
+    const retry = this.findRetry(stream, expected, events);
+    if (retry) return retry;
+    checkExpected(stream, s, expected);
+    if (events.length === 0) {
+      const lastPos = s.last >= 0 ? this.index.get([stream, s.last]) ?? 0 : 0;
+      return { revision: s.last >= 0 ? BigInt(s.last) : -1n, position: BigInt(lastPos) };
+    }
+    return this.write(stream, s, events, false);
+  }
+
+  /** Soft delete: hides the events (truncate-before in the metastream); the stream may be appended to again. */
+  async delete(stream: string, expected: Expected): Promise<WriteResult> {
+    const s = this.state(stream);
+    if (s.tombstoned) throw new StreamDeleted(stream);
+    checkExpected(stream, s, expected);
+    const meta = this.currentMetadata(stream);
+    meta['$tb'] = s.last + 1;
+    const data = Buffer.from(JSON.stringify(meta), 'utf8');
+    return this.write(
+      METASTREAM_PREFIX + stream,
+      this.state(METASTREAM_PREFIX + stream),
+      [{ id: crypto.randomUUID(), type: '$metadata', contentType: 'application/json', data, metadata: new Uint8Array() }],
+      false,
+    );
+  }
+
+  /** Hard delete: the stream name can never be used again. */
+  async tombstone(stream: string, expected: Expected): Promise<WriteResult> {
+    const s = this.state(stream);
+    if (s.tombstoned) throw new StreamDeleted(stream);
+    checkExpected(stream, s, expected);
+    const ev: ProposedEvent = {
+      id: crypto.randomUUID(),
+      type: '$streamDeleted',
+      contentType: 'application/octet-stream',
+      data: new Uint8Array(),
+      metadata: new Uint8Array(),
+    };
+    return this.write(stream, s, [ev], true);
+  }
+
+  private currentMetadata(stream: string): Record<string, unknown> {
+    const ms = this.state(METASTREAM_PREFIX + stream);
+    if (ms.last < 0) return {};
+    const pos = this.index.get([METASTREAM_PREFIX + stream, ms.last]);
+    const raw = pos === undefined ? undefined : this.log.get(pos);
+    if (!raw) return {};
+    const rec = decodeRecord(BigInt(pos ?? 0), raw);
+    try {
+      const parsed: unknown = JSON.parse(extractData(rec.proto).toString('utf8'));
+      return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
+    } catch {
+      return {};
+    }
+  }
+
+  private setState(stream: string, s: StreamState): void {
+    this.cache.set(stream, s);
+  }
+
+  private async write(stream: string, s: StreamState, events: ProposedEvent[], tombstone: boolean): Promise<WriteResult> {
+    const created = nowTicks();
+    const first = s.last + 1;
+    const base = this.nextPosition;
+    this.nextPosition += events.length;
+    const puts: Array<() => void> = [];
+    events.forEach((e, i) => {
+      const revision = tombstone ? TOMBSTONE_REVISION : BigInt(first + i);
+      const position = base + i;
+      const rec = encodeRecord({
+        stream,
+        revision,
+        position: BigInt(position),
+        id: e.id,
+        type: e.type,
+        contentType: e.contentType,
+        createdTicks: created,
+        data: e.data,
+        metadata: e.metadata,
+      });
+      puts.push(() => {
+        this.log.put(position, rec);
+        this.ids.put(e.id, position);
+        if (!tombstone) this.index.put([stream, first + i], position);
+      });
+    });
+    const next: StreamState = tombstone
+      ? { ...s, tombstoned: true }
+      : { ...s, last: first + events.length - 1 };
+    this.setState(stream, next);
+    const metaTarget = this.metadataTarget(stream, events);
+    if (metaTarget) this.setState(metaTarget.stream, metaTarget.state);
+    const committed = this.root.transaction(() => {
+      for (const p of puts) p();
+      this.streams.put(stream, next);
+      if (metaTarget) this.streams.put(metaTarget.stream, metaTarget.state);
+    });
+    const lastPosition = BigInt(base + events.length - 1);
+    await committed;
+    await this.root.flushed;
+    this.head.advance(lastPosition);
+    return { revision: tombstone ? TOMBSTONE_REVISION : BigInt(first + events.length - 1), position: lastPosition };
+  }
+
+  /** A `$metadata` event appended to `$$x` changes what readers of `x` may see. */
+  private metadataTarget(stream: string, events: ProposedEvent[]): { stream: string; state: StreamState } | undefined {
+    if (!stream.startsWith(METASTREAM_PREFIX)) return undefined;
+    const last = [...events].reverse().find((e) => e.type === '$metadata');
+    if (!last) return undefined;
+    const target = stream.slice(METASTREAM_PREFIX.length);
+    let json: unknown = {};
+    try {
+      json = JSON.parse(Buffer.from(last.data).toString('utf8'));
+    } catch {
+      json = {};
+    }
+    return { stream: target, state: applyMetadata(this.state(target), json) };
+  }
+
+  /**
+   * EventStoreDB answers a retried append (same event ids at the same place)
+   * with the original result instead of writing the events twice.
+   */
+  private findRetry(stream: string, expected: Expected, events: ProposedEvent[]): WriteResult | undefined {
+    const firstEvent = events[0];
+    if (!firstEvent) return undefined;
+    const pos = this.ids.get(firstEvent.id);
+    if (pos === undefined) return undefined;
+    const raw = this.log.get(pos);
+    if (!raw) return undefined;
+    const h = decodeHeader(raw);
+    if (h.stream !== stream) return undefined;
+    const start = Number(h.revision);
+    if (expected.kind === 'exact' && BigInt(start) !== expected.revision + 1n) return undefined;
+    if (expected.kind === 'no_stream' && start !== 0) return undefined;
+    let lastPos = pos;
+    for (let i = 1; i < events.length; i++) {
+      const p = this.index.get([stream, start + i]);
+      const r = p === undefined ? undefined : this.log.get(p);
+      if (p === undefined || !r || decodeHeader(r).id !== events[i]?.id) return undefined;
+      lastPos = p;
+    }
+    return { revision: BigInt(start + events.length - 1), position: BigInt(lastPos) };
+  }
+
+  /** Records of a stream in revision order, starting at `from` (inclusive). */
+  readStream(stream: string, from: number, direction: 'forwards' | 'backwards', limit: number): StoredRecord[] {
+    const range =
+      direction === 'forwards'
+        ? this.index.getRange({ start: [stream, from], end: [stream, Number.MAX_SAFE_INTEGER], limit })
+        : this.index.getRange({ start: [stream, from], end: [stream, -1], reverse: true, limit });
+    const out: StoredRecord[] = [];
+    for (const { value } of range) {
+      const raw = this.log.get(value);
+      if (raw) out.push(decodeRecord(BigInt(value), raw));
+    }
+    return out;
+  }
+
+  /** Records of $all from `from` (inclusive, forwards) or before `from` (exclusive, backwards). */
+  readAll(from: bigint, direction: 'forwards' | 'backwards', limit: number): StoredRecord[] {
+    const head = Number(this.head.committed);
+    const range =
+      direction === 'forwards'
+        ? this.log.getRange({ start: Number(from), end: head + 1, limit })
+        : this.log.getRange({ start: Number(from) - 1, end: 0, reverse: true, limit });
+    const out: StoredRecord[] = [];
+    for (const { key, value } of range) out.push(decodeRecord(BigInt(key), value));
+    return out;
+  }
+
+  async close(): Promise<void> {
+    await this.root.flushed;
+    await this.root.close();
+  }
+}
+
+function checkExpected(stream: string, s: StreamState, expected: Expected): void {
+  const current = exists(s) ? BigInt(s.last) : undefined;
+  switch (expected.kind) {
+    case 'any':
+      return;
+    case 'no_stream':
+      if (current !== undefined) throw new WrongExpectedVersion(stream, expected, current);
+      return;
+    case 'stream_exists':
+      if (current === undefined) throw new WrongExpectedVersion(stream, expected, current);
+      return;
+    case 'exact':
+      if (current !== expected.revision) throw new WrongExpectedVersion(stream, expected, current);
+      return;
+    default: {
+      const never: never = expected;
+      throw new Error(`unknown expected revision ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/** The `data` field (8) of an encoded RecordedEvent. */
+export function extractData(proto: Buffer): Buffer {
+  let o = 0;
+  while (o < proto.length) {
+    const [tag, n1] = readVarint(proto, o);
+    o = n1;
+    const field = tag >>> 3;
+    const wire = tag & 7;
+    if (wire === 0) {
+      o = readVarint(proto, o)[1];
+    } else if (wire === 2) {
+      const [len, n2] = readVarint(proto, o);
+      if (field === 8) return proto.subarray(n2, n2 + len);
+      o = n2 + len;
+    } else {
+      break;
+    }
+  }
+  return Buffer.alloc(0);
+}
+
+function readVarint(b: Buffer, o: number): [number, number] {
+  let result = 0;
+  let shift = 0;
+  for (;;) {
+    const byte = b[o++] ?? 0;
+    result += (byte & 0x7f) * 2 ** shift;
+    if ((byte & 0x80) === 0) return [result, o];
+    shift += 7;
+  }
+}
