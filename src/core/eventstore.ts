@@ -1,0 +1,122 @@
+import {
+  NO_STREAM,
+  StreamNotFoundError,
+  WrongExpectedVersionError,
+  type AppendExpectedRevision,
+  type EventData,
+  type EventStoreDBClient,
+  type Position,
+} from '@eventstore/db-client';
+import { isLeft } from 'fp-ts/Either';
+import { decodeRecorded, type EventCodecs, type EventOf, type RecordedDomainEvent } from './events';
+
+/** The revision of a stream's last event, or 'no_stream' when it has none. */
+export type StreamRevision = bigint | typeof NO_STREAM;
+
+const describeRevision = (r: AppendExpectedRevision | undefined): string =>
+  r === undefined ? 'unknown' : typeof r === 'bigint' ? r.toString() : r;
+
+/**
+ * Someone else wrote to the stream since we read it (or a client's
+ * If-Match revision is stale). HTTP answers 409 or 412; a command handler may
+ * re-read and decide again.
+ */
+export class ConcurrencyError extends Error {
+  override readonly name = 'ConcurrencyError';
+  constructor(
+    readonly streamId: string,
+    readonly expected: AppendExpectedRevision,
+    /** The stream's actual revision when the server reports it. */
+    readonly actual: StreamRevision | undefined,
+  ) {
+    super(
+      `stream ${streamId} is at revision ${describeRevision(actual)}, expected ${describeRevision(expected)}`,
+    );
+  }
+}
+
+export interface AppendOutcome {
+  nextExpectedRevision: bigint;
+  /** Position in `$all` of the append; a caller waits for projections to pass it. */
+  position: Position | undefined;
+}
+
+/** Appends atomically with optimistic concurrency; a lost race is a ConcurrencyError. */
+export async function appendEvents(
+  client: EventStoreDBClient,
+  stream: string,
+  events: readonly EventData[],
+  expectedRevision: AppendExpectedRevision,
+): Promise<AppendOutcome> {
+  try {
+    const result = await client.appendToStream(stream, [...events], { expectedRevision });
+    return { nextExpectedRevision: result.nextExpectedRevision, position: result.position };
+  } catch (err) {
+    if (err instanceof WrongExpectedVersionError) {
+      throw new ConcurrencyError(stream, err.expectedVersion ?? expectedRevision, err.actualVersion);
+    }
+    throw err;
+  }
+}
+
+/**
+ * Visits the decoded events of a stream in order without holding them all.
+ * A malformed event is thrown as a MalformedEventError (stream + revision):
+ * deciding on a state folded over a corrupt history would be worse.
+ */
+export async function forEachInStream<C extends EventCodecs>(
+  client: EventStoreDBClient,
+  stream: string,
+  codecs: C,
+  visit: (event: RecordedDomainEvent<EventOf<C>>) => void,
+): Promise<StreamRevision> {
+  let revision: StreamRevision = NO_STREAM;
+  try {
+    for await (const resolved of client.readStream(stream)) {
+      const decoded = decodeRecorded(resolved, codecs);
+      if (isLeft(decoded)) throw decoded.left;
+      visit(decoded.right);
+      revision = decoded.right.revision;
+    }
+  } catch (err) {
+    if (err instanceof StreamNotFoundError) return NO_STREAM;
+    throw err;
+  }
+  return revision;
+}
+
+export interface StreamRead<E> {
+  events: Array<RecordedDomainEvent<E>>;
+  revision: StreamRevision;
+}
+
+export async function readStream<C extends EventCodecs>(
+  client: EventStoreDBClient,
+  stream: string,
+  codecs: C,
+): Promise<StreamRead<EventOf<C>>> {
+  const events: Array<RecordedDomainEvent<EventOf<C>>> = [];
+  const revision = await forEachInStream(client, stream, codecs, (e) => events.push(e));
+  return { events, revision };
+}
+
+/** A slice's pure state transition: old state + one event -> new state. */
+export type Evolve<S, E> = (state: S, event: E) => S;
+
+export interface AggregateOptions<C extends EventCodecs, S> {
+  client: EventStoreDBClient;
+  stream: string;
+  codecs: C;
+  initial: S;
+  evolve: Evolve<S, RecordedDomainEvent<EventOf<C>>>;
+}
+
+export async function aggregateStream<C extends EventCodecs, S>(
+  opts: AggregateOptions<C, S>,
+): Promise<{ state: S; revision: StreamRevision }> {
+  let state = opts.initial;
+  const revision = await forEachInStream(opts.client, opts.stream, opts.codecs, (event) => {
+    state = opts.evolve(state, event);
+  });
+  return { state, revision };
+}
