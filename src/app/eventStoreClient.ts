@@ -1,0 +1,57 @@
+// The event-store client of a process and its health probe. The probe reads
+// one event from a stream nobody writes: "stream not found" is a complete
+// round trip through the server's read path, needs no special permission
+// (reading $all would need admin rights on a secure cluster) and writes
+// nothing.
+import { EventStoreDBClient, FORWARDS, START, StreamNotFoundError } from '@eventstore/db-client';
+import type { Logger } from '../core/logger';
+import { redactUrl } from '../core/url';
+
+const PROBE_STREAM = 'tagtrail-healthz';
+
+export async function eventStoreHealth(client: EventStoreDBClient, timeoutMs: number): Promise<void> {
+  const read = client.readStream(PROBE_STREAM, { direction: FORWARDS, fromRevision: START, maxCount: 1, deadline: timeoutMs });
+  try {
+    for await (const event of read) {
+      void event; // an event in the probe stream is fine too: the server answered
+      break;
+    }
+  } catch (err) {
+    if (err instanceof StreamNotFoundError) return;
+    throw err;
+  }
+}
+
+/**
+ * Creates the client and waits until the server answers, so a process does
+ * not report itself started against an event store it cannot reach.
+ */
+export async function connectEventStore(
+  connectionString: string,
+  logger: Logger,
+  startupTimeoutMs: number,
+): Promise<EventStoreDBClient> {
+  const shown = redactUrl(connectionString);
+  const client = EventStoreDBClient.connectionString(connectionString);
+  const deadline = Date.now() + startupTimeoutMs;
+  let delay = 100;
+  for (;;) {
+    const remaining = deadline - Date.now();
+    try {
+      await eventStoreHealth(client, Math.max(1, Math.min(5000, remaining)));
+      logger.info('event store connected', { connectionString: shown });
+      return client;
+    } catch (err) {
+      if (Date.now() >= deadline) {
+        await client.dispose().catch(() => undefined);
+        const reason = err instanceof Error ? err.message : String(err);
+        throw new Error(`Event store at ${shown} not reachable within ${startupTimeoutMs} ms: ${reason}`, {
+          cause: err,
+        });
+      }
+      logger.debug('event store not answering yet', { connectionString: shown, err });
+      await new Promise((r) => setTimeout(r, Math.min(delay, Math.max(0, deadline - Date.now()))));
+      delay = Math.min(delay * 2, 2000);
+    }
+  }
+}

@@ -1,0 +1,101 @@
+// Starts the roles a process runs (ROLES) and registers a close step for each
+// resource as soon as it exists. Start order is the dependency order:
+// embedded event store, event-store client, Redis, RabbitMQ, HTTP; shutdown
+// runs the reverse.
+import path from 'node:path';
+import { startEmbeddedEventStore } from '../eventstore/server';
+import { eventStoreConnectionString, hasRole, type Config, type Role } from '../config';
+import type { Logger } from '../core/logger';
+import type { Shutdown } from '../core/shutdown';
+import { checkHealth } from '../core/health';
+import { connectRedis, closeRedis, redisHealth } from '../core/redis/connect';
+import { connectAmqp } from '../core/amqp/connect';
+import { createHttpApp, listen } from '../core/http/server';
+import { connectEventStore, eventStoreHealth } from './eventStoreClient';
+
+const HEALTH_TIMEOUT_MS = 2000;
+
+/** The roles that need the shared clients (everything but the bare event store). */
+const CLIENT_ROLES: readonly Role[] = ['api', 'engine', 'projections', 'relay', 'jobs'];
+
+export interface Started {
+  /** Where this process reaches the event store. */
+  readonly eventStoreConnectionString: string;
+  /** Set when the api role runs. */
+  readonly httpPort?: number;
+}
+
+export class ShuttingDownError extends Error {
+  constructor() {
+    super('shutdown requested during start-up');
+    this.name = 'ShuttingDownError';
+  }
+}
+
+export async function startTagtrail(config: Config, logger: Logger, shutdown: Shutdown): Promise<Started> {
+  // A signal may arrive while we wait on a dependency; stop opening more.
+  const checkpoint = (): void => {
+    if (shutdown.started) throw new ShuttingDownError();
+  };
+  logger.info('starting', { roles: config.roles, pid: process.pid, node: process.version });
+
+  let connectionString = eventStoreConnectionString(config);
+  if (hasRole(config, 'eventstore')) {
+    if (config.eventStore.connectionString === undefined) {
+      const store = await startEmbeddedEventStore({
+        dataDir: path.resolve(config.dataDir, 'eventstore'),
+        host: config.eventStore.host,
+        port: config.eventStore.port,
+        maxAppendSize: config.eventStore.maxAppendSize,
+        logger: logger.child('eventstore'),
+      });
+      shutdown.add('embedded event store', () => store.close());
+      connectionString = store.connectionString;
+      logger.info('embedded event store started', { connectionString, port: store.port });
+      checkpoint();
+    } else {
+      logger.info('eventstore role skipped: EVENTSTORE_CONNECTION_STRING points at an external event store');
+    }
+  }
+
+  if (!config.roles.some((r) => CLIENT_ROLES.includes(r))) return { eventStoreConnectionString: connectionString };
+
+  const eventStore = await connectEventStore(connectionString, logger.child('eventstore-client'), config.startupTimeoutMs);
+  shutdown.add('event store client', () => eventStore.dispose());
+  checkpoint();
+
+  const redis = await connectRedis(config.redisUrl, logger.child('redis'), config.startupTimeoutMs);
+  shutdown.add('redis', () => closeRedis(redis));
+  checkpoint();
+
+  const roleNames = config.roles.join(',');
+  const amqp = await connectAmqp(config.amqpUrl, logger.child('amqp'), config.startupTimeoutMs, `tagtrail[${roleNames}]`);
+  shutdown.add('amqp', () => amqp.close());
+  checkpoint();
+
+  for (const role of ['engine', 'projections', 'relay', 'jobs'] as const) {
+    if (hasRole(config, role)) logger.info('role has nothing to run yet', { role });
+  }
+
+  if (!hasRole(config, 'api')) return { eventStoreConnectionString: connectionString };
+
+  const httpLogger = logger.child('http');
+  const app = createHttpApp({
+    logger: httpLogger,
+    rootPath: config.http.rootPath,
+    health: () =>
+      checkHealth(
+        {
+          eventStore: () => eventStoreHealth(eventStore, HEALTH_TIMEOUT_MS),
+          redis: () => redisHealth(redis),
+          amqp: () => amqp.health(HEALTH_TIMEOUT_MS),
+        },
+        HEALTH_TIMEOUT_MS,
+      ),
+  });
+  const http = await listen(app, config.http.host, config.http.port, httpLogger);
+  // Leave at least half of the budget to the steps behind the HTTP server.
+  shutdown.add('http server', (remainingMs) => http.close(Math.floor(remainingMs / 2)));
+  checkpoint();
+  return { eventStoreConnectionString: connectionString, httpPort: http.port };
+}

@@ -1,0 +1,89 @@
+// The RabbitMQ connection of a process, with amqplib's built-in recovery.
+// Start-up fails within `startupTimeoutMs` if the broker cannot be reached;
+// once connected, recovery keeps reconnecting (queue consumers and the relay
+// re-create their channels in their own `connect` handlers).
+import * as amqp from 'amqplib';
+import type { Logger } from '../logger';
+import { redactUrl } from '../url';
+import { withTimeout } from '../health';
+
+const MAX_RETRY_DELAY_MS = 5000;
+
+export interface AmqpConnection {
+  readonly model: amqp.RecoveringChannelModel;
+  isConnected(): boolean;
+  /** A broker round trip: opens and closes a channel. */
+  health(timeoutMs: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function connectAmqp(
+  url: string,
+  logger: Logger,
+  startupTimeoutMs: number,
+  connectionName: string,
+): Promise<AmqpConnection> {
+  const shownUrl = redactUrl(url);
+  const deadline = Date.now() + startupTimeoutMs;
+  let connected = false;
+  let everConnected = false;
+  let closing = false;
+
+  const model = await amqp.connect(url, {
+    // Shown in the RabbitMQ management UI, so operators can tell processes apart.
+    clientProperties: { connection_name: connectionName },
+    timeout: Math.min(5000, startupTimeoutMs),
+    recovery: {
+      waitForConnect: false,
+      maxRetries: Infinity,
+      calculateDelay: (attempt: number): number => {
+        // Throwing makes amqplib give up, which rejects waitForConnect().
+        if (!everConnected && Date.now() >= deadline) {
+          throw new Error(`RabbitMQ at ${shownUrl} not reachable within ${startupTimeoutMs} ms`);
+        }
+        return Math.min(100 * 2 ** (attempt - 1), MAX_RETRY_DELAY_MS);
+      },
+    },
+  });
+  let lastFailure = '';
+  model.on('connect', () => {
+    if (everConnected) logger.info('amqp reconnected', { url: shownUrl });
+    connected = true;
+    everConnected = true;
+  });
+  model.on('disconnect', (err: Error) => {
+    connected = false;
+    if (!closing) logger.warn('amqp connection lost', { url: shownUrl, err: err.message });
+  });
+  model.on('connect-failed', (err: Error) => {
+    lastFailure = err.message;
+  });
+  model.on('reconnect-failed', (err: Error) => logger.error('amqp gave up reconnecting', { url: shownUrl, err }));
+  model.on('error', (err: Error) => logger.warn('amqp connection error', { url: shownUrl, err: err.message }));
+  model.on('blocked', (reason: string) => logger.warn('amqp connection blocked by broker', { reason }));
+  model.on('unblocked', () => logger.info('amqp connection unblocked'));
+  model.on('handler-error', (err: Error, event: string) => logger.error('amqp event handler threw', { event, err }));
+
+  try {
+    await model.waitForConnect();
+  } catch (err) {
+    const detail = lastFailure === '' ? '' : ` (last error: ${lastFailure})`;
+    throw new Error(`${err instanceof Error ? err.message : String(err)}${detail}`, { cause: err });
+  }
+  logger.info('amqp connected', { url: shownUrl });
+
+  return {
+    model,
+    isConnected: () => connected,
+    async health(timeoutMs) {
+      // Channel operations wait for a connection during recovery; fail fast instead.
+      if (!connected) throw new Error('not connected');
+      const ch = await withTimeout(model.createChannel(), timeoutMs, 'amqp');
+      await ch.close();
+    },
+    async close() {
+      closing = true;
+      await model.close();
+    },
+  };
+}

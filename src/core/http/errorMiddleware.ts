@@ -1,0 +1,54 @@
+// Turns every failure into the JSON error body clients parse:
+// `{message, errors: [{path, reason}]}`. Deliberate errors (ApiError, and
+// http-errors marked `expose` such as koa-body's 413/415) keep their status
+// and message; anything else is a 500 with a generic message, details logged.
+import { STATUS_CODES } from 'node:http';
+import type { Context, Next } from 'koa';
+import type { Logger } from '../logger';
+import { ApiError, type FieldError } from './errors';
+
+export interface ErrorBody {
+  message: string;
+  errors: FieldError[];
+}
+
+interface ExposedHttpError {
+  status: number;
+  message: string;
+  expose: true;
+}
+
+function isExposedHttpError(err: unknown): err is ExposedHttpError {
+  if (typeof err !== 'object' || err === null) return false;
+  const e = err as Record<string, unknown>;
+  return e['expose'] === true && typeof e['status'] === 'number' && typeof e['message'] === 'string';
+}
+
+function reply(ctx: Context, status: number, body: ErrorBody): void {
+  ctx.status = status;
+  ctx.type = 'application/json';
+  ctx.body = body;
+}
+
+export function errorMiddleware(logger: Logger) {
+  return async function handleErrors(ctx: Context, next: Next): Promise<void> {
+    try {
+      await next();
+      // Unrouted paths and router 405/501 replies come back without a body.
+      if (ctx.status >= 400 && (ctx.body === undefined || ctx.body === null)) {
+        const text = STATUS_CODES[ctx.status] ?? 'Error';
+        const message = ctx.status === 404 ? `Not found: ${ctx.method} ${ctx.path}` : text;
+        reply(ctx, ctx.status, { message, errors: [] });
+      }
+    } catch (err) {
+      if (err instanceof ApiError) {
+        reply(ctx, err.status, { message: err.message, errors: [...err.errors] });
+      } else if (isExposedHttpError(err) && err.status >= 400 && err.status < 500) {
+        reply(ctx, err.status, { message: err.message, errors: [] });
+      } else {
+        logger.error('request failed', { method: ctx.method, path: ctx.path, requestId: ctx.state['requestId'], err });
+        reply(ctx, 500, { message: 'Internal server error', errors: [] });
+      }
+    }
+  };
+}

@@ -1,0 +1,31 @@
+// One JSON log line per request, with a request id that is also returned to
+// the client (X-Request-Id) so a support case can be matched to the logs.
+import { randomUUID } from 'node:crypto';
+import type { Context, Next } from 'koa';
+import type { Logger } from '../logger';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export function requestLog(logger: Logger, quietPaths: ReadonlySet<string>) {
+  return async function logRequest(ctx: Context, next: Next): Promise<void> {
+    const started = process.hrtime.bigint();
+    const incoming = ctx.get('x-request-id');
+    const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    ctx.state['requestId'] = requestId;
+    ctx.set('X-Request-Id', requestId);
+    try {
+      await next();
+    } finally {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      // Probes poll health every few seconds; keep them out of info logs.
+      const log = quietPaths.has(ctx.path) ? logger.debug : logger.info;
+      log('request', {
+        requestId,
+        method: ctx.method,
+        path: ctx.path,
+        status: ctx.status,
+        ms: Math.round(ms * 10) / 10,
+      });
+    }
+  };
+}

@@ -1,0 +1,103 @@
+// The Koa application and its HTTP listener. Resource routers are mounted
+// under the configurable root path (clients expect `/itemsense/...`); the
+// health probe lives outside it at `/healthz`, where orchestrators look.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import Router from '@koa/router';
+import { koaBody } from 'koa-body';
+import type { Logger } from '../logger';
+import { errorMiddleware } from './errorMiddleware';
+import { requestLog } from './requestLog';
+
+export const HEALTH_PATH = '/healthz';
+
+export interface HttpAppOptions {
+  readonly logger: Logger;
+  /** e.g. `/itemsense`; '' mounts the REST interface at the root. */
+  readonly rootPath: string;
+  /** Body of GET /healthz; `status: 'ok'` answers 200, anything else 503. */
+  readonly health: () => Promise<{ readonly status: 'ok' | 'down' }>;
+  /** Routers of the REST resources, mounted under rootPath. */
+  readonly routers?: readonly Router[];
+  /** Largest accepted JSON body. */
+  readonly jsonLimit?: string;
+}
+
+export function createHttpApp(opts: HttpAppOptions): Koa {
+  const app = new Koa({ proxy: false });
+  // Our error middleware answers every request error; this only sees errors
+  // that happen after a response started (client aborts, stream failures).
+  // Registering it also stops Koa from printing them with console.error.
+  app.on('error', (err: unknown) => opts.logger.warn('http error after response', { err }));
+
+  app.use(requestLog(opts.logger, new Set([HEALTH_PATH])));
+  app.use(errorMiddleware(opts.logger));
+
+  const root = new Router();
+  root.get(HEALTH_PATH, async (ctx) => {
+    const report = await opts.health();
+    ctx.status = report.status === 'ok' ? 200 : 503;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = report;
+  });
+  app.use(root.routes());
+  app.use(root.allowedMethods());
+
+  const api = opts.rootPath === '' ? new Router() : new Router({ prefix: opts.rootPath });
+  api.use(koaBody({ json: true, multipart: false, urlencoded: false, text: false, jsonLimit: opts.jsonLimit ?? '10mb' }));
+  for (const r of opts.routers ?? []) api.use(r.routes(), r.allowedMethods());
+  app.use(api.routes());
+  app.use(api.allowedMethods());
+  return app;
+}
+
+export interface HttpListener {
+  readonly port: number;
+  readonly server: http.Server;
+  /**
+   * Stops accepting connections and waits for in-flight requests. After
+   * `graceMs` the remaining connections are cut, so a stuck client cannot hold
+   * the shutdown of everything behind it.
+   */
+  close(graceMs: number): Promise<void>;
+}
+
+export async function listen(app: Koa, host: string, port: number, logger: Logger): Promise<HttpListener> {
+  let closing = false;
+  const handle = app.callback();
+  const server = http.createServer((req, res) => {
+    // While closing, answer in-flight keep-alive requests with `Connection:
+    // close` so their sockets end with the response instead of idling on.
+    if (closing) res.setHeader('Connection', 'close');
+    void handle(req, res);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ host, port }, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const bound = (server.address() as AddressInfo).port;
+  logger.info('http listening', { host, port: bound });
+
+  return {
+    port: bound,
+    server,
+    close: (graceMs) =>
+      new Promise<void>((resolve, reject) => {
+        closing = true;
+        const force = setTimeout(() => {
+          logger.warn('http grace period over, closing remaining connections', { graceMs });
+          server.closeAllConnections();
+        }, graceMs);
+        server.close((err) => {
+          clearTimeout(force);
+          if (err) reject(err);
+          else resolve();
+        });
+        server.closeIdleConnections();
+      }),
+  };
+}

@@ -1,0 +1,56 @@
+// The Redis client of a process. Start-up fails within `startupTimeoutMs` if
+// Redis cannot be reached (a wrong REDIS_URL should fail the deployment, not
+// hang it); once connected, the client reconnects for as long as it takes.
+import { createClient, type RedisClientType } from 'redis';
+import type { Logger } from '../logger';
+import { redactUrl } from '../url';
+
+// The defaults: no modules or scripts, RESP3.
+export type RedisClient = RedisClientType;
+
+const MAX_RETRY_DELAY_MS = 2000;
+
+export async function connectRedis(url: string, logger: Logger, startupTimeoutMs: number): Promise<RedisClient> {
+  const shownUrl = redactUrl(url);
+  const deadline = Date.now() + startupTimeoutMs;
+  let everReady = false;
+  let down = false;
+  const client = createClient({
+    url,
+    socket: {
+      connectTimeout: Math.min(5000, startupTimeoutMs),
+      reconnectStrategy: (retries, cause) => {
+        if (!everReady && Date.now() >= deadline) {
+          return new Error(`Redis at ${shownUrl} not reachable within ${startupTimeoutMs} ms: ${cause.message}`);
+        }
+        return Math.min(50 * 2 ** retries, MAX_RETRY_DELAY_MS);
+      },
+    },
+  });
+  // node-redis emits 'error' on every failed reconnect; log an outage once.
+  client.on('error', (err: Error) => {
+    if (!down) logger.warn('redis connection error', { url: shownUrl, err: err.message });
+    down = true;
+  });
+  client.on('ready', () => {
+    if (down) logger.info('redis reconnected', { url: shownUrl });
+    down = false;
+    everReady = true;
+  });
+  await client.connect();
+  logger.info('redis connected', { url: shownUrl });
+  return client;
+}
+
+export async function redisHealth(client: RedisClient): Promise<void> {
+  if (!client.isReady) throw new Error('not connected');
+  const pong = await client.ping();
+  if (pong !== 'PONG') throw new Error(`unexpected PING reply ${JSON.stringify(pong)}`);
+}
+
+export async function closeRedis(client: RedisClient): Promise<void> {
+  // close() lets queued commands finish; a client that never got ready has
+  // nothing to flush and would wait for its reconnect loop instead.
+  if (client.isReady) await client.close();
+  else client.destroy();
+}

@@ -1,0 +1,109 @@
+// Graceful shutdown. Resources register a close step as soon as they exist;
+// steps run one after another in reverse order of registration (last opened,
+// first closed), so the HTTP server stops taking work before the clients it
+// uses go away, and the embedded event store closes last. The whole sequence
+// is bounded: a step that hangs does not keep a dying process alive.
+import type { Logger } from './logger';
+
+export interface ShutdownStep {
+  readonly name: string;
+  /** `remainingMs`: time left in the overall budget when the step starts. */
+  run(remainingMs: number): Promise<void>;
+}
+
+export interface ShutdownOptions {
+  readonly logger: Logger;
+  readonly timeoutMs: number;
+  /** Injected so tests can observe the exit code; defaults to process.exit. */
+  readonly exit?: (code: number) => void;
+}
+
+export class Shutdown {
+  private readonly steps: ShutdownStep[] = [];
+  private running: Promise<number> | undefined;
+  private readonly logger: Logger;
+  private readonly exit: (code: number) => void;
+
+  constructor(private readonly opts: ShutdownOptions) {
+    this.logger = opts.logger;
+    this.exit = opts.exit ?? ((code) => process.exit(code));
+  }
+
+  get started(): boolean {
+    return this.running !== undefined;
+  }
+
+  /**
+   * Registers a close step. A resource that finished opening after shutdown
+   * began is closed straight away, so a signal during start-up leaks nothing.
+   */
+  add(name: string, run: (remainingMs: number) => Promise<void>): void {
+    if (this.running) {
+      this.logger.info('shutdown: closing resource opened during shutdown', { step: name });
+      run(this.opts.timeoutMs).catch((err: unknown) => this.logger.error('shutdown step failed', { step: name, err }));
+      return;
+    }
+    this.steps.push({ name, run });
+  }
+
+  /** Runs every step once; resolves with the exit code (0 only if all succeeded in time). */
+  run(reason: string): Promise<number> {
+    this.running ??= this.runSteps(reason);
+    return this.running;
+  }
+
+  /** Runs the steps, then exits the process with their result. */
+  async runAndExit(reason: string, code = 0): Promise<void> {
+    const result = await this.run(reason);
+    this.exit(Math.max(code, result));
+  }
+
+  /** SIGTERM/SIGINT start a graceful shutdown; a second signal exits at once. */
+  installSignalHandlers(signals: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGINT']): void {
+    for (const signal of signals) {
+      process.on(signal, () => {
+        if (this.started) {
+          this.logger.warn('second signal during shutdown, exiting now', { signal });
+          this.exit(1);
+          return;
+        }
+        void this.runAndExit(signal);
+      });
+    }
+  }
+
+  private async runSteps(reason: string): Promise<number> {
+    const started = Date.now();
+    const deadline = started + this.opts.timeoutMs;
+    this.logger.info('shutdown started', { reason, timeoutMs: this.opts.timeoutMs, steps: this.steps.length });
+    let current = '';
+    let timer: NodeJS.Timeout | undefined;
+    const overtime = new Promise<number>((resolve) => {
+      timer = setTimeout(() => {
+        this.logger.error('shutdown timed out', { timeoutMs: this.opts.timeoutMs, step: current });
+        resolve(1);
+      }, this.opts.timeoutMs);
+    });
+    const all = (async (): Promise<number> => {
+      let code = 0;
+      for (const step of [...this.steps].reverse()) {
+        current = step.name;
+        const t0 = Date.now();
+        this.logger.info('shutdown step', { step: step.name });
+        try {
+          await step.run(Math.max(0, deadline - t0));
+          this.logger.info('shutdown step done', { step: step.name, ms: Date.now() - t0 });
+        } catch (err) {
+          // Keep going: a failing client close must not keep the event store open.
+          code = 1;
+          this.logger.error('shutdown step failed', { step: step.name, ms: Date.now() - t0, err });
+        }
+      }
+      return code;
+    })();
+    const code = await Promise.race([all, overtime]);
+    clearTimeout(timer);
+    this.logger.info('shutdown finished', { reason, code, ms: Date.now() - started });
+    return code;
+  }
+}
