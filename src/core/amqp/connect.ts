@@ -58,7 +58,10 @@ export async function connectAmqp(
   model.on('connect-failed', (err: Error) => {
     lastFailure = err.message;
   });
-  model.on('reconnect-failed', (err: Error) => logger.error('amqp gave up reconnecting', { url: shownUrl, err }));
+  model.on('reconnect-failed', (err: Error) => {
+    // Before the first connection the caller reports the failure itself.
+    if (everConnected) logger.error('amqp gave up reconnecting', { url: shownUrl, err });
+  });
   model.on('error', (err: Error) => logger.warn('amqp connection error', { url: shownUrl, err: err.message }));
   model.on('blocked', (reason: string) => logger.warn('amqp connection blocked by broker', { reason }));
   model.on('unblocked', () => logger.info('amqp connection unblocked'));
@@ -84,6 +87,7 @@ export async function connectAmqp(
     async close() {
       closing = true;
       await model.close();
+      connected = false;
     },
   };
 }

@@ -8,6 +8,7 @@ import Router from '@koa/router';
 import { koaBody } from 'koa-body';
 import type { Logger } from '../logger';
 import { errorMiddleware } from './errorMiddleware';
+import { badRequest } from './errors';
 import { requestLog } from './requestLog';
 
 export const HEALTH_PATH = '/healthz';
@@ -22,6 +23,14 @@ export interface HttpAppOptions {
   readonly routers?: readonly Router[];
   /** Largest accepted JSON body. */
   readonly jsonLimit?: string;
+}
+
+// co-body reports malformed JSON as a bare SyntaxError; make it a 400 in our
+// error shape. Size and encoding errors (413, 415) are already proper.
+function rethrowBodyError(err: Error): never {
+  const status = (err as { status?: unknown }).status;
+  if (err instanceof SyntaxError || status === 400) throw badRequest(`Malformed JSON body: ${err.message}`);
+  throw err;
 }
 
 export function createHttpApp(opts: HttpAppOptions): Koa {
@@ -45,7 +54,16 @@ export function createHttpApp(opts: HttpAppOptions): Koa {
   app.use(root.allowedMethods());
 
   const api = opts.rootPath === '' ? new Router() : new Router({ prefix: opts.rootPath });
-  api.use(koaBody({ json: true, multipart: false, urlencoded: false, text: false, jsonLimit: opts.jsonLimit ?? '10mb' }));
+  api.use(
+    koaBody({
+      json: true,
+      multipart: false,
+      urlencoded: false,
+      text: false,
+      jsonLimit: opts.jsonLimit ?? '10mb',
+      onError: rethrowBodyError,
+    }),
+  );
   for (const r of opts.routers ?? []) api.use(r.routes(), r.allowedMethods());
   app.use(api.routes());
   app.use(api.allowedMethods());
@@ -65,10 +83,16 @@ export interface HttpListener {
 
 export async function listen(app: Koa, host: string, port: number, logger: Logger): Promise<HttpListener> {
   let closing = false;
+  const inFlight = new Set<http.ServerResponse>();
   const handle = app.callback();
   const server = http.createServer((req, res) => {
-    // While closing, answer in-flight keep-alive requests with `Connection:
-    // close` so their sockets end with the response instead of idling on.
+    inFlight.add(res);
+    res.once('close', () => {
+      inFlight.delete(res);
+      // The keep-alive socket of a request that was in flight when closing
+      // began is idle only now; server.close() waits for it otherwise.
+      if (closing) setImmediate(() => server.closeIdleConnections());
+    });
     if (closing) res.setHeader('Connection', 'close');
     void handle(req, res);
   });
@@ -88,8 +112,11 @@ export async function listen(app: Koa, host: string, port: number, logger: Logge
     close: (graceMs) =>
       new Promise<void>((resolve, reject) => {
         closing = true;
+        // Responses not yet started end their connection when they finish.
+        for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+        logger.info('http closing', { inFlight: inFlight.size, graceMs });
         const force = setTimeout(() => {
-          logger.warn('http grace period over, closing remaining connections', { graceMs });
+          logger.warn('http grace period over, closing remaining connections', { graceMs, inFlight: inFlight.size });
           server.closeAllConnections();
         }, graceMs);
         server.close((err) => {

@@ -1,0 +1,195 @@
+import { expect } from 'chai';
+import * as t from 'io-ts';
+import Router from '@koa/router';
+import { createHttpApp, listen, type HttpListener } from '../../../src/core/http/server';
+import { conflict, notFound, preconditionFailed, unprocessable } from '../../../src/core/http/errors';
+import { decodeInput } from '../../../src/core/http/decode';
+import { createLogger } from '../../../src/core/logger';
+
+const logger = createLogger('test');
+
+const Recipe = t.type({
+  name: t.string,
+  computeWindow: t.number,
+  mode: t.union([t.literal('INVENTORY'), t.literal('LOCATION')]),
+});
+
+function routes(): Router {
+  const r = new Router();
+  r.post('/recipes', (ctx) => {
+    const recipe = decodeInput(Recipe, ctx.request.body, 'body');
+    ctx.status = 201;
+    ctx.body = recipe;
+  });
+  r.get('/recipes/:name', (ctx) => {
+    throw notFound(`Recipe ${ctx.params['name'] ?? ''} not found`);
+  });
+  r.get('/conflict', () => {
+    throw conflict('Reader in use by JobId=42', [{ path: 'body.readers', reason: 'in use' }]);
+  });
+  r.get('/precondition', () => {
+    throw preconditionFailed('revision moved');
+  });
+  r.get('/unprocessable', () => {
+    throw unprocessable('zones overlap');
+  });
+  r.get('/boom', () => {
+    throw new Error('secret internal detail');
+  });
+  r.get('/teapot', (ctx) => ctx.throw(418, 'short and stout'));
+  return r;
+}
+
+describe('http server', () => {
+  let healthy = true;
+  let http: HttpListener;
+  let base: string;
+
+  before(async () => {
+    const app = createHttpApp({
+      logger,
+      rootPath: '/itemsense',
+      routers: [routes()],
+      health: () => Promise.resolve(healthy ? { status: 'ok' } : { status: 'down' }),
+    });
+    http = await listen(app, '127.0.0.1', 0, logger);
+    base = `http://127.0.0.1:${http.port}`;
+  });
+
+  after(() => http.close(1000));
+
+  it('answers /healthz with 200 when healthy and 503 otherwise, outside the root path', async () => {
+    healthy = true;
+    const ok = await fetch(`${base}/healthz`);
+    expect(ok.status).to.equal(200);
+    expect(await ok.json()).to.deep.equal({ status: 'ok' });
+    healthy = false;
+    const down = await fetch(`${base}/healthz`);
+    expect(down.status).to.equal(503);
+    healthy = true;
+    expect((await fetch(`${base}/itemsense/healthz`)).status).to.equal(404);
+  });
+
+  it('mounts resources under the root path', async () => {
+    const res = await fetch(`${base}/itemsense/recipes`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'r1', computeWindow: 20, mode: 'INVENTORY' }),
+    });
+    expect(res.status).to.equal(201);
+    expect((await fetch(`${base}/recipes/x`)).status).to.equal(404);
+  });
+
+  it('turns decode failures into 400 with field errors', async () => {
+    const res = await fetch(`${base}/itemsense/recipes`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 7, mode: 'SOMETIMES' }),
+    });
+    expect(res.status).to.equal(400);
+    const body = (await res.json()) as { message: string; errors: Array<{ path: string; reason: string }> };
+    expect(body.message).to.equal('Invalid request body');
+    expect(body.errors).to.deep.equal([
+      { path: 'body.name', reason: 'expected string, got 7' },
+      { path: 'body.computeWindow', reason: 'required (number)' },
+      { path: 'body.mode', reason: 'expected ("INVENTORY" | "LOCATION"), got "SOMETIMES"' },
+    ]);
+  });
+
+  it('answers malformed JSON with a JSON 400', async () => {
+    const res = await fetch(`${base}/itemsense/recipes`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name":',
+    });
+    expect(res.status).to.equal(400);
+    const body = (await res.json()) as { message: string; errors: unknown[] };
+    expect(body.message).to.be.a('string');
+    expect(body.errors).to.deep.equal([]);
+  });
+
+  const statuses: Array<[string, number, string]> = [
+    ['/itemsense/recipes/r9', 404, 'Recipe r9 not found'],
+    ['/itemsense/conflict', 409, 'Reader in use by JobId=42'],
+    ['/itemsense/precondition', 412, 'revision moved'],
+    ['/itemsense/unprocessable', 422, 'zones overlap'],
+    ['/itemsense/teapot', 418, 'short and stout'],
+    ['/itemsense/nowhere', 404, 'Not found: GET /itemsense/nowhere'],
+  ];
+  for (const [path, status, message] of statuses) {
+    it(`answers ${path} with ${status} and a JSON message`, async () => {
+      const res = await fetch(`${base}${path}`);
+      expect(res.status).to.equal(status);
+      expect(res.headers.get('content-type')).to.match(/^application\/json/);
+      const body = (await res.json()) as { message: string; errors: unknown[] };
+      expect(body.message).to.equal(message);
+      expect(body.errors).to.be.an('array');
+    });
+  }
+
+  it('keeps field errors of domain errors', async () => {
+    const body = (await (await fetch(`${base}/itemsense/conflict`)).json()) as { errors: unknown[] };
+    expect(body.errors).to.deep.equal([{ path: 'body.readers', reason: 'in use' }]);
+  });
+
+  it('hides unexpected errors behind a 500', async () => {
+    const res = await fetch(`${base}/itemsense/boom`);
+    expect(res.status).to.equal(500);
+    expect(await res.json()).to.deep.equal({ message: 'Internal server error', errors: [] });
+  });
+
+  it('answers a wrong method with 405 and a JSON body', async () => {
+    const res = await fetch(`${base}/itemsense/recipes`, { method: 'DELETE' });
+    expect(res.status).to.equal(405);
+    expect(((await res.json()) as { message: string }).message).to.equal('Method Not Allowed');
+  });
+
+  it('returns a request id, reusing a well-formed incoming one', async () => {
+    const mine = await fetch(`${base}/healthz`, { headers: { 'x-request-id': 'abc-123' } });
+    expect(mine.headers.get('x-request-id')).to.equal('abc-123');
+    const fresh = await fetch(`${base}/healthz`);
+    expect(fresh.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('http listener close', () => {
+  it('finishes an in-flight request, then stops accepting', async () => {
+    let release: () => void = () => undefined;
+    const r = new Router();
+    r.get('/slow', async (ctx) => {
+      await new Promise<void>((resolve) => (release = resolve));
+      ctx.body = { done: true };
+    });
+    const app = createHttpApp({ logger, rootPath: '', routers: [r], health: () => Promise.resolve({ status: 'ok' }) });
+    const http = await listen(app, '127.0.0.1', 0, logger);
+    const url = `http://127.0.0.1:${http.port}`;
+    const inFlight = fetch(`${url}/slow`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const closed = http.close(5000);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    release();
+    const res = await inFlight;
+    expect(res.status).to.equal(200);
+    expect(await res.json()).to.deep.equal({ done: true });
+    await closed;
+    let refused = false;
+    await fetch(`${url}/healthz`).catch(() => (refused = true));
+    expect(refused).to.equal(true);
+  });
+
+  it('cuts a stuck request after the grace period', async () => {
+    const r = new Router();
+    r.get('/stuck', () => new Promise<void>(() => undefined));
+    const app = createHttpApp({ logger, rootPath: '', routers: [r], health: () => Promise.resolve({ status: 'ok' }) });
+    const http = await listen(app, '127.0.0.1', 0, logger);
+    const stuck = fetch(`http://127.0.0.1:${http.port}/stuck`).then(
+      () => 'answered',
+      () => 'cut',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = Date.now();
+    await http.close(200);
+    expect(Date.now() - started).to.be.lessThan(2000);
+    expect(await stuck).to.equal('cut');
+  });
+});

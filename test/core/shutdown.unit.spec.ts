@@ -1,0 +1,71 @@
+import { expect } from 'chai';
+import { Shutdown } from '../../src/core/shutdown';
+import { createLogger } from '../../src/core/logger';
+
+const logger = createLogger('test');
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+describe('Shutdown', () => {
+  it('runs steps once, last registered first', async () => {
+    const order: string[] = [];
+    const s = new Shutdown({ logger, timeoutMs: 1000, exit: () => undefined });
+    for (const name of ['eventstore', 'client', 'redis', 'amqp', 'http']) {
+      s.add(name, async () => {
+        await sleep(1);
+        order.push(name);
+      });
+    }
+    const [a, b] = await Promise.all([s.run('test'), s.run('again')]);
+    expect([a, b]).to.deep.equal([0, 0]);
+    expect(order).to.deep.equal(['http', 'amqp', 'redis', 'client', 'eventstore']);
+  });
+
+  it('keeps going after a failing step and reports exit code 1', async () => {
+    const order: string[] = [];
+    const s = new Shutdown({ logger, timeoutMs: 1000, exit: () => undefined });
+    s.add('last', () => Promise.resolve(void order.push('last')));
+    s.add('broken', () => Promise.reject(new Error('nope')));
+    expect(await s.run('test')).to.equal(1);
+    expect(order).to.deep.equal(['last']);
+  });
+
+  it('gives up after the timeout with exit code 1', async () => {
+    const s = new Shutdown({ logger, timeoutMs: 100, exit: () => undefined });
+    s.add('hangs', () => new Promise<void>(() => undefined));
+    const started = Date.now();
+    expect(await s.run('test')).to.equal(1);
+    expect(Date.now() - started).to.be.within(90, 1000);
+  });
+
+  it('passes each step the time left in the budget', async () => {
+    const seen: number[] = [];
+    const s = new Shutdown({ logger, timeoutMs: 1000, exit: () => undefined });
+    s.add('second', (remaining) => Promise.resolve(void seen.push(remaining)));
+    s.add('first', async (remaining) => {
+      seen.push(remaining);
+      await sleep(100);
+    });
+    await s.run('test');
+    expect(seen[0]).to.be.within(900, 1000);
+    expect(seen[1]).to.be.within(700, 910);
+  });
+
+  it('closes a resource registered after shutdown began at once', async () => {
+    const s = new Shutdown({ logger, timeoutMs: 1000, exit: () => undefined });
+    await s.run('test');
+    let closed = false;
+    s.add('late', () => Promise.resolve(void (closed = true)));
+    await sleep(1);
+    expect(closed).to.equal(true);
+  });
+
+  it('exits with the worse of the requested and the shutdown code', async () => {
+    const codes: number[] = [];
+    const ok = new Shutdown({ logger, timeoutMs: 1000, exit: (c) => codes.push(c) });
+    await ok.runAndExit('start-up failed', 1);
+    const broken = new Shutdown({ logger, timeoutMs: 1000, exit: (c) => codes.push(c) });
+    broken.add('broken', () => Promise.reject(new Error('nope')));
+    await broken.runAndExit('SIGTERM');
+    expect(codes).to.deep.equal([1, 1]);
+  });
+});
