@@ -1,0 +1,143 @@
+// The whole process as `npm start` runs it: embedded event store, Redis and
+// RabbitMQ (running locally), /healthz, graceful shutdown on SIGTERM.
+import { expect } from 'chai';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import * as server from '../../src/eventstore/server';
+import { childEnv, freePort, parseLogLines, runEntryPoint, type RunningProcess } from '../support/tagtrailProcess';
+
+const SHUTDOWN_TIMEOUT_MS = 10_000;
+
+interface Health {
+  status: string;
+  eventStore: { status: string };
+  redis: { status: string };
+  amqp: { status: string };
+}
+
+async function waitForHealthy(port: number, timeoutMs: number): Promise<Health> {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no answer';
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/healthz`);
+      const body = (await res.json()) as Health;
+      if (res.status === 200) return body;
+      last = `${res.status} ${JSON.stringify(body)}`;
+    } catch (err) {
+      last = String(err);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`/healthz not healthy within ${timeoutMs} ms: ${last}`);
+}
+
+describe('npm start (src/main.ts)', function () {
+  this.timeout(60_000);
+  let dataDir: string;
+  let proc: RunningProcess | undefined;
+
+  before(function () {
+    // Until the embedded event store exists the process cannot start.
+    if (typeof server.startEmbeddedEventStore !== 'function') this.skip();
+  });
+
+  beforeEach(async () => {
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tagtrail-main-'));
+  });
+
+  afterEach(async () => {
+    if (proc && proc.child.exitCode === null && proc.child.signalCode === null) {
+      proc.child.kill('SIGKILL');
+      await proc.exited;
+    }
+    proc = undefined;
+    await fs.rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('starts every role, reports healthy dependencies and shuts down cleanly on SIGTERM', async () => {
+    const esPort = await freePort();
+    proc = runEntryPoint('src/main.ts', childEnv({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      EVENTSTORE_PORT: String(esPort),
+      DATA_DIR: dataDir,
+      SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
+      LOG_LEVEL: 'info',
+    }));
+    const listening = await proc.waitForLog((l) => l.msg === 'http listening', 45_000);
+    const port = listening['port'];
+    expect(port).to.be.a('number');
+
+    const health = await waitForHealthy(port as number, 15_000);
+    expect(health.status).to.equal('ok');
+    expect(health.eventStore.status).to.equal('ok');
+    expect(health.redis.status).to.equal('ok');
+    expect(health.amqp.status).to.equal('ok');
+    // The REST interface lives under the root path; nothing is mounted yet.
+    const missing = await fetch(`http://127.0.0.1:${port as number}/itemsense/nothing-here`);
+    expect(missing.status).to.equal(404);
+    expect(((await missing.json()) as { message: string }).message).to.be.a('string');
+
+    const killedAt = Date.now();
+    proc.child.kill('SIGTERM');
+    const code = await proc.exited;
+    expect(code, [...proc.stdoutLines, ...proc.stderrLines].join('\n')).to.equal(0);
+    expect(Date.now() - killedAt).to.be.lessThan(SHUTDOWN_TIMEOUT_MS + 2000);
+
+    // Structured logs only: every stdout line is a JSON object.
+    const logs = parseLogLines(proc.stdoutLines);
+    expect(logs.length).to.be.greaterThan(3);
+    const steps = logs.filter((l) => l.msg === 'shutdown step done').map((l) => l['step']);
+    expect(steps).to.deep.equal(['http server', 'amqp', 'redis', 'event store client', 'embedded event store']);
+    expect(logs.some((l) => l.msg === 'shutdown finished' && l['code'] === 0)).to.equal(true);
+  });
+
+  it('exits non-zero on bad configuration, naming the variable', async () => {
+    proc = runEntryPoint('src/main.ts', childEnv({ PORT: 'abc', DATA_DIR: dataDir }));
+    const code = await proc.exited;
+    expect(code).to.not.equal(0);
+    const errors = parseLogLines(proc.stderrLines);
+    expect(errors.map((e) => e.msg).join('\n')).to.contain('PORT: expected an integer');
+  });
+});
+
+describe('npm run eventstore (src/eventstore/main.ts)', function () {
+  this.timeout(60_000);
+
+  before(function () {
+    if (typeof server.startEmbeddedEventStore !== 'function') this.skip();
+  });
+
+  it('runs the embedded event store alone and serves a second process', async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tagtrail-es-'));
+    const esPort = await freePort();
+    const store = runEntryPoint('src/eventstore/main.ts', childEnv({
+      EVENTSTORE_PORT: String(esPort),
+      DATA_DIR: dataDir,
+    }));
+    let api: RunningProcess | undefined;
+    try {
+      await store.waitForLog((l) => l.msg === 'started', 45_000);
+      api = runEntryPoint('src/main.ts', childEnv({
+        ROLES: 'api',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        EVENTSTORE_PORT: String(esPort),
+        DATA_DIR: dataDir,
+      }));
+      const listening = await api.waitForLog((l) => l.msg === 'http listening', 45_000);
+      const health = await waitForHealthy(listening['port'] as number, 15_000);
+      expect(health.eventStore.status).to.equal('ok');
+      api.child.kill('SIGTERM');
+      expect(await api.exited).to.equal(0);
+      store.child.kill('SIGTERM');
+      expect(await store.exited).to.equal(0);
+      parseLogLines(store.stdoutLines);
+    } finally {
+      for (const p of [api, store]) if (p && p.child.exitCode === null) p.child.kill('SIGKILL');
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});

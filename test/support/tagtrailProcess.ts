@@ -1,0 +1,123 @@
+// Runs an entry point (src/main.ts, src/eventstore/main.ts) as a real child
+// process, the way `npm start` does, and collects its JSON log lines.
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+
+export const REPO_ROOT = path.resolve(__dirname, '..', '..');
+
+export interface LogLine {
+  readonly level?: string;
+  readonly component?: string;
+  readonly msg?: string;
+  readonly [field: string]: unknown;
+}
+
+export interface RunningProcess {
+  readonly child: ChildProcess;
+  readonly stdoutLines: string[];
+  readonly stderrLines: string[];
+  /** Resolves with the exit code (or the signal name). */
+  readonly exited: Promise<number | NodeJS.Signals>;
+  /** Resolves with the first JSON line on stdout or stderr matching `pred`. */
+  waitForLog(pred: (line: LogLine) => boolean, timeoutMs: number): Promise<LogLine>;
+}
+
+function parse(line: string): LogLine | undefined {
+  try {
+    const v: unknown = JSON.parse(line);
+    return typeof v === 'object' && v !== null ? (v as LogLine) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function lineCollector(target: string[], onLine: () => void): (chunk: Buffer) => void {
+  let partial = '';
+  return (chunk) => {
+    partial += chunk.toString('utf8');
+    const lines = partial.split('\n');
+    partial = lines.pop() ?? '';
+    target.push(...lines.filter((l) => l !== ''));
+    onLine();
+  };
+}
+
+export function runEntryPoint(entry: string, env: NodeJS.ProcessEnv): RunningProcess {
+  const child = spawn(process.execPath, ['--require', 'tsx/cjs', entry], {
+    cwd: REPO_ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stdoutLines: string[] = [];
+  const stderrLines: string[] = [];
+  const waiters = new Set<() => void>();
+  const notify = (): void => waiters.forEach((w) => w());
+  child.stdout?.on('data', lineCollector(stdoutLines, notify));
+  child.stderr?.on('data', lineCollector(stderrLines, notify));
+  const exited = new Promise<number | NodeJS.Signals>((resolve) => {
+    child.once('exit', (code, signal) => {
+      resolve(code ?? signal ?? -1);
+      notify();
+    });
+  });
+
+  const waitForLog = (pred: (line: LogLine) => boolean, timeoutMs: number): Promise<LogLine> =>
+    new Promise((resolve, reject) => {
+      const check = (): void => {
+        for (const l of [...stdoutLines, ...stderrLines]) {
+          const parsed = parse(l);
+          if (parsed && pred(parsed)) {
+            done();
+            resolve(parsed);
+            return;
+          }
+        }
+        if (child.exitCode !== null || child.signalCode !== null) {
+          done();
+          reject(new Error(`process exited before the expected log line:\n${[...stdoutLines, ...stderrLines].join('\n')}`));
+        }
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`no matching log line within ${timeoutMs} ms:\n${[...stdoutLines, ...stderrLines].join('\n')}`));
+      }, timeoutMs);
+      const done = (): void => {
+        clearTimeout(timer);
+        waiters.delete(check);
+      };
+      waiters.add(check);
+      check();
+    });
+
+  return { child, stdoutLines, stderrLines, exited, waitForLog };
+}
+
+export function parseLogLines(lines: readonly string[]): LogLine[] {
+  return lines.map((l) => {
+    const parsed = parse(l);
+    if (!parsed) throw new Error(`not a JSON log line: ${l}`);
+    return parsed;
+  });
+}
+
+/** A port that was free a moment ago (the OS may hand it out again, rarely). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** The environment of a child: ours minus tagtrail's variables, plus `vars`. */
+export function childEnv(vars: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const k of ['PORT', 'HOST', 'ROOT_PATH', 'DATA_DIR', 'EVENTSTORE_CONNECTION_STRING', 'ROLES', 'LOG_LEVEL']) {
+    delete env[k];
+  }
+  return { ...env, ...vars };
+}
