@@ -71,17 +71,26 @@ export async function forEachInStream<C extends EventCodecs>(
   visit: (event: RecordedDomainEvent<EventOf<C>>) => void,
 ): Promise<StreamRevision> {
   let revision: StreamRevision = NO_STREAM;
+  let failure: { error: unknown } | undefined;
   try {
     for await (const resolved of client.readStream(stream)) {
-      const decoded = decodeRecorded(resolved, codecs);
-      if (isLeft(decoded)) throw decoded.left;
-      visit(decoded.right);
-      revision = decoded.right.revision;
+      // Leaving a client read early leaves its gRPC call unfinished, and
+      // client.dispose() then waits for it forever: drain, fail afterwards.
+      if (failure) continue;
+      try {
+        const decoded = decodeRecorded(resolved, codecs);
+        if (isLeft(decoded)) throw decoded.left;
+        visit(decoded.right);
+        revision = decoded.right.revision;
+      } catch (error) {
+        failure = { error };
+      }
     }
   } catch (err) {
     if (err instanceof StreamNotFoundError) return NO_STREAM;
     throw err;
   }
+  if (failure) throw failure.error;
   return revision;
 }
 

@@ -21,17 +21,14 @@ export async function catchUpTarget(
   scanLimit = 1000,
 ): Promise<Position | undefined> {
   let newest: Position | undefined;
-  const read = client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: filter ? scanLimit : 1 });
-  try {
-    for await (const resolved of read) {
-      const event = resolved.event;
-      if (!event) continue;
-      newest ??= event.position;
-      if (!filter || matchesFilter(filter, event)) return event.position;
-    }
-  } finally {
-    // Stop the server-side read when we leave early.
-    await read.cancel().catch(() => undefined);
+  let match: Position | undefined;
+  // Read to the end rather than break on the first match: a client read left
+  // early keeps its gRPC call open and client.dispose() waits for it forever.
+  for await (const resolved of client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: filter ? scanLimit : 1 })) {
+    const event = resolved.event;
+    if (!event) continue;
+    newest ??= event.position;
+    if (match === undefined && (!filter || matchesFilter(filter, event))) match = event.position;
   }
-  return newest;
+  return match ?? newest;
 }
