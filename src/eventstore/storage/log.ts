@@ -4,7 +4,6 @@
 //   log      position -> record (header + protobuf RecordedEvent)
 //   streams  stream name -> StreamState
 //   index    [stream, revision] -> position
-//   ids      event id -> position (idempotent retries of appends)
 // Appends are validated synchronously against in-memory stream state (JS runs
 // one append at a time, so checks and revision assignment cannot race), then
 // committed in LMDB's batched write transactions. An append is acknowledged
@@ -43,7 +42,6 @@ export class EventLog {
   private readonly log: Database<Buffer, number>;
   private readonly streams: Database<StreamState, string>;
   private readonly index: Database<number, [string, number]>;
-  private readonly ids: Database<number, string>;
   private readonly cache = new Map<string, StreamState>();
   private nextPosition: number;
   readonly head: HeadWatcher;
@@ -54,7 +52,6 @@ export class EventLog {
     this.log = this.root.openDB<Buffer, number>('log', { encoding: 'binary' });
     this.streams = this.root.openDB<StreamState, string>('streams', { encoding: 'msgpack' });
     this.index = this.root.openDB<number, [string, number]>('index', { encoding: 'msgpack' });
-    this.ids = this.root.openDB<number, string>('ids', { encoding: 'msgpack' });
     let last = 0;
     for (const key of this.log.getKeys({ reverse: true, limit: 1 })) last = key;
     this.nextPosition = last + 1;
@@ -76,7 +73,7 @@ export class EventLog {
     if (size > this.options.maxAppendSize) throw new MaxAppendSizeExceeded(this.options.maxAppendSize);
     const s = this.state(stream);
     if (s.tombstoned) throw new StreamDeleted(stream);
-    const retry = this.findRetry(stream, expected, events);
+    const retry = this.findRetry(stream, s, expected, events);
     if (retry) return retry;
     checkExpected(stream, s, expected);
     if (events.length === 0) {
@@ -158,7 +155,6 @@ export class EventLog {
       });
       puts.push(() => {
         this.log.put(position, rec);
-        this.ids.put(e.id, position);
         if (!tombstone) this.index.put([stream, first + i], position);
       });
     });
@@ -197,28 +193,23 @@ export class EventLog {
 
   /**
    * EventStoreDB answers a retried append (same event ids at the same place)
-   * with the original result instead of writing the events twice.
+   * with the original result instead of writing the events twice. "The same
+   * place" is the expected revision when one is given, else the stream's tail.
    */
-  private findRetry(stream: string, expected: Expected, events: ProposedEvent[]): WriteResult | undefined {
-    const firstEvent = events[0];
-    if (!firstEvent) return undefined;
-    const pos = this.ids.get(firstEvent.id);
-    if (pos === undefined) return undefined;
-    const raw = this.log.get(pos);
-    if (!raw) return undefined;
-    const h = decodeHeader(raw);
-    if (h.stream !== stream) return undefined;
-    const start = Number(h.revision);
-    if (expected.kind === 'exact' && BigInt(start) !== expected.revision + 1n) return undefined;
-    if (expected.kind === 'no_stream' && start !== 0) return undefined;
-    let lastPos = pos;
-    for (let i = 1; i < events.length; i++) {
+  private findRetry(stream: string, s: StreamState, expected: Expected, events: ProposedEvent[]): WriteResult | undefined {
+    const n = events.length;
+    if (n === 0 || s.last < 0) return undefined;
+    const start =
+      expected.kind === 'exact' ? Number(expected.revision) + 1 : expected.kind === 'no_stream' ? 0 : s.last - n + 1;
+    if (start < 0 || start + n - 1 > s.last) return undefined;
+    let lastPos = 0;
+    for (let i = 0; i < n; i++) {
       const p = this.index.get([stream, start + i]);
-      const r = p === undefined ? undefined : this.log.get(p);
-      if (p === undefined || !r || decodeHeader(r).id !== events[i]?.id) return undefined;
+      const raw = p === undefined ? undefined : this.log.get(p);
+      if (p === undefined || !raw || decodeHeader(raw).id !== events[i]?.id) return undefined;
       lastPos = p;
     }
-    return { revision: BigInt(start + events.length - 1), position: BigInt(lastPos) };
+    return { revision: BigInt(start + n - 1), position: BigInt(lastPos) };
   }
 
   /** Records of a stream in revision order, starting at `from` (inclusive). */

@@ -1,7 +1,7 @@
 // Layout of one stored event. The value kept in the log is a small header
 // (what filters, idempotency checks and stream reads need without parsing
 // protobuf) followed by the ready-to-send protobuf RecordedEvent.
-import { ProtoWriter } from './protowriter';
+import { bigVarintSize, lenFieldSize, ProtoBuffer } from './protowriter';
 
 export interface NewRecord {
   stream: string;
@@ -30,40 +30,57 @@ export interface StoredRecord extends RecordHeader {
 
 const FORMAT = 1;
 
-export function encodeRecordedEvent(r: NewRecord): Buffer {
-  const w = new ProtoWriter();
-  w.message(1, new ProtoWriter().string(2, r.id).finish()); // UUID{string}
-  w.message(2, new ProtoWriter().string(3, r.stream).finish()); // StreamIdentifier{stream_name}
-  w.uint64(3, r.revision);
-  w.uint64(4, r.position); // prepare
-  w.uint64(5, r.position); // commit
-  const meta: Array<[string, string]> = [
-    ['type', r.type],
-    ['content-type', r.contentType],
-    ['created', r.createdTicks.toString()],
-  ];
-  for (const [k, v] of meta) w.message(6, new ProtoWriter().string(1, k).string(2, v).finish());
-  if (r.metadata.length > 0) w.bytes(7, r.metadata);
-  if (r.data.length > 0) w.bytes(8, r.data);
-  return w.finish();
+function strField(field: number, len: number): number {
+  return lenFieldSize(field, len);
 }
 
+/**
+ * One stored record: header (stream, type, id, revision, created) then the
+ * protobuf ReadResp.ReadEvent.RecordedEvent, both written into one buffer.
+ */
 export function encodeRecord(r: NewRecord): Buffer {
-  const stream = Buffer.from(r.stream, 'utf8');
-  const type = Buffer.from(r.type, 'utf8');
-  const id = Buffer.from(r.id, 'latin1');
-  const proto = encodeRecordedEvent(r);
-  const head = Buffer.allocUnsafe(1 + 4 + stream.length + 2 + type.length + 1 + id.length + 8 + 8);
-  let o = head.writeUInt8(FORMAT, 0);
-  o = head.writeUInt32LE(stream.length, o);
-  o += stream.copy(head, o);
-  o = head.writeUInt16LE(type.length, o);
-  o += type.copy(head, o);
-  o = head.writeUInt8(id.length, o);
-  o += id.copy(head, o);
-  o = head.writeBigUInt64LE(r.revision, o);
-  head.writeBigUInt64LE(r.createdTicks, o);
-  return Buffer.concat([head, proto]);
+  const streamLen = Buffer.byteLength(r.stream, 'utf8');
+  const typeLen = Buffer.byteLength(r.type, 'utf8');
+  const ctLen = Buffer.byteLength(r.contentType, 'utf8');
+  const created = r.createdTicks.toString();
+  const idLen = r.id.length; // ASCII
+  const uuidMsg = strField(2, idLen);
+  const streamMsg = strField(3, streamLen);
+  const metaEntry = (k: number, v: number): number => strField(1, k) + strField(2, v);
+  const e1 = metaEntry(4, typeLen);
+  const e2 = metaEntry(12, ctLen);
+  const e3 = metaEntry(7, created.length);
+  const posSize = bigVarintSize(r.position);
+  const protoLen =
+    lenFieldSize(1, uuidMsg) +
+    lenFieldSize(2, streamMsg) +
+    1 + bigVarintSize(r.revision) +
+    2 * (1 + posSize) +
+    lenFieldSize(6, e1) + lenFieldSize(6, e2) + lenFieldSize(6, e3) +
+    (r.metadata.length > 0 ? lenFieldSize(7, r.metadata.length) : 0) +
+    (r.data.length > 0 ? lenFieldSize(8, r.data.length) : 0);
+  const headLen = 1 + 4 + streamLen + 2 + typeLen + 1 + idLen + 8 + 8;
+  const buf = Buffer.allocUnsafe(headLen + protoLen);
+  let o = buf.writeUInt8(FORMAT, 0);
+  o = buf.writeUInt32LE(streamLen, o);
+  o += buf.write(r.stream, o, streamLen, 'utf8');
+  o = buf.writeUInt16LE(typeLen, o);
+  o += buf.write(r.type, o, typeLen, 'utf8');
+  o = buf.writeUInt8(idLen, o);
+  o += buf.write(r.id, o, idLen, 'latin1');
+  o = buf.writeBigUInt64LE(r.revision, o);
+  buf.writeBigUInt64LE(r.createdTicks, o);
+  const w = new ProtoBuffer(buf.subarray(headLen));
+  w.lenHeader(1, uuidMsg).string(2, r.id, idLen);
+  w.lenHeader(2, streamMsg).string(3, r.stream, streamLen);
+  w.uint64(3, r.revision).uint64(4, r.position).uint64(5, r.position);
+  w.lenHeader(6, e1).string(1, 'type', 4).string(2, r.type, typeLen);
+  w.lenHeader(6, e2).string(1, 'content-type', 12).string(2, r.contentType, ctLen);
+  w.lenHeader(6, e3).string(1, 'created', 7).string(2, created, created.length);
+  if (r.metadata.length > 0) w.bytes(7, r.metadata);
+  if (r.data.length > 0) w.bytes(8, r.data);
+  if (w.offset !== protoLen) throw new Error(`record size mismatch ${w.offset} != ${protoLen}`);
+  return buf;
 }
 
 export function decodeHeader(buf: Uint8Array): RecordHeader & { protoOffset: number } {
