@@ -1,0 +1,68 @@
+import { expect } from 'chai';
+import { decodeRecord, encodeRecord, nowTicks, type NewRecord } from '../../../src/eventstore/storage/records';
+import { streamsPb } from '../../../src/eventstore/grpc/proto';
+import { eventResp } from '../../../src/eventstore/grpc/readresp';
+
+const base: NewRecord = {
+  stream: 'order-ü-1',
+  revision: 41n,
+  position: 123456789012n,
+  id: '0b6a3a58-6d3b-4f24-9a57-2a5c0f7b9d10',
+  type: 'ItemMoved',
+  contentType: 'application/json',
+  createdTicks: 17000000000000000n,
+  data: Buffer.from(JSON.stringify({ epc: 'E280', zone: 'A' })),
+  metadata: Buffer.from('{"correlationId":"c1"}'),
+};
+
+describe('stored records', () => {
+  it('keep header fields readable without protobuf', () => {
+    const rec = decodeRecord(base.position, encodeRecord(base));
+    expect(rec).to.include({ stream: base.stream, type: base.type, id: base.id, revision: 41n, position: base.position });
+    expect(rec.createdTicks).to.equal(base.createdTicks);
+  });
+
+  it('hold a RecordedEvent that google-protobuf decodes field by field', () => {
+    const rec = decodeRecord(base.position, encodeRecord(base));
+    const ev = streamsPb.ReadResp.ReadEvent.RecordedEvent.deserializeBinary(rec.proto);
+    expect(ev.getId()?.getString()).to.equal(base.id);
+    expect(Buffer.from(ev.getStreamIdentifier()!.getStreamName_asU8()).toString('utf8')).to.equal(base.stream);
+    expect(ev.getStreamRevision()).to.equal('41');
+    expect(ev.getCommitPosition()).to.equal('123456789012');
+    expect(ev.getPreparePosition()).to.equal('123456789012');
+    const meta = ev.getMetadataMap();
+    expect(meta.get('type')).to.equal('ItemMoved');
+    expect(meta.get('content-type')).to.equal('application/json');
+    expect(meta.get('created')).to.equal('17000000000000000');
+    expect(Buffer.from(ev.getData_asU8()).toString()).to.equal('{"epc":"E280","zone":"A"}');
+    expect(Buffer.from(ev.getCustomMetadata_asU8()).toString()).to.equal('{"correlationId":"c1"}');
+  });
+
+  it('encode empty data and metadata as absent fields', () => {
+    const rec = decodeRecord(1n, encodeRecord({ ...base, data: new Uint8Array(), metadata: new Uint8Array() }));
+    const ev = streamsPb.ReadResp.ReadEvent.RecordedEvent.deserializeBinary(rec.proto);
+    expect(ev.getData_asU8().length).to.equal(0);
+    expect(ev.getCustomMetadata_asU8().length).to.equal(0);
+  });
+
+  it('support the tombstone revision (2^63-1)', () => {
+    const rec = decodeRecord(1n, encodeRecord({ ...base, revision: 9223372036854775807n }));
+    const ev = streamsPb.ReadResp.ReadEvent.RecordedEvent.deserializeBinary(rec.proto);
+    expect(ev.getStreamRevision()).to.equal('9223372036854775807');
+  });
+
+  it('wrap into a ReadResp event the client can parse', () => {
+    const rec = decodeRecord(base.position, encodeRecord(base));
+    const resp = streamsPb.ReadResp.deserializeBinary(eventResp(rec.proto, rec.position));
+    expect(resp.hasEvent()).to.equal(true);
+    expect(resp.getEvent()?.getCommitPosition()).to.equal('123456789012');
+    expect(resp.getEvent()?.getEvent()?.getId()?.getString()).to.equal(base.id);
+  });
+
+  it('give strictly increasing creation ticks', () => {
+    const a = nowTicks();
+    const b = nowTicks();
+    expect(b > a).to.equal(true);
+    expect(Number(a / 10_000n)).to.be.closeTo(Date.now(), 1000);
+  });
+});
