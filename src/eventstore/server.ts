@@ -1,7 +1,7 @@
 // The embedded event store: an EventStoreDB-protocol gRPC server over the
 // LMDB log, so tagtrail runs on one machine with no EventStoreDB install and
 // the same client code talks to a real cluster in production.
-import { Server, ServerCredentials, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import { Metadata, Server, ServerCredentials, status, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import { createLogger, type Logger } from '../core/logger';
 import { EventLog } from './storage/log';
 import { ServerFeaturesService, StreamsService } from './grpc/proto';
@@ -10,6 +10,7 @@ import { appendHandler, batchAppendHandler } from './grpc/append';
 import { deleteHandler, tombstoneHandler } from './grpc/delete';
 import { supportedMethodsHandler } from './grpc/features';
 import { serializeReadResp } from './grpc/readresp';
+import type { Sink } from './grpc/sink';
 
 export interface EmbeddedEventStoreOptions {
   /** Directory holding the LMDB environment; created if missing. */
@@ -32,6 +33,15 @@ export interface EmbeddedEventStore {
 
 export const DEFAULT_MAX_APPEND_SIZE = 1024 * 1024;
 
+// Clients treat UNAVAILABLE as "reconnect and resubscribe".
+function shuttingDown(): Error {
+  return Object.assign(new Error('server is shutting down'), {
+    code: status.UNAVAILABLE,
+    details: 'server is shutting down',
+    metadata: new Metadata(),
+  });
+}
+
 /** Read answers events as pre-encoded bytes; every other message goes through its class. */
 function withRawReadResponses(def: ServiceDefinition): ServiceDefinition {
   const read = def['read'];
@@ -49,8 +59,9 @@ export async function startEmbeddedEventStore(opts: EmbeddedEventStoreOptions): 
     'grpc.keepalive_permit_without_calls': 1,
     'grpc.http2.min_ping_interval_without_data_ms': 5000,
   });
+  const openReads = new Set<Sink>();
   const streams: UntypedServiceImplementation = {
-    read: readHandler(log),
+    read: readHandler(log, openReads),
     append: appendHandler(log, maxAppendSize),
     batchAppend: batchAppendHandler(log, maxAppendSize),
     delete: deleteHandler(log),
@@ -71,6 +82,8 @@ export async function startEmbeddedEventStore(opts: EmbeddedEventStoreOptions): 
     async close() {
       if (closed) return;
       closed = true;
+      // Endless subscriptions would hold the shutdown; end them first.
+      for (const sink of openReads) sink.terminate(shuttingDown());
       // Give open calls (subscriptions are endless) a moment, then cut them.
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => {
@@ -82,6 +95,8 @@ export async function startEmbeddedEventStore(opts: EmbeddedEventStoreOptions): 
           resolve();
         });
       });
+      // Read loops still running notice the abort at their next step.
+      await new Promise((r) => setImmediate(r));
       await log.close();
       logger.info('embedded event store stopped', { port });
     },

@@ -15,13 +15,17 @@ const CHUNK = 256;
 type From = 'start' | 'end' | bigint;
 type Options = InstanceType<typeof streamsPb.ReadReq.Options>;
 
-export function readHandler(log: EventLog) {
+/** `open` tracks live calls so the server can stop them before closing the log. */
+export function readHandler(log: EventLog, open: Set<Sink>) {
   return (call: ServerWritableStream<ReadReq, Outgoing>): void => {
     const sink = new Sink(call);
-    run(log, call.request, sink).then(
-      () => sink.end(),
-      (err: unknown) => sink.fail(toServiceError(err)),
-    );
+    open.add(sink);
+    run(log, call.request, sink)
+      .then(
+        () => sink.end(),
+        (err: unknown) => sink.fail(toServiceError(err)),
+      )
+      .finally(() => open.delete(sink));
   };
 }
 

@@ -41,6 +41,13 @@ export class Sink {
   fail(err: unknown): void {
     if (!this.closed) this.call.emit('error', err);
   }
+
+  /** Ends the call from the server side (shutdown), whatever the producer is doing. */
+  terminate(err: unknown): void {
+    const wasOpen = !this.closed;
+    this.abort.abort();
+    if (wasOpen) this.call.emit('error', err);
+  }
 }
 
 export { serializeReadResp };

@@ -2,7 +2,7 @@
 // subscriptions wait here instead of receiving pushed events, so a slow
 // subscriber never makes the server buffer events for it.
 export class HeadWatcher {
-  private waiters: Array<() => void> = [];
+  private waiters = new Set<() => void>();
 
   constructor(public committed: bigint) {}
 
@@ -10,7 +10,7 @@ export class HeadWatcher {
     if (position <= this.committed) return;
     this.committed = position;
     const ws = this.waiters;
-    this.waiters = [];
+    this.waiters = new Set();
     for (const w of ws) w();
   }
 
@@ -20,9 +20,10 @@ export class HeadWatcher {
     return new Promise((resolve) => {
       const done = (): void => {
         signal?.removeEventListener('abort', done);
+        this.waiters.delete(done);
         resolve();
       };
-      this.waiters.push(done);
+      this.waiters.add(done);
       signal?.addEventListener('abort', done, { once: true });
     });
   }

@@ -59,6 +59,7 @@ export class EventLog {
   }
 
   state(stream: string): StreamState {
+    this.assertOpen();
     let s = this.cache.get(stream);
     if (s === undefined) {
       s = this.streams.get(stream) ?? EMPTY_STREAM;
@@ -214,6 +215,7 @@ export class EventLog {
 
   /** Records of a stream in revision order, starting at `from` (inclusive). */
   readStream(stream: string, from: number, direction: 'forwards' | 'backwards', limit: number): StoredRecord[] {
+    this.assertOpen();
     const range =
       direction === 'forwards'
         ? this.index.getRange({ start: [stream, from], end: [stream, Number.MAX_SAFE_INTEGER], limit })
@@ -228,6 +230,7 @@ export class EventLog {
 
   /** Records of $all from `from` (inclusive, forwards) or before `from` (exclusive, backwards). */
   readAll(from: bigint, direction: 'forwards' | 'backwards', limit: number): StoredRecord[] {
+    this.assertOpen();
     const head = Number(this.head.committed);
     const range =
       direction === 'forwards'
@@ -238,9 +241,17 @@ export class EventLog {
     return out;
   }
 
+  private closed = false;
+
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     await this.root.flushed;
     await this.root.close();
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('event log is closed');
   }
 }
 
