@@ -1,0 +1,43 @@
+// ESLint flat config. typescript-eslint's recommended rules everywhere, plus
+// the few type-aware rules that catch real bugs in async Node code (a
+// forgotten await silently loses errors and ordering). Type information comes
+// from the project service, which reuses tsconfig.json.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  {
+    ignores: ['dist/', 'node_modules/', 'data/', 'coverage/', '.tmp/', '.scratch/', '**/*.d.ts', '**/*.tmp.*'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // Logs are structured JSON through src/core/logger.ts; console output
+    // would break log shipping (one JSON object per line).
+    files: ['src/**', 'projections/**'],
+    rules: { 'no-console': 'error' },
+  },
+  {
+    files: ['**/*.js', '**/*.cjs'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', module: 'writable', exports: 'writable', process: 'readonly', __dirname: 'readonly' },
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    files: ['**/*.mjs'],
+    languageOptions: { sourceType: 'module' },
+  },
+);
