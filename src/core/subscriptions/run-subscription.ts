@@ -38,6 +38,8 @@ export interface RunSubscriptionOptions<C extends EventCodecs> {
   logger: Logger;
   /** Largest batch handed to the handler at once (default 100; 1 = one event per call). */
   maxBatchSize?: number;
+  /** Events buffered ahead of the handler before the subscription pauses (default 1000): bounds memory. */
+  maxQueued?: number;
   /** Called for each stored event of a known type that fails its codec; default logs it. Throwing retries. */
   onMalformed?: (error: MalformedEventError) => void | Promise<void>;
   /** Called each time the subscription (re)catches up with the log. */
@@ -118,7 +120,7 @@ export function runSubscription<C extends EventCodecs>(opts: RunSubscriptionOpti
         try {
           await opts.handler(batch, reached);
         } catch (err) {
-          throw new HandlerError(`handler failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+          throw new HandlerError(err instanceof Error ? err.message : String(err), { cause: err });
         }
       }
       checkpointer.advance(reached, seen, handlerOwned && batch.length > 0);
@@ -162,14 +164,22 @@ export function runSubscription<C extends EventCodecs>(opts: RunSubscriptionOpti
         target = await catchUpTarget(opts.client, opts.filter);
         if (stopping) break;
         caughtUpNow = false;
-        feed = new SubscriptionFeed(opts.client, { from: position, ...(opts.filter ? { filter: opts.filter } : {}) });
+        feed = new SubscriptionFeed(opts.client, {
+          from: position,
+          ...(opts.filter ? { filter: opts.filter } : {}),
+          ...(opts.maxQueued ? { highWaterMark: opts.maxQueued } : {}),
+        });
         if (target === undefined || !isAfter(target, position)) reachCaughtUp();
         await consume(feed, () => (backoff = initialMs));
       } catch (err) {
         if (stopping) break;
-        const fields = { error: err, retryInMs: backoff, from: positionToString(position) };
-        if (err instanceof HandlerError) log.error('handler failed; retrying from the last handled position', fields);
-        else log.warn('subscription dropped; resubscribing', fields);
+        const fields = { retryInMs: backoff, from: positionToString(position) };
+        if (err instanceof HandlerError) {
+          log.error('handler failed; retrying from the last handled position', { ...fields, error: err.cause ?? err });
+        } else {
+          // Expected while the server restarts: the message says enough.
+          log.warn('subscription dropped; resubscribing', { ...fields, error: err instanceof Error ? err.message : String(err) });
+        }
         await checkpointer.flush().catch((e: unknown) => log.warn('checkpoint save failed', { error: e }));
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, backoff);
