@@ -12,10 +12,10 @@ const PROBE_STREAM = 'tagtrail-healthz';
 export async function eventStoreHealth(client: EventStoreDBClient, timeoutMs: number): Promise<void> {
   const read = client.readStream(PROBE_STREAM, { direction: FORWARDS, fromRevision: START, maxCount: 1, deadline: timeoutMs });
   try {
-    for await (const event of read) {
-      void event; // an event in the probe stream is fine too: the server answered
-      break;
-    }
+    // Read to the end (at most one event) instead of breaking out: a client
+    // read left early keeps its gRPC call open and client.dispose() then
+    // waits for it forever. An event in the probe stream is fine too.
+    for await (const event of read) void event;
   } catch (err) {
     if (err instanceof StreamNotFoundError) return;
     throw err;
