@@ -1,5 +1,5 @@
 import type { EventStoreDBClient, Filter, Position } from '@eventstore/db-client';
-import { isLeft } from 'fp-ts/Either';
+import { isRight } from 'fp-ts/Either';
 import type { Logger } from '../logger';
 import { decodeRecorded, hasCodec, type EventCodecs, type EventOf, type MalformedEventError, type RecordedDomainEvent } from '../events';
 import { catchUpTarget } from './catch-up-target';
@@ -59,7 +59,15 @@ export interface RunningSubscription {
   stop(): Promise<void>;
 }
 
+/** A failure of the slice's code (handler, onMalformed), as opposed to the connection. */
 class HandlerError extends Error {}
+async function guard(work: () => void | Promise<void>): Promise<void> {
+  try {
+    await work();
+  } catch (err) {
+    throw new HandlerError(err instanceof Error ? err.message : String(err), { cause: err });
+  }
+}
 
 export function runSubscription<C extends EventCodecs>(opts: RunSubscriptionOptions<C>): RunningSubscription {
   const log = opts.logger.child('subscription', { subscription: opts.name });
@@ -111,18 +119,13 @@ export function runSubscription<C extends EventCodecs>(opts: RunSubscriptionOpti
         const type = item.resolved.event?.type;
         if (type === undefined || !hasCodec(opts.codecs, type)) continue;
         const decoded = decodeRecorded(item.resolved, opts.codecs);
-        if (isLeft(decoded)) await onMalformed(decoded.left);
-        else batch.push(decoded.right);
+        if (isRight(decoded)) batch.push(decoded.right);
+        else await guard(() => onMalformed(decoded.left));
       }
     }
     if (reached && isAfter(reached, position)) {
-      if (batch.length > 0) {
-        try {
-          await opts.handler(batch, reached);
-        } catch (err) {
-          throw new HandlerError(err instanceof Error ? err.message : String(err), { cause: err });
-        }
-      }
+      const end = reached;
+      if (batch.length > 0) await guard(() => opts.handler(batch, end));
       checkpointer.advance(reached, seen, handlerOwned && batch.length > 0);
       position = reached;
       waiters.reached(reached);
