@@ -2,11 +2,10 @@
 // turns it into `{message, errors: [{path, reason}]}` with its status; any
 // other error becomes a 500 whose details go to the log, not to the client.
 
-export interface FieldError {
-  /** Where the problem is, e.g. `body.recipeName` or `query.pageSize`. */
-  readonly path: string;
-  readonly reason: string;
-}
+import type { FieldError } from '../decode-errors';
+
+/** `{path, reason}`, e.g. `{path: 'body.recipeName', reason: 'is required (string)'}`. */
+export type { FieldError };
 
 /** The statuses this interface uses, each with one meaning everywhere. */
 export const API_ERROR_STATUSES = {

@@ -91,8 +91,8 @@ describe('http server', () => {
     expect(body.message).to.equal('Invalid request body');
     expect(body.errors).to.deep.equal([
       { path: 'body.name', reason: 'expected string, got 7' },
-      { path: 'body.computeWindow', reason: 'required (number)' },
-      { path: 'body.mode', reason: 'expected ("INVENTORY" | "LOCATION"), got "SOMETIMES"' },
+      { path: 'body.computeWindow', reason: 'is required (number)' },
+      { path: 'body.mode', reason: 'expected "INVENTORY", got "SOMETIMES"' },
     ]);
   });
 
