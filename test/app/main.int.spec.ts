@@ -5,7 +5,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import * as server from '../../src/eventstore/server';
-import { childEnv, freePort, parseLogLines, runEntryPoint, type RunningProcess } from '../support/tagtrailProcess';
+import { childEnv, parseLogLines, runEntryPoint, type RunningProcess } from '../support/tagtrailProcess';
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 
@@ -57,11 +57,11 @@ describe('npm start (src/main.ts)', function () {
   });
 
   it('starts every role, reports healthy dependencies and shuts down cleanly on SIGTERM', async () => {
-    const esPort = await freePort();
+    // Port 0 everywhere: the OS picks free ports, so parallel runs cannot collide.
     proc = runEntryPoint('src/main.ts', childEnv({
       PORT: '0',
       HOST: '127.0.0.1',
-      EVENTSTORE_PORT: String(esPort),
+      EVENTSTORE_PORT: '0',
       DATA_DIR: dataDir,
       SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
       LOG_LEVEL: 'info',
@@ -112,14 +112,15 @@ describe('npm run eventstore (src/eventstore/main.ts)', function () {
 
   it('runs the embedded event store alone and serves a second process', async () => {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tagtrail-es-'));
-    const esPort = await freePort();
     const store = runEntryPoint('src/eventstore/main.ts', childEnv({
-      EVENTSTORE_PORT: String(esPort),
+      EVENTSTORE_PORT: '0',
       DATA_DIR: dataDir,
     }));
     let api: RunningProcess | undefined;
     try {
-      await store.waitForLog((l) => l.msg === 'started', 45_000);
+      const started = await store.waitForLog((l) => l.msg === 'started', 45_000);
+      const esPort = started['port'];
+      expect(esPort).to.be.a('number');
       api = runEntryPoint('src/main.ts', childEnv({
         ROLES: 'api',
         PORT: '0',

@@ -1,7 +1,6 @@
 // Runs an entry point (src/main.ts, src/eventstore/main.ts) as a real child
 // process, the way `npm start` does, and collects its JSON log lines.
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -98,18 +97,6 @@ export function parseLogLines(lines: readonly string[]): LogLine[] {
     const parsed = parse(l);
     if (!parsed) throw new Error(`not a JSON log line: ${l}`);
     return parsed;
-  });
-}
-
-/** A port that was free a moment ago (the OS may hand it out again, rarely). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
   });
 }
 
