@@ -1,11 +1,9 @@
 // What every entry point does first: read the configuration (or exit 1 with
 // a JSON log line naming each bad variable), then arm graceful shutdown.
-import { loadConfig, type Config } from '../config';
-import { formatEnvError } from '../core/env';
+import { ConfigurationError, loadConfigOrThrow, type Config } from '../config';
 import type { Logger } from '../core/logger';
 import { Shutdown } from '../core/shutdown';
 import { installCrashHandlers } from './crash';
-import * as E from 'fp-ts/Either';
 
 export interface Bootstrapped {
   readonly config: Config;
@@ -13,12 +11,14 @@ export interface Bootstrapped {
 }
 
 export function bootstrap(logger: Logger): Bootstrapped {
-  const result = loadConfig(process.env);
-  if (E.isLeft(result)) {
-    logger.error(`Invalid configuration: ${result.left.map(formatEnvError).join('; ')}`, { errors: result.left });
+  let config: Config;
+  try {
+    config = loadConfigOrThrow(process.env);
+  } catch (err) {
+    if (!(err instanceof ConfigurationError)) throw err;
+    logger.error(err.message, { errors: err.errors });
     process.exit(1);
   }
-  const config = result.right;
   const shutdown = new Shutdown({ logger: logger.child('shutdown'), timeoutMs: config.shutdownTimeoutMs });
   shutdown.installSignalHandlers();
   installCrashHandlers(logger, shutdown);

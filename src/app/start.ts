@@ -58,7 +58,14 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
     }
   }
 
-  if (!config.roles.some((r) => CLIENT_ROLES.includes(r))) return { eventStoreConnectionString: connectionString };
+  if (!config.roles.some((r) => CLIENT_ROLES.includes(r))) {
+    // Only `eventstore`, but an external store is configured: the process
+    // would idle (or exit at once with nothing holding the event loop).
+    if (config.eventStore.connectionString !== undefined) {
+      logger.warn('nothing to run: ROLES=eventstore with EVENTSTORE_CONNECTION_STRING set');
+    }
+    return { eventStoreConnectionString: connectionString };
+  }
 
   const eventStore = await connectEventStore(connectionString, logger.child('eventstore-client'), config.startupTimeoutMs);
   shutdown.add('event store client', () => eventStore.dispose());
