@@ -154,9 +154,10 @@ export class EventLog {
         data: e.data,
         metadata: e.metadata,
       });
+      // Inside transaction() puts apply synchronously; their promises carry nothing.
       puts.push(() => {
-        this.log.put(position, rec);
-        if (!tombstone) this.index.put([stream, first + i], position);
+        void this.log.put(position, rec);
+        if (!tombstone) void this.index.put([stream, first + i], position);
       });
     });
     const next: StreamState = tombstone
@@ -167,8 +168,8 @@ export class EventLog {
     if (metaTarget) this.setState(metaTarget.stream, metaTarget.state);
     const committed = this.root.transaction(() => {
       for (const p of puts) p();
-      this.streams.put(stream, next);
-      if (metaTarget) this.streams.put(metaTarget.stream, metaTarget.state);
+      void this.streams.put(stream, next);
+      if (metaTarget) void this.streams.put(metaTarget.stream, metaTarget.state);
     });
     const lastPosition = BigInt(base + events.length - 1);
     await committed;
@@ -183,7 +184,7 @@ export class EventLog {
     const last = [...events].reverse().find((e) => e.type === '$metadata');
     if (!last) return undefined;
     const target = stream.slice(METASTREAM_PREFIX.length);
-    let json: unknown = {};
+    let json: unknown;
     try {
       json = JSON.parse(Buffer.from(last.data).toString('utf8'));
     } catch {
