@@ -1,0 +1,77 @@
+// ServerFeatures.GetSupportedMethods: what the client learns about the server
+// (it decides between BatchAppend and Append from it).
+import fs from 'node:fs';
+import { expect } from 'chai';
+import { credentials as grpcCredentials, type ChannelCredentials } from '@grpc/grpc-js';
+import { ServerFeaturesClient } from '@eventstore/db-client/generated/serverfeatures_grpc_pb';
+import { Empty } from '@eventstore/db-client/generated/shared_pb';
+import type { SupportedMethods } from '@eventstore/db-client/generated/serverfeatures_pb';
+import { NO_STREAM } from '@eventstore/db-client';
+import { endpointOf, uniqueStream, withEventStore } from '../support/eventstore';
+import { collect, testEvents, withTimeout } from '../support/helpers';
+
+const STREAMS = 'event_store.client.streams.streams';
+
+function channelCredentials(connectionString: string, tls: boolean): ChannelCredentials {
+  if (!tls) return grpcCredentials.createInsecure();
+  const ca = /[?&]tlsCAFile=([^&]+)/i.exec(connectionString)?.[1];
+  const root = ca ? fs.readFileSync(decodeURIComponent(ca)) : null;
+  const verify = !/[?&]tlsVerifyCert=false(?:&|$)/i.test(connectionString);
+  return grpcCredentials.createSsl(root, null, null, verify ? undefined : { checkServerIdentity: () => undefined });
+}
+
+async function getSupportedMethods(connectionString: string): Promise<SupportedMethods> {
+  const { address, port, tls } = endpointOf(connectionString);
+  const client = new ServerFeaturesClient(`${address}:${port}`, channelCredentials(connectionString, tls));
+  try {
+    const call = new Promise<SupportedMethods>((resolve, reject) => {
+      client.getSupportedMethods(new Empty(), (err, res) => (err ? reject(err) : resolve(res)));
+    });
+    return await withTimeout(call, 10_000, 'GetSupportedMethods');
+  } finally {
+    client.close();
+  }
+}
+
+describe('event store contract: server features', () => {
+  const fx = withEventStore();
+  let methods: string[];
+  let services: Set<string>;
+  let supported: SupportedMethods;
+
+  before(async () => {
+    supported = await getSupportedMethods(fx.store.connectionString);
+    methods = supported.getMethodsList().map((m) => `${m.getServiceName()}/${m.getMethodName()}`.toLowerCase());
+    services = new Set(supported.getMethodsList().map((m) => m.getServiceName().toLowerCase()));
+  });
+
+  it('lets the client discover the server and append and read through it', async () => {
+    const stream = uniqueStream('features');
+    const result = await fx.client.appendToStream(stream, testEvents(2), { expectedRevision: NO_STREAM });
+    expect(result.nextExpectedRevision).to.equal(1n);
+    expect(await collect(fx.client.readStream(stream))).to.have.length(2);
+  });
+
+  it('reports a server version', () => {
+    expect(supported.getEventStoreServerVersion()).to.be.a('string').and.not.equal('');
+  });
+
+  it('lists the Streams methods read, append, batchappend, delete and tombstone', () => {
+    for (const m of ['read', 'append', 'batchappend', 'delete', 'tombstone']) {
+      expect(methods, `${STREAMS}/${m}`).to.include(`${STREAMS}/${m}`);
+    }
+  });
+
+  it('does not advertise services the embedded store does not implement', function () {
+    if (!fx.store.embedded) this.skip();
+    const unimplemented = [
+      'event_store.client.persistent_subscriptions',
+      'event_store.client.projections',
+      'event_store.client.users',
+      'event_store.client.operations',
+    ];
+    for (const svc of services) {
+      for (const prefix of unimplemented) expect(svc.startsWith(prefix), `advertised ${svc}`).to.equal(false);
+    }
+  });
+});
