@@ -109,13 +109,16 @@ async function subscribeAll(log: EventLog, sink: Sink, from: From, filter: Event
   let caughtUp = false;
   let scanned = 0;
   while (!sink.closed) {
+    // Read up to the head as it is now; with nothing new, wait for it to move
+    // (waiting on `next - 1` would spin while the log is empty).
+    const head = log.head.committed;
     const chunk = log.readAll(next, 'forwards', CHUNK);
     if (chunk.length === 0) {
       if (!caughtUp) {
         caughtUp = true;
         if (!(await sink.write(caughtUpResp()))) return;
       }
-      await log.head.waitBeyond(next - 1n, sink.abort.signal);
+      await log.head.waitBeyond(head, sink.abort.signal);
       continue;
     }
     for (const rec of chunk) {
