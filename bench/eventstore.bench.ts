@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { EventStoreDBClient, jsonEvent, START, END } from '@eventstore/db-client';
 import { percentile, progress, rate } from './support/stats';
+import { storageBench } from './support/storage';
 
 const PAYLOAD = { epc: 'E2801160600002084A8E2F5A', antenna: 3, rssi: -52.5, pad: 'x'.repeat(430) }; // ~500 bytes as JSON
 const DURATION_MS = Number(process.env['BENCH_SECONDS'] ?? '5') * 1000;
@@ -132,7 +133,11 @@ async function main(): Promise<void> {
     }
     console.log(`catch-up: ${catchUp.events} events, ${catchUp.eventsPerSec} events/s`);
     console.log(`live latency: ${latency.samples} samples, p50 ${latency.p50ms} ms, p99 ${latency.p99ms} ms`);
-    console.log(JSON.stringify({ appendFigures, catchUp, latency }));
+    progress('storage engine alone (no gRPC, no client)');
+    const storage = await storageBench(DURATION_MS, Buffer.from(JSON.stringify({ ...PAYLOAD, i: 0 })));
+    console.log('storage engine alone: ' + storage.appends.map((a) => `batch ${a.batch} x${a.concurrency}: ${a.eventsPerSec} events/s`).join('; '));
+    console.log(`storage engine alone: $all scan + ReadResp encoding ${storage.scanEventsPerSec} events/s`);
+    console.log(JSON.stringify({ appendFigures, catchUp, latency, storage }));
   } finally {
     await client.dispose();
     await server.stop();
