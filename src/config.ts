@@ -44,6 +44,8 @@ export interface Config {
     readonly maxAppendSize: number;
   };
   readonly redisUrl: string;
+  /** Namespace of every Redis key, so several deployments (or test runs) can share one Redis. */
+  readonly redisKeyPrefix: string;
   readonly amqpUrl: string;
   /** Roles this process runs, deduplicated, in the order of ROLES. */
   readonly roles: readonly Role[];
@@ -87,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): E.Either<ConfigError[], Conf
       esPort: field(env, 'EVENTSTORE_PORT', port, 2113),
       esMaxAppendSize: field(env, 'EVENTSTORE_MAX_APPEND_SIZE', intInRange(1, MAX_TIMER_MS), 1_048_576),
       redisUrl: field(env, 'REDIS_URL', urlWithScheme(['redis', 'rediss']), 'redis://127.0.0.1:6379', 'url'),
+      redisKeyPrefix: field(env, 'REDIS_KEY_PREFIX', nonEmptyText, 'tagtrail:'),
       amqpUrl: field(env, 'AMQP_URL', urlWithScheme(['amqp', 'amqps']), 'amqp://guest:guest@127.0.0.1:5672', 'url'),
       roles: field(env, 'ROLES', listOf(ROLES), ROLES),
       logLevel: field(env, 'LOG_LEVEL', oneOf(LOG_LEVELS), 'info' as ConfigLogLevel),
@@ -105,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): E.Either<ConfigError[], Conf
           maxAppendSize: v.esMaxAppendSize,
         },
         redisUrl: v.redisUrl,
+        redisKeyPrefix: v.redisKeyPrefix,
         amqpUrl: v.amqpUrl,
         roles: v.roles,
         logLevel: v.logLevel,

@@ -30,6 +30,7 @@ describe('config', () => {
         dataDir: './data',
         eventStore: { connectionString: undefined, host: '127.0.0.1', port: 2113, maxAppendSize: 1_048_576 },
         redisUrl: 'redis://127.0.0.1:6379',
+        redisKeyPrefix: 'tagtrail:',
         amqpUrl: 'amqp://guest:guest@127.0.0.1:5672',
         roles: ROLES,
         logLevel: 'info',
@@ -68,12 +69,14 @@ describe('config', () => {
         SHUTDOWN_TIMEOUT_MS: '500',
         STARTUP_TIMEOUT_MS: '2000',
         ADMIN_PASSWORD: 's3cret',
+        REDIS_KEY_PREFIX: 'site-a:',
       });
       expect(c).to.deep.equal({
         http: { host: '127.0.0.1', port: 3000, rootPath: '/api/v2' },
         dataDir: '/var/lib/tagtrail',
         eventStore: { connectionString: 'esdb://es:2113?tls=false', host: '::1', port: 0, maxAppendSize: 4096 },
         redisUrl: 'rediss://:pw@cache:6380/2',
+        redisKeyPrefix: 'site-a:',
         amqpUrl: 'amqps://u:p@mq/%2F',
         roles: ['api', 'relay'],
         logLevel: 'warn',

@@ -1,0 +1,73 @@
+// Projects configuration events into the config read model. Each part knows
+// one stream category; the checkpoint is written in the same MULTI as the
+// change, so every event is applied exactly once.
+import { streamNameFilter, type EventStoreDBClient } from '@eventstore/db-client';
+import type { RedisClient } from '../../src/core/redis/connect';
+import type { EventCodecs, RecordedDomainEvent } from '../../src/core/events';
+import type { Logger } from '../../src/core/logger';
+import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../src/core/subscriptions';
+import { eventNames, resourceEventCodecs, type ResourceKind } from '../../src/core/resource/kind';
+import type { RedisKeys } from '../../src/core/redis/keys';
+
+export const CONFIG_PROJECTION = 'config-v1';
+
+/** The slice of a Redis MULTI a part writes with. */
+export interface ConfigTx {
+  hSet(key: string, field: string, value: string): unknown;
+  hDel(key: string, field: string): unknown;
+  del(key: string): unknown;
+}
+
+export interface ConfigProjectionPart {
+  readonly streamPrefix: string;
+  readonly codecs: EventCodecs;
+  apply(tx: ConfigTx, event: RecordedDomainEvent<{ type: string; data: unknown }>, keys: RedisKeys): void;
+}
+
+/** The part for a named resource kind: HSET on created/replaced, HDEL on deleted. */
+export function resourcePart<R>(k: ResourceKind<R>): ConfigProjectionPart {
+  const n = eventNames(k as ResourceKind<unknown>);
+  return {
+    streamPrefix: `${k.kind}-`,
+    codecs: resourceEventCodecs(k),
+    apply(tx, event, keys) {
+      const data = event.data as { name: string; resource?: R };
+      if (event.type === n.deleted) tx.hDel(keys.config(k.kind), data.name);
+      else if (data.resource !== undefined) tx.hSet(keys.config(k.kind), data.name, JSON.stringify(k.codec.encode(data.resource)));
+    },
+  };
+}
+
+export function startConfigProjection(opts: {
+  client: EventStoreDBClient;
+  redis: RedisClient;
+  keys: RedisKeys;
+  parts: readonly ConfigProjectionPart[];
+  logger: Logger;
+}): RunningSubscription {
+  const byType = new Map<string, ConfigProjectionPart>();
+  const codecs: Record<string, EventCodecs[string]> = {};
+  for (const part of opts.parts) {
+    for (const [type, codec] of Object.entries(part.codecs)) {
+      if (byType.has(type)) throw new Error(`event type ${type} projected twice`);
+      byType.set(type, part);
+      codecs[type] = codec;
+    }
+  }
+  const checkpoints = new RedisCheckpointStore(opts.redis, opts.keys.checkpointPrefix);
+  return runSubscription({
+    client: opts.client,
+    name: CONFIG_PROJECTION,
+    codecs,
+    filter: streamNameFilter({ prefixes: opts.parts.map((p) => p.streamPrefix) }),
+    checkpointStore: checkpoints,
+    checkpointMode: 'handler',
+    logger: opts.logger,
+    handler: async (events, position) => {
+      const tx = opts.redis.multi();
+      for (const e of events) byType.get(e.type)?.apply(tx, e as RecordedDomainEvent<{ type: string; data: unknown }>, opts.keys);
+      checkpoints.saveInTransaction(tx, CONFIG_PROJECTION, position);
+      await tx.exec();
+    },
+  });
+}

@@ -1,0 +1,46 @@
+// The configuration read model: one Redis hash per resource kind, name ->
+// the resource's stored JSON. Small (hundreds of entries), read whole for
+// validation snapshots and listings.
+import * as E from 'fp-ts/Either';
+import type { ResourceKind } from '../../src/core/resource/kind';
+import { formatDecodeErrors } from '../../src/core/decode-errors';
+import type { RedisKeys } from '../../src/core/redis/keys';
+
+
+export interface ConfigRedis {
+  hGet(key: string, field: string): Promise<string | null | undefined>;
+  hGetAll(key: string): Promise<Record<string, string>>;
+}
+
+export class ConfigReadModel {
+  constructor(
+    private readonly redis: ConfigRedis,
+    private readonly keys: RedisKeys,
+  ) {}
+
+  async get<R>(k: ResourceKind<R>, name: string): Promise<R | undefined> {
+    const raw = await this.redis.hGet(this.keys.config(k.kind), name);
+    return raw == null ? undefined : decode(k, name, raw);
+  }
+
+  async list<R>(k: ResourceKind<R>): Promise<R[]> {
+    const all = await this.redis.hGetAll(this.keys.config(k.kind));
+    return Object.keys(all)
+      .sort()
+      .map((name) => decode(k, name, all[name] ?? 'null'));
+  }
+
+  async map<R>(k: ResourceKind<R>): Promise<Map<string, R>> {
+    const all = await this.redis.hGetAll(this.keys.config(k.kind));
+    return new Map(Object.entries(all).map(([name, raw]) => [name, decode(k, name, raw)]));
+  }
+}
+
+// The read model is written by our projection only; a document that does not
+// decode means a bug or a hand edit, and must be named, not served.
+function decode<R>(k: ResourceKind<R>, name: string, raw: string): R {
+  const result = k.codec.decode(JSON.parse(raw));
+  if (E.isRight(result)) return result.right;
+  const detail = formatDecodeErrors(result.left).map((e) => `${e.path}: ${e.reason}`).join('; ');
+  throw new Error(`config read model: ${k.kind} ${name} does not decode: ${detail}`);
+}

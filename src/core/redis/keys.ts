@@ -1,0 +1,25 @@
+// Every Redis key of tagtrail, under one configurable namespace. The version
+// segment lets a read model be rebuilt beside the old one under new keys.
+export class RedisKeys {
+  constructor(readonly base: string = 'tagtrail:') {}
+
+  /** Prefix of projection checkpoints (RedisCheckpointStore). */
+  get checkpointPrefix(): string {
+    return `${this.base}v1:checkpoint:`;
+  }
+
+  /** Hash name -> JSON of one configuration resource kind. */
+  config(kind: string): string {
+    return `${this.base}v1:config:${kind}`;
+  }
+
+  /** Hash token -> ISO time it was last used (kept outside the event log on purpose). */
+  get tokenLastUsed(): string {
+    return `${this.base}v1:token-last-used`;
+  }
+
+  /** Every key of this namespace (for tests and resets). */
+  get pattern(): string {
+    return `${this.base}*`;
+  }
+}

@@ -1,0 +1,146 @@
+// The five routes every named configuration resource has (create,
+// createOrReplace, destroy, show one, show all), on top of the pure
+// decisions in decide.ts and the config read model.
+import * as t from 'io-ts';
+import { isLeft, right, type Either } from 'fp-ts/Either';
+import type { EventStoreDBClient } from '@eventstore/db-client';
+import type { Context } from 'koa';
+import { handleCommand } from '../command';
+import { ConcurrencyError } from '../eventstore';
+import { decodeInput } from '../http/decode';
+import { conflict, notFound, type ApiError } from '../http/errors';
+import type { RouteTable } from '../http/routes';
+import type { EventMetadata } from '../events';
+import type { ConfigReadModel } from '../../../projections/config/readmodel';
+import type { ProjectionWaiter } from './consistency';
+import { decideResource, evolveResource, initialResourceState, type ResourceCommand, type ResourceState } from './decide';
+import { resourceEventCodecs, streamOf, type ResourceEvent, type ResourceKind } from './kind';
+
+export interface ResourceDeps {
+  readonly client: EventStoreDBClient;
+  readonly readModel: ConfigReadModel;
+  readonly waiter: ProjectionWaiter;
+}
+
+export interface NamedResourceApi<R, I, Ctx> {
+  readonly kind: ResourceKind<R>;
+  /** e.g. `/configuration/v1/facilities` */
+  readonly base: string;
+  /** path parameter name of destroy/show, e.g. `facilityName` */
+  readonly param: string;
+  readonly tag: string;
+  readonly writeRoles: readonly string[];
+  readonly readRoles: readonly string[];
+  readonly body: t.Type<I, unknown, unknown>;
+  /** JSON Schema of the body, for the OpenAPI document. */
+  readonly bodySchema: Record<string, unknown>;
+  nameOf(input: I): string;
+  /** What validation needs from the rest of the configuration, loaded before deciding. */
+  context(deps: ResourceDeps): Promise<Ctx>;
+  /** Pure: the stored document, or a 400/404/409 naming the problem. */
+  validate(input: I, ctx: Ctx, existing: R | undefined): Either<ApiError, R>;
+  toResponse(r: R): unknown;
+  /** Refuses a delete (e.g. still in use), given the current configuration. */
+  beforeDelete?(name: string, resource: R, deps: ResourceDeps): Promise<ApiError | undefined>;
+}
+
+/** Who wrote it, for the audit trail. */
+export function commandMetadata(ctx: Context): EventMetadata {
+  const principal = (ctx.state as { principal?: { name: string } }).principal;
+  const requestId = (ctx.state as { requestId?: string }).requestId;
+  return { ...(principal ? { user: principal.name } : {}), ...(requestId ? { correlationId: requestId } : {}) };
+}
+
+/**
+ * Reads the resource's stream, builds the command from its current state
+ * (validation of a replace depends on what is stored), decides and appends,
+ * then waits for the read model so a following show sees the change.
+ */
+export async function runResourceCommand<R>(
+  deps: ResourceDeps,
+  kind: ResourceKind<R>,
+  name: string,
+  build: (state: ResourceState<R>) => Either<ApiError, ResourceCommand<R>>,
+  metadata: EventMetadata,
+): Promise<ResourceState<R>> {
+  const decide = decideResource(kind);
+  try {
+    const result = await handleCommand({
+      client: deps.client,
+      stream: streamOf(kind as ResourceKind<unknown>, name),
+      codecs: resourceEventCodecs(kind),
+      initial: initialResourceState as ResourceState<R>,
+      evolve: evolveResource(kind) as (s: ResourceState<R>, e: unknown) => ResourceState<R>,
+      decide: (_: null, state: ResourceState<R>): Either<ApiError, ReadonlyArray<ResourceEvent<R>>> => {
+        const cmd = build(state);
+        return isLeft(cmd) ? cmd : decide(cmd.right, state);
+      },
+      command: null,
+      metadata,
+    });
+    if (isLeft(result)) throw result.left;
+    await deps.waiter.waitFor(result.right.position);
+    return result.right.state;
+  } catch (err) {
+    if (err instanceof ConcurrencyError) throw conflict(`${kind.label} ${name} was changed concurrently; retry`);
+    throw err;
+  }
+}
+
+export function addNamedResourceRoutes<R, I, Ctx>(table: RouteTable, deps: ResourceDeps, api: NamedResourceApi<R, I, Ctx>): void {
+  const noun = api.kind.label;
+  const write = (type: 'create' | 'createOrReplace') => async (ctx: Context) => {
+    const input = decodeInput(api.body, ctx.request.body, 'body');
+    const name = api.nameOf(input);
+    const vctx = await api.context(deps);
+    const state = await runResourceCommand(
+      deps,
+      api.kind,
+      name,
+      (s) => {
+        const v = api.validate(input, vctx, s.resource);
+        return isLeft(v) ? v : right({ type, name, resource: v.right });
+      },
+      commandMetadata(ctx),
+    );
+    if (state.resource === undefined) throw new Error(`${noun} ${name} missing after ${type}`);
+    ctx.body = api.toResponse(state.resource);
+  };
+  table.add(
+    { method: 'post', path: `${api.base}/create`, roles: api.writeRoles, tag: api.tag, summary: `Create a ${noun} (does not replace)`, body: api.bodySchema, responses: { 200: `the stored ${noun}`, 400: 'invalid input', 409: `${noun} already exists` } },
+    write('create'),
+  );
+  table.add(
+    { method: 'put', path: `${api.base}/createOrReplace`, roles: api.writeRoles, tag: api.tag, summary: `Create or replace a ${noun}`, body: api.bodySchema, responses: { 200: `the stored ${noun}`, 400: 'invalid input' } },
+    write('createOrReplace'),
+  );
+  table.add(
+    { method: 'delete', path: `${api.base}/destroy/:${api.param}`, roles: api.writeRoles, tag: api.tag, summary: `Delete a ${noun}`, responses: { 204: 'deleted', 404: `no such ${noun}`, 409: `${noun} in use` } },
+    async (ctx) => {
+      const name = String(ctx.params[api.param]);
+      const current = await deps.readModel.get(api.kind, name);
+      if (current !== undefined && api.beforeDelete) {
+        const refusal = await api.beforeDelete(name, current, deps);
+        if (refusal) throw refusal;
+      }
+      await runResourceCommand(deps, api.kind, name, () => right({ type: 'delete', name }), commandMetadata(ctx));
+      ctx.status = 204;
+    },
+  );
+  table.add(
+    { method: 'get', path: `${api.base}/show/:${api.param}`, roles: api.readRoles, tag: api.tag, summary: `Show one ${noun}`, responses: { 200: noun, 404: `no such ${noun}` } },
+    async (ctx) => {
+      const name = String(ctx.params[api.param]);
+      const r = await deps.readModel.get(api.kind, name);
+      if (r === undefined) throw notFound(`${noun} ${name} not found`);
+      ctx.body = api.toResponse(r);
+    },
+  );
+  table.add(
+    { method: 'get', path: `${api.base}/show`, roles: api.readRoles, tag: api.tag, summary: `Show every ${noun}`, responses: { 200: `array of ${noun}` } },
+    async (ctx) => {
+      ctx.body = (await deps.readModel.list(api.kind)).map((r) => api.toResponse(r));
+    },
+  );
+}
+
