@@ -12,6 +12,9 @@ import { connectRedis, closeRedis, redisHealth } from '../core/redis/connect';
 import { connectAmqp } from '../core/amqp/connect';
 import { createHttpApp, listen } from '../core/http/server';
 import { connectEventStore, eventStoreHealth } from './eventStoreClient';
+import { wireSlices } from './wiring';
+import { buildApi, bootstrapSlices } from './api';
+import { SLICES } from './slices';
 
 const HEALTH_TIMEOUT_MS = 2000;
 
@@ -80,16 +83,22 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
   shutdown.add('amqp', () => amqp.close());
   checkpoint();
 
-  for (const role of ['engine', 'projections', 'relay', 'jobs'] as const) {
+  for (const role of ['engine', 'relay', 'jobs'] as const) {
     if (hasRole(config, role)) logger.info('role has nothing to run yet', { role });
   }
 
+  const { deps, principals } = wireSlices(SLICES, config, { eventStore, redis }, logger, shutdown);
+  checkpoint();
+
   if (!hasRole(config, 'api')) return { eventStoreConnectionString: connectionString };
+  await bootstrapSlices(SLICES, deps);
+  const api = buildApi(SLICES, deps, principals, config.http.rootPath);
 
   const httpLogger = logger.child('http');
   const app = createHttpApp({
     logger: httpLogger,
     rootPath: config.http.rootPath,
+    routers: [api.router],
     health: () =>
       checkHealth(
         {

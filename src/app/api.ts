@@ -1,0 +1,54 @@
+// The REST interface: every slice's routes in one RouteTable behind
+// authentication, plus the OpenAPI document generated from that table.
+import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import { RouteTable, openApiDocument, type Guard } from '../core/http/routes';
+import type { AppDeps, Slice } from '../core/slice';
+import { authenticate, requireRoles, type PrincipalStore } from '../auth/middleware';
+import type { Role } from '../auth/roles';
+
+export const API_VERSION = '1.0.0';
+export const OPENAPI_PATH = '/openapi.json';
+
+const passThrough: Middleware = async (_ctx, next) => next();
+const guard: Guard = (roles) => (roles === 'public' ? passThrough : requireRoles(...(roles as Role[])));
+
+export interface Api {
+  readonly router: Router;
+  readonly table: RouteTable;
+}
+
+export function buildApi(slices: readonly Slice[], deps: AppDeps, principals: PrincipalStore, rootPath: string): Api {
+  const table = new RouteTable(guard);
+  for (const slice of slices) slice.register(table, deps);
+  table.add(
+    {
+      method: 'get',
+      path: OPENAPI_PATH,
+      roles: 'public',
+      tag: 'Meta',
+      summary: 'The OpenAPI 3 document of this interface',
+      responses: { 200: 'OpenAPI document' },
+    },
+    async (ctx) => {
+      ctx.body = openApiDocument(table.routes, rootPath, API_VERSION);
+    },
+  );
+  const router = new Router();
+  router.use(authenticate(principals, { logger: deps.logger.child('auth') }));
+  router.use(table.router.routes(), table.router.allowedMethods());
+  return { router, table };
+}
+
+/** Runs every slice's idempotent first-start work. */
+export async function bootstrapSlices(slices: readonly Slice[], deps: AppDeps): Promise<void> {
+  // Decisions such as "no user exists yet" must not be taken on a read model
+  // that is still replaying the log.
+  await deps.readModelReady;
+  for (const slice of slices) {
+    if (slice.bootstrap) {
+      await slice.bootstrap(deps);
+      deps.logger.debug('slice bootstrapped', { slice: slice.name });
+    }
+  }
+}

@@ -1,0 +1,6 @@
+// Every vertical slice of the process, in registration order.
+import type { Slice } from '../core/slice';
+import { facilitiesSlice } from '../facilities/slice';
+import { usersSlice } from '../users/slice';
+
+export const SLICES: readonly Slice[] = [usersSlice, facilitiesSlice];

@@ -1,0 +1,31 @@
+// What a vertical slice contributes to the running process: its routes, its
+// part of the config projection and any first-start bootstrap.
+import type { RouteTable } from './http/routes';
+import type { ResourceDeps } from './resource/routes';
+import type { ConfigProjectionPart } from '../../projections/config/projection';
+import type { RedisClient } from './redis/connect';
+import type { RedisKeys } from './redis/keys';
+import type { Logger } from './logger';
+import type { UsageSource } from '../facilities/usage';
+
+export interface AppDeps extends ResourceDeps {
+  readonly redis: RedisClient;
+  readonly keys: RedisKeys;
+  readonly logger: Logger;
+  /** ADMIN_PASSWORD, if set. */
+  readonly adminPassword: string | undefined;
+  /** Resolves once the config read model has caught up with the log (bootstrap waits for it). */
+  readonly readModelReady: Promise<void>;
+  /** Every slice's facilityUsage, for refusing to delete a facility in use. */
+  readonly facilityUsage: readonly UsageSource[];
+}
+
+export interface Slice {
+  readonly name: string;
+  readonly projectionParts?: readonly ConfigProjectionPart[];
+  register(table: RouteTable, deps: AppDeps): void;
+  /** What of this slice refers to a facility. */
+  readonly facilityUsage?: UsageSource;
+  /** Idempotent first-start work (e.g. the DEFAULT facility); runs in the api role. */
+  bootstrap?(deps: AppDeps): Promise<void>;
+}

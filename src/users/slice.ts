@@ -1,0 +1,34 @@
+// Users: the first-start admin, and (routes) user management for Admins.
+import { isLeft } from 'fp-ts/Either';
+import type { AppDeps, Slice } from '../core/slice';
+import { handleCommand } from '../core/command';
+import { hashPassword } from '../auth/password';
+import { USER_KIND } from '../../projections/auth/parts';
+import { bootstrapAdmin, bootstrapCommand } from './bootstrap';
+import { userAggregate } from './decide';
+import { userStream } from './events';
+import { registerUserRoutes } from './routes';
+
+/** Creates `admin` when no user exists at all (the read model is caught up first). */
+async function ensureAdmin(deps: AppDeps): Promise<void> {
+  const users = await deps.redis.hLen(deps.keys.config(USER_KIND));
+  if (users > 0) return;
+  const admin = bootstrapAdmin(deps.adminPassword);
+  const result = await handleCommand({
+    client: deps.client,
+    stream: userStream(admin.name),
+    ...userAggregate,
+    command: bootstrapCommand(admin, await hashPassword(admin.password)),
+    metadata: { user: 'system' },
+  });
+  if (isLeft(result)) return; // another instance (or an earlier start) created it
+  if (admin.warning) deps.logger.warn(admin.warning, { user: admin.name });
+  else deps.logger.info('created the first admin user', { user: admin.name });
+  await deps.waiter.waitFor(result.right.position);
+}
+
+export const usersSlice: Slice = {
+  name: 'users',
+  bootstrap: ensureAdmin,
+  register: registerUserRoutes,
+};

@@ -1,0 +1,79 @@
+// The whole service in-process for HTTP tests: embedded event store on a
+// temporary directory and a free port, the machine's Redis and RabbitMQ, a
+// Redis key prefix of its own (removed at the end) so runs never see each
+// other's read models or checkpoints.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createClient } from 'redis';
+import { loadConfigOrThrow } from '../../src/config';
+import { createLogger } from '../../src/core/logger';
+import { Shutdown } from '../../src/core/shutdown';
+import { startTagtrail } from '../../src/app/start';
+
+export interface TestApp {
+  readonly baseUrl: string; // http://127.0.0.1:PORT/itemsense
+  readonly keyPrefix: string;
+  request(method: string, path: string, opts?: { body?: unknown; auth?: string | null; raw?: string; headers?: Record<string, string> }): Promise<TestResponse>;
+  stop(): Promise<void>;
+}
+
+export interface TestResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+export const basic = (user: string, password: string): string => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+export const ADMIN = basic('admin', 'admindefault');
+
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tagtrail-app-'));
+  const keyPrefix = `tagtrail-test-${crypto.randomUUID()}:`;
+  const config = loadConfigOrThrow({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    EVENTSTORE_PORT: '0',
+    DATA_DIR: dataDir,
+    REDIS_KEY_PREFIX: keyPrefix,
+    LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'silent',
+    ...env,
+  });
+  const logger = createLogger('test-app');
+  const shutdown = new Shutdown({ logger, timeoutMs: 10_000, exit: () => undefined });
+  const started = await startTagtrail(config, logger, shutdown);
+  const baseUrl = `http://127.0.0.1:${started.httpPort}${config.http.rootPath}`;
+  return {
+    baseUrl,
+    keyPrefix,
+    async request(method, path, opts = {}) {
+      const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+      const auth = opts.auth === undefined ? ADMIN : opts.auth;
+      if (auth !== null) headers['Authorization'] = auth;
+      let body: string | undefined = opts.raw;
+      if (opts.body !== undefined) {
+        body = JSON.stringify(opts.body);
+        headers['Content-Type'] = 'application/json';
+      } else if (opts.raw !== undefined) headers['Content-Type'] ??= 'application/json';
+      const res = await fetch(`${baseUrl}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+      const text = await res.text();
+      let parsed: unknown;
+      try {
+        parsed = text.length ? JSON.parse(text) : undefined;
+      } catch {
+        parsed = text;
+      }
+      return { status: res.status, headers: res.headers, body: parsed };
+    },
+    async stop() {
+      await shutdown.run('test finished');
+      const redis = createClient({ url: config.redisUrl });
+      await redis.connect();
+      for await (const keys of redis.scanIterator({ MATCH: `${keyPrefix}*`, COUNT: 500 })) {
+        if (keys.length) await redis.del(keys);
+      }
+      await redis.quit();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
