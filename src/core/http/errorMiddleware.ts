@@ -1,5 +1,7 @@
 // Turns every failure into the JSON error body clients parse:
-// `{message, errors: [{path, reason}]}`. Deliberate errors (ApiError, and
+// `{message, errors: [{path, reason, message}]}` (each field error carries
+// its text as `reason`, our architecture's name, and as `message`, the name
+// the interface's clients look for). Deliberate errors (ApiError, and
 // http-errors marked `expose` such as koa-body's 413/415) keep their status
 // and message; anything else is a 500 with a generic message, details logged.
 import { STATUS_CODES } from 'node:http';
@@ -9,7 +11,7 @@ import { ApiError, type FieldError } from './errors';
 
 export interface ErrorBody {
   message: string;
-  errors: FieldError[];
+  errors: Array<FieldError & { message: string }>;
 }
 
 interface ExposedHttpError {
@@ -42,7 +44,7 @@ export function errorMiddleware(logger: Logger) {
       }
     } catch (err) {
       if (err instanceof ApiError) {
-        reply(ctx, err.status, { message: err.message, errors: [...err.errors] });
+        reply(ctx, err.status, { message: err.message, errors: err.errors.map((e) => ({ ...e, message: e.reason })) });
       } else if (isExposedHttpError(err) && err.status >= 400 && err.status < 500) {
         reply(ctx, err.status, { message: err.message, errors: [] });
       } else {

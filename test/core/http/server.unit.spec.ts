@@ -90,9 +90,9 @@ describe('http server', () => {
     const body = (await res.json()) as { message: string; errors: Array<{ path: string; reason: string }> };
     expect(body.message).to.equal('Invalid request body');
     expect(body.errors).to.deep.equal([
-      { path: 'body.name', reason: 'expected string, got 7' },
-      { path: 'body.computeWindow', reason: 'is required (number)' },
-      { path: 'body.mode', reason: 'expected "INVENTORY", got "SOMETIMES"' },
+      { path: 'body.name', reason: 'expected string, got 7', message: 'expected string, got 7' },
+      { path: 'body.computeWindow', reason: 'is required (number)', message: 'is required (number)' },
+      { path: 'body.mode', reason: 'expected "INVENTORY", got "SOMETIMES"', message: 'expected "INVENTORY", got "SOMETIMES"' },
     ]);
   });
 
@@ -129,7 +129,7 @@ describe('http server', () => {
 
   it('keeps field errors of domain errors', async () => {
     const body = (await (await fetch(`${base}/itemsense/conflict`)).json()) as { errors: unknown[] };
-    expect(body.errors).to.deep.equal([{ path: 'body.readers', reason: 'in use' }]);
+    expect(body.errors).to.deep.equal([{ path: 'body.readers', reason: 'in use', message: 'in use' }]);
   });
 
   it('hides unexpected errors behind a 500', async () => {
