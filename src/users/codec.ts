@@ -1,0 +1,72 @@
+// Request bodies of the user endpoints. Names and passwords are checked here,
+// at the boundary, so that events only ever hold well-formed values.
+import * as t from 'io-ts';
+import { Role } from '../auth/roles';
+
+function constrainedString(name: string, reasonIfBad: (s: string) => string | undefined): t.Type<string, string, unknown> {
+  return new t.Type<string, string, unknown>(
+    name,
+    (u): u is string => typeof u === 'string' && reasonIfBad(u) === undefined,
+    (u, c) => {
+      if (typeof u !== 'string') return t.failure(u, c);
+      const reason = reasonIfBad(u);
+      return reason === undefined ? t.success(u) : t.failure(u, c, reason);
+    },
+    t.identity,
+  );
+}
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/**
+ * A user name: 1-128 characters, no ':' (Basic credentials split user from
+ * password at the first colon, so such a user could never log in), no
+ * control characters and no surrounding blanks (invisible in every listing).
+ * It is the identifier in paths and stream names (`user-<name>`).
+ */
+export const UserName = constrainedString('UserName', (s) => {
+  if (s.length === 0) return 'must not be empty';
+  if (s.length > 128) return 'must be at most 128 characters';
+  if (s.includes(':')) return "must not contain ':'";
+  if (CONTROL.test(s)) return 'must not contain control characters';
+  if (s.trim() !== s) return 'must not start or end with blanks';
+  return undefined;
+});
+
+/**
+ * A password: 1-1024 characters. Empty passwords are refused (a typo in a
+ * script would otherwise create an open account); the upper bound keeps a
+ * request from making the hash function digest megabytes.
+ */
+export const Password = constrainedString('Password', (s) => {
+  if (s.length === 0) return 'must not be empty';
+  if (s.length > 1024) return 'must be at most 1024 characters';
+  return undefined;
+});
+
+/**
+ * Roles of a user. An empty list is allowed: such a user can authenticate
+ * (e.g. `GET /users/authenticate`, AMQP login) but passes no role guard.
+ * Duplicates are harmless and removed when stored.
+ */
+export const Roles = t.array(Role, 'Array<Role>');
+
+/** `POST /configuration/v1/users/create`. Unknown fields are dropped. */
+export const CreateUserBody = t.exact(t.type({ name: UserName, password: Password, roles: Roles }));
+export type CreateUserBody = t.TypeOf<typeof CreateUserBody>;
+
+/**
+ * `PUT /configuration/v1/users/createOrReplace`. The password may be left
+ * out (or null) when the user exists: the stored hash is kept. Creating a
+ * user without one is refused by the decider (it needs the current state).
+ */
+export const CreateOrReplaceUserBody = t.intersection([
+  t.exact(t.type({ name: UserName, roles: Roles })),
+  t.exact(t.partial({ password: t.union([Password, t.null]) })),
+]);
+export type CreateOrReplaceUserBody = t.TypeOf<typeof CreateOrReplaceUserBody>;
+
+/** Query of `GET /configuration/v1/users/show`: `role` filters by one role. */
+export const ShowUsersQuery = t.exact(t.partial({ role: Role }));
+export type ShowUsersQuery = t.TypeOf<typeof ShowUsersQuery>;

@@ -1,0 +1,34 @@
+// An in-memory PrincipalStore for tests: users and tokens in maps, token uses
+// recorded so tests can see touchToken calls.
+import type { PrincipalStore, StoredToken, StoredUser } from '../../src/auth/store';
+
+export class MemoryPrincipalStore implements PrincipalStore {
+  readonly users = new Map<string, StoredUser>();
+  readonly tokens = new Map<string, StoredToken>();
+  readonly touches: Array<{ token: string; at: Date }> = [];
+  failTouch = false;
+
+  addUser(user: StoredUser): this {
+    this.users.set(user.name, user);
+    return this;
+  }
+
+  addToken(token: StoredToken): this {
+    this.tokens.set(token.token, token);
+    return this;
+  }
+
+  findUser(name: string): Promise<StoredUser | undefined> {
+    return Promise.resolve(this.users.get(name));
+  }
+
+  findToken(token: string): Promise<StoredToken | undefined> {
+    return Promise.resolve(this.tokens.get(token));
+  }
+
+  touchToken(token: string, now: Date): Promise<void> {
+    if (this.failTouch) return Promise.reject(new Error('redis down'));
+    this.touches.push({ token, at: now });
+    return Promise.resolve();
+  }
+}

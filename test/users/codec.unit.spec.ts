@@ -1,0 +1,84 @@
+import { expect } from 'chai';
+import type * as t from 'io-ts';
+import { isLeft, isRight } from 'fp-ts/Either';
+import { decodeInput } from '../../src/core/http/decode';
+import { ApiError } from '../../src/core/http/errors';
+import { CreateOrReplaceUserBody, CreateUserBody, ShowUsersQuery } from '../../src/users/codec';
+
+function errorsOf(codec: t.Mixed, body: unknown) {
+  try {
+    decodeInput(codec, body, 'body');
+  } catch (err) {
+    if (err instanceof ApiError) return { status: err.status, errors: err.errors };
+    throw err;
+  }
+  return expect.fail('expected a decode failure');
+}
+
+describe('users/codec', () => {
+  it('create: name, password and roles; unknown fields dropped', () => {
+    const body = decodeInput(CreateUserBody, { name: 'alice', password: 'pw', roles: ['DataReader'], extra: 1 }, 'body');
+    expect(body).to.deep.equal({ name: 'alice', password: 'pw', roles: ['DataReader'] });
+  });
+
+  it('create: an empty roles list is allowed', () => {
+    expect(isRight(CreateUserBody.decode({ name: 'a', password: 'pw', roles: [] }))).to.equal(true);
+  });
+
+  it('create: password is required and must not be empty', () => {
+    expect(errorsOf(CreateUserBody, { name: 'a', roles: [] }).errors).to.deep.equal([
+      { path: 'body.password', reason: 'is required (Password)' },
+    ]);
+    expect(errorsOf(CreateUserBody, { name: 'a', password: '', roles: [] }).errors).to.deep.equal([
+      { path: 'body.password', reason: 'must not be empty' },
+    ]);
+    expect(isLeft(CreateUserBody.decode({ name: 'a', password: null, roles: [] }))).to.equal(true);
+  });
+
+  it('names: non-empty, no colon, no control characters, no surrounding blanks', () => {
+    for (const [name, reason] of [
+      ['', 'must not be empty'],
+      ['a:b', "must not contain ':'"],
+      ['a\nb', 'must not contain control characters'],
+      [' a', 'must not start or end with blanks'],
+      ['x'.repeat(129), 'must be at most 128 characters'],
+    ] as const) {
+      expect(errorsOf(CreateUserBody, { name, password: 'pw', roles: [] }).errors, name).to.deep.equal([
+        { path: 'body.name', reason },
+      ]);
+    }
+    expect(isRight(CreateUserBody.decode({ name: 'jürgen.o-k_1 x', password: 'pw', roles: [] }))).to.equal(true);
+  });
+
+  it('roles: unknown role names are a 400 naming the element', () => {
+    const { status, errors } = errorsOf(CreateUserBody, { name: 'a', password: 'pw', roles: ['Admin', 'Root'] });
+    expect(status).to.equal(400);
+    expect(errors).to.have.length(1);
+    expect(errors[0]).to.include({ path: 'body.roles.1' });
+    expect(isLeft(CreateUserBody.decode({ name: 'a', password: 'pw' }))).to.equal(true);
+  });
+
+  it('createOrReplace: the password may be absent or null, but not empty', () => {
+    expect(decodeInput(CreateOrReplaceUserBody, { name: 'a', roles: ['Admin'] }, 'body')).to.deep.equal({
+      name: 'a',
+      roles: ['Admin'],
+    });
+    expect(decodeInput(CreateOrReplaceUserBody, { name: 'a', roles: [], password: null }, 'body')).to.deep.equal({
+      name: 'a',
+      roles: [],
+      password: null,
+    });
+    expect(decodeInput(CreateOrReplaceUserBody, { name: 'a', roles: [], password: 'x', junk: 1 }, 'body')).to.deep.equal({
+      name: 'a',
+      roles: [],
+      password: 'x',
+    });
+    expect(isLeft(CreateOrReplaceUserBody.decode({ name: 'a', roles: [], password: '' }))).to.equal(true);
+  });
+
+  it('show query: optional role filter', () => {
+    expect(isRight(ShowUsersQuery.decode({}))).to.equal(true);
+    expect(isRight(ShowUsersQuery.decode({ role: 'JobRunner' }))).to.equal(true);
+    expect(isLeft(ShowUsersQuery.decode({ role: 'nobody' }))).to.equal(true);
+  });
+});
