@@ -14,6 +14,8 @@ import { startTagtrail } from '../../src/app/start';
 export interface TestApp {
   readonly baseUrl: string; // http://127.0.0.1:PORT/itemsense
   readonly keyPrefix: string;
+  /** Where the app's event store listens (for checks such as "nothing was appended"). */
+  readonly eventStoreConnectionString: string;
   request(method: string, path: string, opts?: { body?: unknown; auth?: string | null; raw?: string; headers?: Record<string, string> }): Promise<TestResponse>;
   stop(): Promise<void>;
 }
@@ -46,6 +48,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   return {
     baseUrl,
     keyPrefix,
+    eventStoreConnectionString: started.eventStoreConnectionString,
     async request(method, path, opts = {}) {
       const headers: Record<string, string> = { ...(opts.headers ?? {}) };
       const auth = opts.auth === undefined ? ADMIN : opts.auth;

@@ -12,7 +12,7 @@ export async function buildRouteInventory(): Promise<Array<{ path: string; metho
   const deps = { logger: createLogger('inventory'), facilityUsage: [] } as unknown as AppDeps;
   const store = {} as PrincipalStore;
   const api = buildApi(SLICES, deps, store, '');
-  return api.table.router.stack.map((l) => ({ path: l.path, methods: l.methods }));
+  return api.table.router.stack.map((l) => ({ path: String(l.path), methods: l.methods }));
 }
 
 export async function routeSpecs() {
