@@ -2,5 +2,6 @@
 import type { Slice } from '../core/slice';
 import { facilitiesSlice } from '../facilities/slice';
 import { usersSlice } from '../users/slice';
+import { zoneMapsSlice } from '../zonemaps/slice';
 
-export const SLICES: readonly Slice[] = [usersSlice, facilitiesSlice];
+export const SLICES: readonly Slice[] = [usersSlice, facilitiesSlice, zoneMapsSlice];
