@@ -1,0 +1,68 @@
+// From a request body to the stored reader configuration, or a 400 whose
+// errors[] names every bad field (`body.configuration.session`, ...).
+//
+// Decisions where the spec is silent (docs in fields.ts and rules.ts too):
+// - DO_NOTHING needs only `name` and `operation`. Any configuration given
+//   with it is type-checked and then ignored: a disabled reader uses no
+//   setting, a client disabling a reader by changing only the operation
+//   must not be refused, and the Java client reads DO_NOTHING details as an
+//   object without properties (it fails on any field we would return).
+// - NORMAL (earlier revision) is stored as NORMAL; it takes the fields the
+//   spec does not reserve for another operation, plus reportConfig.
+// - transmitPowerInDbm: any finite number; the valid range depends on the
+//   reader model and region, which a configuration does not know.
+// - tagPopulationEstimate: an integer >= 1.
+import { isLeft, left, right, type Either } from 'fp-ts/Either';
+import { formatDecodeErrors } from '../core/decode-errors';
+import type { ApiError, FieldError } from '../core/http/errors';
+import { ReaderConfigurationBody } from './codec';
+import type { ReaderConfigDetails, ReaderConfiguration, ReaderMode, Session } from './model';
+import { given, invalid } from './primitives';
+import {
+  antennaErrors,
+  channelConfigErrors,
+  DETAILS_PATH,
+  operationFieldErrors,
+  sessionErrors,
+  type GivenDetails,
+} from './rules';
+
+const WHAT = 'reader configuration';
+
+/** Memory bank 1 (EPC) from bit 32: bits 0-31 of EPC memory hold the CRC and PC word. */
+export const FILTER_DEFAULTS = { memoryBank: 1, pointer: 32 } as const;
+
+export function validateReaderConfiguration(input: unknown): Either<ApiError, ReaderConfiguration> {
+  const decoded = ReaderConfigurationBody.decode(input);
+  if (isLeft(decoded)) return left(invalid(WHAT, formatDecodeErrors(decoded.left, 'body')));
+  const { name, operation, configuration } = decoded.right;
+  if (operation === 'DO_NOTHING') return right({ name, operation, configuration: {} });
+  if (configuration === undefined || configuration === null) {
+    return left(invalid(WHAT, [{ path: DETAILS_PATH, reason: `is required for operation ${operation}` }]));
+  }
+  const d = given(configuration);
+  const errors: FieldError[] = [
+    ...operationFieldErrors(operation, d),
+    ...sessionErrors(operation, d),
+    ...antennaErrors(d),
+    ...channelConfigErrors(d),
+  ];
+  // readerMode and session are required for every active operation, so
+  // when either is missing `errors` already says so.
+  if (errors.length > 0 || d.readerMode === undefined || d.session === undefined) return left(invalid(WHAT, errors));
+  return right({ name, operation, configuration: storedDetails(d, d.readerMode, d.session) });
+}
+
+function storedDetails(d: GivenDetails, readerMode: ReaderMode, session: Session): ReaderConfigDetails {
+  // Fields of other operations were refused above, so copying what was
+  // given is copying what the operation takes.
+  const { filter, channelConfig, reportConfig, ...plain } = d;
+  return {
+    ...plain,
+    readerMode,
+    session,
+    ...(filter === undefined ? {} : { filter: { ...FILTER_DEFAULTS, ...given(filter), tagMask: filter.tagMask } }),
+    ...(channelConfig === undefined ? {} : { channelConfig: given(channelConfig) }),
+    ...(reportConfig === undefined ? {} : { reportConfig: given(reportConfig) }),
+  };
+}

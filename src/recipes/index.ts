@@ -1,0 +1,18 @@
+// The recipe slice's public API (pure domain code).
+export { DurationValue, durationMillis, RecipeBody } from './codec';
+export { DEFAULTS, FIELDS_OF, OPERATION_OF } from './fields';
+export { readerConfigurationFor, referencedReaderConfigurations } from './lookup';
+export {
+  InventoryRecipe,
+  LlrpRecipe,
+  LocationRecipe,
+  Recipe,
+  RecipeType,
+  REPORTING_INTERVALS,
+  ReportingInterval,
+  ThresholdRecipe,
+} from './model';
+export { allowsTagExpiry, MIN_REPORTING_INTERVAL, type RecipeContext } from './references';
+export { toResponse, type RecipeResponse } from './response';
+export { reportingIntervalMs } from './timing';
+export { validateRecipe } from './validate';
