@@ -1,7 +1,237 @@
-// User management routes (Admin only), and currentUser/authenticate.
+// User management routes (Admin only), and currentUser/authenticate (any
+// role). Commands hash the password first (slow, random: outside the pure
+// decider), count the other Admins in the users read model, decide on the
+// user's own stream, then wait for the read model (read-your-writes, which
+// authentication depends on: a changed password works on the next request).
+import { isLeft } from 'fp-ts/Either';
+import type { Context } from 'koa';
 import type { RouteTable } from '../core/http/routes';
 import type { AppDeps } from '../core/slice';
+import { handleCommand, type CommandOutcome } from '../core/command';
+import { ConcurrencyError } from '../core/eventstore';
+import { decodeInput } from '../core/http/decode';
+import { ApiError, conflict, notFound } from '../core/http/errors';
+import { commandMetadata } from '../core/resource/routes';
+import { currentPrincipal } from '../auth/middleware';
+import { hashPassword } from '../auth/password';
+import { ALL_ROLES, type Role } from '../auth/roles';
+import { decideTokenCommand } from '../tokens/commands';
+import { CreateOrReplaceUserBody, CreateUserBody, ShowUsersQuery } from './codec';
+import { userAggregate, userErrorToApi, type UserCommand } from './decide';
+import { userStream, type UserEvent, type UserState } from './events';
+import { getUser, listUsers, otherAdmins } from './readmodel';
+import { toResponse } from './response';
 
-export function registerUserRoutes(_table: RouteTable, _deps: AppDeps): void {
-  // Routes are added by the users/tokens wiring work.
+const BASE = '/configuration/v1/users';
+const TAG = 'Users';
+const ADMIN_ONLY = ['Admin'];
+/** Every role: any user holding at least one role. */
+const ANY_ROLE = [...ALL_ROLES];
+
+const roleSchema = { type: 'string', enum: [...ALL_ROLES] };
+const userBodySchema = (passwordRequired: boolean): Record<string, unknown> => ({
+  type: 'object',
+  required: passwordRequired ? ['name', 'password', 'roles'] : ['name', 'roles'],
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 128, description: "user name; no ':' nor control characters" },
+    password: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 1024,
+      ...(passwordRequired ? {} : { nullable: true, description: 'optional when the user exists (the password is kept)' }),
+    },
+    roles: { type: 'array', items: roleSchema },
+  },
+});
+
+/** Decides a user command and waits for the read model; a refusal is thrown as its ApiError. */
+async function runUserCommand(deps: AppDeps, command: UserCommand, ctx: Context): Promise<CommandOutcome<UserState, UserEvent>> {
+  try {
+    const result = await handleCommand({
+      client: deps.client,
+      stream: userStream(command.name),
+      ...userAggregate,
+      command,
+      metadata: commandMetadata(ctx),
+    });
+    if (isLeft(result)) throw userErrorToApi(result.left);
+    await deps.waiter.waitFor(result.right.position);
+    return result.right;
+  } catch (err) {
+    if (err instanceof ConcurrencyError) throw conflict(`User ${command.name} was changed concurrently; retry`);
+    throw err;
+  }
+}
+
+/**
+ * Revokes whatever tokens are still valid on `tokens-<name>` for a user that
+ * does not exist (any more), so that a user created later under the same
+ * name does not inherit them. Nothing to revoke is not an error.
+ */
+async function revokeLeftoverTokens(deps: AppDeps, name: string, ctx: Context): Promise<void> {
+  await decideTokenCommand(deps, { type: 'RevokeAllTokens', username: name, userExists: false }, commandMetadata(ctx));
+}
+
+function activeUser(state: UserState, name: string): { readonly name: string; readonly roles: readonly Role[] } {
+  if (state.status !== 'active') throw new Error(`User ${name} missing after a write`);
+  return state;
+}
+
+export function registerUserRoutes(table: RouteTable, deps: AppDeps): void {
+  table.add(
+    {
+      method: 'post',
+      path: `${BASE}/create`,
+      roles: ADMIN_ONLY,
+      tag: TAG,
+      summary: 'Create a user (does not replace)',
+      body: userBodySchema(true),
+      responses: { 200: 'the user (name, roles)', 400: 'invalid input', 401: 'no or invalid credentials', 403: 'not an Admin', 409: 'user already exists' },
+    },
+    async (ctx) => {
+      const body = decodeInput(CreateUserBody, ctx.request.body, 'body');
+      const passwordHash = await hashPassword(body.password);
+      // A name coming back after a delete must not find tokens still valid
+      // (a delete interrupted between its two steps, or a token issued while
+      // the user was being deleted): they are revoked before it exists again.
+      if ((await getUser(deps, body.name)) === undefined) await revokeLeftoverTokens(deps, body.name, ctx);
+      const outcome = await runUserCommand(deps, { type: 'CreateUser', name: body.name, roles: body.roles, passwordHash }, ctx);
+      ctx.body = toResponse(activeUser(outcome.state, body.name));
+    },
+  );
+
+  table.add(
+    {
+      method: 'put',
+      path: `${BASE}/createOrReplace`,
+      roles: ADMIN_ONLY,
+      tag: TAG,
+      summary: 'Create or replace a user; the password may be left out when the user exists',
+      body: userBodySchema(false),
+      responses: {
+        200: 'the user (name, roles)',
+        400: 'invalid input, or no password for a new user (body.password)',
+        401: 'no or invalid credentials',
+        403: 'not an Admin',
+        409: 'would remove the last Admin, or changed concurrently',
+      },
+    },
+    async (ctx) => {
+      const body = decodeInput(CreateOrReplaceUserBody, ctx.request.body, 'body');
+      const passwordHash = typeof body.password === 'string' ? await hashPassword(body.password) : undefined;
+      const existing = await getUser(deps, body.name);
+      if (existing === undefined && passwordHash !== undefined) await revokeLeftoverTokens(deps, body.name, ctx);
+      const outcome = await runUserCommand(
+        deps,
+        {
+          type: 'CreateOrReplaceUser',
+          name: body.name,
+          roles: body.roles,
+          ...(passwordHash !== undefined ? { passwordHash } : {}),
+          otherAdmins: await otherAdmins(deps, body.name),
+        },
+        ctx,
+      );
+      ctx.body = toResponse(activeUser(outcome.state, body.name));
+    },
+  );
+
+  table.add(
+    {
+      method: 'delete',
+      path: `${BASE}/destroy/:username`,
+      roles: ADMIN_ONLY,
+      tag: TAG,
+      summary: 'Delete a user and revoke all of its tokens',
+      responses: { 204: 'deleted', 401: 'no or invalid credentials', 403: 'not an Admin', 404: 'no such user', 409: 'the last Admin' },
+    },
+    async (ctx) => {
+      const name = String(ctx.params['username']);
+      try {
+        await runUserCommand(deps, { type: 'DeleteUser', name, otherAdmins: await otherAdmins(deps, name) }, ctx);
+      } catch (err) {
+        // Retrying a delete whose token step failed answers 404 and finishes it.
+        if (err instanceof ApiError && err.status === 404) await revokeLeftoverTokens(deps, name, ctx);
+        throw err;
+      }
+      await revokeLeftoverTokens(deps, name, ctx);
+      ctx.status = 204;
+    },
+  );
+
+  table.add(
+    {
+      method: 'get',
+      path: `${BASE}/show/:username`,
+      roles: ADMIN_ONLY,
+      tag: TAG,
+      summary: 'Show one user',
+      responses: { 200: 'the user (name, roles)', 401: 'no or invalid credentials', 403: 'not an Admin', 404: 'no such user' },
+    },
+    async (ctx) => {
+      const name = String(ctx.params['username']);
+      const user = await getUser(deps, name);
+      if (user === undefined) throw notFound(`User ${name} not found`);
+      ctx.body = toResponse(user);
+    },
+  );
+
+  table.add(
+    {
+      method: 'get',
+      path: `${BASE}/show`,
+      roles: ADMIN_ONLY,
+      tag: TAG,
+      summary: 'Show every user, or only those holding a role',
+      query: [{ name: 'role', description: 'only users holding this role', schema: roleSchema }],
+      responses: { 200: 'array of users (name, roles), by name', 400: 'unknown role (query.role)', 401: 'no or invalid credentials', 403: 'not an Admin' },
+    },
+    async (ctx) => {
+      const query = decodeInput(ShowUsersQuery, ctx.query, 'query');
+      const users = await listUsers(deps);
+      ctx.body = users.filter((u) => query.role === undefined || u.roles.includes(query.role)).map(toResponse);
+    },
+  );
+
+  table.add(
+    {
+      method: 'get',
+      path: `${BASE}/currentUser`,
+      roles: ANY_ROLE,
+      tag: TAG,
+      summary: 'The user of the calling credentials',
+      responses: { 200: 'the user (name, roles)', 401: 'no or invalid credentials', 403: 'the user holds no role' },
+    },
+    async (ctx) => {
+      ctx.body = toResponse(currentPrincipal(ctx));
+    },
+  );
+
+  table.add(
+    {
+      method: 'get',
+      path: `${BASE}/roles/show`,
+      roles: ADMIN_ONLY,
+      tag: TAG,
+      summary: 'The roles assignable to users',
+      responses: { 200: 'array of role names', 401: 'no or invalid credentials', 403: 'not an Admin' },
+    },
+    async (ctx) => {
+      ctx.body = [...ALL_ROLES];
+    },
+  );
+
+  table.add(
+    {
+      method: 'get',
+      path: `${BASE}/authenticate`,
+      roles: ANY_ROLE,
+      tag: TAG,
+      summary: 'Checks the calling credentials (Basic or Token) and returns their user',
+      responses: { 200: 'the user (name, roles)', 401: 'no user given, or credentials not authorised', 403: 'the user holds no role' },
+    },
+    async (ctx) => {
+      ctx.body = toResponse(currentPrincipal(ctx));
+    },
+  );
 }

@@ -1,0 +1,192 @@
+// Token routes (`/authentication/v1`). Issuing and revoking are events on
+// `tokens-<username>`, followed by a wait for the read model so the token
+// works (or stops working) on the very next request. `lastUsed` is not an
+// event: authentication writes it to a Redis hash (touchToken), which the
+// listing reads beside the stream's own fold.
+import { isLeft } from 'fp-ts/Either';
+import type { Context } from 'koa';
+import type { RouteTable } from '../core/http/routes';
+import type { AppDeps } from '../core/slice';
+import { aggregateStream } from '../core/eventstore';
+import { decodeInput } from '../core/http/decode';
+import { notFound, type ApiError } from '../core/http/errors';
+import { commandMetadata } from '../core/resource/routes';
+import { currentPrincipal, requireBasicAuth, WWW_AUTHENTICATE } from '../auth/middleware';
+import { RedisPrincipalStore } from '../auth/redis-store';
+import type { Role } from '../auth/roles';
+import { getUser } from '../users/readmodel';
+import { RevokeTokenBody } from './codec';
+import { runTokenCommand } from './commands';
+import { evolveTokens, initialTokensState, tokenEvents, tokensStream, type TokensState } from './events';
+import { toTokenListing, toTokenResponse } from './listing';
+import { newTokenId } from './tokenId';
+import { tokenToValidate, validateToken, validateTokenErrorToApi } from './validate';
+
+const BASE = '/authentication/v1';
+const TAG = 'Authentication tokens';
+const ADMIN_ONLY: Role[] = ['Admin'];
+const TOKEN_FOR_SELF: Role[] = ['ConfigManager', 'Admin', 'JobRunner'];
+
+const tokenSchema = { type: 'string', format: 'uuid' };
+const tokenBodySchema = { type: 'object', required: ['token'], properties: { token: tokenSchema } };
+
+async function issue(deps: AppDeps, ctx: Context, username: string): Promise<void> {
+  const issuer = currentPrincipal(ctx);
+  const userExists = (await getUser(deps, username)) !== undefined;
+  const token = newTokenId();
+  await runTokenCommand(deps, { type: 'IssueToken', token, username, issuer, userExists }, commandMetadata(ctx));
+  ctx.body = toTokenResponse(token);
+}
+
+async function tokensOf(deps: AppDeps, username: string): Promise<TokensState> {
+  const { state } = await aggregateStream({
+    client: deps.client,
+    stream: tokensStream(username),
+    codecs: tokenEvents,
+    initial: initialTokensState,
+    evolve: evolveTokens,
+  });
+  return state;
+}
+
+/** A 401 with the challenge header, which our error middleware keeps. */
+function invalidToken(ctx: Context, error: ApiError): ApiError {
+  if (error.status === 401) ctx.set('WWW-Authenticate', WWW_AUTHENTICATE);
+  return error;
+}
+
+export function registerTokenRoutes(table: RouteTable, deps: AppDeps): void {
+  const store = new RedisPrincipalStore(deps.redis, deps.keys);
+  const basicOnly = requireBasicAuth();
+
+  table.add(
+    {
+      method: 'put',
+      path: `${BASE}/token/:username`,
+      roles: ADMIN_ONLY,
+      tag: TAG,
+      summary: 'Issue a token for a user',
+      responses: { 200: '{token}', 401: 'no or invalid credentials', 403: 'not an Admin', 404: 'no such user' },
+    },
+    async (ctx) => issue(deps, ctx, String(ctx.params['username'])),
+  );
+
+  table.add(
+    {
+      method: 'get',
+      path: `${BASE}/token`,
+      roles: TOKEN_FOR_SELF,
+      tag: TAG,
+      summary: 'Issue a token for the calling user; requires Basic credentials (a token cannot mint tokens)',
+      responses: { 200: '{token}', 401: 'no or invalid credentials, or Token credentials', 403: 'role not allowed' },
+    },
+    async (ctx) => basicOnly(ctx, async () => issue(deps, ctx, currentPrincipal(ctx).name)),
+  );
+
+  table.add(
+    {
+      method: 'get',
+      path: `${BASE}/listTokens/:username`,
+      roles: ADMIN_ONLY,
+      tag: TAG,
+      summary: 'Every token of a user, revoked ones included (valid=false), oldest first',
+      responses: {
+        200: 'array of {authenticationToken: {token}, issued, lastUsed, username, valid}',
+        401: 'no or invalid credentials',
+        403: 'not an Admin',
+        404: 'no such user and no tokens under that name',
+      },
+    },
+    async (ctx) => {
+      const username = String(ctx.params['username']);
+      const state = await tokensOf(deps, username);
+      if (state.tokens.length === 0 && (await getUser(deps, username)) === undefined) throw notFound(`User ${username} not found`);
+      const ids = state.tokens.map((r) => r.token);
+      const used = ids.length ? await deps.redis.hmGet(deps.keys.tokenLastUsed, ids) : [];
+      const lastUsed = new Map<string, Date>();
+      ids.forEach((id, i) => {
+        const at = used[i];
+        if (typeof at === 'string') lastUsed.set(id, new Date(at));
+      });
+      ctx.body = toTokenListing(username, state, lastUsed);
+    },
+  );
+
+  table.add(
+    {
+      method: 'put',
+      path: `${BASE}/revokeToken`,
+      roles: ADMIN_ONLY,
+      tag: TAG,
+      summary: 'Revoke one token',
+      body: tokenBodySchema,
+      responses: { 204: 'revoked (or already revoked)', 400: 'body.token missing or not a UUID', 401: 'no or invalid credentials', 403: 'not an Admin', 404: 'unknown token' },
+    },
+    async (ctx) => {
+      const { token } = decodeInput(RevokeTokenBody, ctx.request.body, 'body');
+      const stored = await store.findToken(token);
+      if (stored === undefined) throw notFound('Token not found');
+      await runTokenCommand(deps, { type: 'RevokeToken', username: stored.username, token }, commandMetadata(ctx));
+      ctx.status = 204;
+    },
+  );
+
+  table.add(
+    {
+      method: 'put',
+      path: `${BASE}/revokeTokens/:username`,
+      roles: ADMIN_ONLY,
+      tag: TAG,
+      summary: 'Revoke every token of a user',
+      responses: { 204: 'revoked (nothing left valid)', 401: 'no or invalid credentials', 403: 'not an Admin', 404: 'no such user and no tokens under that name' },
+    },
+    async (ctx) => {
+      const username = String(ctx.params['username']);
+      const userExists = (await getUser(deps, username)) !== undefined;
+      await runTokenCommand(deps, { type: 'RevokeAllTokens', username, userExists }, commandMetadata(ctx));
+      ctx.status = 204;
+    },
+  );
+
+  const validate = async (ctx: Context): Promise<void> => {
+    const pathToken = ctx.params['token'] as string | undefined;
+    const requested = tokenToValidate(pathToken, ctx.request.body);
+    if (isLeft(requested)) throw invalidToken(ctx, validateTokenErrorToApi(requested.left));
+    const user = await validateToken(store, requested.right);
+    if (isLeft(user)) throw invalidToken(ctx, validateTokenErrorToApi(user.left));
+    ctx.body = user.right;
+  };
+  const validateResponses = {
+    200: 'the user of the token (name, roles)',
+    400: 'body.token is not a string',
+    401: 'invalid, unknown or revoked token (or no or invalid credentials)',
+    403: 'not an Admin',
+    422: 'no token given',
+  };
+  // No `body` schema on these two specs, on purpose: a body without a token
+  // is answered 422 (spec, Authentication), not the 400 that the generic
+  // bad-input check (test/app/bad-input) expects of routes declaring a body.
+  // The body form is described in the summary and docs/api.md.
+  table.add(
+    {
+      method: 'post',
+      path: `${BASE}/validateToken`,
+      roles: ADMIN_ONLY,
+      tag: TAG,
+      summary: 'Validate a token given in the JSON body {"token": "<uuid>"}',
+      responses: validateResponses,
+    },
+    validate,
+  );
+  table.add(
+    {
+      method: 'post',
+      path: `${BASE}/validateToken/:token`,
+      roles: ADMIN_ONLY,
+      tag: TAG,
+      summary: 'Validate a token given in the path (the form one client uses)',
+      responses: validateResponses,
+    },
+    validate,
+  );
+}

@@ -1,0 +1,42 @@
+// Reads of the users read model (`<prefix>v1:config:user`, written by
+// projections/auth). Only name and roles leave this module: the stored
+// password hash is decoded nowhere else than by authentication.
+import * as t from 'io-ts';
+import { isLeft } from 'fp-ts/Either';
+import type { AppDeps } from '../core/slice';
+import { formatDecodeErrors } from '../core/decode-errors';
+import { Role } from '../auth/roles';
+import { USER_KIND } from '../../projections/auth/parts';
+
+const UserView = t.type({ name: t.string, roles: t.array(Role) });
+export type UserView = t.TypeOf<typeof UserView>;
+
+type Reads = Pick<AppDeps, 'redis' | 'keys'>;
+
+function decodeUser(raw: string): UserView {
+  const r = UserView.decode(JSON.parse(raw));
+  if (isLeft(r)) {
+    const why = formatDecodeErrors(r.left).map((e) => `${e.path} ${e.reason}`).join('; ');
+    throw new Error(`users read model: a user does not decode: ${why}`);
+  }
+  // t.type keeps unknown keys (the hash among them); copy the two we mean.
+  return { name: r.right.name, roles: r.right.roles };
+}
+
+export async function getUser(deps: Reads, name: string): Promise<UserView | undefined> {
+  const raw = await deps.redis.hGet(deps.keys.config(USER_KIND), name);
+  return raw == null ? undefined : decodeUser(raw);
+}
+
+/** Every user, by name. */
+export async function listUsers(deps: Reads): Promise<UserView[]> {
+  const all = await deps.redis.hGetAll(deps.keys.config(USER_KIND));
+  return Object.values(all)
+    .map(decodeUser)
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** How many users other than `name` hold Admin (the last-Admin rule). */
+export async function otherAdmins(deps: Reads, name: string): Promise<number> {
+  return (await listUsers(deps)).filter((u) => u.name !== name && u.roles.includes('Admin')).length;
+}
