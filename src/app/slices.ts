@@ -1,8 +1,9 @@
 // Every vertical slice of the process, in registration order.
 import type { Slice } from '../core/slice';
 import { facilitiesSlice } from '../facilities/slice';
+import { readerDefinitionsSlice } from '../readerdefinitions/slice';
 import { tokensSlice } from '../tokens/slice';
 import { usersSlice } from '../users/slice';
 import { zoneMapsSlice } from '../zonemaps/slice';
 
-export const SLICES: readonly Slice[] = [usersSlice, tokensSlice, facilitiesSlice, zoneMapsSlice];
+export const SLICES: readonly Slice[] = [usersSlice, tokensSlice, facilitiesSlice, zoneMapsSlice, readerDefinitionsSlice];

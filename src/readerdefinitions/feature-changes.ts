@@ -16,6 +16,9 @@
 // - Success is accepted straight from INITIALIZING: an agent that skipped
 //   "taken" still knows the outcome, and dropping it would leave the request
 //   hanging.
+// - A success report naming a status other than the request's target is a
+//   failure (ERROR, the message names both): IDLE means "the last request
+//   completed successfully", and `status` is untrustworthy while ERROR.
 import { left, right, type Either } from 'fp-ts/Either';
 import { conflict, type ApiError } from '../core/http/errors';
 import {
@@ -105,10 +108,19 @@ export function decideFeatureChange(
       if (current.requestStatus === 'CONFIGURING') return right([]);
       if (current.requestStatus === 'INITIALIZING') return right([{ type: 'FeatureChangeTaken', data: { feature, at } }]);
       return noPending();
-    case 'CompleteFeatureChange':
+    case 'CompleteFeatureChange': {
+      const target = current.requestTargetStatus;
+      const reported = command.status ?? target;
       if (current.requestStatus === 'IDLE' && current.requestStatusLastUpdated !== null) return right([]);
-      if (!pending(current) || current.requestTargetStatus === null) return noPending();
-      return right([{ type: 'FeatureChangeCompleted', data: { feature, status: current.requestTargetStatus, at } }]);
+      // A retried report of the wrong status: it already failed the request.
+      if (current.requestStatus === 'ERROR' && reported !== target) return right([]);
+      if (!pending(current) || target === null || reported === null) return noPending();
+      if (reported !== target) {
+        const message = `the reader reported ${feature} ${reported}, not the requested ${target}`;
+        return right([{ type: 'FeatureChangeFailed', data: { feature, message, at } }]);
+      }
+      return right([{ type: 'FeatureChangeCompleted', data: { feature, status: target, at } }]);
+    }
     case 'FailFeatureChange': {
       if (current.requestStatus === 'ERROR') return right([]);
       if (!pending(current)) return noPending();

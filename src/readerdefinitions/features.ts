@@ -74,7 +74,11 @@ export type FeatureChangeEvent = EventOf<typeof featureChangeEvents>;
 export type FeatureChangeCommand =
   | { readonly type: 'RequestFeatureChange'; readonly feature: FeatureName; readonly action: FeatureAction }
   | { readonly type: 'TakeFeatureChange'; readonly feature: FeatureName }
-  | { readonly type: 'CompleteFeatureChange'; readonly feature: FeatureName }
+  /**
+   * `status`: what the reader now reports. Omitted, the request's target is
+   * assumed; a status other than the target makes the request fail.
+   */
+  | { readonly type: 'CompleteFeatureChange'; readonly feature: FeatureName; readonly status?: FeatureStatusValue }
   | { readonly type: 'FailFeatureChange'; readonly feature: FeatureName; readonly message: string };
 
 /**

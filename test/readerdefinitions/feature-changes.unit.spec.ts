@@ -79,6 +79,24 @@ describe('readerdefinitions/feature-changes decide', () => {
     expect(rightOf(given(requested('DISABLED')).when(complete)).state.ANTENNA_HUB).to.include({ status: 'DISABLED', requestStatus: 'IDLE' });
   });
 
+  it('given CONFIGURING, when the agent reports the requested status, then IDLE with it', () => {
+    const { events } = rightOf(given(requested('ENABLED'), taken).when({ ...complete, status: 'ENABLED' }));
+    expect(events).to.deep.equal([{ type: 'FeatureChangeCompleted', data: { feature: 'ANTENNA_HUB', status: 'ENABLED', at: NOW } }]);
+  });
+
+  it('given CONFIGURING, when the agent reports a status other than the target, then ERROR naming both; status unchanged', () => {
+    const { events, state } = rightOf(given(requested('ENABLED'), taken).when({ ...complete, status: 'DISABLED' }));
+    expect(events.map((e) => e.type)).to.deep.equal(['FeatureChangeFailed']);
+    expect(state.ANTENNA_HUB).to.include({ requestStatus: 'ERROR', status: 'DISABLED', statusLastUpdated: null, requestTargetStatus: 'ENABLED' });
+    expect(state.ANTENNA_HUB?.message).to.equal('the reader reported ANTENNA_HUB DISABLED, not the requested ENABLED');
+  });
+
+  it('given a request failed by a wrong status report, when the same report comes again, then nothing is appended', () => {
+    const history = [requested('ENABLED'), taken];
+    const first = rightOf(given(...history).when({ ...complete, status: 'DISABLED' })).events;
+    expect(rightOf(given(...history, ...first).when({ ...complete, status: 'DISABLED' })).events).to.deep.equal([]);
+  });
+
   it('given CONFIGURING, when the agent reports failure, then ERROR with the message; status and target stay', () => {
     const { state } = rightOf(given(requested(), taken).when(fail('hub not found')));
     expect(state.ANTENNA_HUB).to.deep.equal({

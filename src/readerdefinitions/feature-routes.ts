@@ -1,0 +1,87 @@
+// Feature changes over HTTP (spec: Endpoints, Reader definitions):
+//   POST .../{readerDefinitionName}/featureChanges            202 + Location of the status
+//   GET  .../{readerDefinitionName}/featureChanges/{feature}  the feature's status
+//   GET  .../{readerDefinitionName}/featureChanges            active requests (CONFIGURING or ERROR)
+import type { Context } from 'koa';
+import { decodeInput } from '../core/http/decode';
+import type { RouteTable } from '../core/http/routes';
+import { commandMetadata, type ResourceDeps } from '../core/resource/routes';
+import { activeFeatureRequests, featureStatusOf } from './feature-changes';
+import { requestFeatureChange, requireReader } from './feature-commands';
+import type { ReaderFeatureReadModel } from './feature-readmodel';
+import { FeatureChangeBody, FeatureParams, featureStatusPath } from './features';
+import { FEATURE_CHANGE_ROLES, READER_DEFINITIONS_BASE } from './kind';
+import { featureChangeBodySchema } from './schema';
+
+const TAG = 'Reader definitions';
+const PARAM = 'readerDefinitionName';
+
+/**
+ * The root path the request came in under (e.g. `/itemsense`), so that
+ * `Location` is the full path of the status. The router does not change
+ * `ctx.path`, and a reader name cannot hold an unescaped `/`, so the first
+ * occurrence of the base is where the interface's paths begin.
+ */
+export function rootPathOf(ctx: Pick<Context, 'path'>): string {
+  const at = ctx.path.indexOf(`${READER_DEFINITIONS_BASE}/`);
+  return at > 0 ? ctx.path.slice(0, at) : '';
+}
+
+export function registerFeatureChangeRoutes(table: RouteTable, deps: ResourceDeps, features: ReaderFeatureReadModel): void {
+  const base = `${READER_DEFINITIONS_BASE}/:${PARAM}/featureChanges`;
+  table.add(
+    {
+      method: 'post',
+      path: base,
+      roles: FEATURE_CHANGE_ROLES,
+      tag: TAG,
+      summary: 'Request a feature change of a reader; the reader agent carries it out',
+      body: featureChangeBodySchema,
+      responses: {
+        202: 'accepted; header Location: the path of the feature status; body: the feature status (INITIALIZING)',
+        400: 'invalid body',
+        404: 'no such reader definition',
+        409: 'a change of this feature is already in progress (INITIALIZING or CONFIGURING)',
+      },
+    },
+    async (ctx) => {
+      const body = decodeInput(FeatureChangeBody, ctx.request.body, 'body');
+      const reader = String(ctx.params[PARAM]);
+      const status = await requestFeatureChange(deps, reader, body.feature, body.action, commandMetadata(ctx));
+      ctx.status = 202;
+      ctx.set('Location', `${rootPathOf(ctx)}${featureStatusPath(reader, body.feature)}`);
+      ctx.body = status;
+    },
+  );
+  table.add(
+    {
+      method: 'get',
+      path: `${base}/:feature`,
+      roles: FEATURE_CHANGE_ROLES,
+      tag: TAG,
+      summary: 'Status of one feature of a reader (DISABLED, IDLE when never requested)',
+      responses: { 200: 'feature status', 400: 'unknown feature', 404: 'no such reader definition' },
+    },
+    async (ctx) => {
+      const { feature } = decodeInput(FeatureParams, { feature: ctx.params['feature'] }, 'params');
+      const reader = String(ctx.params[PARAM]);
+      await requireReader(deps, reader);
+      ctx.body = featureStatusOf(await features.of(reader), feature);
+    },
+  );
+  table.add(
+    {
+      method: 'get',
+      path: base,
+      roles: FEATURE_CHANGE_ROLES,
+      tag: TAG,
+      summary: 'Active feature change requests of a reader (CONFIGURING or ERROR), by feature name',
+      responses: { 200: 'object: feature name -> feature status', 404: 'no such reader definition' },
+    },
+    async (ctx) => {
+      const reader = String(ctx.params[PARAM]);
+      await requireReader(deps, reader);
+      ctx.body = activeFeatureRequests(await features.of(reader));
+    },
+  );
+}
