@@ -1,0 +1,101 @@
+// SNMP settings under /configuration/v1/settings/SNMP: PUT stores the
+// settings and answers the settings in use (defaults filled in), DELETE
+// removes them, GET (an addition to the spec) shows them. Sending the traps
+// is another slice's work; it reads the settings from the config read model.
+import { right } from 'fp-ts/Either';
+import { resourcePart } from '../../projections/config/projection';
+import { decodeInput } from '../core/http/decode';
+import { ApiError, notFound } from '../core/http/errors';
+import type { RouteTable } from '../core/http/routes';
+import { commandMetadata, runResourceCommand, type ResourceDeps } from '../core/resource/routes';
+import type { Slice } from '../core/slice';
+import { SNMP_SETTINGS_NAME, snmpSettingsKind } from './kind';
+import { SnmpSettingsBody, snmpSettingsFromBody, snmpSettingsResponse } from './snmp';
+
+export const SNMP_SETTINGS_PATH = '/configuration/v1/settings/SNMP';
+export const SETTINGS_ROLES = ['ConfigManager'];
+const TAG = 'SNMP settings';
+
+const snmpBodySchema: Record<string, unknown> = {
+  type: 'object',
+  required: ['authConfig'],
+  properties: {
+    authConfig: {
+      type: 'object',
+      required: ['type', 'communityName'],
+      properties: {
+        type: { type: 'string', enum: ['V2_COMMUNITY'] },
+        communityName: { type: 'string', minLength: 1 },
+      },
+    },
+    trapTargetConfig: {
+      type: 'object',
+      nullable: true,
+      required: ['host'],
+      properties: {
+        host: { type: 'string', minLength: 1 },
+        port: { type: 'integer', minimum: 1, maximum: 65535, nullable: true, description: 'default 162' },
+        timeout: { type: 'string', nullable: true, description: 'ISO 8601 duration longer than zero, default PT5S; returned in canonical form' },
+        retries: { type: 'integer', minimum: 0, nullable: true, description: 'default 2' },
+        messageType: { type: 'string', enum: ['TRAP', 'INFORM'], nullable: true, description: 'default TRAP' },
+      },
+    },
+  },
+};
+
+export function registerSnmpRoutes(table: RouteTable, deps: ResourceDeps): void {
+  const roles = SETTINGS_ROLES;
+  table.add(
+    {
+      method: 'put', path: SNMP_SETTINGS_PATH, roles, tag: TAG,
+      summary: 'Set the SNMP settings (replacing any); answers the settings in use, defaults filled in',
+      body: snmpBodySchema,
+      responses: { 200: 'the settings in use (authConfig, trapTargetConfig)', 400: 'invalid input' },
+    },
+    async (ctx) => {
+      const settings = snmpSettingsFromBody(decodeInput(SnmpSettingsBody, ctx.request.body, 'body'));
+      const state = await runResourceCommand(
+        deps,
+        snmpSettingsKind,
+        SNMP_SETTINGS_NAME,
+        () => right({ type: 'createOrReplace', name: SNMP_SETTINGS_NAME, resource: settings }),
+        commandMetadata(ctx),
+      );
+      ctx.body = snmpSettingsResponse(state.resource ?? settings);
+    },
+  );
+  table.add(
+    {
+      method: 'delete', path: SNMP_SETTINGS_PATH, roles, tag: TAG,
+      summary: 'Remove the SNMP settings (SNMP notifications stop); 204 also when none were set',
+      responses: { 204: 'removed, or there were none' },
+    },
+    async (ctx) => {
+      try {
+        await runResourceCommand(deps, snmpSettingsKind, SNMP_SETTINGS_NAME, () => right({ type: 'delete', name: SNMP_SETTINGS_NAME }), commandMetadata(ctx));
+      } catch (err) {
+        // None set: the goal (no SNMP settings) already holds; nothing is appended.
+        if (!(err instanceof ApiError && err.status === 404)) throw err;
+      }
+      ctx.status = 204;
+    },
+  );
+  table.add(
+    {
+      method: 'get', path: SNMP_SETTINGS_PATH, roles, tag: TAG,
+      summary: 'Show the SNMP settings in use (not in the reference interface; an addition)',
+      responses: { 200: 'the settings in use', 404: 'no SNMP settings are set' },
+    },
+    async (ctx) => {
+      const settings = await deps.readModel.get(snmpSettingsKind, SNMP_SETTINGS_NAME);
+      if (settings === undefined) throw notFound('No SNMP settings are set');
+      ctx.body = snmpSettingsResponse(settings);
+    },
+  );
+}
+
+export const settingsSlice: Slice = {
+  name: 'settings',
+  projectionParts: [resourcePart(snmpSettingsKind)],
+  register: (table, deps) => registerSnmpRoutes(table, deps),
+};

@@ -1,0 +1,147 @@
+// Threshold antenna configurations under /configuration/v1/thresholds:
+// POST antennaConfiguration (create, id assigned), PUT/DELETE/GET
+// antennaConfiguration/{antennaConfigurationID}, GET antennaConfigurations.
+import { isLeft, left, right } from 'fp-ts/Either';
+import type { Context } from 'koa';
+import { decodeInput } from '../core/http/decode';
+import { ApiError, notFound } from '../core/http/errors';
+import type { RouteTable } from '../core/http/routes';
+import { commandMetadata, runResourceCommand, type ResourceDeps } from '../core/resource/routes';
+import {
+  AntennaConfigurationBody,
+  AntennaConfigurationParams,
+  DeleteAntennaConfigurationQuery,
+  validateAntennaConfigurationCreate,
+  validateAntennaConfigurationReplace,
+} from './antenna-configuration';
+import { createWithNewId } from './create';
+import { antennaConfigurationKind, nameOfId, thresholdKind } from './kind';
+import { listAntennaConfigurations, listThresholds } from './readmodel';
+import { antennaConfigurationToResponse } from './response';
+import { antennaConfigurationBodySchema } from './schema';
+import { deleteAntennaConfiguration } from './usage';
+
+export const THRESHOLDS_BASE = '/configuration/v1/thresholds';
+export const THRESHOLD_ROLES = ['ConfigManager'];
+export const ANTENNA_CONFIGURATIONS_TAG = 'Threshold antenna configurations';
+
+const pathId = (ctx: Context): number => decodeInput(AntennaConfigurationParams, { ...ctx.params }, 'params').antennaConfigurationID;
+
+export function registerAntennaConfigurationRoutes(table: RouteTable, deps: ResourceDeps): void {
+  const tag = ANTENNA_CONFIGURATIONS_TAG;
+  const roles = THRESHOLD_ROLES;
+  const one = `${THRESHOLDS_BASE}/antennaConfiguration/:antennaConfigurationID`;
+
+  table.add(
+    {
+      method: 'post', path: `${THRESHOLDS_BASE}/antennaConfiguration`, roles, tag,
+      summary: 'Create an antenna configuration; the service assigns its id (an id in the body is ignored)',
+      body: antennaConfigurationBodySchema,
+      responses: { 200: 'the stored antenna configuration, with its id', 400: 'invalid input' },
+    },
+    async (ctx) => {
+      const body = decodeInput(AntennaConfigurationBody, ctx.request.body, 'body');
+      // Validated before an id is allocated, so a refused body burns no id;
+      // the provisional id is replaced by the allocated one.
+      const doc = validateAntennaConfigurationCreate(body, []);
+      if (isLeft(doc)) throw doc.left;
+      const stored = await createWithNewId(deps, antennaConfigurationKind, doc.right, commandMetadata(ctx));
+      ctx.body = antennaConfigurationToResponse(stored);
+    },
+  );
+
+  table.add(
+    {
+      method: 'put', path: one, roles, tag,
+      summary: 'Replace an antenna configuration (it must exist: ids are assigned by create)',
+      body: antennaConfigurationBodySchema,
+      responses: { 200: 'the stored antenna configuration', 400: 'invalid input, or a body id other than the path id', 404: 'no such antenna configuration' },
+    },
+    async (ctx) => {
+      const body = decodeInput(AntennaConfigurationBody, ctx.request.body, 'body');
+      const id = pathId(ctx);
+      const name = nameOfId(id);
+      const state = await runResourceCommand(
+        deps,
+        antennaConfigurationKind,
+        name,
+        (s) => {
+          if (s.resource === undefined) return left(notFound(`Antenna configuration ${id} not found`));
+          const doc = validateAntennaConfigurationReplace(id, body);
+          return isLeft(doc) ? doc : right({ type: 'createOrReplace', name, resource: doc.right });
+        },
+        commandMetadata(ctx),
+      );
+      if (state.resource === undefined) throw new Error(`antenna configuration ${id} missing after replace`);
+      ctx.body = antennaConfigurationToResponse(state.resource);
+    },
+  );
+
+  table.add(
+    {
+      method: 'delete', path: one, roles, tag,
+      summary: 'Delete an antenna configuration; with replacementId the thresholds using it are changed to use the replacement',
+      query: [{ name: 'replacementId', description: 'id of an antenna configuration to use in place of the deleted one', schema: { type: 'integer' } }],
+      responses: {
+        204: 'deleted',
+        400: 'bad id or replacementId, or replacementId equal to the id',
+        404: 'no such antenna configuration',
+        409: 'used by thresholds (named in the message) and no replacementId given',
+        422: 'the replacement does not exist',
+      },
+    },
+    async (ctx) => {
+      const id = pathId(ctx);
+      const { replacementId } = decodeInput(DeleteAntennaConfigurationQuery, { ...ctx.query }, 'query');
+      const [configs, thresholds] = await Promise.all([listAntennaConfigurations(deps.readModel), listThresholds(deps.readModel)]);
+      const decision = deleteAntennaConfiguration(id, replacementId, configs.map((c) => c.id), thresholds);
+      if (isLeft(decision)) throw decision.left;
+      const metadata = commandMetadata(ctx);
+      // Thresholds first: if the delete then fails, they point at an existing
+      // configuration; the other way round they would point at nothing.
+      for (const th of decision.right.rewritten) {
+        const thName = nameOfId(th.id);
+        try {
+          await runResourceCommand(deps, thresholdKind, thName, (s) => {
+            if (s.resource === undefined) return left(notFound(`Threshold ${th.id} not found`));
+            // Re-applied to the stream's own state, so a change made since the
+            // read model was read is kept.
+            const again = deleteAntennaConfiguration(id, replacementId, configs.map((c) => c.id), [s.resource]);
+            const resource = isLeft(again) ? s.resource : (again.right.rewritten[0] ?? s.resource);
+            return right({ type: 'createOrReplace', name: thName, resource });
+          }, metadata);
+        } catch (err) {
+          // Deleted meanwhile: nothing left to rewrite.
+          if (!(err instanceof ApiError && err.status === 404)) throw err;
+        }
+      }
+      await runResourceCommand(deps, antennaConfigurationKind, nameOfId(id), () => right({ type: 'delete', name: nameOfId(id) }), metadata);
+      ctx.status = 204;
+    },
+  );
+
+  table.add(
+    {
+      method: 'get', path: one, roles, tag,
+      summary: 'Show one antenna configuration',
+      responses: { 200: 'antenna configuration', 400: 'the id is not an integer', 404: 'no such antenna configuration' },
+    },
+    async (ctx) => {
+      const id = pathId(ctx);
+      const c = await deps.readModel.get(antennaConfigurationKind, nameOfId(id));
+      if (c === undefined) throw notFound(`Antenna configuration ${id} not found`);
+      ctx.body = antennaConfigurationToResponse(c);
+    },
+  );
+
+  table.add(
+    {
+      method: 'get', path: `${THRESHOLDS_BASE}/antennaConfigurations`, roles, tag,
+      summary: 'Show every antenna configuration, in id order',
+      responses: { 200: 'array of antenna configuration' },
+    },
+    async (ctx) => {
+      ctx.body = (await listAntennaConfigurations(deps.readModel)).map(antennaConfigurationToResponse);
+    },
+  );
+}
