@@ -2,7 +2,7 @@
 // createOrReplace, destroy, show one, show all), on top of the pure
 // decisions in decide.ts and the config read model.
 import * as t from 'io-ts';
-import { isLeft, right, type Either } from 'fp-ts/Either';
+import { isLeft, left, right, type Either } from 'fp-ts/Either';
 import type { EventStoreDBClient } from '@eventstore/db-client';
 import type { Context } from 'koa';
 import { handleCommand } from '../command';
@@ -98,7 +98,9 @@ export function addNamedResourceRoutes<R, I, Ctx>(table: RouteTable, deps: Resou
       api.kind,
       name,
       (s) => {
-        const v = api.validate(input, vctx, s.resource);
+        // An existing name is a 409 whatever the body says (its update rules do not apply to create).
+        if (type === 'create' && s.resource !== undefined) return left(conflict(`${noun} ${name} already exists`));
+        const v = api.validate(input, vctx, type === 'create' ? undefined : s.resource);
         return isLeft(v) ? v : right({ type, name, resource: v.right });
       },
       commandMetadata(ctx),
