@@ -10,6 +10,8 @@ export interface FacilityUsage {
   zoneMaps: ReadonlyArray<{ name: string; facility: string }>;
   /** Jobs not yet STOPPED. */
   activeJobs: ReadonlyArray<{ id: string; facility: string }>;
+  /** Threshold definitions, by id. */
+  thresholds?: ReadonlyArray<{ id: string; facility: string }>;
 }
 
 /** How many names of one kind a message lists before summarising the rest. */
@@ -34,6 +36,7 @@ export function facilityInUse(usage: FacilityUsage): string | undefined {
     listNames('reader definitions', of(usage.readerDefinitions, (r) => r.name)),
     listNames('zone maps', of(usage.zoneMaps, (z) => z.name)),
     listNames('active jobs', of(usage.activeJobs, (j) => j.id)),
+    listNames('thresholds', of(usage.thresholds ?? [], (t) => t.id)),
   ].filter((part): part is string => part !== undefined);
   if (parts.length === 0) return undefined;
   return `facility ${JSON.stringify(usage.name)} is used by ${parts.join('; ')}`;

@@ -10,12 +10,13 @@ export async function facilityUsage(
   deps: ResourceDeps,
   sources: readonly UsageSource[],
 ): Promise<Omit<FacilityUsage, 'name'> & { facilityNames: string[] }> {
-  const usage: Omit<FacilityUsage, 'name'> = { readerDefinitions: [], zoneMaps: [], activeJobs: [] };
+  const usage: Required<Omit<FacilityUsage, 'name'>> = { readerDefinitions: [], zoneMaps: [], activeJobs: [], thresholds: [] };
   for (const source of sources) {
     const part = await source(deps);
     usage.readerDefinitions = [...usage.readerDefinitions, ...(part.readerDefinitions ?? [])];
     usage.zoneMaps = [...usage.zoneMaps, ...(part.zoneMaps ?? [])];
     usage.activeJobs = [...usage.activeJobs, ...(part.activeJobs ?? [])];
+    usage.thresholds = [...usage.thresholds, ...(part.thresholds ?? [])];
   }
   const facilityNames = (await deps.readModel.list(facilityKind)).map((f) => f.name);
   return { ...usage, facilityNames };

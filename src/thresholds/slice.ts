@@ -1,10 +1,10 @@
 // Thresholds: threshold definitions and their antenna configurations, both
 // identified by integer ids the service assigns (id-allocator.ts).
 //
-// Not covered here (left for the slices that own them): a facility or a
-// reader definition still named by a threshold can be deleted (FacilityUsage
-// has no thresholds entry), and a threshold named by a THRESHOLD recipe's
-// `thresholdIds` can be deleted.
+// A facility named by a threshold cannot be deleted (facilityUsage below).
+// Not covered yet: a reader definition still named by a threshold can be
+// deleted, and so can a threshold named by a THRESHOLD recipe's
+// `thresholdIds`.
 import { resourcePart } from '../../projections/config/projection';
 import type { Slice } from '../core/slice';
 import { registerAntennaConfigurationRoutes } from './antenna-routes';
@@ -14,6 +14,9 @@ import { registerThresholdRoutes } from './threshold-routes';
 export const thresholdsSlice: Slice = {
   name: 'thresholds',
   projectionParts: [resourcePart(antennaConfigurationKind), resourcePart(thresholdKind)],
+  facilityUsage: async (deps) => ({
+    thresholds: (await deps.readModel.list(thresholdKind)).map((t) => ({ id: String(t.id), facility: t.facility })),
+  }),
   register(table, deps) {
     registerAntennaConfigurationRoutes(table, deps);
     registerThresholdRoutes(table, deps);
