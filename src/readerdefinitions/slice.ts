@@ -6,6 +6,9 @@ import { isRight } from 'fp-ts/Either';
 import type { RouteTable } from '../core/http/routes';
 import type { ResourceKind } from '../core/resource/kind';
 import { addNamedResourceRoutes, type ResourceDeps } from '../core/resource/routes';
+import { conflict } from '../core/http/errors';
+import { thresholdKind } from '../thresholds/kind';
+import { thresholdsUsingReader } from '../thresholds/usage';
 import type { AppDeps, Slice } from '../core/slice';
 import { ConfigReadModel, type ConfigRedis } from '../../projections/config/readmodel';
 import { resourcePart } from '../../projections/config/projection';
@@ -145,6 +148,12 @@ export const readerDefinitionsSlice: Slice = {
         return result;
       },
       toResponse: (doc) => toResponse(doc, responses.of(doc)),
+      // A threshold that names the reader would point at nothing.
+      beforeDelete: async (name) => {
+        const using = thresholdsUsingReader(name, await deps.readModel.list(thresholdKind));
+        if (using.length === 0) return undefined;
+        return conflict(`reader definition ${JSON.stringify(name)} is used by thresholds ${using.map((t) => `${t.id} (${JSON.stringify(t.name)})`).join(', ')}`);
+      },
     });
     registerGroupsRoute(table, deps);
     registerFeatureChangeRoutes(table, deps, features);

@@ -88,3 +88,28 @@ describe('facilities in use by thresholds', function () {
     expect(refused.body.message).to.match(/thresholds "1"/);
   });
 });
+
+describe('reader definitions in use by thresholds', function () {
+  this.timeout(30_000);
+  let app: TestApp;
+  before(async () => {
+    app = await startTestApp();
+  });
+  after(async () => app?.stop());
+
+  it('cannot be deleted while a threshold names them', async () => {
+    await app.request('POST', '/configuration/v1/readerDefinitions/create', { body: { name: 'door-2', type: 'XSPAN' } });
+    const antenna = await app.request('POST', '/configuration/v1/thresholds/antennaConfiguration', {
+      body: { name: 'a', side: 'LEFT', readerType: 'XSPAN', readerArrangement: 'OVERHEAD', in: [{ antennaId: 1 }], out: [{ antennaId: 2 }] },
+    });
+    const threshold = await app.request('POST', '/configuration/v1/thresholds/create', {
+      body: { name: 'gate', readerArrangement: 'OVERHEAD', readers: { 'door-2': { antennaConfigurationId: antenna.body.id } } },
+    });
+    expect(threshold.status, JSON.stringify(threshold.body)).to.equal(200);
+    const refused = await app.request('DELETE', '/configuration/v1/readerDefinitions/destroy/door-2');
+    expect(refused.status).to.equal(409);
+    expect(refused.body.message).to.match(/thresholds 1 \("gate"\)/);
+    expect((await app.request('DELETE', `/configuration/v1/thresholds/destroy/${threshold.body.id}`)).status).to.equal(204);
+    expect((await app.request('DELETE', '/configuration/v1/readerDefinitions/destroy/door-2')).status).to.equal(204);
+  });
+});
