@@ -5,8 +5,10 @@ import { readerDefinitionsSlice } from '../readerdefinitions/slice';
 import { tokensSlice } from '../tokens/slice';
 import { usersSlice } from '../users/slice';
 import { zoneMapsSlice } from '../zonemaps/slice';
+import { readerConfigurationsSlice } from '../readerconfigurations/slice';
+import { recipesSlice } from '../recipes/slice';
 import { settingsSlice } from '../settings/slice';
 import { softwareSlice } from '../software/slice';
 import { thresholdsSlice } from '../thresholds/slice';
 
-export const SLICES: readonly Slice[] = [usersSlice, tokensSlice, facilitiesSlice, zoneMapsSlice, readerDefinitionsSlice, thresholdsSlice, settingsSlice, softwareSlice];
+export const SLICES: readonly Slice[] = [usersSlice, tokensSlice, facilitiesSlice, zoneMapsSlice, readerDefinitionsSlice, thresholdsSlice, settingsSlice, softwareSlice, readerConfigurationsSlice, recipesSlice];

@@ -1,0 +1,25 @@
+// The recipe resource kind: stream `recipe-<name>`, events
+// RecipeCreated/Replaced/Deleted, read model hash `config:recipe`
+// (name -> stored document). Reader configurations read it (in use?), and
+// the job runner will.
+import { defineResourceKind } from '../core/resource/kind';
+import type { ConfigReadModel } from '../../projections/config/readmodel';
+import { Recipe } from './model';
+
+export const recipeKind = defineResourceKind<Recipe>('recipe', 'Recipe', Recipe);
+
+export const RECIPES_BASE = '/configuration/v1/recipes';
+
+/** Roles (Admin is always allowed), per the interface specification. */
+export const RECIPE_WRITE_ROLES = ['ConfigManager'];
+export const RECIPE_READ_ROLES = ['ConfigManager', 'JobRunner'];
+
+/** Every stored recipe, sorted by name. */
+export async function recipesOf(readModel: ConfigReadModel): Promise<Recipe[]> {
+  return readModel.list(recipeKind);
+}
+
+/** One stored recipe, or undefined. */
+export async function recipeOf(readModel: ConfigReadModel, name: string): Promise<Recipe | undefined> {
+  return readModel.get(recipeKind, name);
+}
