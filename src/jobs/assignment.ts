@@ -1,0 +1,27 @@
+// The contract between the job runner (src/jobs) and the agent gateway
+// (src/agents): what a reader is told at check-in, and how it acknowledges.
+// Implementations live in src/jobs/; see docs/agent-protocol.md.
+import type { AppDeps } from '../core/slice';
+
+export type AssignmentStatus = 'STARTING' | 'RUNNING';
+
+export interface Assignment {
+  readonly jobId: string;
+  readonly facility: string;
+  readonly status: AssignmentStatus;
+  /** The reader has acknowledged this assignment (reports are accepted only then). */
+  readonly acknowledged: boolean;
+  /** The recipe document as the recipes slice returns it (toResponse). */
+  readonly recipe: Record<string, unknown>;
+  /** The reader configuration this reader runs (override or default), as returned by its slice. */
+  readonly readerConfiguration: Record<string, unknown>;
+  /** The reader definition as returned by its slice. */
+  readonly readerDefinition: Record<string, unknown>;
+}
+
+export interface JobsForAgents {
+  /** The reader's assignment: its job that is STARTING or RUNNING, if any. */
+  assignmentFor(deps: AppDeps, readerName: string): Promise<Assignment | undefined>;
+  /** Records that the reader took its assignment (idempotent); 404/409 ApiError when not assigned. */
+  acknowledgeAssignment(deps: AppDeps, jobId: string, readerName: string, now: Date): Promise<void>;
+}
