@@ -87,7 +87,7 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
     if (hasRole(config, role)) logger.info('role has nothing to run yet', { role });
   }
 
-  const { deps, principals } = wireSlices(SLICES, config, { eventStore, redis }, logger, shutdown);
+  const { deps, principals } = await wireSlices(SLICES, config, { eventStore, redis }, logger, shutdown);
   checkpoint();
 
   if (!hasRole(config, 'api')) return { eventStoreConnectionString: connectionString };

@@ -10,6 +10,7 @@ import { RedisKeys } from '../core/redis/keys';
 import { ConfigReadModel } from '../../projections/config/readmodel';
 import { CONFIG_PROJECTION, startConfigProjection } from '../../projections/config/projection';
 import { usersPart, tokensPart } from '../../projections/auth/parts';
+import { resetIfLogWasReplaced } from '../../projections/config/log-reset';
 import { checkpointWaiter, localWaiter, type ProjectionWaiter } from '../core/resource/consistency';
 import { RedisCheckpointStore } from '../core/subscriptions';
 import type { AppDeps, Slice } from '../core/slice';
@@ -23,19 +24,28 @@ export interface Wired {
   readonly principals: RedisPrincipalStore;
 }
 
-export function wireSlices(
+export async function wireSlices(
   slices: readonly Slice[],
   config: Config,
   clients: { eventStore: EventStoreDBClient; redis: RedisClient },
   logger: Logger,
   shutdown: Shutdown,
-): Wired {
+): Promise<Wired> {
   const keys = new RedisKeys(config.redisKeyPrefix);
   const readModel = new ConfigReadModel(clients.redis, keys);
   let waiter: ProjectionWaiter;
   let readModelReady: Promise<void> = Promise.resolve();
   if (hasRole(config, 'projections')) {
     const parts = [usersPart, tokensPart, ...slices.flatMap((s) => s.projectionParts ?? [])];
+    await resetIfLogWasReplaced({
+      client: clients.eventStore,
+      redis: clients.redis,
+      keys,
+      projection: CONFIG_PROJECTION,
+      // Everything the config projection writes: config hashes and the auth read models.
+      keyPatterns: [`${keys.base}v1:config:*`, `${keys.base}v1:tokens*`, keys.tokenLastUsed],
+      logger,
+    });
     const sub = startConfigProjection({ client: clients.eventStore, redis: clients.redis, keys, parts, logger: logger.child('projection') });
     shutdown.add('config projection', () => sub.stop());
     waiter = localWaiter(sub, READ_YOUR_WRITES_MS, logger);

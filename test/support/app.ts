@@ -17,7 +17,8 @@ export interface TestApp {
   /** Where the app's event store listens (for checks such as "nothing was appended"). */
   readonly eventStoreConnectionString: string;
   request(method: string, path: string, opts?: { body?: unknown; auth?: string | null; raw?: string; headers?: Record<string, string> }): Promise<TestResponse>;
-  stop(): Promise<void>;
+  /** Stops the app; removes its Redis keys and data directory unless told to keep Redis (restart tests). */
+  stop(opts?: { keepRedis?: boolean }): Promise<void>;
 }
 
 export interface TestResponse {
@@ -31,7 +32,7 @@ export const ADMIN = basic('admin', 'admindefault');
 
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tagtrail-app-'));
-  const keyPrefix = `tagtrail-test-${crypto.randomUUID()}:`;
+  const keyPrefix = env['REDIS_KEY_PREFIX'] ?? `tagtrail-test-${crypto.randomUUID()}:`;
   const config = loadConfigOrThrow({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -68,8 +69,12 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       }
       return { status: res.status, headers: res.headers, body: parsed };
     },
-    async stop() {
+    async stop(opts = {}) {
       await shutdown.run('test finished');
+      if (opts.keepRedis) {
+        rmSync(dataDir, { recursive: true, force: true });
+        return;
+      }
       const redis = createClient({ url: config.redisUrl });
       await redis.connect();
       for await (const keys of redis.scanIterator({ MATCH: `${keyPrefix}*`, COUNT: 500 })) {
