@@ -6,7 +6,7 @@ import { status } from '@grpc/grpc-js';
 import type { EventLog, ProposedEvent, WriteResult } from '../storage/log';
 import { Expected, InvalidArgument, MaxAppendSizeExceeded, StreamDeleted, WrongExpectedVersion } from '../storage/errors';
 import { AnyPb, EmptyPb, sharedPb, statusPb, streamsPb, type AppendReq, type AppendResp, type BatchAppendReq, type BatchAppendResp } from './proto';
-import { streamIdentifier, streamName, toServiceError, uuidString } from './wire';
+import { expectedFrom, streamIdentifier, streamName, toServiceError, uuidString } from './wire';
 
 type ProposedMessage = InstanceType<typeof streamsPb.AppendReq.ProposedMessage> | InstanceType<typeof streamsPb.BatchAppendReq.ProposedMessage>;
 
@@ -28,30 +28,12 @@ export function toProposed(m: ProposedMessage): ProposedEvent {
 
 function appendExpected(o: InstanceType<typeof streamsPb.AppendReq.Options>): Expected {
   const C = streamsPb.AppendReq.Options.ExpectedStreamRevisionCase;
-  switch (o.getExpectedStreamRevisionCase()) {
-    case C.REVISION:
-      return { kind: 'exact', revision: BigInt(o.getRevision()) };
-    case C.NO_STREAM:
-      return { kind: 'no_stream' };
-    case C.STREAM_EXISTS:
-      return { kind: 'stream_exists' };
-    default:
-      return { kind: 'any' };
-  }
+  return expectedFrom(o.getExpectedStreamRevisionCase(), { exact: C.REVISION, noStream: C.NO_STREAM, streamExists: C.STREAM_EXISTS }, () => o.getRevision());
 }
 
 function batchExpected(o: InstanceType<typeof streamsPb.BatchAppendReq.Options>): Expected {
   const C = streamsPb.BatchAppendReq.Options.ExpectedStreamPositionCase;
-  switch (o.getExpectedStreamPositionCase()) {
-    case C.STREAM_POSITION:
-      return { kind: 'exact', revision: BigInt(o.getStreamPosition()) };
-    case C.NO_STREAM:
-      return { kind: 'no_stream' };
-    case C.STREAM_EXISTS:
-      return { kind: 'stream_exists' };
-    default:
-      return { kind: 'any' };
-  }
+  return expectedFrom(o.getExpectedStreamPositionCase(), { exact: C.STREAM_POSITION, noStream: C.NO_STREAM, streamExists: C.STREAM_EXISTS }, () => o.getStreamPosition());
 }
 
 function appendSuccess(r: WriteResult): AppendResp {

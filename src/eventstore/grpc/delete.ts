@@ -3,23 +3,14 @@ import type { sendUnaryData, ServerUnaryCall } from '@grpc/grpc-js';
 import type { EventLog, WriteResult } from '../storage/log';
 import type { Expected } from '../storage/errors';
 import { streamsPb, type DeleteReq, type TombstoneReq } from './proto';
-import { streamName, toServiceError } from './wire';
+import { expectedFrom, streamName, toServiceError } from './wire';
 
 type DeleteOptions = InstanceType<typeof streamsPb.DeleteReq.Options> | InstanceType<typeof streamsPb.TombstoneReq.Options>;
 
 function expectedOf(o: DeleteOptions): Expected {
   // Delete and Tombstone options share field numbers and case values.
   const C = streamsPb.DeleteReq.Options.ExpectedStreamRevisionCase;
-  switch (o.getExpectedStreamRevisionCase() as number) {
-    case C.REVISION:
-      return { kind: 'exact', revision: BigInt(o.getRevision()) };
-    case C.NO_STREAM:
-      return { kind: 'no_stream' };
-    case C.STREAM_EXISTS:
-      return { kind: 'stream_exists' };
-    default:
-      return { kind: 'any' };
-  }
+  return expectedFrom(o.getExpectedStreamRevisionCase() as number, { exact: C.REVISION, noStream: C.NO_STREAM, streamExists: C.STREAM_EXISTS }, () => o.getRevision());
 }
 
 function respond<R extends { setPosition(p: P): R }, P extends { setCommitPosition(v: string): P; setPreparePosition(v: string): P }>(

@@ -30,6 +30,21 @@ export function uuidMessage(id: string): InstanceType<typeof sharedPb.UUID> {
   return u;
 }
 
+/**
+ * The expected-revision oneof of Append, BatchAppend, Delete and Tombstone
+ * options: each message names its cases differently but means the same.
+ */
+export function expectedFrom(
+  which: number,
+  cases: { exact: number; noStream: number; streamExists: number },
+  revision: () => string,
+): Expected {
+  if (which === cases.exact) return { kind: 'exact', revision: BigInt(revision()) };
+  if (which === cases.noStream) return { kind: 'no_stream' };
+  if (which === cases.streamExists) return { kind: 'stream_exists' };
+  return { kind: 'any' };
+}
+
 /** EventStoreDB's legacy numeric expected versions, used in error trailers. */
 export function expectedAsNumber(e: Expected): string {
   switch (e.kind) {
