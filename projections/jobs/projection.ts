@@ -1,0 +1,70 @@
+// Projects job events and tag reports into the jobs read model. The state of
+// a job is read, evolved and written back with the checkpoint in one MULTI;
+// this subscription is the only writer and handles batches one at a time,
+// so read-then-write is safe and every event is applied exactly once.
+import { streamNameFilter, type EventStoreDBClient } from '@eventstore/db-client';
+import * as t from 'io-ts';
+import type { RedisClient } from '../../src/core/redis/connect';
+import type { RedisKeys } from '../../src/core/redis/keys';
+import type { Logger } from '../../src/core/logger';
+import { defineEvents } from '../../src/core/events';
+import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../src/core/subscriptions';
+import { evolveJob, JOB_STREAM_PREFIX, jobEvents, type JobEvent } from '../../src/jobs/events';
+import { initialJobState, type JobState } from '../../src/jobs/model';
+import { decodeJobState, jobKeys, JOBS_PROJECTION } from './readmodel';
+
+/** What this projection needs of a tag report (appended by the agent gateway to `tagReports-<reader>`). */
+export const tagReportEvents = defineEvents({
+  TagsReported: t.type({ reader: t.string, jobId: t.string, to: t.string, observations: t.array(t.type({ epc: t.string })) }),
+});
+export const TAG_REPORT_STREAM_PREFIX = 'tagReports-';
+
+const codecs = { ...jobEvents, ...tagReportEvents };
+
+export function startJobsProjection(opts: {
+  client: EventStoreDBClient;
+  redis: RedisClient;
+  keys: RedisKeys;
+  logger: Logger;
+}): RunningSubscription {
+  const k = jobKeys(opts.keys);
+  const checkpoints = new RedisCheckpointStore(opts.redis, opts.keys.checkpointPrefix);
+  return runSubscription({
+    client: opts.client,
+    name: JOBS_PROJECTION,
+    codecs,
+    filter: streamNameFilter({ prefixes: [JOB_STREAM_PREFIX, TAG_REPORT_STREAM_PREFIX] }),
+    checkpointStore: checkpoints,
+    checkpointMode: 'handler',
+    logger: opts.logger,
+    handler: async (events, position) => {
+      const jobIds = [
+        ...new Set(events.filter((e) => e.streamId.startsWith(JOB_STREAM_PREFIX)).map((e) => e.streamId.slice(JOB_STREAM_PREFIX.length))),
+      ];
+      const states = new Map<string, JobState>();
+      if (jobIds.length > 0) {
+        const raws = await opts.redis.hmGet(k.state, jobIds);
+        jobIds.forEach((id, i) => {
+          const raw = raws[i];
+          states.set(id, raw == null ? initialJobState : decodeJobState(id, raw));
+        });
+      }
+      const tx = opts.redis.multi();
+      for (const e of events) {
+        if (e.type === 'TagsReported') {
+          const d = e.data;
+          tx.hIncrBy(k.stats(d.jobId), 'reports', 1);
+          tx.hIncrBy(k.stats(d.jobId), 'observations', d.observations.length);
+          tx.hSet(k.stats(d.jobId), 'lastReportTime', d.to);
+          if (d.observations.length > 0) tx.pfAdd(k.epcs(d.jobId), d.observations.map((o) => o.epc.toUpperCase()));
+        } else {
+          const id = e.streamId.slice(JOB_STREAM_PREFIX.length);
+          states.set(id, evolveJob(states.get(id) ?? initialJobState, e as JobEvent));
+        }
+      }
+      for (const [id, s] of states) tx.hSet(k.state, id, JSON.stringify(s));
+      checkpoints.saveInTransaction(tx, JOBS_PROJECTION, position);
+      await tx.exec();
+    },
+  });
+}

@@ -1,0 +1,49 @@
+// The job side of the agent protocol (contract: assignment.ts): what a reader
+// is told at check-in and how its acknowledgement is recorded.
+import * as E from 'fp-ts/Either';
+import type { AppDeps } from '../core/slice';
+import { readerConfigurationFor, toResponse as recipeResponse } from '../recipes';
+import { readerConfigurationKind } from '../readerconfigurations/kind';
+import { toResponse as configurationResponse } from '../readerconfigurations';
+import { readerDefinitionOf } from '../readerdefinitions/kind';
+import { toResponse as definitionResponse } from '../readerdefinitions/response';
+import type { Assignment, JobsForAgents } from './assignment';
+import { runJobCommand } from './commands';
+import { jobsReadModel, jobsWaiter, recipeOf } from './context';
+import { heldReaders } from './model';
+
+export const jobsForAgents: JobsForAgents = {
+  async assignmentFor(deps: AppDeps, readerName: string): Promise<Assignment | undefined> {
+    const jobs = await jobsReadModel(deps).active();
+    const job = jobs
+      .filter((s) => s.status === 'STARTING' || s.status === 'RUNNING')
+      .find((s) => heldReaders(s).includes(readerName));
+    if (job === undefined || job.job === null || (job.status !== 'STARTING' && job.status !== 'RUNNING')) return undefined;
+    const recipe = await recipeOf(deps, job.job.recipeName);
+    const configName = recipe === undefined ? undefined : readerConfigurationFor(recipe, readerName);
+    const [configuration, definition] = await Promise.all([
+      configName === undefined ? undefined : deps.readModel.get(readerConfigurationKind, configName),
+      readerDefinitionOf(deps.readModel, readerName),
+    ]);
+    if (recipe === undefined || configuration === undefined || definition === undefined) {
+      // Configuration deleted or changed under a running job: nothing sensible to run.
+      deps.logger.warn('assignment incomplete', { jobId: job.id, readerName, recipe: job.job.recipeName, configName });
+      return undefined;
+    }
+    return {
+      jobId: job.id,
+      facility: job.job.facility,
+      status: job.status,
+      acknowledged: job.acknowledged.includes(readerName),
+      recipe: { ...recipeResponse(recipe) },
+      readerConfiguration: { ...configurationResponse(configuration) },
+      readerDefinition: { ...definitionResponse(definition) },
+    };
+  },
+
+  async acknowledgeAssignment(deps: AppDeps, jobId: string, readerName: string, now: Date): Promise<void> {
+    const result = await runJobCommand(deps.client, jobId, { type: 'Acknowledge', readerName }, now, { user: `reader:${readerName}` });
+    if (E.isLeft(result)) throw result.left;
+    await jobsWaiter(deps).waitFor(result.right.position);
+  },
+};

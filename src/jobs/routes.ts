@@ -1,0 +1,133 @@
+// /control/v1/jobs: start, stop, show, show all (filters), stats.
+import { randomUUID } from 'node:crypto';
+import * as t from 'io-ts';
+import * as E from 'fp-ts/Either';
+import { decodeInput } from '../core/http/decode';
+import { notFound } from '../core/http/errors';
+import type { RouteTable } from '../core/http/routes';
+import { commandMetadata } from '../core/resource/routes';
+import type { AppDeps } from '../core/slice';
+import { facilityKind } from '../facilities/kind';
+import { recipeKind } from '../recipes/kind';
+import { runJobCommand } from './commands';
+import { jobsReadModel, jobsWaiter, readersFor } from './context';
+import { readerConflicts } from './readers';
+import { JobStartBody, jobStartBodySchema, validateJobStart } from './request';
+import type { JobSettings } from './settings';
+import { JOB_LIST_PARAMS, JobListQuery, queryJobs, toStatusObject } from './view';
+
+export const JOBS_BASE = '/control/v1/jobs';
+export const JOB_ROLES = ['JobRunner'];
+const TAG = 'Jobs';
+
+const StopQuery = t.partial({ graceful: t.keyof({ true: null, false: null }) });
+
+export function registerJobRoutes(table: RouteTable, deps: AppDeps, settings: JobSettings): void {
+  const readModel = jobsReadModel(deps);
+  const waiter = jobsWaiter(deps);
+
+  table.add(
+    {
+      method: 'post',
+      path: `${JOBS_BASE}/start`,
+      roles: JOB_ROLES,
+      tag: TAG,
+      summary: 'Start a job (status WAITING until startDelay has passed)',
+      body: jobStartBodySchema,
+      responses: { 200: 'job status object (WAITING)', 400: 'invalid request', 409: 'a reader is in an active job (message holds JobId=<id>)' },
+    },
+    async (ctx) => {
+      const body = decodeInput(JobStartBody, ctx.request.body, 'body');
+      const [facilities, recipes] = await Promise.all([deps.readModel.list(facilityKind), deps.readModel.map(recipeKind)]);
+      const request = validateJobStart(body, facilities.map((f) => f.name), new Set(recipes.keys()));
+      if (E.isLeft(request)) throw request.left;
+      const readerNames = (await readersFor(deps, request.right)) ?? [];
+      const conflicts = readerConflicts(readerNames, await readModel.active());
+      const id = randomUUID();
+      const now = new Date();
+      const result = await runJobCommand(deps.client, id, { type: 'Start', id, request: request.right, readerNames, conflicts }, now, commandMetadata(ctx));
+      if (E.isLeft(result)) throw result.left;
+      await waiter.waitFor(result.right.position);
+      ctx.body = toStatusObject(result.right.state, now);
+    },
+  );
+
+  table.add(
+    {
+      method: 'post',
+      path: `${JOBS_BASE}/stop/:jobId`,
+      roles: JOB_ROLES,
+      tag: TAG,
+      summary: 'Stop a job: graceful (default) lets readers finish, else it stops at once',
+      query: [{ name: 'graceful', description: 'true (default) or false', schema: { type: 'boolean', default: true } }],
+      responses: { 204: 'stopping or stopped', 400: 'invalid graceful', 404: 'no such job' },
+    },
+    async (ctx) => {
+      const { graceful } = decodeInput(StopQuery, { ...ctx.query }, 'query');
+      const id = String(ctx.params['jobId']);
+      const result = await runJobCommand(
+        deps.client,
+        id,
+        { type: 'Stop', graceful: graceful !== 'false', stopTimeoutMs: settings.stopTimeoutMs },
+        new Date(),
+        commandMetadata(ctx),
+      );
+      if (E.isLeft(result)) throw result.left;
+      await waiter.waitFor(result.right.position);
+      ctx.status = 204;
+    },
+  );
+
+  table.add(
+    {
+      method: 'get',
+      path: `${JOBS_BASE}/show/:jobId`,
+      roles: JOB_ROLES,
+      tag: TAG,
+      summary: 'One job status object',
+      responses: { 200: 'job status object', 404: 'no such job' },
+    },
+    async (ctx) => {
+      const id = String(ctx.params['jobId']);
+      const job = await readModel.get(id);
+      if (job === undefined) throw notFound(`job ${id} not found`);
+      const beat = await readModel.lastReportTimes([id]);
+      ctx.body = toStatusObject(job, new Date(), beat.get(id) ?? null);
+    },
+  );
+
+  table.add(
+    {
+      method: 'get',
+      path: `${JOBS_BASE}/show`,
+      roles: JOB_ROLES,
+      tag: TAG,
+      summary: 'Job status objects, filtered and sorted; only the latest N (default 1)',
+      query: JOB_LIST_PARAMS,
+      responses: { 200: 'array of job status objects', 400: 'invalid query' },
+    },
+    async (ctx) => {
+      const q = decodeInput(JobListQuery, { ...ctx.query }, 'query');
+      const jobs = queryJobs(await readModel.all(), q);
+      const beats = await readModel.lastReportTimes(jobs.map((j) => j.id));
+      const now = new Date();
+      ctx.body = jobs.map((j) => toStatusObject(j, now, beats.get(j.id) ?? null));
+    },
+  );
+
+  table.add(
+    {
+      method: 'get',
+      path: `${JOBS_BASE}/stats/:jobId`,
+      roles: JOB_ROLES,
+      tag: TAG,
+      summary: 'Counts of a job: tag reports, observations, distinct items seen (estimate)',
+      responses: { 200: '{jobId, reports, observations, itemsSeen, lastReportTime}', 404: 'no such job' },
+    },
+    async (ctx) => {
+      const id = String(ctx.params['jobId']);
+      if ((await readModel.get(id)) === undefined) throw notFound(`job ${id} not found`);
+      ctx.body = { jobId: id, ...(await readModel.stats(id)) };
+    },
+  );
+}
