@@ -10,5 +10,7 @@ import { recipesSlice } from '../recipes/slice';
 import { settingsSlice } from '../settings/slice';
 import { softwareSlice } from '../software/slice';
 import { thresholdsSlice } from '../thresholds/slice';
+import { makeAgentsSlice } from '../agents/slice';
+import { jobsForAgents } from '../jobs/agents';
 
-export const SLICES: readonly Slice[] = [usersSlice, tokensSlice, facilitiesSlice, zoneMapsSlice, readerDefinitionsSlice, thresholdsSlice, settingsSlice, softwareSlice, readerConfigurationsSlice, recipesSlice];
+export const SLICES: readonly Slice[] = [usersSlice, tokensSlice, facilitiesSlice, zoneMapsSlice, readerDefinitionsSlice, thresholdsSlice, settingsSlice, softwareSlice, readerConfigurationsSlice, recipesSlice, makeAgentsSlice(jobsForAgents)];

@@ -1,0 +1,139 @@
+// Events and Redis keys of the agent gateway, shared with the item engine,
+// job stats and reader health, which read them:
+//
+//   readerAgent-<reader>   AgentSecretIssued, AgentCheckedIn
+//   tagReports-<reader>    TagsReported (event id = the agent's reportId)
+//   readerHealth-<reader>  HealthEventReported
+//
+// Redis (all under `<prefix>v1:agents:`), see agentKeys below.
+import * as t from 'io-ts';
+import { defineEvents, type EventOf } from '../core/events';
+import type { RedisKeys } from '../core/redis/keys';
+import { FeatureName, FeatureStatusValue } from '../readerdefinitions/features';
+import { FiniteNumber, IsoTimestamp, NonEmptyString, nullable, PositiveInteger, failureReason } from '../readerdefinitions/primitives';
+import { HealthEventData } from './health-codes';
+
+export const READER_AGENT_STREAM_PREFIX = 'readerAgent-';
+export const TAG_REPORTS_STREAM_PREFIX = 'tagReports-';
+export const READER_HEALTH_STREAM_PREFIX = 'readerHealth-';
+
+export const readerAgentStream = (reader: string): string => `${READER_AGENT_STREAM_PREFIX}${reader}`;
+export const tagReportsStream = (reader: string): string => `${TAG_REPORTS_STREAM_PREFIX}${reader}`;
+export const readerHealthStream = (reader: string): string => `${READER_HEALTH_STREAM_PREFIX}${reader}`;
+
+/** What the agent says it is doing. */
+export const AgentState = t.keyof({ IDLE: null, RUNNING_JOB: null, UPDATING_FIRMWARE: null, ERROR: null }, 'IDLE | RUNNING_JOB | UPDATING_FIRMWARE | ERROR');
+export type AgentState = t.TypeOf<typeof AgentState>;
+
+/** Software versions the agent reports, e.g. {App: "1.4.2", Firmware: "7.6.1"}. */
+export const AgentVersions = t.record(t.string, t.string);
+export type AgentVersions = t.TypeOf<typeof AgentVersions>;
+
+/** Feature states the agent reports, e.g. {ANTENNA_HUB: "DISABLED"}. */
+export const AgentFeatures = t.partial({ ANTENNA_HUB: FeatureStatusValue });
+export type AgentFeatures = t.TypeOf<typeof AgentFeatures>;
+export { FeatureName };
+
+const HEX = /^[0-9A-Fa-f]+$/;
+
+/** An EPC: non-empty hexadecimal, stored upper-case. */
+export const EpcHex = new t.Type<string, string, unknown>(
+  'hex string',
+  (u): u is string => typeof u === 'string' && HEX.test(u),
+  (u, c) => (typeof u === 'string' && HEX.test(u) ? t.success(u.toUpperCase()) : t.failure(u, c, failureReason('hex string', 'must be a non-empty hexadecimal string', u))),
+  t.identity,
+);
+
+/** Antenna ids: 1-52, or polarized 1001-1052 / 2001-2052. */
+export const isAntennaId = (n: unknown): n is number =>
+  typeof n === 'number' && Number.isSafeInteger(n) && ((n >= 1 && n <= 52) || (n >= 1001 && n <= 1052) || (n >= 2001 && n <= 2052));
+
+export const AntennaId = new t.Type<number, number, unknown>(
+  'antenna id',
+  isAntennaId,
+  (u, c) => (isAntennaId(u) ? t.success(u) : t.failure(u, c, failureReason('antenna id', 'must be an integer 1-52, 1001-1052 or 2001-2052', u))),
+  t.identity,
+);
+
+/** One tag seen during a report interval, as stored (x/y null unless LOCATION mode). */
+export const Observation = t.type(
+  {
+    epc: EpcHex,
+    tid: nullable(EpcHex),
+    antennaId: AntennaId,
+    peakRssi: FiniteNumber,
+    readCount: PositiveInteger,
+    firstSeen: IsoTimestamp,
+    lastSeen: IsoTimestamp,
+    x: nullable(FiniteNumber),
+    y: nullable(FiniteNumber),
+  },
+  'Observation',
+);
+export type Observation = t.TypeOf<typeof Observation>;
+
+export const TagsReportedData = t.type(
+  {
+    reader: NonEmptyString,
+    jobId: NonEmptyString,
+    facility: NonEmptyString,
+    from: IsoTimestamp,
+    to: IsoTimestamp,
+    observations: t.array(Observation),
+  },
+  'TagsReported',
+);
+export type TagsReportedData = t.TypeOf<typeof TagsReportedData>;
+
+/** `tagReports-<reader>`: one event per report; its event id is the agent's reportId. */
+export const tagReportEvents = defineEvents({ TagsReported: TagsReportedData });
+export type TagReportEvent = EventOf<typeof tagReportEvents>;
+
+export const AgentCheckedInData = t.intersection(
+  [
+    t.type({
+      reader: t.string,
+      agentId: t.string,
+      versions: AgentVersions,
+      state: AgentState,
+      at: IsoTimestamp,
+    }),
+    t.partial({ features: AgentFeatures }),
+  ],
+  'AgentCheckedIn',
+);
+export type AgentCheckedInData = t.TypeOf<typeof AgentCheckedInData>;
+
+/** `readerAgent-<reader>`. */
+export const readerAgentEvents = defineEvents({
+  /** A new agent secret; only its SHA-256 (hex) is kept. Replaces the previous one. */
+  AgentSecretIssued: t.type({ reader: t.string, secretSha256: t.string, at: IsoTimestamp }),
+  /** Appended when agentId, versions or state changed, else at most once a minute. */
+  AgentCheckedIn: AgentCheckedInData,
+});
+export type ReaderAgentEvent = EventOf<typeof readerAgentEvents>;
+
+/** `readerHealth-<reader>`: one event per health event the agent reported. */
+export const readerHealthEvents = defineEvents({ HealthEventReported: HealthEventData });
+export type ReaderHealthEvent = EventOf<typeof readerHealthEvents>;
+
+/** How often (at most) an unchanged check-in is appended as AgentCheckedIn. */
+export const CHECKIN_EVENT_INTERVAL_MS = 60_000;
+
+/** Redis keys of the gateway. */
+export function agentKeys(keys: RedisKeys) {
+  const base = `${keys.base}v1:agents:`;
+  return {
+    /** Hash reader -> ISO time of its last check-in (written at every check-in). */
+    lastCheckin: `${base}lastCheckin`,
+    /** Hash reader -> SHA-256 hex of its agent secret (projected from AgentSecretIssued). */
+    secrets: `${base}secrets`,
+    /** Hash reader -> JSON {agentId, versions, state, at} of the last AgentCheckedIn appended. */
+    lastCheckinEvent: `${base}lastCheckinEvent`,
+    /** List of the reader's latest accepted reportIds (newest first, capped). */
+    recentReports: (reader: string): string => `${base}recentReports:${reader}`,
+    /** Hash `<reader>/accepted` and `<reader>/refused/<REASON>` -> count. */
+    reportStats: `${base}reportStats`,
+  };
+}
+export type AgentKeys = ReturnType<typeof agentKeys>;

@@ -1,0 +1,196 @@
+// What the agent routes do, apart from HTTP: issue secrets, check-ins, tag
+// reports, health events. See docs/agent-protocol.md.
+import { randomUUID } from 'node:crypto';
+import type { EventMetadata } from '../core/events';
+import { encodeEvent } from '../core/events';
+import { appendEvents } from '../core/eventstore';
+import { conflict } from '../core/http/errors';
+import type { AppDeps } from '../core/slice';
+import type { Assignment, JobsForAgents } from '../jobs/assignment';
+import { requireReader } from '../readerdefinitions/feature-commands';
+import { ReaderFeatureReadModel } from '../readerdefinitions/feature-readmodel';
+import { FEATURE_NAMES, type FeatureName, type FeatureStatusValue } from '../readerdefinitions/features';
+import type { CheckinBody, TagReport } from './codecs';
+import {
+  agentKeys,
+  CHECKIN_EVENT_INTERVAL_MS,
+  readerAgentEvents,
+  readerAgentStream,
+  readerHealthEvents,
+  readerHealthStream,
+  tagReportEvents,
+  tagReportsStream,
+  type AgentState,
+  type AgentVersions,
+} from './events';
+import { newAgentSecret, sha256Hex } from './guard';
+import type { AgentHealthEvent } from './health-codes';
+
+/** Answered at every check-in: how often to check in. */
+export const CHECKIN_INTERVAL_SECONDS = 10;
+/** How many accepted reportIds per reader are remembered to answer late retries. */
+export const RECENT_REPORT_IDS = 64;
+
+/** Metadata of what an agent appends. */
+export const agentMetadata = (reader: string): EventMetadata => ({ user: `agent:${reader}` });
+
+/** Issues a new secret for an existing reader; only its SHA-256 is stored. */
+export async function issueSecret(deps: AppDeps, reader: string, metadata: EventMetadata, now: Date): Promise<string> {
+  await requireReader(deps, reader);
+  const secret = newAgentSecret();
+  const event = encodeEvent(readerAgentEvents, { type: 'AgentSecretIssued', data: { reader, secretSha256: sha256Hex(secret), at: now.toISOString() } }, metadata);
+  const { position } = await appendEvents(deps.client, readerAgentStream(reader), [event], 'any');
+  // The guard reads the projected digest: the agent may use it right away.
+  await deps.waiter.waitFor(position);
+  return secret;
+}
+
+/** The stored digest of a reader's secret (projected from AgentSecretIssued). */
+export async function storedSecretDigest(deps: AppDeps, reader: string): Promise<string | undefined> {
+  return (await deps.redis.hGet(agentKeys(deps.keys).secrets, reader)) ?? undefined;
+}
+
+export interface FeatureChangeOrder {
+  readonly feature: FeatureName;
+  readonly target: FeatureStatusValue;
+}
+
+export interface CheckinAnswer {
+  readonly checkinIntervalSeconds: number;
+  readonly assignment: Assignment | null;
+  readonly featureChanges: FeatureChangeOrder[];
+  readonly commands: Array<{ id: string; type: string }>;
+}
+
+interface LastCheckinEvent {
+  agentId: string;
+  versions: AgentVersions;
+  state: AgentState;
+  at: string;
+}
+
+const sameVersions = (a: AgentVersions, b: AgentVersions): boolean => {
+  const ka = Object.keys(a).sort();
+  const kb = Object.keys(b).sort();
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && a[k] === b[k]);
+};
+
+/** True when the check-in must be appended: something changed, or the last one is a minute old. */
+export function checkinIsNews(last: LastCheckinEvent | undefined, body: CheckinBody, now: Date): boolean {
+  if (last === undefined) return true;
+  if (last.agentId !== body.agentId || last.state !== body.state || !sameVersions(last.versions, body.versions)) return true;
+  const at = Date.parse(last.at);
+  return Number.isNaN(at) || now.getTime() - at >= CHECKIN_EVENT_INTERVAL_MS;
+}
+
+function parseLast(raw: string | null | undefined): LastCheckinEvent | undefined {
+  if (!raw) return undefined;
+  try {
+    return JSON.parse(raw) as LastCheckinEvent;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function checkin(deps: AppDeps, jobs: JobsForAgents, reader: string, body: CheckinBody, now: Date): Promise<CheckinAnswer> {
+  const keys = agentKeys(deps.keys);
+  const at = now.toISOString();
+  await deps.redis.hSet(keys.lastCheckin, reader, at);
+  const last = parseLast(await deps.redis.hGet(keys.lastCheckinEvent, reader));
+  if (checkinIsNews(last, body, now)) {
+    const data = { reader, agentId: body.agentId, versions: body.versions, state: body.state, at, ...(body.features ? { features: body.features } : {}) };
+    await appendEvents(deps.client, readerAgentStream(reader), [encodeEvent(readerAgentEvents, { type: 'AgentCheckedIn', data }, agentMetadata(reader))], 'any');
+    const summary: LastCheckinEvent = { agentId: body.agentId, versions: body.versions, state: body.state, at };
+    await deps.redis.hSet(keys.lastCheckinEvent, reader, JSON.stringify(summary));
+  }
+  const [assignment, features] = await Promise.all([
+    jobs.assignmentFor(deps, reader),
+    new ReaderFeatureReadModel(deps.redis, deps.keys).of(reader),
+  ]);
+  const featureChanges: FeatureChangeOrder[] = [];
+  for (const feature of FEATURE_NAMES) {
+    const s = features[feature];
+    if (s?.requestStatus === 'INITIALIZING' && s.requestTargetStatus !== null) featureChanges.push({ feature, target: s.requestTargetStatus });
+  }
+  return { checkinIntervalSeconds: CHECKIN_INTERVAL_SECONDS, assignment: assignment ?? null, featureChanges, commands: [] };
+}
+
+export type RefusalReason = 'NOT_ASSIGNED' | 'OTHER_JOB' | 'NOT_ACKNOWLEDGED';
+
+/** Why a report for `jobId` is refused given the reader's assignment, or undefined when accepted. */
+export function refusalOf(assignment: Assignment | undefined, jobId: string): { reason: RefusalReason; message: string } | undefined {
+  if (assignment === undefined) return { reason: 'NOT_ASSIGNED', message: `the reader is in no STARTING or RUNNING job (report for JobId=${jobId})` };
+  if (assignment.jobId !== jobId) return { reason: 'OTHER_JOB', message: `the reader is assigned to JobId=${assignment.jobId}, not JobId=${jobId}` };
+  if (!assignment.acknowledged) return { reason: 'NOT_ACKNOWLEDGED', message: `the assignment to JobId=${jobId} is not acknowledged yet` };
+  return undefined;
+}
+
+export interface ReportOutcome {
+  readonly reportId: string;
+  readonly duplicate: boolean;
+}
+
+const statField = {
+  accepted: (reader: string): string => `${reader}/accepted`,
+  refused: (reader: string, reason: RefusalReason): string => `${reader}/refused/${reason}`,
+};
+
+/**
+ * Stores a report as one TagsReported (event id = reportId). A reportId among
+ * the reader's recent ones is answered as a duplicate without appending; an
+ * immediate retry racing the first is deduplicated by the store at the tail.
+ */
+export async function acceptReport(deps: AppDeps, jobs: JobsForAgents, reader: string, report: TagReport): Promise<ReportOutcome> {
+  const keys = agentKeys(deps.keys);
+  const recent = await deps.redis.lRange(keys.recentReports(reader), 0, -1);
+  if (recent.includes(report.reportId)) return { reportId: report.reportId, duplicate: true };
+  const assignment = await jobs.assignmentFor(deps, reader);
+  const refusal = refusalOf(assignment, report.jobId);
+  if (refusal !== undefined || assignment === undefined) {
+    const reason = refusal?.reason ?? 'NOT_ASSIGNED';
+    await deps.redis.hIncrBy(keys.reportStats, statField.refused(reader, reason), 1);
+    throw conflict(`Report refused: ${refusal?.message ?? reason}`, [{ path: 'body.jobId', reason }]);
+  }
+  const data = { reader, jobId: report.jobId, facility: assignment.facility, from: report.from, to: report.to, observations: report.observations };
+  await appendEvents(deps.client, tagReportsStream(reader), [encodeEvent(tagReportEvents, { type: 'TagsReported', data }, agentMetadata(reader), report.reportId)], 'any');
+  await deps.redis
+    .multi()
+    .lPush(keys.recentReports(reader), report.reportId)
+    .lTrim(keys.recentReports(reader), 0, RECENT_REPORT_IDS - 1)
+    .hIncrBy(keys.reportStats, statField.accepted(reader), 1)
+    .exec();
+  return { reportId: report.reportId, duplicate: false };
+}
+
+export interface ReaderReportStats {
+  readerName: string;
+  acceptedReports: number;
+  refusedReports: Partial<Record<RefusalReason, number>>;
+}
+
+/** Per reader: accepted and refused reports (by reason), sorted by reader name. */
+export async function reportStats(deps: AppDeps): Promise<ReaderReportStats[]> {
+  const raw = await deps.redis.hGetAll(agentKeys(deps.keys).reportStats);
+  const byReader = new Map<string, ReaderReportStats>();
+  const of = (reader: string): ReaderReportStats => {
+    let s = byReader.get(reader);
+    if (!s) byReader.set(reader, (s = { readerName: reader, acceptedReports: 0, refusedReports: {} }));
+    return s;
+  };
+  for (const [field, value] of Object.entries(raw)) {
+    const n = Number(value);
+    const refused = /^(.*)\/refused\/([A-Z_]+)$/.exec(field);
+    if (refused) of(refused[1] ?? '').refusedReports[refused[2] as RefusalReason] = n;
+    else if (field.endsWith('/accepted')) of(field.slice(0, -'/accepted'.length)).acceptedReports = n;
+  }
+  return [...byReader.values()].sort((a, b) => a.readerName.localeCompare(b.readerName));
+}
+
+/** Appends the agent's health events to `readerHealth-<reader>`, in order, in one append. */
+export async function reportHealth(deps: AppDeps, reader: string, events: readonly AgentHealthEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const encoded = events.map((e) =>
+    encodeEvent(readerHealthEvents, { type: 'HealthEventReported', data: { readerName: reader, eventTime: e.eventTime, type: e.type, code: e.code, args: e.args } }, agentMetadata(reader), randomUUID()),
+  );
+  await appendEvents(deps.client, readerHealthStream(reader), encoded, 'any');
+}

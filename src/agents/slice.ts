@@ -1,0 +1,188 @@
+// The agent gateway (docs/agent-protocol.md): routes under /agent/v1 that
+// reader agents call with `Authorization: Agent ...` (RouteTable roles
+// 'public', guarded by agentGuard), plus secret issuing and report stats for
+// users. The job runner is reached through JobsForAgents only.
+import type { Context, Middleware, Next } from 'koa';
+import { decodeInput } from '../core/http/decode';
+import { badRequest, notFound } from '../core/http/errors';
+import type { RouteTable } from '../core/http/routes';
+import { commandMetadata } from '../core/resource/routes';
+import type { AppDeps, Slice } from '../core/slice';
+import type { Assignment, JobsForAgents } from '../jobs/assignment';
+import { failFeatureChange, runFeatureChange, takeFeatureChange } from '../readerdefinitions/feature-commands';
+import { FeatureParams } from '../readerdefinitions/features';
+import { agentSecretsPart } from '../../projections/agents/secrets';
+import { CheckinBody, FeatureProgressBody, normaliseReport, TagReportBody } from './codecs';
+import { acceptReport, agentMetadata, checkin, issueSecret, reportHealth, reportStats, storedSecretDigest } from './gateway';
+import { agentGuard, agentReaderOf } from './guard';
+import { HealthEventsBody } from './health-codes';
+import * as schema from './schema';
+
+export const AGENT_BASE = '/agent/v1';
+const TAG = 'Agent';
+/** Who may issue agent secrets and read gateway stats (Admin always may). */
+export const AGENT_ADMIN_ROLES = ['ConfigManager'];
+
+/** Until a job runner is wired: no reader is ever assigned. */
+export const noJobsForAgents: JobsForAgents = {
+  async assignmentFor(): Promise<Assignment | undefined> {
+    return undefined;
+  },
+  async acknowledgeAssignment(_deps, jobId): Promise<void> {
+    throw notFound(`JobId=${jobId} assigns no reader (no job runner)`);
+  },
+};
+
+const chain =
+  (first: Middleware, then: Middleware): Middleware =>
+  async (ctx: Context, next: Next) =>
+    first(ctx, async () => {
+      await then(ctx, next);
+    });
+
+export function makeAgentsSlice(jobs: JobsForAgents, clock: () => Date = () => new Date()): Slice {
+  return {
+    name: 'agents',
+    projectionParts: [agentSecretsPart],
+    register(table: RouteTable, deps: AppDeps): void {
+      const guard = agentGuard((reader) => storedSecretDigest(deps, reader));
+      const readers = `${AGENT_BASE}/readers/:readerName`;
+      const agentRoute = (spec: Parameters<RouteTable['add']>[0], handler: Middleware): void => {
+        table.add({ ...spec, roles: 'public' }, chain(guard, handler));
+      };
+      const agentResponses = { 401: 'no or invalid agent credentials', 403: 'the path names another reader than the authenticated one' };
+
+      table.add(
+        {
+          method: 'put',
+          path: `${readers}/secret`,
+          roles: AGENT_ADMIN_ROLES,
+          tag: TAG,
+          summary: "Issue a new agent secret for a reader (replaces the old one); the secret is returned only here",
+          responses: { 200: '{readerName, secret}', 404: 'no such reader definition' },
+        },
+        async (ctx) => {
+          const reader = String(ctx.params['readerName']);
+          const secret = await issueSecret(deps, reader, commandMetadata(ctx), clock());
+          ctx.body = { readerName: reader, secret };
+        },
+      );
+
+      table.add(
+        {
+          method: 'get',
+          path: `${AGENT_BASE}/stats`,
+          roles: AGENT_ADMIN_ROLES,
+          tag: TAG,
+          summary: 'Tag reports accepted and refused (by reason) per reader',
+          responses: { 200: '{readers: [{readerName, acceptedReports, refusedReports: {reason: count}}]}' },
+        },
+        async (ctx) => {
+          ctx.body = { readers: await reportStats(deps) };
+        },
+      );
+
+      agentRoute(
+        {
+          method: 'post',
+          path: `${readers}/checkin`,
+          roles: 'public',
+          tag: TAG,
+          summary: 'Agent check-in: answers the assignment, pending feature changes and commands',
+          body: schema.checkinSchema,
+          responses: { 200: 'check-in answer', 400: 'invalid body', ...agentResponses },
+        },
+        async (ctx) => {
+          const body = decodeInput(CheckinBody, ctx.request.body, 'body');
+          ctx.body = await checkin(deps, jobs, agentReaderOf(ctx), body, clock());
+        },
+      );
+
+      agentRoute(
+        {
+          method: 'post',
+          path: `${readers}/assignments/:jobId/ack`,
+          roles: 'public',
+          tag: TAG,
+          summary: 'Acknowledge a job assignment (idempotent)',
+          responses: { 204: 'acknowledged', 404: 'no such assignment', 409: 'not assigned to this job', ...agentResponses },
+        },
+        async (ctx) => {
+          await jobs.acknowledgeAssignment(deps, String(ctx.params['jobId']), agentReaderOf(ctx), clock());
+          ctx.status = 204;
+        },
+      );
+
+      agentRoute(
+        {
+          method: 'post',
+          path: `${readers}/reports`,
+          roles: 'public',
+          tag: TAG,
+          summary: 'A tag report of one reporting interval (stored once per reportId)',
+          body: schema.tagReportSchema,
+          responses: {
+            200: '{reportId, duplicate}',
+            400: 'malformed report (errors name the field)',
+            409: 'refused: the reader is not in an acknowledged STARTING or RUNNING assignment for jobId',
+            ...agentResponses,
+          },
+        },
+        async (ctx) => {
+          const input = decodeInput(TagReportBody, ctx.request.body, 'body');
+          const { report, errors } = normaliseReport(input);
+          if (errors.length > 0) throw badRequest('Invalid request body', errors);
+          ctx.body = await acceptReport(deps, jobs, agentReaderOf(ctx), report);
+        },
+      );
+
+      agentRoute(
+        {
+          method: 'post',
+          path: `${readers}/health`,
+          roles: 'public',
+          tag: TAG,
+          summary: 'Health events of the reader',
+          body: schema.healthEventsSchema,
+          responses: { 204: 'stored', 400: 'invalid body, unknown type or code', ...agentResponses },
+        },
+        async (ctx) => {
+          const body = decodeInput(HealthEventsBody, ctx.request.body, 'body');
+          await reportHealth(deps, agentReaderOf(ctx), body.events);
+          ctx.status = 204;
+        },
+      );
+
+      agentRoute(
+        {
+          method: 'post',
+          path: `${readers}/features/:feature`,
+          roles: 'public',
+          tag: TAG,
+          summary: 'Progress of a feature change: TAKEN, COMPLETED or FAILED',
+          body: schema.featureProgressSchema,
+          responses: { 204: 'recorded', 400: 'invalid body or feature', 409: 'no change of this feature is pending', ...agentResponses },
+        },
+        async (ctx) => {
+          const { feature } = decodeInput(FeatureParams, { feature: ctx.params['feature'] }, 'params');
+          const body = decodeInput(FeatureProgressBody, ctx.request.body, 'body');
+          const reader = agentReaderOf(ctx);
+          const metadata = agentMetadata(reader);
+          switch (body.progress) {
+            case 'TAKEN':
+              await takeFeatureChange(deps, reader, feature, metadata);
+              break;
+            case 'COMPLETED':
+              // No status: the request's target is assumed (CompleteFeatureChange).
+              await runFeatureChange(deps, reader, { type: 'CompleteFeatureChange', feature, ...('status' in body && body.status ? { status: body.status } : {}) }, metadata);
+              break;
+            case 'FAILED':
+              await failFeatureChange(deps, reader, feature, ('message' in body ? body.message : undefined) ?? '', metadata);
+              break;
+          }
+          ctx.status = 204;
+        },
+      );
+    },
+  };
+}
