@@ -6,11 +6,12 @@ import { tokensSlice } from '../tokens/slice';
 import { usersSlice } from '../users/slice';
 import { zoneMapsSlice } from '../zonemaps/slice';
 import { readerConfigurationsSlice } from '../readerconfigurations/slice';
-import { recipesSlice } from '../recipes/slice';
+import { makeRecipesSlice } from '../recipes/slice';
 import { settingsSlice } from '../settings/slice';
 import { softwareSlice } from '../software/slice';
 import { thresholdsSlice } from '../thresholds/slice';
+import { jobsSlice, recipeInUseByJobs } from '../jobs/slice';
 import { makeAgentsSlice } from '../agents/slice';
 import { jobsForAgents } from '../jobs/agents';
 
-export const SLICES: readonly Slice[] = [usersSlice, tokensSlice, facilitiesSlice, zoneMapsSlice, readerDefinitionsSlice, thresholdsSlice, settingsSlice, softwareSlice, readerConfigurationsSlice, recipesSlice, makeAgentsSlice(jobsForAgents)];
+export const SLICES: readonly Slice[] = [usersSlice, tokensSlice, facilitiesSlice, zoneMapsSlice, readerDefinitionsSlice, thresholdsSlice, settingsSlice, softwareSlice, readerConfigurationsSlice, makeRecipesSlice({ deletionGuards: [recipeInUseByJobs] }), jobsSlice, makeAgentsSlice(jobsForAgents)];

@@ -15,6 +15,7 @@ import { connectEventStore, eventStoreHealth } from './eventStoreClient';
 import { wireSlices } from './wiring';
 import { buildApi, bootstrapSlices } from './api';
 import { SLICES } from './slices';
+import { startJobsWork } from '../jobs/process';
 
 const HEALTH_TIMEOUT_MS = 2000;
 
@@ -83,12 +84,16 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
   shutdown.add('amqp', () => amqp.close());
   checkpoint();
 
-  for (const role of ['engine', 'relay', 'jobs'] as const) {
+  for (const role of ['engine', 'relay'] as const) {
     if (hasRole(config, role)) logger.info('role has nothing to run yet', { role });
   }
 
   const { deps, principals } = await wireSlices(SLICES, config, { eventStore, redis }, logger, shutdown);
   checkpoint();
+
+  // Jobs projection (projections role) and job runner (jobs role).
+  const jobsWork = startJobsWork(deps, config.roles);
+  if (jobsWork) shutdown.add('jobs runner and projection', () => jobsWork.stop());
 
   if (!hasRole(config, 'api')) return { eventStoreConnectionString: connectionString };
   await bootstrapSlices(SLICES, deps);
