@@ -11,7 +11,8 @@ import { settingsSlice } from '../settings/slice';
 import { softwareSlice } from '../software/slice';
 import { thresholdsSlice } from '../thresholds/slice';
 import { jobsSlice, recipeInUseByJobs } from '../jobs/slice';
+import { healthSlice } from '../health/slice';
 import { makeAgentsSlice } from '../agents/slice';
 import { jobsForAgents } from '../jobs/agents';
 
-export const SLICES: readonly Slice[] = [usersSlice, tokensSlice, facilitiesSlice, zoneMapsSlice, readerDefinitionsSlice, thresholdsSlice, settingsSlice, softwareSlice, readerConfigurationsSlice, makeRecipesSlice({ deletionGuards: [recipeInUseByJobs] }), jobsSlice, makeAgentsSlice(jobsForAgents)];
+export const SLICES: readonly Slice[] = [usersSlice, tokensSlice, facilitiesSlice, zoneMapsSlice, readerDefinitionsSlice, thresholdsSlice, settingsSlice, softwareSlice, readerConfigurationsSlice, makeRecipesSlice({ deletionGuards: [recipeInUseByJobs] }), jobsSlice, healthSlice, makeAgentsSlice(jobsForAgents)];

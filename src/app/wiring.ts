@@ -65,5 +65,9 @@ export async function wireSlices(
     readModelReady,
     facilityUsage: slices.flatMap((s) => (s.facilityUsage ? [s.facilityUsage] : [])),
   };
+  for (const slice of slices) {
+    const work = slice.start?.(deps, config.roles);
+    if (work) shutdown.add(`${slice.name} background work`, () => work.stop());
+  }
   return { deps, principals: new RedisPrincipalStore(clients.redis, keys) };
 }

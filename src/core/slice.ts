@@ -7,6 +7,7 @@ import type { RedisClient } from './redis/connect';
 import type { RedisKeys } from './redis/keys';
 import type { Logger } from './logger';
 import type { UsageSource } from '../facilities/usage';
+import type { Role } from '../config';
 
 export interface AppDeps extends ResourceDeps {
   readonly redis: RedisClient;
@@ -28,4 +29,13 @@ export interface Slice {
   readonly facilityUsage?: UsageSource;
   /** Idempotent first-start work (e.g. the DEFAULT facility); runs in the api role. */
   bootstrap?(deps: AppDeps): Promise<void>;
+  /**
+   * Background work (subscriptions, timers) of the slice for the roles this
+   * process runs; started after wiring, stopped at shutdown before the clients close.
+   */
+  start?(deps: AppDeps, roles: readonly Role[]): BackgroundWork | undefined;
+}
+
+export interface BackgroundWork {
+  stop(): Promise<void>;
 }

@@ -1,0 +1,15 @@
+// Redis layout of the reader health read model (all under `<base>v1:`):
+//   health:readers            hash  reader -> ReaderHealthState JSON
+//   health:events             zset  score eventTime (ms), member = event JSON (all readers)
+//   health:events:<reader>    zset  the same, one reader
+//   agents:lastCheckin        hash  reader -> ISO (written by the agent gateway at every check-in)
+import type { RedisKeys } from '../../src/core/redis/keys';
+
+export const HEALTH_PROJECTION = 'health-v1';
+
+export const healthKeys = (keys: RedisKeys) => ({
+  readers: `${keys.base}v1:health:readers`,
+  events: `${keys.base}v1:health:events`,
+  readerEvents: (reader: string): string => `${keys.base}v1:health:events:${reader}`,
+  lastCheckin: `${keys.base}v1:agents:lastCheckin`,
+});

@@ -1,0 +1,66 @@
+// Projects `readerHealth-*` and `readerAgent-*` streams into the health read
+// model (layout in ./keys.ts). The handler reads the touched readers' states,
+// folds the batch and writes states, searchable events and the checkpoint in
+// one MULTI, so every event is applied exactly once. It runs as a single
+// active consumer (projections role), so nothing else writes these states
+// between the read and the MULTI.
+import { streamNameFilter, type EventStoreDBClient } from '@eventstore/db-client';
+import type { RedisClient } from '../../src/core/redis/connect';
+import type { RedisKeys } from '../../src/core/redis/keys';
+import type { Logger } from '../../src/core/logger';
+import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../src/core/subscriptions';
+import { AGENT_STREAM_PREFIX, HEALTH_STREAM_PREFIX, healthEvents, type HealthStreamEvent } from '../../src/health/events';
+import { evolveHealth, initialHealthState, type ReaderHealthState } from '../../src/health/state';
+import { HEALTH_PROJECTION, healthKeys } from './keys';
+import { encodeMember, searchableView } from './searchable';
+
+export function readerOfStream(streamId: string): string | undefined {
+  for (const prefix of [HEALTH_STREAM_PREFIX, AGENT_STREAM_PREFIX]) {
+    if (streamId.startsWith(prefix)) return streamId.slice(prefix.length);
+  }
+  return undefined;
+}
+
+export function startHealthProjection(opts: {
+  client: EventStoreDBClient;
+  redis: RedisClient;
+  keys: RedisKeys;
+  logger: Logger;
+}): RunningSubscription {
+  const k = healthKeys(opts.keys);
+  const checkpoints = new RedisCheckpointStore(opts.redis, opts.keys.checkpointPrefix);
+  return runSubscription({
+    client: opts.client,
+    name: HEALTH_PROJECTION,
+    codecs: healthEvents,
+    filter: streamNameFilter({ prefixes: [HEALTH_STREAM_PREFIX, AGENT_STREAM_PREFIX] }),
+    checkpointStore: checkpoints,
+    checkpointMode: 'handler',
+    logger: opts.logger,
+    handler: async (events, position) => {
+      const readers = [...new Set(events.flatMap((e) => readerOfStream(e.streamId) ?? []))];
+      const stored = readers.length ? await opts.redis.hmGet(k.readers, readers) : [];
+      const states = new Map<string, ReaderHealthState>();
+      readers.forEach((r, i) => {
+        const json = stored[i];
+        states.set(r, json ? (JSON.parse(json) as ReaderHealthState) : initialHealthState(r));
+      });
+      const tx = opts.redis.multi();
+      for (const e of events) {
+        const reader = readerOfStream(e.streamId);
+        if (reader === undefined) continue;
+        const event = e as HealthStreamEvent;
+        states.set(reader, evolveHealth(states.get(reader) ?? initialHealthState(reader), event));
+        const view = searchableView(event, reader);
+        if (view) {
+          const member = { score: Date.parse(view.eventTime), value: encodeMember(e.id, view) };
+          tx.zAdd(k.events, member);
+          tx.zAdd(k.readerEvents(reader), member);
+        }
+      }
+      if (states.size) tx.hSet(k.readers, Object.fromEntries([...states].map(([r, s]) => [r, JSON.stringify(s)])));
+      checkpoints.saveInTransaction(tx, HEALTH_PROJECTION, position);
+      await tx.exec();
+    },
+  });
+}

@@ -1,0 +1,88 @@
+// Reader health (interface: Reader health, Health event): GET
+// /health/v1/readers, /health/v1/readers/{readerName}, POST /health/v1/events.
+// Rules in docs/health.md; the read model in projections/health/.
+import type { Slice } from '../core/slice';
+import { hasRole } from '../config';
+import { notFound } from '../core/http/errors';
+import { readerDefinitionOf, readerDefinitionsOf } from '../readerdefinitions/kind';
+import { HealthReadModel } from '../../projections/health/readmodel';
+import { startHealthBackground } from './background';
+import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, parseHealthEventSearch } from './search';
+import { healthSettingsFrom } from './settings';
+import { readerHealthAt } from './status';
+import { HEALTH_EVENT_TYPES, SEARCHABLE_CODES } from './codes';
+
+export const HEALTH_BASE = '/health/v1';
+export const HEALTH_ROLES = ['ConfigManager', 'DataReader', 'JobRunner'];
+const TAG = 'Reader health';
+
+const strings = (items: Record<string, unknown> = { type: 'string' }) => ({ type: 'array', items });
+const SEARCH_SCHEMA = {
+  type: 'object',
+  properties: {
+    readerNames: strings(),
+    types: strings({ type: 'string', enum: [...HEALTH_EVENT_TYPES] }),
+    codes: strings({ type: 'string', enum: [...SEARCHABLE_CODES] }),
+    fromTime: { type: 'string', format: 'date-time' },
+    toTime: { type: 'string', format: 'date-time' },
+    pageSize: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
+    nextPageMarker: { type: 'string' },
+  },
+};
+
+export function makeHealthSlice(env: NodeJS.ProcessEnv = process.env, clock: () => Date = () => new Date()): Slice {
+  // Read when the process starts the slice, not at import (tests set the environment first).
+  return {
+    name: 'health',
+    start(deps, roles) {
+      return hasRole({ roles }, 'projections') ? startHealthBackground(deps, healthSettingsFrom(env), clock) : undefined;
+    },
+    register(table, deps) {
+      const settings = healthSettingsFrom(env);
+      // Registration only reads deps inside handlers (the route inventory passes none).
+      let model: HealthReadModel | undefined;
+      const health = (): HealthReadModel => (model ??= new HealthReadModel(deps.redis, deps.keys));
+      table.add(
+        {
+          method: 'get', path: `${HEALTH_BASE}/readers`, roles: HEALTH_ROLES, tag: TAG,
+          summary: 'Health of every defined reader (AWAITING_AGENT until its agent checks in)',
+          responses: { 200: 'array of reader health' },
+        },
+        async (ctx) => {
+          const [defs, states, checkins] = await Promise.all([readerDefinitionsOf(deps.readModel), health().states(), health().lastCheckins()]);
+          const now = clock();
+          ctx.body = defs
+            .map((d) => d.name)
+            .sort()
+            .map((name) => readerHealthAt(name, states.get(name), checkins.get(name), now, settings));
+        },
+      );
+      table.add(
+        {
+          method: 'get', path: `${HEALTH_BASE}/readers/:readerName`, roles: HEALTH_ROLES, tag: TAG,
+          summary: 'Health of one reader',
+          responses: { 200: 'reader health', 404: 'no reader definition of that name' },
+        },
+        async (ctx) => {
+          const name = String(ctx.params['readerName']);
+          if (!(await readerDefinitionOf(deps.readModel, name))) throw notFound(`Reader ${name} not found`);
+          const [state, checkin] = await Promise.all([health().state(name), health().lastCheckin(name)]);
+          ctx.body = readerHealthAt(name, state, checkin, clock(), settings);
+        },
+      );
+      table.add(
+        {
+          method: 'post', path: `${HEALTH_BASE}/events`, roles: HEALTH_ROLES, tag: TAG,
+          summary: `Health events by reader, type, code and time, oldest first, ${DEFAULT_PAGE_SIZE} (max ${MAX_PAGE_SIZE}) a page`,
+          body: SEARCH_SCHEMA,
+          responses: { 200: '{events, nextPageMarker}', 400: 'a bad filter (named in errors[]) or a marker of another search' },
+        },
+        async (ctx) => {
+          ctx.body = await health().search(parseHealthEventSearch(ctx.request.body));
+        },
+      );
+    },
+  };
+}
+
+export const healthSlice: Slice = makeHealthSlice();
