@@ -15,6 +15,8 @@ import type { AppDeps } from '../../src/core/slice';
 import type { Assignment, JobsForAgents } from '../../src/jobs/assignment';
 import { startTestApp, type TestApp } from '../support/app';
 import { agentSide, errorPaths, READERS, userWithRole, type AgentSide } from '../readerdefinitions/e2e-support';
+import { expectStatus, RC, RECIPES, seedReaderDefinition } from '../readerconfigurations/e2e-support';
+import { inventoryBody } from '../readerconfigurations/fixtures';
 
 const A = '/agent/v1/readers';
 const R1 = 'dock door/1'; // needs escaping in paths
@@ -216,5 +218,90 @@ describe('agent gateway over HTTP', function () {
       expect(refused).to.be.instanceOf(ApiError);
       expect((refused as ApiError).status).to.equal(409);
     });
+  });
+});
+
+// The whole path with the job runner: skipped while the jobs slice is not
+// part of the process (POST /control/v1/jobs/start answers 404).
+describe('agent gateway with the job runner', function () {
+  this.timeout(60_000);
+  let app: TestApp;
+  let side: AgentSide;
+  let auth = '';
+  const READER = 'agent-r1';
+  const JOBS = '/control/v1/jobs';
+
+  before(async () => {
+    app = await startTestApp();
+    side = await agentSide(app);
+    expectStatus(await app.request('POST', `${RC}/create`, { body: inventoryBody({}, 'inv') }), 200);
+    await seedReaderDefinition(app, READER);
+    expectStatus(await app.request('POST', `${RECIPES}/create`, { body: { name: 'rec', type: 'INVENTORY', readerConfigurationName: 'inv' } }), 200);
+    const issued = await app.request('PUT', `${p(READER)}/secret`);
+    expectStatus(issued, 200);
+    auth = agentAuthorization(READER, String(issued.body.secret));
+  });
+  after(async () => {
+    await side?.close();
+    await app?.stop();
+  });
+
+  const checkin = async () => {
+    const res = await app.request('POST', `${p(READER)}/checkin`, { body: checkinBody, auth });
+    expectStatus(res, 200);
+    return res.body as { assignment: null | { jobId: string; status: string; acknowledged: boolean; facility: string; recipe: { name: string }; readerConfiguration: { name: string }; readerDefinition: { name: string } } };
+  };
+  const eventually = async <T>(what: string, probe: () => Promise<T | undefined>, ms = 15_000): Promise<T> => {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const v = await probe();
+      if (v !== undefined) return v;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+
+  it('start a job, check in, acknowledge, report: accepted once; refused for another job; nothing after the stop', async function () {
+    const started = await app.request('POST', `${JOBS}/start`, { body: { name: 'agent-path', recipeName: 'rec', startDelay: 'PT0S' } });
+    if (started.status === 404) this.skip();
+    expectStatus(started, 200);
+    const jobId = String(started.body.id);
+
+    const assigned = await eventually('an assignment', async () => (await checkin()).assignment ?? undefined);
+    expect(assigned).to.deep.include({ jobId, status: 'STARTING', acknowledged: false, facility: 'DEFAULT' });
+    expect(assigned.recipe.name).to.equal('rec');
+    expect(assigned.readerConfiguration.name).to.equal('inv');
+    expect(assigned.readerDefinition.name).to.equal(READER);
+
+    const early = await app.request('POST', `${p(READER)}/reports`, { auth, body: report({ jobId }) });
+    expectStatus(early, 409);
+    expect(early.body.errors[0].reason).to.equal('NOT_ACKNOWLEDGED');
+
+    expectStatus(await app.request('POST', `${p(READER)}/assignments/${jobId}/ack`, { auth }), 204);
+    expectStatus(await app.request('POST', `${p(READER)}/assignments/${jobId}/ack`, { auth }), 204);
+    await eventually('RUNNING', async () => ((await checkin()).assignment?.status === 'RUNNING' ? true : undefined));
+    expect((await checkin()).assignment?.acknowledged).to.equal(true);
+
+    const r = report({ jobId });
+    const accepted = await app.request('POST', `${p(READER)}/reports`, { auth, body: r });
+    expectStatus(accepted, 200);
+    expect(accepted.body).to.deep.equal({ reportId: r.reportId, duplicate: false });
+    const retried = await app.request('POST', `${p(READER)}/reports`, { auth, body: r });
+    expect(retried.body).to.deep.equal({ reportId: r.reportId, duplicate: true });
+    const stored = (await readStream(side.deps.client, tagReportsStream(READER), tagReportEvents)).events;
+    expect(stored.map((e) => e.id)).to.deep.equal([r.reportId]);
+    expect(stored[0]?.data).to.deep.include({ reader: READER, jobId, facility: 'DEFAULT' });
+
+    const other = await app.request('POST', `${p(READER)}/reports`, { auth, body: report({ jobId: 'another-job' }) });
+    expectStatus(other, 409);
+    expect(other.body.errors[0].reason).to.equal('OTHER_JOB');
+    const stats = await app.request('GET', '/agent/v1/stats');
+    expect(stats.body.readers).to.deep.equal([{ readerName: READER, acceptedReports: 1, refusedReports: { NOT_ACKNOWLEDGED: 1, OTHER_JOB: 1 } }]);
+
+    expectStatus(await app.request('POST', `${JOBS}/stop/${jobId}?graceful=false`), 204);
+    await eventually('no assignment', async () => ((await checkin()).assignment === null ? true : undefined));
+    const late = await app.request('POST', `${p(READER)}/reports`, { auth, body: report({ jobId }) });
+    expectStatus(late, 409);
+    expect(late.body.errors[0].reason).to.equal('NOT_ASSIGNED');
   });
 });
