@@ -25,8 +25,11 @@ export const readerHealthStream = (reader: string): string => `${READER_HEALTH_S
 export const AgentState = t.keyof({ IDLE: null, RUNNING_JOB: null, UPDATING_FIRMWARE: null, ERROR: null }, 'IDLE | RUNNING_JOB | UPDATING_FIRMWARE | ERROR');
 export type AgentState = t.TypeOf<typeof AgentState>;
 
-/** Software versions the agent reports, e.g. {App: "1.4.2", Firmware: "7.6.1"}. */
-export const AgentVersions = t.record(t.string, t.string);
+/**
+ * Software versions the agent reports, e.g. {App: "1.4.2", Firmware: "7.6.1"}:
+ * the reader health `version` object (both keys required; others are kept).
+ */
+export const AgentVersions = t.type({ App: t.string, Firmware: t.string }, 'Versions');
 export type AgentVersions = t.TypeOf<typeof AgentVersions>;
 
 /** Feature states the agent reports, e.g. {ANTENNA_HUB: "DISABLED"}. */

@@ -70,9 +70,11 @@ interface LastCheckinEvent {
 }
 
 const sameVersions = (a: AgentVersions, b: AgentVersions): boolean => {
-  const ka = Object.keys(a).sort();
-  const kb = Object.keys(b).sort();
-  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && a[k] === b[k]);
+  const ra = a as Record<string, string>;
+  const rb = b as Record<string, string>;
+  const ka = Object.keys(ra).sort();
+  const kb = Object.keys(rb).sort();
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && ra[k] === rb[k]);
 };
 
 /** True when the check-in must be appended: something changed, or the last one is a minute old. */

@@ -7,7 +7,12 @@ export const checkinSchema = {
   required: ['agentId', 'versions', 'state'],
   properties: {
     agentId: { type: 'string', minLength: 1 },
-    versions: { type: 'object', additionalProperties: { type: 'string' }, example: { App: '1.4.2', Firmware: '7.6.1' } },
+    versions: {
+      type: 'object',
+      required: ['App', 'Firmware'],
+      properties: { App: { type: 'string' }, Firmware: { type: 'string' } },
+      example: { App: '1.4.2', Firmware: '7.6.1' },
+    },
     state: { type: 'string', enum: ['IDLE', 'RUNNING_JOB', 'UPDATING_FIRMWARE', 'ERROR'] },
     features: { type: 'object', properties: { ANTENNA_HUB: { type: 'string', enum: ['ENABLED', 'DISABLED'] } } },
   },

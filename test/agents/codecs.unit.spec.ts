@@ -70,8 +70,8 @@ describe('agent codecs', () => {
 
   describe('check-in', () => {
     it('decodes; refuses an unknown state and empty agentId', () => {
-      expect(E.isRight(CheckinBody.decode({ agentId: 'a', versions: { App: '1' }, state: 'IDLE', features: { ANTENNA_HUB: 'DISABLED' } }))).to.equal(true);
-      expect(paths(CheckinBody.decode({ agentId: '', versions: {}, state: 'SLEEPING' }))).to.have.members(['body.agentId', 'body.state']);
+      expect(E.isRight(CheckinBody.decode({ agentId: 'a', versions: { App: '1', Firmware: '2' }, state: 'IDLE', features: { ANTENNA_HUB: 'DISABLED' } }))).to.equal(true);
+      expect(paths(CheckinBody.decode({ agentId: '', versions: { App: '1' }, state: 'SLEEPING' }))).to.have.members(['body.agentId', 'body.versions.Firmware', 'body.state']);
     });
     const base = { agentId: 'a', versions: { App: '1', Firmware: '2' }, state: 'IDLE' as const };
     const at = new Date('2026-11-23T10:00:00.000Z');
