@@ -1,0 +1,356 @@
+// One simulated reader agent speaking the v1 agent protocol
+// (docs/agent-protocol.md): check-in loop, assignment acknowledgement, a
+// tag report per reporting window computed from the world model, health
+// events for injected faults, feature changes and commands. One agenda per
+// agent, run by one loop, so an agent never races itself.
+import { isLeft } from 'fp-ts/Either';
+import { formatDecodeErrors } from '../core/decode-errors';
+import type { Logger } from '../core/logger';
+import { CheckinAnswer, readSettingsOf, type AssignmentDoc } from './assignment';
+import { ReportSchedule, reportingIntervalMs, type Clock } from './clock';
+import { describeAnswer, enc, type HttpClient } from './http';
+import { LOCATION_FAMILIES, type ReaderLayout } from './layout';
+import { hex, intBelow, rngFor, type Rng } from './prng';
+import { newSessionState, readWindow, type Observation, type ReadSettings, type SessionState } from './radio';
+import type { FaultKind, ScriptedFault } from './scenario';
+import type { Stats } from './stats';
+import type { World } from './world';
+
+export interface AgentDeps {
+  readonly reader: ReaderLayout;
+  readonly world: World;
+  readonly seed: number;
+  readonly http: HttpClient;
+  readonly clock: Clock;
+  readonly stats: Stats;
+  readonly log: Logger;
+  /** Probability per report (per check-in for not-responding). */
+  readonly faultRates: Readonly<Partial<Record<FaultKind, number>>>;
+  readonly scriptedFaults: readonly ScriptedFault[];
+  /** Real epoch ms at world time 0, and world seconds per real second. */
+  readonly t0: number;
+  readonly timeScale: number;
+  /** Check-in interval override (ms); null = the service's. */
+  readonly checkinMs?: number | null;
+}
+
+interface Reading {
+  readonly jobId: string;
+  readonly settings: ReadSettings;
+  readonly schedule: ReportSchedule;
+  readonly state: SessionState;
+}
+
+interface Action {
+  readonly due: number;
+  readonly run: () => Promise<void>;
+}
+
+const REBOOT_MS = 5_000;
+const RESTART_MS = 4_000;
+
+export class SimAgent {
+  readonly agentId: string;
+  private readonly base: string;
+  private readonly rng: Rng;
+  private agenda: Action[] = [];
+  private checkinMs = 10_000;
+  private reading: Reading | null = null;
+  private silentUntil = 0;
+  private readonly features: Record<string, string> = { ANTENNA_HUB: 'DISABLED' };
+  private readonly featuresInProgress = new Set<string>();
+  private readonly commandsDone = new Set<string>();
+  private readonly pendingFaults: ScriptedFault[];
+  private skewMs = 0;
+  private warnedNoRead = '';
+  private lastCheckinMs = 0;
+
+  constructor(private readonly d: AgentDeps) {
+    this.base = `/agent/v1/readers/${enc(d.reader.name)}`;
+    this.rng = rngFor(d.seed, 'faults', d.reader.name);
+    this.agentId = `sim-${hex(rngFor(d.seed, 'agent', d.reader.name), 6).toLowerCase()}`;
+    this.pendingFaults = [...d.scriptedFaults].sort((a, b) => a.at - b.at);
+    if (d.checkinMs) this.checkinMs = d.checkinMs;
+    d.stats.reader(d.reader.name).state = 'IDLE';
+  }
+
+  get name(): string {
+    return this.d.reader.name;
+  }
+
+  private worldSeconds(ms: number): number {
+    return ((ms - this.d.t0) / 1000) * this.d.timeScale;
+  }
+
+  private realMs(worldSeconds: number): number {
+    return this.d.t0 + (worldSeconds * 1000) / this.d.timeScale;
+  }
+
+  private schedule(due: number, run: () => Promise<void>): Action {
+    const action = { due, run };
+    this.agenda.push(action);
+    this.agenda.sort((a, b) => a.due - b.due);
+    return action;
+  }
+
+  private nextCheckin: Action | null = null;
+
+  private scheduleCheckin(due: number): void {
+    if (this.nextCheckin) this.agenda = this.agenda.filter((a) => a !== this.nextCheckin);
+    this.nextCheckin = this.schedule(due, () => this.checkin());
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    this.scheduleCheckin(this.d.clock.now());
+    for (const f of this.pendingFaults) this.schedule(this.realMs(f.at), () => this.inject(f.fault, f.seconds, 'scenario'));
+    while (!signal.aborted) {
+      const next = this.agenda[0];
+      if (!next) break;
+      const wait = next.due - this.d.clock.now();
+      if (wait > 0) {
+        await this.d.clock.sleep(wait, signal);
+        continue; // re-check: the agenda may have changed
+      }
+      this.agenda.shift();
+      try {
+        await next.run();
+      } catch (err) {
+        this.d.stats.error(this.name, (err as Error).message);
+        this.d.log.warn('agent action failed', { reader: this.name, err: err as Error });
+      }
+    }
+    this.d.stats.reader(this.name).state = 'STOPPED';
+  }
+
+  private silent(): boolean {
+    return this.d.clock.now() < this.silentUntil;
+  }
+
+  private state(): string {
+    return this.reading ? 'RUNNING_JOB' : 'IDLE';
+  }
+
+  // --- check-in -----------------------------------------------------------
+
+  private async checkin(): Promise<void> {
+    if (this.silent()) return this.scheduleCheckin(this.silentUntil);
+    const now = this.d.clock.now();
+    this.scheduleCheckin(now + this.checkinMs);
+    if (this.maybeFault('not-responding')) return;
+    const body = { agentId: this.agentId, versions: { App: 'sim-0.1.0', Firmware: FIRMWARE[this.d.reader.family] }, state: this.state(), features: { ...this.features } };
+    const a = await this.d.http.request('POST', `${this.base}/checkin`, body);
+    this.lastCheckinMs = now;
+    if (a.status !== 200) {
+      this.d.stats.error(this.name, `check-in ${describeAnswer(a)}`);
+      return;
+    }
+    this.d.stats.add(this.name, 'checkins');
+    const decoded = CheckinAnswer.decode(a.body);
+    if (isLeft(decoded)) {
+      const errs = formatDecodeErrors(decoded.left).map((e) => `${e.path} ${e.reason}`).join('; ');
+      this.d.stats.error(this.name, `check-in answer not understood: ${errs}`);
+      await this.health('SOFTWARE_FAULT', 'UNMARSHAL', { message: `check-in answer not understood: ${errs}` });
+      return;
+    }
+    const answer = decoded.right;
+    if (!this.d.checkinMs && answer.checkinIntervalSeconds && answer.checkinIntervalSeconds > 0) {
+      const ms = answer.checkinIntervalSeconds * 1000;
+      if (ms !== this.checkinMs) {
+        this.checkinMs = ms;
+        this.scheduleCheckin(now + ms);
+      }
+    }
+    await this.onAssignment(answer.assignment ?? null);
+    for (const fc of answer.featureChanges ?? []) this.onFeatureChange(fc.feature, fc.target);
+    for (const cmd of answer.commands ?? []) await this.onCommand(cmd.id, cmd.type);
+  }
+
+  private async onAssignment(a: AssignmentDoc | null): Promise<void> {
+    const c = this.d.stats.reader(this.name);
+    if (!a) {
+      if (this.reading) this.d.log.info('assignment ended; reading stopped', { reader: this.name, jobId: this.reading.jobId });
+      this.reading = null;
+      c.state = 'IDLE';
+      c.jobId = null;
+      return;
+    }
+    if (!a.acknowledged) {
+      const ack = await this.d.http.request('POST', `${this.base}/assignments/${enc(a.jobId)}/ack`);
+      if (ack.status !== 204 && ack.status !== 200) {
+        this.d.stats.error(this.name, `acknowledge job ${a.jobId}: ${describeAnswer(ack)}`);
+        return;
+      }
+      this.d.log.info('assignment acknowledged', { reader: this.name, jobId: a.jobId });
+    }
+    if (this.reading?.jobId === a.jobId) return;
+    const settings = readSettingsOf(a.readerConfiguration);
+    if (typeof settings === 'string') {
+      if (this.warnedNoRead !== a.jobId) this.d.log.info('assigned, not reading', { reader: this.name, jobId: a.jobId, reason: settings });
+      this.warnedNoRead = a.jobId;
+      return;
+    }
+    if (settings.operation === 'LOCATION' && !LOCATION_FAMILIES.has(this.d.reader.family)) {
+      if (this.warnedNoRead !== a.jobId) {
+        await this.health('SOFTWARE_FAULT', 'LLRP', { message: `${this.d.reader.family} readers cannot run LOCATION` });
+        this.warnedNoRead = a.jobId;
+      }
+      return;
+    }
+    const intervalMs = reportingIntervalMs(a.recipe['reportingInterval']);
+    this.reading = { jobId: a.jobId, settings, schedule: new ReportSchedule(this.d.clock.now(), intervalMs), state: newSessionState() };
+    c.state = 'RUNNING_JOB';
+    c.jobId = a.jobId;
+    this.d.log.info('reading started', { reader: this.name, jobId: a.jobId, operation: settings.operation, intervalMs });
+    this.scheduleReport(this.reading);
+  }
+
+  // --- reports --------------------------------------------------------------
+
+  private scheduleReport(r: Reading): void {
+    this.schedule(r.schedule.dueAt(), () => this.report(r));
+  }
+
+  private async report(r: Reading): Promise<void> {
+    if (this.reading !== r) return; // the job ended or changed
+    const now = this.d.clock.now();
+    const w = r.schedule.take(now);
+    this.scheduleReport(r);
+    if (this.silent()) return; // not responding: the window is lost
+    let observations = readWindow({ world: this.d.world, reader: this.d.reader, settings: r.settings, from: this.worldSeconds(w.from), to: this.worldSeconds(w.to), seed: this.d.seed, state: r.state });
+    if (observations.length && this.maybeFault('dropped-reads')) {
+      const keep = observations.filter(() => this.rng() > 0.3);
+      await this.health('THROUGHPUT', 'DROPPED_READ', { message: `agent buffer overflow: dropped ${observations.length - keep.length} of ${observations.length} observations` });
+      observations = keep;
+    }
+    if (this.maybeFault('ntp')) {
+      this.skewMs = (intBelow(this.rng, 9) - 4) * 500 || 1500;
+      await this.health('CLOCK_SYNC', 'NTP', { message: `clock not synchronised; offset ${this.skewMs} ms` });
+    }
+    const skew = this.skewMs;
+    this.skewMs = 0;
+    const iso = (ms: number): string => new Date(Math.round(ms + skew)).toISOString();
+    const body = {
+      reportId: crypto.randomUUID(),
+      jobId: r.jobId,
+      from: iso(w.from),
+      to: iso(w.to),
+      observations: observations.map((o: Observation) => ({ epc: o.epc, tid: o.tid, antennaId: o.antennaId, peakRssi: o.peakRssi, readCount: o.readCount, firstSeen: iso(Math.max(w.from, this.realMs(o.firstSeen))), lastSeen: iso(Math.min(w.to - 1, this.realMs(o.lastSeen))), x: o.x, y: o.y })),
+    };
+    if (this.maybeFault('network')) {
+      // The report reaches the server but its answer is lost: retry with the same reportId.
+      await this.d.http.request('POST', `${this.base}/reports`, body).catch(() => undefined);
+      this.d.stats.add(this.name, 'reportsRetried');
+      await this.health('CONNECTION', 'NETWORK', { message: 'no answer to a tag report (time-out); retrying' });
+    }
+    this.d.stats.add(this.name, 'reportsSent');
+    const a = await this.d.http.request('POST', `${this.base}/reports`, body);
+    if (a.status === 200 || a.status === 201 || a.status === 202 || a.status === 204) {
+      this.d.stats.add(this.name, 'reportsAccepted');
+      this.d.stats.add(this.name, 'observations', body.observations.length);
+    } else if (a.status === 409) {
+      this.d.stats.add(this.name, 'reportsRefused');
+      this.d.log.info('report refused', { reader: this.name, jobId: r.jobId, answer: describeAnswer(a) });
+    } else this.d.stats.error(this.name, `report ${describeAnswer(a)}`);
+    if (this.maybeFault('restart')) await this.inject('restart', null, 'random');
+  }
+
+  // --- faults ---------------------------------------------------------------
+
+  /** Draws whether a random fault happens now (one draw per opportunity, from the reader's own PRNG). */
+  private maybeFault(kind: FaultKind): boolean {
+    const rate = this.d.faultRates[kind];
+    if (!rate) return false;
+    if (this.rng() >= rate) return false;
+    if (kind === 'not-responding') void this.inject(kind, null, 'random');
+    return true;
+  }
+
+  private async inject(kind: FaultKind, seconds: number | null, source: string): Promise<void> {
+    const now = this.d.clock.now();
+    this.d.log.info('fault injected', { reader: this.name, fault: kind, source });
+    switch (kind) {
+      case 'not-responding': {
+        // Silent past the point where the server counts missed check-ins; what it sees is only the silence.
+        const ms = seconds !== null ? (seconds * 1000) / this.d.timeScale : 3 * this.checkinMs + 5_000;
+        this.silentUntil = Math.max(this.silentUntil, now + ms);
+        return;
+      }
+      case 'restart':
+        await this.health('HARDWARE_FAULT', 'READER_RESTART', { message: 'reader closed its connection unexpectedly; reconnecting' });
+        this.silentUntil = Math.max(this.silentUntil, now + (seconds !== null ? (seconds * 1000) / this.d.timeScale : RESTART_MS));
+        if (this.reading) this.reading.state.clear(); // inventoried flags are lost with the power
+        return;
+      case 'network':
+        this.skewMs = 0;
+        await this.health('CONNECTION', 'NETWORK', { message: 'network failure (scenario)' });
+        return;
+      case 'dropped-reads':
+        await this.health('THROUGHPUT', 'DROPPED_READ', { message: 'agent buffer overflow (scenario)' });
+        return;
+      case 'ntp':
+        await this.health('CLOCK_SYNC', 'NTP', { message: 'clock not synchronised (scenario)' });
+        return;
+      default: {
+        const never: never = kind;
+        throw new Error(`unknown fault ${String(never)}`);
+      }
+    }
+  }
+
+  private async health(type: string, code: string, args: Record<string, unknown>): Promise<void> {
+    const at = new Date(this.d.clock.now()).toISOString();
+    const a = await this.d.http.request('POST', `${this.base}/health`, { events: [{ eventTime: at, type, code, args }] });
+    if (a.status === 204 || a.status === 200) this.d.stats.add(this.name, 'healthEvents');
+    else this.d.stats.error(this.name, `health event ${type}/${code}: ${describeAnswer(a)}`);
+  }
+
+  // --- feature changes and commands ------------------------------------------
+
+  private onFeatureChange(feature: string, target: string): void {
+    const key = `${feature}:${target}`;
+    if (this.featuresInProgress.has(key)) return;
+    this.featuresInProgress.add(key);
+    this.schedule(this.d.clock.now(), async () => {
+      const path = `${this.base}/features/${enc(feature)}`;
+      const taken = await this.d.http.request('POST', path, { progress: 'TAKEN' });
+      if (taken.status >= 300) {
+        this.featuresInProgress.delete(key);
+        return this.d.stats.error(this.name, `feature ${feature} TAKEN: ${describeAnswer(taken)}`);
+      }
+      this.schedule(this.d.clock.now() + 1_000, async () => {
+        this.featuresInProgress.delete(key);
+        const ok = target === 'ENABLED' || target === 'DISABLED';
+        const done = await this.d.http.request('POST', path, ok ? { progress: 'COMPLETED', status: target } : { progress: 'FAILED', message: `unknown target ${target}` });
+        if (done.status >= 300) return this.d.stats.error(this.name, `feature ${feature} COMPLETED: ${describeAnswer(done)}`);
+        if (ok) this.features[feature] = target;
+        this.d.stats.add(this.name, 'featureChanges');
+      });
+    });
+  }
+
+  private async onCommand(id: string, type: string): Promise<void> {
+    if (this.commandsDone.has(id)) return;
+    this.commandsDone.add(id);
+    this.d.stats.add(this.name, 'commands');
+    const path = `${this.base}/commands/${enc(id)}`;
+    if (type !== 'REBOOT') {
+      await this.d.http.request('POST', path, { result: 'FAILED', message: `the simulator does not implement ${type}` });
+      await this.health('SOFTWARE_FAULT', 'COMMAND_NOT_FOUND', { message: `unknown command ${type}` });
+      return;
+    }
+    const a = await this.d.http.request('POST', path, { result: 'DONE' });
+    if (a.status >= 300) this.d.stats.error(this.name, `command ${id}: ${describeAnswer(a)}`);
+    this.d.log.info('rebooting', { reader: this.name, commandId: id });
+    this.silentUntil = Math.max(this.silentUntil, this.d.clock.now() + REBOOT_MS);
+    if (this.reading) this.reading.state.clear();
+    this.scheduleCheckin(this.silentUntil);
+    this.schedule(this.silentUntil, () => this.health('LIFECYCLE', 'REBOOT', { reason: `reboot command ${id} from the service` }));
+  }
+
+  /** For tests: when the agent last checked in (real ms). */
+  get lastCheckin(): number {
+    return this.lastCheckinMs;
+  }
+}
+
+const FIRMWARE: Record<ReaderLayout['family'], string> = { XARRAY: '7.6.1', XSPAN: '7.6.1', XPORTAL: '7.6.1', SPEEDWAY: '6.4.1' };

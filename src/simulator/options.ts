@@ -1,0 +1,167 @@
+// Command-line options of `npm run simulate`, parsed with node:util
+// parseArgs and validated into SimOptions; every problem is reported with
+// the option's name.
+import { parseArgs } from 'node:util';
+import { FAMILIES, type Family } from './layout';
+import { FAULT_KINDS, type FaultKind } from './scenario';
+
+export type ProgressMode = 'text' | 'json' | 'none';
+
+export interface SimOptions {
+  readonly url: string;
+  readonly user: string;
+  readonly password: string;
+  /** null: as many as the scenario has, or as many existing reader definitions as the facility has (generated layout: 4). */
+  readonly readers: number | null;
+  readonly families: readonly Family[];
+  readonly facility: string;
+  readonly tags: number;
+  readonly seed: number;
+  /** Seconds; 0 = until interrupted (or the scenario's duration). */
+  readonly duration: number;
+  readonly demo: boolean;
+  readonly startJob: boolean;
+  readonly recipe: string | null;
+  readonly scenario: string | null;
+  /** Probability per report (per check-in for not-responding) of each fault. */
+  readonly faults: Readonly<Partial<Record<FaultKind, number>>>;
+  readonly timeScale: number;
+  /** Overrides the check-in interval the service answers (a demo and test aid); null = the service's. */
+  readonly checkinSeconds: number | null;
+  readonly progress: ProgressMode;
+  readonly progressSeconds: number;
+  /** Prefix of the names the demo configuration creates. */
+  readonly prefix: string;
+  readonly help: boolean;
+}
+
+export const DEFAULT_FAULT_RATES: Record<FaultKind, number> = {
+  network: 0.02,
+  'dropped-reads': 0.02,
+  ntp: 0.005,
+  restart: 0.005,
+  'not-responding': 0.005,
+};
+
+export class OptionsError extends Error {
+  override name = 'OptionsError';
+}
+
+export const USAGE = `Usage: npm run simulate -- [options]
+
+Plays reader agents against tagtrail's agent API (docs/simulator.md).
+
+  --url URL              service root (default http://127.0.0.1:8080/itemsense)
+  --user NAME            admin user (default admin)
+  --password PW          its password (default admindefault)
+  --readers N            readers to play (default: the scenario's, else 4)
+  --families LIST        reader families, round robin: XARRAY,XSPAN,XPORTAL,SPEEDWAY (default all)
+  --facility NAME        facility (default DEFAULT)
+  --tags N               tags in a generated world (default 50)
+  --seed S               PRNG seed, integer (default 1)
+  --duration SECONDS     stop after this long; 0 = until Ctrl-C (default 0)
+  --demo                 create the demo configuration first (facility, zone map,
+                         reader definitions, reader configurations, recipes)
+  --start-job            start a job with --recipe (and stop it at the end)
+  --recipe NAME          recipe of --start-job (default <prefix>inventory)
+  --scenario FILE        play a scenario file (layout, readers, tags, timeline)
+  --faults LIST          inject faults: network,dropped-reads,ntp,restart,not-responding
+                         each optionally =RATE (probability per report; per check-in
+                         for not-responding), e.g. network=0.05,restart
+  --time-scale X         world time runs X times faster than real time (default 1)
+  --checkin-seconds S    check in every S seconds instead of the service's interval
+  --progress MODE        text (stderr), json (log line) or none (default text on a terminal, else json)
+  --progress-seconds S   seconds between progress lines (default 5)
+  --prefix P             prefix of created names (default sim-)
+  --help                 this text`;
+
+function int(name: string, raw: string | undefined, min: number, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!/^-?\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < min) throw new OptionsError(`--${name} must be an integer >= ${min}, got "${raw}"`);
+  return n;
+}
+
+function num(name: string, raw: string | undefined, check: (n: number) => boolean, what: string, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(n) || !check(n)) throw new OptionsError(`--${name} must be ${what}, got "${raw}"`);
+  return n;
+}
+
+export function parseFaults(raw: string | undefined): Partial<Record<FaultKind, number>> {
+  const out: Partial<Record<FaultKind, number>> = {};
+  if (raw === undefined) return out;
+  for (const part of raw.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const [name, rate] = part.split('=', 2) as [string, string | undefined];
+    if (!(FAULT_KINDS as readonly string[]).includes(name)) throw new OptionsError(`--faults: unknown fault "${name}" (one of ${FAULT_KINDS.join(', ')})`);
+    const kind = name as FaultKind;
+    out[kind] = num(`faults ${kind}`, rate, (n) => n >= 0 && n <= 1, 'a probability between 0 and 1', DEFAULT_FAULT_RATES[kind]);
+  }
+  return out;
+}
+
+export function parseOptions(argv: readonly string[], isTty = false): SimOptions {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        url: { type: 'string' }, user: { type: 'string' }, password: { type: 'string' },
+        readers: { type: 'string' }, families: { type: 'string' }, facility: { type: 'string' },
+        tags: { type: 'string' }, seed: { type: 'string' }, duration: { type: 'string' },
+        demo: { type: 'boolean' }, 'start-job': { type: 'boolean' }, recipe: { type: 'string' },
+        scenario: { type: 'string' }, faults: { type: 'string' }, 'time-scale': { type: 'string' }, 'checkin-seconds': { type: 'string' },
+        progress: { type: 'string' }, 'progress-seconds': { type: 'string' }, prefix: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (err) {
+    throw new OptionsError((err as Error).message);
+  }
+  const str = (k: string): string | undefined => values[k] as string | undefined;
+  const url = str('url') ?? 'http://127.0.0.1:8080/itemsense';
+  try {
+    const u = new URL(url);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http');
+  } catch {
+    throw new OptionsError(`--url must be an http(s) URL, got "${url}"`);
+  }
+  const families = (str('families') ?? FAMILIES.join(',')).split(',').map((f) => f.trim().toUpperCase()).filter(Boolean);
+  for (const f of families) {
+    if (!(FAMILIES as readonly string[]).includes(f)) throw new OptionsError(`--families: unknown family "${f}" (one of ${FAMILIES.join(', ')})`);
+  }
+  if (families.length === 0) throw new OptionsError('--families must name at least one family');
+  const progress = str('progress') ?? (isTty ? 'text' : 'json');
+  if (progress !== 'text' && progress !== 'json' && progress !== 'none') throw new OptionsError(`--progress must be text, json or none, got "${progress}"`);
+  const facility = str('facility') ?? 'DEFAULT';
+  if (!facility.trim()) throw new OptionsError('--facility must not be blank');
+  const prefix = str('prefix') ?? 'sim-';
+  const startJob = values['start-job'] === true;
+  const recipe = str('recipe') ?? null;
+  if (recipe !== null && !startJob) throw new OptionsError('--recipe only matters with --start-job');
+  return {
+    url: url.replace(/\/+$/, ''),
+    user: str('user') ?? 'admin',
+    password: str('password') ?? 'admindefault',
+    readers: str('readers') === undefined ? null : int('readers', str('readers'), 1, 4),
+    families: families as Family[],
+    facility,
+    tags: int('tags', str('tags'), 0, 50),
+    seed: int('seed', str('seed'), 0, 1),
+    duration: num('duration', str('duration'), (n) => n >= 0, 'a number of seconds >= 0', 0),
+    demo: values['demo'] === true,
+    startJob,
+    recipe,
+    scenario: str('scenario') ?? null,
+    faults: parseFaults(str('faults')),
+    timeScale: num('time-scale', str('time-scale'), (n) => n > 0 && n <= 1000, 'a number > 0 and <= 1000', 1),
+    checkinSeconds: str('checkin-seconds') === undefined ? null : num('checkin-seconds', str('checkin-seconds'), (n) => n >= 0.5, 'a number of seconds >= 0.5', 10),
+    progress,
+    progressSeconds: num('progress-seconds', str('progress-seconds'), (n) => n > 0, 'a number of seconds > 0', 5),
+    prefix,
+    help: values['help'] === true,
+  };
+}

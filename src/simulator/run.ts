@@ -1,0 +1,163 @@
+// One simulator run: build the world (scenario, generated, or the service's
+// own reader definitions), optionally create the demo configuration and
+// start a job, issue agent secrets, run the agents until the duration ends
+// or the run is aborted, and answer the summary.
+import { readFileSync } from 'node:fs';
+import { createLogger, type Logger } from '../core/logger';
+import { SimAgent } from './agent';
+import { realClock, type Clock } from './clock';
+import { createDemoConfiguration, demoNames, issueSecret, startJob, stopJob } from './demo';
+import { agentAuth, basicAuth, enc, fetchTransport, HttpClient, HttpError, type Transport } from './http';
+import { defaultAntennas, FAMILIES, generateLayout, generatedEpc, type Family, type Layout, type ReaderLayout, type Zone } from './layout';
+import type { SimOptions } from './options';
+import { parseScenario, type Scenario } from './scenario';
+import { progressLine, Stats, type CounterKey } from './stats';
+import { World } from './world';
+
+export interface RunDeps {
+  readonly clock?: Clock;
+  readonly log?: Logger;
+  readonly transport?: Transport;
+  /** Aborting ends the run (Ctrl-C). */
+  readonly signal?: AbortSignal;
+  /** Where text progress lines go (default stderr). */
+  readonly writeProgress?: (line: string) => void;
+}
+
+export interface Summary {
+  readonly seed: number;
+  readonly elapsedSeconds: number;
+  readonly readers: number;
+  readonly tags: number;
+  readonly jobId: string | null;
+  readonly totals: Record<CounterKey, number>;
+  readonly perReader: Record<string, Record<CounterKey, number> & { state: string }>;
+  readonly lastErrors: readonly string[];
+}
+
+async function layoutFromService(admin: HttpClient, o: SimOptions): Promise<Layout> {
+  const defs = await admin.request('GET', '/configuration/v1/readerDefinitions/show');
+  if (defs.status !== 200 || !Array.isArray(defs.body)) throw new HttpError('list reader definitions', defs);
+  const mine = (defs.body as Array<Record<string, unknown>>).filter((d) => (d['facility'] ?? o.facility) === o.facility).slice(0, o.readers ?? undefined);
+  if (mine.length === 0) throw new Error(`facility "${o.facility}" has no reader definitions to play: run with --demo to create some, or give --scenario`);
+  const readers: ReaderLayout[] = mine.map((d) => {
+    const type = d['type'];
+    const family: Family = (FAMILIES as readonly unknown[]).includes(type) ? (type as Family) : 'SPEEDWAY';
+    const p = (d['placement'] ?? {}) as Record<string, unknown>;
+    const num = (k: string, dflt: number): number => (typeof p[k] === 'number' ? (p[k] as number) : dflt);
+    const placement = { x: num('x', 0), y: num('y', 0), z: num('z', 4), floor: p['floor'] === undefined || p['floor'] === null ? null : String(p['floor']) };
+    return { name: String(d['name']), family, placement, antennas: defaultAntennas(family, placement) };
+  });
+  const current = await admin.request('GET', `/control/v1/currentZoneMap/show/${enc(o.facility)}`);
+  let zones: Zone[];
+  let zoneMapName: string;
+  if (current.status === 200 && typeof current.body === 'object' && current.body !== null) {
+    const zm = current.body as { name: string; zones: Array<{ name: string; floor: string | null; points: Array<{ x: number; y: number }> }> };
+    zones = zm.zones.map((z) => ({ name: z.name, floor: z.floor, points: z.points }));
+    zoneMapName = zm.name;
+  } else {
+    // No zone map: tags dwell in zones of our own around the readers (the service places them in FACILITY).
+    zones = readers.map((r, i) => ({ name: `sim-area-${i + 1}`, floor: r.placement.floor, points: [{ x: r.placement.x - 6, y: r.placement.y - 5 }, { x: r.placement.x + 6, y: r.placement.y + 5 }] }));
+    zoneMapName = '(none)';
+  }
+  const tags = Array.from({ length: o.tags }, (_, i) => ({ epc: generatedEpc(o.seed, i), tid: null }));
+  return { facility: o.facility, zoneMapName, zones, readers, tags };
+}
+
+export async function runSimulation(o: SimOptions, deps: RunDeps = {}): Promise<Summary> {
+  const clock = deps.clock ?? realClock;
+  const log = deps.log ?? createLogger('simulator');
+  const transport = deps.transport ?? fetchTransport();
+  const admin = new HttpClient(o.url, basicAuth(o.user, o.password), transport);
+
+  let scenario: Scenario | null = null;
+  if (o.scenario) scenario = parseScenario(readFileSync(o.scenario, 'utf8'), { facility: o.facility, prefix: o.prefix });
+  let layout: Layout;
+  if (scenario) layout = { ...scenario.layout, readers: scenario.layout.readers.slice(0, o.readers ?? undefined) };
+  else if (o.demo) layout = generateLayout({ facility: o.facility, readers: o.readers ?? 4, families: o.families, tags: o.tags, seed: o.seed, prefix: o.prefix });
+  else layout = await layoutFromService(admin, o);
+  const world = scenario ? World.scripted(layout, o.seed, scenario.moves) : World.random(layout, o.seed);
+  log.info('world ready', { source: scenario ? `scenario ${scenario.name}` : o.demo ? 'generated' : 'service', facility: layout.facility, zones: layout.zones.length, readers: layout.readers.map((r) => `${r.name} (${r.family})`), tags: layout.tags.length, seed: o.seed, timeScale: o.timeScale });
+
+  const names = demoNames(o.prefix);
+  if (o.demo) await createDemoConfiguration(admin, layout, o.prefix, log);
+
+  const stats = new Stats(clock.now());
+  const t0 = clock.now();
+  const agents: SimAgent[] = [];
+  for (const r of layout.readers) {
+    const secret = await issueSecret(admin, r.name);
+    agents.push(new SimAgent({
+      reader: r, world, seed: o.seed, clock, stats, log: log.child('agent', { reader: r.name }), t0, timeScale: o.timeScale, checkinMs: o.checkinSeconds ? o.checkinSeconds * 1000 : null,
+      http: new HttpClient(o.url, agentAuth(r.name, secret), transport),
+      faultRates: o.faults,
+      scriptedFaults: (scenario?.faults ?? []).filter((f) => f.reader === r.name),
+    }));
+  }
+
+  const stop = new AbortController();
+  const onAbort = (): void => stop.abort();
+  deps.signal?.addEventListener('abort', onAbort, { once: true });
+  if (deps.signal?.aborted) stop.abort();
+  const running = agents.map((a) => a.run(stop.signal));
+
+  let jobId: string | null = null;
+  const finish = async (): Promise<Summary> => {
+    if (jobId) {
+      try {
+        await stopJob(admin, jobId);
+        log.info('job stopped', { jobId });
+      } catch (err) {
+        stats.error('(job)', (err as Error).message);
+      }
+    }
+    stop.abort();
+    await Promise.all(running);
+    clearInterval(progressTimer);
+    deps.signal?.removeEventListener('abort', onAbort);
+    const snap = stats.snapshot(clock.now());
+    const summary: Summary = {
+      seed: o.seed,
+      elapsedSeconds: snap.elapsedSeconds,
+      readers: layout.readers.length,
+      tags: layout.tags.length,
+      jobId,
+      totals: snap.totals,
+      perReader: Object.fromEntries([...stats.readers.entries()].map(([k, c]) => [k, { ...c }])),
+      lastErrors: [...stats.lastErrors],
+    };
+    return summary;
+  };
+
+  const emit = (): void => {
+    const snap = stats.snapshot(clock.now());
+    if (o.progress === 'text') (deps.writeProgress ?? ((l: string) => process.stderr.write(`${l}\n`)))(progressLine(snap));
+    else if (o.progress === 'json') log.info('progress', snap);
+  };
+  const progressTimer = setInterval(emit, o.progressSeconds * 1000);
+  progressTimer.unref();
+
+  try {
+    if (o.startJob) {
+      const recipe = o.recipe ?? names.inventoryRecipe;
+      jobId = await startJob(admin, recipe, layout.facility, `${o.prefix}job`);
+      log.info('job started', { jobId, recipe, facility: layout.facility });
+    }
+    const durationS = o.duration || (scenario?.durationSeconds ? scenario.durationSeconds / o.timeScale : 0);
+    if (durationS > 0) await clock.sleep(durationS * 1000, stop.signal);
+    else await new Promise<void>((resolve) => (stop.signal.aborted ? resolve() : stop.signal.addEventListener('abort', () => resolve(), { once: true })));
+  } catch (err) {
+    await finish();
+    throw err;
+  }
+  return finish();
+}
+
+export const runSummaryLines = (s: Summary): string[] => [
+  `simulation finished after ${s.elapsedSeconds}s (seed ${s.seed}${s.jobId ? `, job ${s.jobId}` : ''})`,
+  `  readers ${s.readers}, tags ${s.tags}`,
+  `  check-ins ${s.totals.checkins}, reports sent ${s.totals.reportsSent}, accepted ${s.totals.reportsAccepted}, refused ${s.totals.reportsRefused}, retried ${s.totals.reportsRetried}`,
+  `  observations ${s.totals.observations}, health events ${s.totals.healthEvents}, feature changes ${s.totals.featureChanges}, commands ${s.totals.commands}, errors ${s.totals.errors}`,
+  ...Object.entries(s.perReader).map(([name, c]) => `  ${name}: ${c.state}, reports ${c.reportsAccepted}/${c.reportsSent}, refused ${c.reportsRefused}, observations ${c.observations}, errors ${c.errors}`),
+  ...(s.lastErrors.length ? ['  last errors:', ...s.lastErrors.map((e) => `    ${e}`)] : []),
+];

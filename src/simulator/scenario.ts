@@ -1,0 +1,138 @@
+// Scenario files: a facility layout, readers, tags and a timeline of where
+// each tag is from which time on, so that an exact sequence of movements can
+// be replayed. Decoded with io-ts; every problem names its field
+// (`timeline.3.zone`). Format: docs/simulator.md.
+import * as t from 'io-ts';
+import { isLeft } from 'fp-ts/Either';
+import { formatDecodeErrors, type FieldError } from '../core/decode-errors';
+import { defaultAntennas, FAMILIES, type Family, type Layout, type ReaderLayout } from './layout';
+import type { ScriptedMove } from './world';
+
+const finite = new t.Type<number, number, unknown>(
+  'finite number',
+  (u): u is number => typeof u === 'number' && Number.isFinite(u),
+  (u, c) => (typeof u === 'number' && Number.isFinite(u) ? t.success(u) : t.failure(u, c)),
+  t.identity,
+);
+const nonNegative = t.refinement(finite, (n) => n >= 0, 'number >= 0');
+const nonBlank = t.refinement(t.string, (s) => s.trim().length > 0, 'non-blank string');
+const hexString = t.refinement(t.string, (s) => /^([0-9A-Fa-f]{2})+$/.test(s), 'hexadecimal string of whole bytes');
+const antennaId = t.refinement(t.number, (n) => Number.isInteger(n) && n >= 1 && n <= 52, 'antenna id 1-52');
+const family = t.keyof(Object.fromEntries(FAMILIES.map((f) => [f, null])) as Record<Family, null>, 'XARRAY | XSPAN | XPORTAL | SPEEDWAY');
+const floor = t.union([t.string, t.number, t.null]);
+
+const PointC = t.intersection([t.type({ x: finite, y: finite }), t.partial({ z: finite })]);
+const ZoneC = t.intersection([
+  t.type({ name: nonBlank, points: t.refinement(t.array(PointC), (p) => p.length >= 2, 'at least 2 points') }),
+  t.partial({ floor }),
+]);
+const ReaderC = t.intersection([
+  t.type({ name: nonBlank, family, placement: t.intersection([t.type({ x: finite, y: finite }), t.partial({ z: finite, floor })]) }),
+  t.partial({ antennas: t.array(t.intersection([t.type({ id: antennaId, x: finite, y: finite }), t.partial({ z: finite })])) }),
+]);
+const TagC = t.intersection([t.type({ epc: hexString }), t.partial({ tid: t.union([hexString, t.null]) })]);
+const EnterC = t.type({ epc: hexString, at: nonNegative, zone: nonBlank });
+const LeaveC = t.type({ epc: hexString, at: nonNegative, leave: t.literal(true) });
+/** `{epc, at, zone}` or `{epc, at, leave: true}`, told apart by `leave` so errors name the right field. */
+const MoveC = new t.Type<t.TypeOf<typeof EnterC> | t.TypeOf<typeof LeaveC>, unknown, unknown>(
+  'move',
+  (u): u is t.TypeOf<typeof EnterC> | t.TypeOf<typeof LeaveC> => EnterC.is(u) || LeaveC.is(u),
+  (u, c) => (typeof u === 'object' && u !== null && 'leave' in u ? LeaveC.validate(u, c) : EnterC.validate(u, c)),
+  t.identity,
+);
+export const FAULT_KINDS = ['network', 'dropped-reads', 'ntp', 'restart', 'not-responding'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+const FaultC = t.intersection([
+  t.type({ reader: nonBlank, at: nonNegative, fault: t.keyof(Object.fromEntries(FAULT_KINDS.map((f) => [f, null])) as Record<FaultKind, null>) }),
+  t.partial({ seconds: nonNegative }),
+]);
+
+export const ScenarioC = t.intersection([
+  t.type({ zones: t.array(ZoneC), readers: t.array(ReaderC), tags: t.array(TagC), timeline: t.array(MoveC) }),
+  t.partial({ name: t.string, facility: nonBlank, zoneMap: nonBlank, durationSeconds: nonNegative, faults: t.array(FaultC) }),
+]);
+export type ScenarioFile = t.TypeOf<typeof ScenarioC>;
+
+/** A fault scheduled by the scenario at world time `at`, lasting `seconds` where that means something. */
+export interface ScriptedFault {
+  readonly reader: string;
+  readonly at: number;
+  readonly fault: FaultKind;
+  readonly seconds: number | null;
+}
+
+export interface Scenario {
+  readonly name: string;
+  readonly layout: Layout;
+  readonly moves: readonly ScriptedMove[];
+  readonly faults: readonly ScriptedFault[];
+  readonly durationSeconds: number | null;
+}
+
+export class ScenarioError extends Error {
+  constructor(readonly errors: readonly FieldError[]) {
+    super(`Invalid scenario: ${errors.map((e) => `${e.path || '(root)'} ${e.reason}`).join('; ')}`);
+    this.name = 'ScenarioError';
+  }
+}
+
+const floorOf = (f: string | number | null | undefined): string | null => (f === undefined || f === null || String(f).trim() === '' ? null : String(f));
+
+/** Decodes and checks a parsed scenario document; throws ScenarioError naming every bad field. */
+export function decodeScenario(doc: unknown, defaults: { facility: string; prefix?: string } = { facility: 'DEFAULT' }): Scenario {
+  const decoded = ScenarioC.decode(doc);
+  if (isLeft(decoded)) throw new ScenarioError(formatDecodeErrors(decoded.left));
+  const s = decoded.right;
+  const errors: FieldError[] = [];
+  const zoneNames = new Set(s.zones.map((z) => z.name));
+  const epcs = new Set<string>();
+  s.tags.forEach((tag, i) => {
+    const epc = tag.epc.toUpperCase();
+    if (epcs.has(epc)) errors.push({ path: `tags.${i}.epc`, reason: `duplicate EPC ${epc}` });
+    epcs.add(epc);
+  });
+  const readerNames = new Set<string>();
+  s.readers.forEach((r, i) => {
+    if (readerNames.has(r.name)) errors.push({ path: `readers.${i}.name`, reason: `duplicate reader name "${r.name}"` });
+    readerNames.add(r.name);
+  });
+  s.timeline.forEach((m, i) => {
+    if (!epcs.has(m.epc.toUpperCase())) errors.push({ path: `timeline.${i}.epc`, reason: `no tag with EPC ${m.epc} in tags` });
+    if ('zone' in m && !zoneNames.has(m.zone)) errors.push({ path: `timeline.${i}.zone`, reason: `no zone named "${m.zone}" in zones` });
+  });
+  (s.faults ?? []).forEach((f, i) => {
+    if (!readerNames.has(f.reader)) errors.push({ path: `faults.${i}.reader`, reason: `no reader named "${f.reader}" in readers` });
+  });
+  if (errors.length) throw new ScenarioError(errors);
+
+  const facility = s.facility ?? defaults.facility;
+  const readers: ReaderLayout[] = s.readers.map((r) => {
+    const placement = { x: r.placement.x, y: r.placement.y, z: r.placement.z ?? (r.family === 'XPORTAL' ? 1.5 : 4), floor: floorOf(r.placement.floor) };
+    const antennas = r.antennas ? r.antennas.map((a) => ({ id: a.id, x: a.x, y: a.y, z: a.z ?? 2 })) : defaultAntennas(r.family, placement);
+    return { name: r.name, family: r.family, placement, antennas };
+  });
+  return {
+    name: s.name ?? 'scenario',
+    layout: {
+      facility,
+      zoneMapName: s.zoneMap ?? `${defaults.prefix ?? 'sim-'}zones-${facility}`,
+      zones: s.zones.map((z) => ({ name: z.name, floor: floorOf(z.floor), points: z.points.map((p) => ({ x: p.x, y: p.y })) })),
+      readers,
+      tags: s.tags.map((tag) => ({ epc: tag.epc.toUpperCase(), tid: tag.tid ? tag.tid.toUpperCase() : null })),
+    },
+    moves: s.timeline.map((m) => ('zone' in m ? { epc: m.epc.toUpperCase(), at: m.at, zone: m.zone } : { epc: m.epc.toUpperCase(), at: m.at, leave: true })),
+    faults: (s.faults ?? []).map((f) => ({ reader: f.reader, at: f.at, fault: f.fault, seconds: f.seconds ?? null })),
+    durationSeconds: s.durationSeconds ?? null,
+  };
+}
+
+/** Parses JSON text; a syntax error is a ScenarioError too. */
+export function parseScenario(text: string, defaults?: { facility: string; prefix?: string }): Scenario {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (err) {
+    throw new ScenarioError([{ path: '', reason: `not valid JSON: ${(err as Error).message}` }]);
+  }
+  return decodeScenario(doc, defaults);
+}
