@@ -90,7 +90,16 @@ describe('npm start (src/main.ts)', function () {
     const logs = parseLogLines(proc.stdoutLines);
     expect(logs.length).to.be.greaterThan(3);
     const steps = logs.filter((l) => l.msg === 'shutdown step done').map((l) => l['step']);
-    expect(steps).to.deep.equal(['http server', 'config projection', 'amqp', 'redis', 'event store client', 'embedded event store']);
+    expect(steps).to.deep.equal([
+      'http server',
+      'jobs runner and projection',
+      'health background work',
+      'config projection',
+      'amqp',
+      'redis',
+      'event store client',
+      'embedded event store',
+    ]);
     expect(logs.some((l) => l.msg === 'shutdown finished' && l['code'] === 0)).to.equal(true);
   });
 
