@@ -4,6 +4,7 @@ import { encodeEvent } from '../../src/core/events';
 import { healthEvents, healthStream, agentStream, type HealthStreamEvent } from '../../src/health/events';
 import { startTestApp, type TestApp } from '../support/app';
 import { errorPaths, userWithRole } from '../readerdefinitions/e2e-support';
+import { agentAuthorization } from '../../src/agents/guard';
 
 const READERS = '/health/v1/readers';
 const EVENTS = '/health/v1/events';
@@ -40,7 +41,7 @@ describe('reader health over HTTP', function () {
     process.env['HEALTH_CHECKIN_INTERVAL_SECONDS'] = '0.3';
     app = await startTestApp();
     client = EventStoreDBClient.connectionString(app.eventStoreConnectionString);
-    for (const name of ['r1', 'r2', 'r3']) {
+    for (const name of ['r1', 'r2', 'r3', 'r4']) {
       const res = await app.request('POST', '/configuration/v1/readerDefinitions/create', { body: { name } });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
     }
@@ -54,7 +55,7 @@ describe('reader health over HTTP', function () {
   it('lists every defined reader as AWAITING_AGENT before any check-in; an unknown reader is 404', async () => {
     const list = await app.request('GET', READERS);
     expect(list.status).to.equal(200);
-    expect(list.body.map((h: { readerName: string }) => h.readerName)).to.deep.equal(['r1', 'r2', 'r3']);
+    expect(list.body.map((h: { readerName: string }) => h.readerName)).to.deep.equal(['r1', 'r2', 'r3', 'r4']);
     expect(list.body[0]).to.deep.equal({
       readerName: 'r1', state: 'AWAITING_AGENT', lastCheckin: null, lastReboot: null, lastRebootReason: null, version: null,
       connectionStatus: { status: 'HEALTHY', code: null },
@@ -99,6 +100,21 @@ describe('reader health over HTTP', function () {
       () => app.request('POST', EVENTS, { body: { readerNames: ['r2'], codes: ['RESPONDING'] } }),
       (r) => r.body.events?.length === 1,
     );
+  });
+
+  it('through the agent gateway: check-in and reported health events show up, lastCheckin from the gateway', async () => {
+    const secret = (await app.request('PUT', '/agent/v1/readers/r4/secret')).body.secret as string;
+    const auth = agentAuthorization('r4', secret);
+    const checkin = { agentId: 'sim-4', versions: { App: '2.0.0', Firmware: '7.6.1' }, state: 'RUNNING_JOB' };
+    expect((await app.request('POST', '/agent/v1/readers/r4/checkin', { body: checkin, auth })).status).to.equal(200);
+    const events = [{ eventTime: new Date().toISOString(), type: 'CLOCK_SYNC', code: 'NTP', args: { message: 'drift' } }];
+    expect((await app.request('POST', '/agent/v1/readers/r4/health', { body: { events }, auth })).status).to.equal(204);
+    const h = await eventually(() => app.request('GET', `${READERS}/r4`), (r) => r.body.clockSyncStatus?.status === 'WARNING');
+    expect(h.body).to.include({ state: 'RUNNING_JOB' });
+    expect(h.body.version).to.deep.equal({ App: '2.0.0', Firmware: '7.6.1' });
+    expect(h.body.clockSyncStatus).to.deep.equal({ status: 'WARNING', code: 'NTP' });
+    const found = await app.request('POST', EVENTS, { body: { readerNames: ['r4'], codes: ['NTP'] } });
+    expect(found.body.events).to.deep.equal([{ readerName: 'r4', ...events[0] }]);
   });
 
   describe('POST /health/v1/events', () => {
