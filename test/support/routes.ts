@@ -6,16 +6,22 @@ import { SLICES } from '../../src/app/slices';
 import type { AppDeps } from '../../src/core/slice';
 import { createLogger } from '../../src/core/logger';
 import type { PrincipalStore } from '../../src/auth/middleware';
+import { RedisKeys } from '../../src/core/redis/keys';
+
+// Registration may build helpers from deps (keys, logger); nothing is called.
+function inventoryDeps(): AppDeps {
+  return { logger: createLogger('inventory'), facilityUsage: [], keys: new RedisKeys('inventory:') } as unknown as AppDeps;
+}
 
 export async function buildRouteInventory(): Promise<Array<{ path: string; methods: string[] }>> {
   // Registration only reads deps inside handlers; none run here.
-  const deps = { logger: createLogger('inventory'), facilityUsage: [] } as unknown as AppDeps;
+  const deps = inventoryDeps();
   const store = {} as PrincipalStore;
   const api = buildApi(SLICES, deps, store, '');
   return api.table.router.stack.map((l) => ({ path: String(l.path), methods: l.methods }));
 }
 
 export async function routeSpecs() {
-  const deps = { logger: createLogger('inventory'), facilityUsage: [] } as unknown as AppDeps;
+  const deps = inventoryDeps();
   return buildApi(SLICES, deps, {} as PrincipalStore, '').table.routes;
 }
