@@ -53,6 +53,8 @@ export class SimAgent {
   readonly agentId: string;
   private readonly base: string;
   private readonly rng: Rng;
+  /** Timing jitter only, kept apart so that it does not shift the fault draws. */
+  private readonly jitter: Rng;
   private agenda: Action[] = [];
   private checkinMs = 10_000;
   private reading: Reading | null = null;
@@ -68,6 +70,7 @@ export class SimAgent {
   constructor(private readonly d: AgentDeps) {
     this.base = `/agent/v1/readers/${enc(d.reader.name)}`;
     this.rng = rngFor(d.seed, 'faults', d.reader.name);
+    this.jitter = rngFor(d.seed, 'jitter', d.reader.name);
     this.agentId = `sim-${hex(rngFor(d.seed, 'agent', d.reader.name), 6).toLowerCase()}`;
     this.pendingFaults = [...d.scriptedFaults].sort((a, b) => a.at - b.at);
     if (d.checkinMs) this.checkinMs = d.checkinMs;
@@ -175,7 +178,12 @@ export class SimAgent {
       return;
     }
     if (!a.acknowledged) {
-      const ack = await this.d.http.request('POST', `${this.base}/assignments/${enc(a.jobId)}/ack`);
+      let ack = await this.d.http.request('POST', `${this.base}/assignments/${enc(a.jobId)}/ack`);
+      // Readers acknowledging at the same instant may meet on the job's stream: the service says "retry".
+      for (let i = 0; i < 3 && ack.status === 409 && /concurrent/i.test(describeAnswer(ack)); i++) {
+        await this.d.clock.sleep(100 + intBelow(this.jitter, 200));
+        ack = await this.d.http.request('POST', `${this.base}/assignments/${enc(a.jobId)}/ack`);
+      }
       if (ack.status !== 204 && ack.status !== 200) {
         this.d.stats.error(this.name, `acknowledge job ${a.jobId}: ${describeAnswer(ack)}`);
         return;

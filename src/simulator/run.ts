@@ -103,6 +103,9 @@ export async function runSimulation(o: SimOptions, deps: RunDeps = {}): Promise<
 
   let jobId: string | null = null;
   const finish = async (): Promise<Summary> => {
+    // Agents first: a report racing the job's stop would only be refused.
+    stop.abort();
+    await Promise.all(running);
     if (jobId) {
       try {
         await stopJob(admin, jobId);
@@ -111,8 +114,6 @@ export async function runSimulation(o: SimOptions, deps: RunDeps = {}): Promise<
         stats.error('(job)', (err as Error).message);
       }
     }
-    stop.abort();
-    await Promise.all(running);
     clearInterval(progressTimer);
     deps.signal?.removeEventListener('abort', onAbort);
     const snap = stats.snapshot(clock.now());
