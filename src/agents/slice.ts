@@ -48,7 +48,8 @@ export function makeAgentsSlice(jobs: JobsForAgents, clock: () => Date = () => n
       const guard = agentGuard((reader) => storedSecretDigest(deps, reader));
       const readers = `${AGENT_BASE}/readers/:readerName`;
       const agentRoute = (spec: Parameters<RouteTable['add']>[0], handler: Middleware): void => {
-        table.add({ ...spec, roles: 'public' }, chain(guard, handler));
+        // 'public' to the user guard; the OpenAPI summary says which credentials it takes instead.
+        table.add({ ...spec, roles: 'public', summary: `${spec.summary} [Authorization: Agent base64(readerName:secret)]` }, chain(guard, handler));
       };
       const agentResponses = { 401: 'no or invalid agent credentials', 403: 'the path names another reader than the authenticated one' };
 
