@@ -28,7 +28,9 @@ export async function runJobCommand(
       command,
       now,
       metadata,
-      retries: 3,
+      // Every reader of a job acknowledges on the same stream, often at once:
+      // each lost race re-reads and decides again (acks are idempotent).
+      retries: 10,
     });
   } catch (err) {
     if (err instanceof ConcurrencyError) return E.left(conflict(`job ${jobId} changed concurrently; retry`));
