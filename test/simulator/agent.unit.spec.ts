@@ -177,3 +177,26 @@ describe('simulator agent (fake clock)', () => {
     expect(checkinTimes.filter((x) => x > 0 && x < 5_000)).to.deep.equal([]);
   });
 });
+
+describe('simulator agent determinism', () => {
+  it('the same seed gives the same reports (observations), whatever the report ids', async () => {
+    const run = async (): Promise<unknown[]> => {
+      const t = setup((c) => {
+        if (c.path.endsWith('/checkin')) return { status: 200, body: { assignment: assignment(true, 1) } };
+        if (c.path.endsWith('/reports')) return { status: 200, body: {} };
+        return undefined;
+      }, { 'dropped-reads': 0.3 });
+      await t.clock.advance(20_000);
+      await t.finish();
+      return t.calls.filter((c) => c.path.endsWith('/reports') || c.path.endsWith('/health')).map((c) => {
+        const { reportId: _id, ...rest } = c.body as Record<string, unknown>;
+        return { path: c.path, at: c.at, ...rest };
+      });
+    };
+    const [a, b] = [await run(), await run()];
+    expect(a.length).to.be.greaterThan(20);
+    expect(a.some((c) => ((c as { observations?: unknown[] }).observations ?? []).length > 0)).to.equal(true);
+    expect(a.some((c) => (c as { path: string }).path.endsWith('/health'))).to.equal(true);
+    expect(a).to.deep.equal(b);
+  });
+});

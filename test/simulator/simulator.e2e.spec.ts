@@ -15,6 +15,19 @@ async function agentApiPresent(app: TestApp): Promise<boolean> {
   return Object.keys((doc.body?.paths ?? {}) as Record<string, unknown>).some((p) => p.startsWith('/agent/v1/'));
 }
 
+/** The job's stats once the jobs projection has caught up with what the simulator saw accepted. */
+async function jobStats(app: TestApp, jobId: string, reports: number): Promise<{ reports: number; observations: number; itemsSeen: number }> {
+  let last: { reports: number; observations: number; itemsSeen: number } | undefined;
+  for (let i = 0; i < 50; i++) {
+    const res = await app.request('GET', `/control/v1/jobs/stats/${jobId}`);
+    expect(res.status).to.equal(200);
+    last = res.body;
+    if (last!.reports >= reports) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return last!;
+}
+
 describe('reader simulator end to end', function () {
   this.timeout(120_000);
   let app: TestApp;
@@ -28,16 +41,27 @@ describe('reader simulator end to end', function () {
   });
   afterEach(async () => app?.stop());
 
-  it('--demo --start-job: readers check in, acknowledge, reports are accepted and counted, the job stops', async () => {
+  it('--demo --start-job: readers check in, acknowledge, reports are accepted and counted, a feature change goes end to end, the job stops', async () => {
     const options = parseOptions(['--url', app.baseUrl, '--demo', '--start-job', '--readers', '3', '--families', 'XARRAY,SPEEDWAY,XPORTAL', '--tags', '30', '--seed', '7', '--duration', '9', '--checkin-seconds', '1', '--progress', 'none']);
-    const summary: Summary = await runSimulation(options, { log: silent });
+    const running = runSimulation(options, { log: silent });
+    await new Promise((r) => setTimeout(r, 3_000)); // the demo configuration exists by then
+    const fc = await app.request('POST', '/configuration/v1/readerDefinitions/sim-xarray-1/featureChanges', { body: { feature: 'ANTENNA_HUB', action: 'ENABLE' } });
+    expect(fc.status, JSON.stringify(fc.body)).to.equal(202);
+    const summary: Summary = await running;
     expect(summary.lastErrors, summary.lastErrors.join('\n')).to.deep.equal([]);
+    expect(summary.totals.featureChanges).to.equal(1);
+    const feature = await app.request('GET', '/configuration/v1/readerDefinitions/sim-xarray-1/featureChanges/ANTENNA_HUB');
+    expect(feature.body).to.include({ status: 'ENABLED', requestStatus: 'IDLE' });
     expect(summary.jobId).to.be.a('string');
     expect(summary.readers).to.equal(3);
     expect(summary.totals.checkins).to.be.at.least(3 * 5);
     expect(summary.totals.reportsAccepted).to.be.greaterThan(3);
     expect(summary.totals.observations).to.be.greaterThan(0);
     expect(summary.totals.reportsRefused).to.equal(0);
+
+    const js = await jobStats(app, summary.jobId!, summary.totals.reportsAccepted);
+    expect(js).to.include({ reports: summary.totals.reportsAccepted, observations: summary.totals.observations });
+    expect(js.itemsSeen).to.be.within(1, 30);
 
     const job = await app.request('GET', `/control/v1/jobs/show/${summary.jobId}`);
     expect(job.status).to.equal(200);
@@ -56,13 +80,17 @@ describe('reader simulator end to end', function () {
   });
 
   it('plays examples/scenarios/demo.json with a LOCATION job and faults: location readers report, health events are stored', async () => {
-    const options = parseOptions(['--url', app.baseUrl, '--demo', '--scenario', 'examples/scenarios/demo.json', '--start-job', '--recipe', 'sim-location', '--time-scale', '4', '--duration', '8', '--checkin-seconds', '1', '--faults', 'network=0.2,dropped-reads=0.2,ntp=0.1', '--progress', 'none', '--seed', '3']);
+    const options = parseOptions(['--url', app.baseUrl, '--demo', '--scenario', 'examples/scenarios/demo.json', '--start-job', '--recipe', 'sim-location', '--time-scale', '4', '--duration', '8', '--checkin-seconds', '1', '--faults', 'network=0.3,dropped-reads=0.2,ntp=0.1', '--progress', 'none', '--seed', '3']);
     const summary = await runSimulation(options, { log: silent });
     expect(summary.lastErrors, summary.lastErrors.join('\n')).to.deep.equal([]);
     expect(summary.readers).to.equal(5);
     const reading = Object.entries(summary.perReader).filter(([, c]) => c.reportsAccepted > 0).map(([n]) => n).sort();
     expect(reading).to.deep.equal(['demo-xarray-receiving', 'demo-xarray-storage', 'demo-xspan-sales']); // portal and speedway: DO_NOTHING in a LOCATION recipe
     expect(summary.totals.healthEvents).to.be.greaterThan(0);
+    // Network faults resend reports with the same reportId: each is stored once.
+    expect(summary.totals.reportsRetried).to.be.greaterThan(0);
+    const js = await jobStats(app, summary.jobId!, summary.totals.reportsAccepted);
+    expect(js.reports).to.equal(summary.totals.reportsAccepted);
     const events = await app.request('POST', '/health/v1/events', { body: { readerNames: ['demo-xarray-receiving', 'demo-xarray-storage', 'demo-xspan-sales'] } });
     expect(events.status).to.equal(200);
     expect(events.body.events.length).to.be.greaterThan(0);
