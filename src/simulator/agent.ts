@@ -57,6 +57,8 @@ export class SimAgent {
   private readonly jitter: Rng;
   private agenda: Action[] = [];
   private checkinMs = 10_000;
+  /** The interval the service answers: it counts missed check-ins by this one, whatever our override. */
+  private serviceCheckinMs = 10_000;
   private reading: Reading | null = null;
   private silentUntil = 0;
   private readonly features: Record<string, string> = { ANTENNA_HUB: 'DISABLED' };
@@ -156,6 +158,7 @@ export class SimAgent {
       return;
     }
     const answer = decoded.right;
+    if (answer.checkinIntervalSeconds && answer.checkinIntervalSeconds > 0) this.serviceCheckinMs = answer.checkinIntervalSeconds * 1000;
     if (!this.d.checkinMs && answer.checkinIntervalSeconds && answer.checkinIntervalSeconds > 0) {
       const ms = answer.checkinIntervalSeconds * 1000;
       if (ms !== this.checkinMs) {
@@ -279,7 +282,7 @@ export class SimAgent {
     switch (kind) {
       case 'not-responding': {
         // Silent past the point where the server counts missed check-ins; what it sees is only the silence.
-        const ms = seconds !== null ? (seconds * 1000) / this.d.timeScale : 3 * this.checkinMs + 5_000;
+        const ms = seconds !== null ? (seconds * 1000) / this.d.timeScale : 3 * Math.max(this.checkinMs, this.serviceCheckinMs) + 5_000;
         this.silentUntil = Math.max(this.silentUntil, now + ms);
         return;
       }

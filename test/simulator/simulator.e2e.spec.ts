@@ -3,6 +3,9 @@
 // is stopped at the end. Skipped (with the reason) only while the service
 // has no /agent/v1 routes (the agent gateway not registered yet).
 import { expect } from 'chai';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Logger } from '../../src/core/logger';
 import { parseOptions } from '../../src/simulator/options';
 import { runSimulation, type Summary } from '../../src/simulator/run';
@@ -31,6 +34,16 @@ async function jobStats(app: TestApp, jobId: string, reports: number): Promise<{
 describe('reader simulator end to end', function () {
   this.timeout(120_000);
   let app: TestApp;
+
+  const savedInterval = process.env['HEALTH_CHECKIN_INTERVAL_SECONDS'];
+  // Check-ins expected every second, so that a reader is NOT_RESPONDING after 3 s of silence (the health slice reads process.env).
+  before(() => {
+    process.env['HEALTH_CHECKIN_INTERVAL_SECONDS'] = '1';
+  });
+  after(() => {
+    if (savedInterval === undefined) delete process.env['HEALTH_CHECKIN_INTERVAL_SECONDS'];
+    else process.env['HEALTH_CHECKIN_INTERVAL_SECONDS'] = savedInterval;
+  });
 
   beforeEach(async function () {
     app = await startTestApp();
@@ -94,5 +107,42 @@ describe('reader simulator end to end', function () {
     const events = await app.request('POST', '/health/v1/events', { body: { readerNames: ['demo-xarray-receiving', 'demo-xarray-storage', 'demo-xspan-sales'] } });
     expect(events.status).to.equal(200);
     expect(events.body.events.length).to.be.greaterThan(0);
+  });
+
+  it('a scripted not-responding fault: the service marks the reader NOT_RESPONDING while silent and RESPONDING after', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-scenario-'));
+    const file = join(dir, 'silent.json');
+    writeFileSync(file, JSON.stringify({
+      name: 'silent reader',
+      zones: [{ name: 'A', floor: '1', points: [{ x: 0, y: 0 }, { x: 10, y: 10 }] }],
+      readers: [{ name: 'quiet-1', family: 'SPEEDWAY', placement: { x: 5, y: 5, floor: '1' } }, { name: 'chatty-1', family: 'SPEEDWAY', placement: { x: 5, y: 5, floor: '1' } }],
+      tags: [{ epc: 'E200000000000000000000AA' }],
+      timeline: [{ epc: 'E200000000000000000000AA', at: 0, zone: 'A' }],
+      faults: [{ reader: 'quiet-1', at: 2, fault: 'not-responding', seconds: 7 }],
+    }));
+    try {
+      const options = parseOptions(['--url', app.baseUrl, '--demo', '--scenario', file, '--duration', '12', '--checkin-seconds', '1', '--progress', 'none']);
+      const running = runSimulation(options, { log: silent });
+      const seen = new Set<string>();
+      for (let i = 0; i < 50 && !seen.has('NOT_RESPONDING'); i++) {
+        await new Promise((r) => setTimeout(r, 200));
+        const quiet = await app.request('GET', '/health/v1/readers/quiet-1');
+        if (quiet.status === 200) seen.add(quiet.body.state);
+        if (quiet.body?.state === 'NOT_RESPONDING') expect((await app.request('GET', '/health/v1/readers/chatty-1')).body.state).to.equal('IDLE');
+      }
+      expect([...seen]).to.include('NOT_RESPONDING');
+      const summary = await running;
+      expect(summary.lastErrors, summary.lastErrors.join('\n')).to.deep.equal([]);
+      expect((await app.request('GET', '/health/v1/readers/quiet-1')).body.state).to.equal('IDLE');
+      let codes: string[] = [];
+      for (let i = 0; i < 30 && !codes.includes('RESPONDING'); i++) {
+        const events = await app.request('POST', '/health/v1/events', { body: { readerNames: ['quiet-1'] } });
+        codes = (events.body.events as Array<{ code: string }>).map((e) => e.code);
+        if (!codes.includes('RESPONDING')) await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(codes).to.include.members(['NOT_RESPONDING', 'RESPONDING']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
