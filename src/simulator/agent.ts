@@ -6,12 +6,14 @@
 import { isLeft } from 'fp-ts/Either';
 import { formatDecodeErrors } from '../core/decode-errors';
 import type { Logger } from '../core/logger';
+import { AgentTasks } from './agent-tasks';
 import { CheckinAnswer, readSettingsOf, type AssignmentDoc } from './assignment';
 import { ReportSchedule, reportingIntervalMs, type Clock } from './clock';
 import { describeAnswer, enc, type HttpClient } from './http';
 import { LOCATION_FAMILIES, type ReaderLayout } from './layout';
 import { hex, intBelow, rngFor, type Rng } from './prng';
-import { newSessionState, readWindow, type Observation, type ReadSettings, type SessionState } from './radio';
+import { newSessionState, readWindow, type ReadSettings, type SessionState } from './radio';
+import { reportBody } from './report-body';
 import type { FaultKind, ScriptedFault } from './scenario';
 import type { Stats } from './stats';
 import type { World } from './world';
@@ -46,7 +48,6 @@ interface Action {
   readonly run: () => Promise<void>;
 }
 
-const REBOOT_MS = 5_000;
 const RESTART_MS = 4_000;
 
 export class SimAgent {
@@ -62,10 +63,11 @@ export class SimAgent {
   private reading: Reading | null = null;
   private silentUntil = 0;
   private readonly features: Record<string, string> = { ANTENNA_HUB: 'DISABLED' };
-  private readonly featuresInProgress = new Set<string>();
-  private readonly commandsDone = new Set<string>();
+  private readonly tasks: AgentTasks;
   private readonly pendingFaults: ScriptedFault[];
   private skewMs = 0;
+  /** Faults a scenario scheduled, applied to the next report. */
+  private readonly forced = new Set<FaultKind>();
   private warnedNoRead = '';
   private lastCheckinMs = 0;
 
@@ -76,6 +78,13 @@ export class SimAgent {
     this.agentId = `sim-${hex(rngFor(d.seed, 'agent', d.reader.name), 6).toLowerCase()}`;
     this.pendingFaults = [...d.scriptedFaults].sort((a, b) => a.at - b.at);
     if (d.checkinMs) this.checkinMs = d.checkinMs;
+    this.tasks = new AgentTasks({
+      name: d.reader.name, base: this.base, http: d.http, clock: d.clock, stats: d.stats, log: d.log,
+      schedule: (due, run) => void this.schedule(due, run),
+      health: (type, code, args) => this.health(type, code, args),
+      setFeature: (feature, status) => (this.features[feature] = status),
+      goSilent: (ms) => this.goSilent(ms),
+    });
     d.stats.reader(d.reader.name).state = 'IDLE';
   }
 
@@ -127,6 +136,13 @@ export class SimAgent {
     this.d.stats.reader(this.name).state = 'STOPPED';
   }
 
+  /** Silent for ms: no check-in, no report; inventoried flags are lost with the power. */
+  private goSilent(ms: number): void {
+    this.silentUntil = Math.max(this.silentUntil, this.d.clock.now() + ms);
+    if (this.reading) this.reading.state.clear();
+    this.scheduleCheckin(this.silentUntil);
+  }
+
   private silent(): boolean {
     return this.d.clock.now() < this.silentUntil;
   }
@@ -167,8 +183,8 @@ export class SimAgent {
       }
     }
     await this.onAssignment(answer.assignment ?? null);
-    for (const fc of answer.featureChanges ?? []) this.onFeatureChange(fc.feature, fc.target);
-    for (const cmd of answer.commands ?? []) await this.onCommand(cmd.id, cmd.type);
+    for (const fc of answer.featureChanges ?? []) this.tasks.featureChange(fc.feature, fc.target);
+    for (const cmd of answer.commands ?? []) await this.tasks.command(cmd.id, cmd.type);
   }
 
   private async onAssignment(a: AssignmentDoc | null): Promise<void> {
@@ -237,16 +253,8 @@ export class SimAgent {
       this.skewMs = (intBelow(this.rng, 9) - 4) * 500 || 1500;
       await this.health('CLOCK_SYNC', 'NTP', { message: `clock not synchronised; offset ${this.skewMs} ms` });
     }
-    const skew = this.skewMs;
+    const body = reportBody(r.jobId, w, observations, this.skewMs, (ws) => this.realMs(ws));
     this.skewMs = 0;
-    const iso = (ms: number): string => new Date(Math.round(ms + skew)).toISOString();
-    const body = {
-      reportId: crypto.randomUUID(),
-      jobId: r.jobId,
-      from: iso(w.from),
-      to: iso(w.to),
-      observations: observations.map((o: Observation) => ({ epc: o.epc, tid: o.tid, antennaId: o.antennaId, peakRssi: o.peakRssi, readCount: o.readCount, firstSeen: iso(Math.max(w.from, this.realMs(o.firstSeen))), lastSeen: iso(Math.min(w.to - 1, this.realMs(o.lastSeen))), x: o.x, y: o.y })),
-    };
     if (this.maybeFault('network')) {
       // The report reaches the server but its answer is lost: retry with the same reportId.
       await this.d.http.request('POST', `${this.base}/reports`, body).catch(() => undefined);
@@ -269,6 +277,7 @@ export class SimAgent {
 
   /** Draws whether a random fault happens now (one draw per opportunity, from the reader's own PRNG). */
   private maybeFault(kind: FaultKind): boolean {
+    if (this.forced.delete(kind)) return true;
     const rate = this.d.faultRates[kind];
     if (!rate) return false;
     if (this.rng() >= rate) return false;
@@ -288,18 +297,14 @@ export class SimAgent {
       }
       case 'restart':
         await this.health('HARDWARE_FAULT', 'READER_RESTART', { message: 'reader closed its connection unexpectedly; reconnecting' });
-        this.silentUntil = Math.max(this.silentUntil, now + (seconds !== null ? (seconds * 1000) / this.d.timeScale : RESTART_MS));
-        if (this.reading) this.reading.state.clear(); // inventoried flags are lost with the power
+        this.goSilent(seconds !== null ? (seconds * 1000) / this.d.timeScale : RESTART_MS);
         return;
       case 'network':
-        this.skewMs = 0;
-        await this.health('CONNECTION', 'NETWORK', { message: 'network failure (scenario)' });
-        return;
       case 'dropped-reads':
-        await this.health('THROUGHPUT', 'DROPPED_READ', { message: 'agent buffer overflow (scenario)' });
-        return;
       case 'ntp':
-        await this.health('CLOCK_SYNC', 'NTP', { message: 'clock not synchronised (scenario)' });
+        // Applied to the next report (with its health event); when not reading, only the event.
+        if (this.reading) this.forced.add(kind);
+        else await this.health(...IDLE_FAULT_EVENTS[kind]);
         return;
       default: {
         const never: never = kind;
@@ -315,53 +320,16 @@ export class SimAgent {
     else this.d.stats.error(this.name, `health event ${type}/${code}: ${describeAnswer(a)}`);
   }
 
-  // --- feature changes and commands ------------------------------------------
-
-  private onFeatureChange(feature: string, target: string): void {
-    const key = `${feature}:${target}`;
-    if (this.featuresInProgress.has(key)) return;
-    this.featuresInProgress.add(key);
-    this.schedule(this.d.clock.now(), async () => {
-      const path = `${this.base}/features/${enc(feature)}`;
-      const taken = await this.d.http.request('POST', path, { progress: 'TAKEN' });
-      if (taken.status >= 300) {
-        this.featuresInProgress.delete(key);
-        return this.d.stats.error(this.name, `feature ${feature} TAKEN: ${describeAnswer(taken)}`);
-      }
-      this.schedule(this.d.clock.now() + 1_000, async () => {
-        this.featuresInProgress.delete(key);
-        const ok = target === 'ENABLED' || target === 'DISABLED';
-        const done = await this.d.http.request('POST', path, ok ? { progress: 'COMPLETED', status: target } : { progress: 'FAILED', message: `unknown target ${target}` });
-        if (done.status >= 300) return this.d.stats.error(this.name, `feature ${feature} COMPLETED: ${describeAnswer(done)}`);
-        if (ok) this.features[feature] = target;
-        this.d.stats.add(this.name, 'featureChanges');
-      });
-    });
-  }
-
-  private async onCommand(id: string, type: string): Promise<void> {
-    if (this.commandsDone.has(id)) return;
-    this.commandsDone.add(id);
-    this.d.stats.add(this.name, 'commands');
-    const path = `${this.base}/commands/${enc(id)}`;
-    if (type !== 'REBOOT') {
-      await this.d.http.request('POST', path, { result: 'FAILED', message: `the simulator does not implement ${type}` });
-      await this.health('SOFTWARE_FAULT', 'COMMAND_NOT_FOUND', { message: `unknown command ${type}` });
-      return;
-    }
-    const a = await this.d.http.request('POST', path, { result: 'DONE' });
-    if (a.status >= 300) this.d.stats.error(this.name, `command ${id}: ${describeAnswer(a)}`);
-    this.d.log.info('rebooting', { reader: this.name, commandId: id });
-    this.silentUntil = Math.max(this.silentUntil, this.d.clock.now() + REBOOT_MS);
-    if (this.reading) this.reading.state.clear();
-    this.scheduleCheckin(this.silentUntil);
-    this.schedule(this.silentUntil, () => this.health('LIFECYCLE', 'REBOOT', { reason: `reboot command ${id} from the service` }));
-  }
-
   /** For tests: when the agent last checked in (real ms). */
   get lastCheckin(): number {
     return this.lastCheckinMs;
   }
 }
+
+const IDLE_FAULT_EVENTS: Record<'network' | 'dropped-reads' | 'ntp', [string, string, Record<string, unknown>]> = {
+  network: ['CONNECTION', 'NETWORK', { message: 'network failure: no answer from the service' }],
+  'dropped-reads': ['THROUGHPUT', 'DROPPED_READ', { message: 'agent buffer overflow' }],
+  ntp: ['CLOCK_SYNC', 'NTP', { message: 'clock not synchronised' }],
+};
 
 const FIRMWARE: Record<ReaderLayout['family'], string> = { XARRAY: '7.6.1', XSPAN: '7.6.1', XPORTAL: '7.6.1', SPEEDWAY: '6.4.1' };

@@ -6,6 +6,7 @@ import { SimAgent } from '../../src/simulator/agent';
 import { ReportSchedule, reportingIntervalMs } from '../../src/simulator/clock';
 import { HttpClient, type HttpAnswer } from '../../src/simulator/http';
 import { generateLayout } from '../../src/simulator/layout';
+import type { ScriptedFault } from '../../src/simulator/scenario';
 import { Stats } from '../../src/simulator/stats';
 import { World } from '../../src/simulator/world';
 import { createLogger } from '../../src/core/logger';
@@ -21,14 +22,14 @@ const assignment = (acknowledged: boolean, reportingInterval = 0) => ({
   readerDefinition: { name: reader.name },
 });
 
-function setup(service: (c: Call, n: number) => HttpAnswer | undefined, faultRates = {}) {
+function setup(service: (c: Call, n: number) => HttpAnswer | undefined, faultRates = {}, scriptedFaults: ScriptedFault[] = []) {
   const clock = new FakeClock();
   let n = 0;
   const { transport, calls } = recordingTransport(clock, BASE, (c) => service(c, n++) ?? { status: 204, body: undefined });
   const stats = new Stats(clock.now());
   const agent = new SimAgent({
     reader, world: World.random(layout, 1), seed: 1, http: new HttpClient(BASE, 'Agent x', transport), clock, stats,
-    log: createLogger('test', {}), faultRates, scriptedFaults: [], t0: clock.now(), timeScale: 1,
+    log: createLogger('test', {}), faultRates, scriptedFaults, t0: clock.now(), timeScale: 1,
   });
   const stop = new AbortController();
   const done = agent.run(stop.signal);
@@ -175,6 +176,30 @@ describe('simulator agent (fake clock)', () => {
     expect((ev['args'] as { reason: string }).reason).to.match(/cmd-1/);
     const checkinTimes = t.calls.filter((c) => c.path.endsWith('/checkin')).map((c) => c.at - t.calls[0]!.at);
     expect(checkinTimes.filter((x) => x > 0 && x < 5_000)).to.deep.equal([]);
+  });
+});
+
+describe('simulator agent: scripted faults', () => {
+  it('a scenario ntp fault skews the next report and posts CLOCK_SYNC/NTP; a restart silences the reader and posts READER_RESTART', async () => {
+    const t = setup((c) => {
+      if (c.path.endsWith('/checkin')) return { status: 200, body: { assignment: assignment(true, 1) } };
+      if (c.path.endsWith('/reports')) return { status: 200, body: {} };
+      return undefined;
+    }, {}, [{ reader: reader.name, at: 2.5, fault: 'ntp', seconds: null }, { reader: reader.name, at: 5.5, fault: 'restart', seconds: 3 }]);
+    await t.clock.advance(10_000);
+    await t.finish();
+    const start = t.calls[0]!.at;
+    const reports = t.calls.filter((c) => c.path.endsWith('/reports')).map((c) => ({ at: c.at - start, from: Date.parse((c.body as { from: string }).from) - start }));
+    // windows 0-1 and 1-2 s as usual; the next one (2-3 s, sent at 3 s) is skewed; then normal again
+    expect(reports.slice(0, 2).map((r) => r.from)).to.deep.equal([0, 1000]);
+    expect(reports[2]!.at).to.equal(3000);
+    expect(reports[2]!.from).to.not.equal(2000);
+    expect(reports[3]!.from).to.equal(3000);
+    // none while restarting (5.5-8.5 s); the window 8-9 s is reported again
+    expect(reports.filter((r) => r.at > 5_500 && r.at < 8_500)).to.deep.equal([]);
+    expect(reports.filter((r) => r.at >= 9_000).map((r) => r.from)).to.deep.equal([8000, 9000]);
+    const codes = t.calls.filter((c) => c.path.endsWith('/health')).map((c) => (c.body as { events: Array<{ code: string }> }).events[0]!.code);
+    expect(codes).to.deep.equal(['NTP', 'READER_RESTART']);
   });
 });
 
