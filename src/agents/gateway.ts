@@ -24,10 +24,14 @@ import {
   type AgentVersions,
 } from './events';
 import { newAgentSecret, sha256Hex } from './guard';
+import { healthSettingsFrom } from '../health/settings';
 import type { AgentHealthEvent } from './health-codes';
 
-/** Answered at every check-in: how often to check in. */
-export const CHECKIN_INTERVAL_SECONDS = 10;
+/**
+ * Answered at every check-in: how often to check in. The same setting tells
+ * reader health how long a silence means NOT_RESPONDING, so both agree.
+ */
+export const checkinIntervalSeconds = (): number => healthSettingsFrom(process.env).checkinIntervalSeconds;
 /** How many accepted reportIds per reader are remembered to answer late retries. */
 export const RECENT_REPORT_IDS = 64;
 
@@ -114,7 +118,7 @@ export async function checkin(deps: AppDeps, jobs: JobsForAgents, reader: string
     const s = features[feature];
     if (s?.requestStatus === 'INITIALIZING' && s.requestTargetStatus !== null) featureChanges.push({ feature, target: s.requestTargetStatus });
   }
-  return { checkinIntervalSeconds: CHECKIN_INTERVAL_SECONDS, assignment: assignment ?? null, featureChanges, commands: [] };
+  return { checkinIntervalSeconds: checkinIntervalSeconds(), assignment: assignment ?? null, featureChanges, commands: [] };
 }
 
 export type RefusalReason = 'NOT_ASSIGNED' | 'OTHER_JOB' | 'NOT_ACKNOWLEDGED';
