@@ -5,6 +5,7 @@ import * as t from 'io-ts';
 import type { FieldError } from '../core/decode-errors';
 import { FeatureStatusValue } from '../readerdefinitions/features';
 import { failureReason, FiniteNumber, IsoTimestamp, NonEmptyString, nullable, PositiveInteger } from '../readerdefinitions/primitives';
+import { CommandResult } from './commands';
 import { AgentFeatures, AgentState, AgentVersions, AntennaId, EpcHex, type Observation } from './events';
 
 export const CheckinBody = t.intersection(
@@ -91,3 +92,7 @@ export const FeatureProgressBody = t.union(
   'FeatureProgress',
 );
 export type FeatureProgressBody = t.TypeOf<typeof FeatureProgressBody>;
+
+/** `POST .../commands/{commandId}`: the agent's result of a command. */
+export const CommandResultBody = t.intersection([t.type({ result: CommandResult }), t.partial({ message: t.string })], 'CommandResult');
+export type CommandResultBody = t.TypeOf<typeof CommandResultBody>;

@@ -4,6 +4,7 @@
 //   readerAgent-<reader>   AgentSecretIssued, AgentCheckedIn
 //   tagReports-<reader>    TagsReported (event id = the agent's reportId)
 //   readerHealth-<reader>  HealthEventReported
+//   readerCommands-<reader> ReaderCommandIssued/Delivered/Completed (src/agents/commands.ts)
 //
 // Redis (all under `<prefix>v1:agents:`), see agentKeys below.
 import * as t from 'io-ts';
@@ -137,6 +138,8 @@ export function agentKeys(keys: RedisKeys) {
     recentReports: (reader: string): string => `${base}recentReports:${reader}`,
     /** Hash `<reader>/accepted` and `<reader>/refused/<REASON>` -> count. */
     reportStats: `${base}reportStats`,
+    /** Prefix of the command read model (src/agents/commands.ts: commandKeys). */
+    commandsBase: `${base}commands:`,
   };
 }
 export type AgentKeys = ReturnType<typeof agentKeys>;

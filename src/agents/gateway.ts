@@ -11,6 +11,7 @@ import { requireReader } from '../readerdefinitions/feature-commands';
 import { ReaderFeatureReadModel } from '../readerdefinitions/feature-readmodel';
 import { FEATURE_NAMES, type FeatureName, type FeatureStatusValue } from '../readerdefinitions/features';
 import type { CheckinBody, TagReport } from './codecs';
+import { markCommandsDelivered, pendingCommandsOf, type ReaderCommandType } from './commands';
 import {
   agentKeys,
   CHECKIN_EVENT_INTERVAL_MS,
@@ -63,7 +64,14 @@ export interface CheckinAnswer {
   readonly checkinIntervalSeconds: number;
   readonly assignment: Assignment | null;
   readonly featureChanges: FeatureChangeOrder[];
-  readonly commands: Array<{ id: string; type: string }>;
+  readonly commands: CommandOrder[];
+}
+
+/** A pending command as check-in answers it. */
+export interface CommandOrder {
+  readonly id: string;
+  readonly type: ReaderCommandType;
+  readonly args: Record<string, unknown>;
 }
 
 interface LastCheckinEvent {
@@ -109,16 +117,25 @@ export async function checkin(deps: AppDeps, jobs: JobsForAgents, reader: string
     const summary: LastCheckinEvent = { agentId: body.agentId, versions: body.versions, state: body.state, at };
     await deps.redis.hSet(keys.lastCheckinEvent, reader, JSON.stringify(summary));
   }
-  const [assignment, features] = await Promise.all([
+  const [assignment, features, pending] = await Promise.all([
     jobs.assignmentFor(deps, reader),
     new ReaderFeatureReadModel(deps.redis, deps.keys).of(reader),
+    pendingCommandsOf(deps, reader),
   ]);
   const featureChanges: FeatureChangeOrder[] = [];
   for (const feature of FEATURE_NAMES) {
     const s = features[feature];
     if (s?.requestStatus === 'INITIALIZING' && s.requestTargetStatus !== null) featureChanges.push({ feature, target: s.requestTargetStatus });
   }
-  return { checkinIntervalSeconds: checkinIntervalSeconds(), assignment: assignment ?? null, featureChanges, commands: [] };
+  const commands = pending.commands.map((c): CommandOrder => ({ id: c.id, type: c.type, args: c.args }));
+  const undelivered = commands.filter((c) => !pending.delivered.has(c.id)).map((c) => c.id);
+  if (undelivered.length > 0) {
+    // Only a record for support ("delivered at"): losing it must not fail the check-in.
+    await markCommandsDelivered(deps, reader, undelivered, agentMetadata(reader), now).catch((err: unknown) =>
+      deps.logger.warn('could not record command delivery', { reader, err: err as Error }),
+    );
+  }
+  return { checkinIntervalSeconds: checkinIntervalSeconds(), assignment: assignment ?? null, featureChanges, commands };
 }
 
 export type RefusalReason = 'NOT_ASSIGNED' | 'OTHER_JOB' | 'NOT_ACKNOWLEDGED';

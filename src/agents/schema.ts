@@ -76,3 +76,12 @@ export const featureProgressSchema = {
     message: { type: 'string' },
   },
 };
+
+export const commandResultSchema = {
+  type: 'object',
+  required: ['result'],
+  properties: {
+    result: { type: 'string', enum: ['DONE', 'FAILED'] },
+    message: { type: 'string' },
+  },
+};

@@ -12,7 +12,9 @@ import type { Assignment, JobsForAgents } from '../jobs/assignment';
 import { failFeatureChange, runFeatureChange, takeFeatureChange } from '../readerdefinitions/feature-commands';
 import { FeatureParams } from '../readerdefinitions/features';
 import { agentSecretsPart } from '../../projections/agents/secrets';
-import { CheckinBody, FeatureProgressBody, normaliseReport, TagReportBody } from './codecs';
+import { readerCommandsPart } from '../../projections/agents/commands';
+import { CheckinBody, CommandResultBody, FeatureProgressBody, normaliseReport, TagReportBody } from './codecs';
+import { completeReaderCommand } from './commands';
 import { acceptReport, agentMetadata, checkin, issueSecret, reportHealth, reportStats, storedSecretDigest } from './gateway';
 import { agentGuard, agentReaderOf } from './guard';
 import { HealthEventsBody } from './health-codes';
@@ -43,7 +45,7 @@ const chain =
 export function makeAgentsSlice(jobs: JobsForAgents, clock: () => Date = () => new Date()): Slice {
   return {
     name: 'agents',
-    projectionParts: [agentSecretsPart],
+    projectionParts: [agentSecretsPart, readerCommandsPart],
     register(table: RouteTable, deps: AppDeps): void {
       const guard = agentGuard((reader) => storedSecretDigest(deps, reader));
       const readers = `${AGENT_BASE}/readers/:readerName`;
@@ -181,6 +183,30 @@ export function makeAgentsSlice(jobs: JobsForAgents, clock: () => Date = () => n
               await failFeatureChange(deps, reader, feature, ('message' in body ? body.message : undefined) ?? '', metadata);
               break;
           }
+          ctx.status = 204;
+        },
+      );
+
+      agentRoute(
+        {
+          method: 'post',
+          path: `${readers}/commands/:commandId`,
+          roles: 'public',
+          tag: TAG,
+          summary: 'Result of a command from check-in: DONE or FAILED (with a message); repeating it is fine',
+          body: schema.commandResultSchema,
+          responses: {
+            204: 'recorded; check-in no longer answers the command',
+            400: 'invalid body',
+            404: 'no such command issued to this reader',
+            409: 'the command was already completed with the other result',
+            ...agentResponses,
+          },
+        },
+        async (ctx) => {
+          const body = decodeInput(CommandResultBody, ctx.request.body, 'body');
+          const reader = agentReaderOf(ctx);
+          await completeReaderCommand(deps, reader, String(ctx.params['commandId']), body.result, body.message, agentMetadata(reader), clock());
           ctx.status = 204;
         },
       );
