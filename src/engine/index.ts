@@ -1,0 +1,22 @@
+// The item engine's public API (pure: no I/O, time passed in).
+export { ingest, tick } from './engine';
+export { emptyState, endJob } from './state';
+export { engineReaderOf, engineReaders, engineRecipeOf } from './context';
+export { locate, median } from './location';
+export { zoneOfRead } from './inventory';
+export {
+  ABSENT,
+  FACILITY,
+  writesHistory,
+  type ChangeKind,
+  type EngineReader,
+  type EngineRecipe,
+  type EngineResult,
+  type EngineState,
+  type ItemChange,
+  type ItemState,
+  type JobContext,
+  type JobType,
+  type Position,
+  type ReportFlags,
+} from './types';

@@ -1,0 +1,105 @@
+// LOCATION placement: the readers' x/y estimates are kept for computeWindow;
+// at every multiple of reportingInterval the location is recomputed as the
+// component-wise median of the window, and reported only when it moved at
+// least minimumMovementInMeters from the last reported location.
+import type { Observation } from '../agents/events';
+import { observe } from './transition';
+import { FACILITY, type ItemChange, type ItemState, type ItemView, type JobRuntime, type LocationSample, type Position } from './types';
+
+/** Keeps the estimates of one report. Observations without x/y (the reader could not locate the tag) are left out. */
+export function addSamples(runtime: JobRuntime, reader: string, observations: readonly Observation[], timeOf: (o: Observation) => number, now: number): void {
+  const floor = runtime.ctx.readers.get(reader)?.floor ?? null;
+  for (const o of observations) {
+    if (o.x === null || o.y === null) continue;
+    const list = runtime.samples.get(o.epc) ?? [];
+    list.push({ time: timeOf(o), x: o.x, y: o.y, floor, tid: o.tid });
+    runtime.samples.set(o.epc, list);
+  }
+  if (runtime.nextComputeAt === undefined && runtime.samples.size > 0) {
+    const interval = runtime.ctx.recipe.reportingIntervalMs;
+    // Multiples of the interval: every engine (and every replay) computes at the same instants.
+    runtime.nextComputeAt = (Math.floor(now / interval) + 1) * interval;
+  }
+}
+
+/**
+ * Runs every computation due up to `now`, in order, so the outcome does not
+ * depend on how often the engine is ticked. Stops scheduling once no sample
+ * is left (a long quiet period costs nothing).
+ */
+export function computeDue(runtime: JobRuntime, view: ItemView, now: number): ItemChange[] {
+  const changes: ItemChange[] = [];
+  const interval = runtime.ctx.recipe.reportingIntervalMs;
+  while (runtime.nextComputeAt !== undefined && runtime.nextComputeAt <= now) {
+    changes.push(...computeAt(runtime, view, runtime.nextComputeAt));
+    runtime.nextComputeAt = runtime.samples.size === 0 ? undefined : runtime.nextComputeAt + interval;
+  }
+  return changes;
+}
+
+function computeAt(runtime: JobRuntime, view: ItemView, at: number): ItemChange[] {
+  const { ctx } = runtime;
+  const horizon = at - ctx.recipe.computeWindowMs;
+  const changes: ItemChange[] = [];
+  for (const [epc, list] of runtime.samples) {
+    const kept = list.filter((s) => s.time > horizon && s.time <= at);
+    if (kept.length === 0) {
+      runtime.samples.delete(epc);
+      continue;
+    }
+    runtime.samples.set(epc, kept);
+    const estimate = locate(kept);
+    const zone = ctx.locator?.(estimate.floor, estimate.x, estimate.y) ?? FACILITY;
+    const next: Position = { zone, floor: estimate.floor, facility: ctx.facility, x: estimate.x, y: estimate.y };
+    const read = { epc, tid: estimate.tid, time: estimate.time };
+    const change = observe(view, ctx, read, next, (prev) => movedEnough(prev, next, ctx.recipe.minimumMovementInMeters));
+    if (change !== undefined) changes.push(change);
+  }
+  return changes;
+}
+
+/**
+ * Compared with the last reported location, not the last computed one, so a
+ * slow drift is reported once it adds up. Another floor or facility is always
+ * a move. A move below the minimum is not reported even across a zone border:
+ * the minimum exists to keep estimate noise out of the history.
+ */
+export function movedEnough(prev: ItemState, next: Position, minimum: number): boolean {
+  if (prev.floor !== next.floor || prev.facility !== next.facility || prev.x === null || prev.y === null) return true;
+  const distance = Math.hypot((next.x ?? 0) - prev.x, (next.y ?? 0) - prev.y);
+  return minimum === 0 ? distance > 0 : distance >= minimum;
+}
+
+export interface Estimate {
+  readonly x: number;
+  readonly y: number;
+  readonly floor: string | null;
+  readonly tid: string | null;
+  /** Time of the newest sample: when the tag was last observed there. */
+  readonly time: number;
+}
+
+/**
+ * The robust average: the floor with the most samples (ties: the newest
+ * sample's floor), then the median of x and of y over that floor's samples.
+ * A median ignores up to half the window being outliers, where a mean would
+ * be dragged by one bad estimate. Needs at least one sample.
+ */
+export function locate(samples: readonly LocationSample[]): Estimate {
+  const newest = samples.reduce((a, b) => (b.time >= a.time ? b : a));
+  const counts = new Map<string | null, number>();
+  for (const s of samples) counts.set(s.floor, (counts.get(s.floor) ?? 0) + 1);
+  let floor = newest.floor;
+  for (const [f, n] of counts) if (n > (counts.get(floor) ?? 0)) floor = f;
+  const onFloor = samples.filter((s) => s.floor === floor);
+  const tid = [...samples].reverse().find((s) => s.tid !== null)?.tid ?? null;
+  return { x: median(onFloor.map((s) => s.x)), y: median(onFloor.map((s) => s.y)), floor, tid, time: newest.time };
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  const upper = sorted[mid] ?? NaN;
+  if (sorted.length % 2 === 1) return upper;
+  return ((sorted[mid - 1] ?? NaN) + upper) / 2;
+}
