@@ -42,8 +42,9 @@ export async function wireSlices(
       redis: clients.redis,
       keys,
       projection: CONFIG_PROJECTION,
-      // Everything the config projection writes: config hashes and the auth read models.
-      keyPatterns: [`${keys.base}v1:config:*`, `${keys.base}v1:tokens*`, keys.tokenLastUsed],
+      // Everything the config projection writes: config hashes, the auth read models,
+      // agent secrets and pending agent commands (projections/agents).
+      keyPatterns: [`${keys.base}v1:config:*`, `${keys.base}v1:tokens*`, keys.tokenLastUsed, `${keys.base}v1:agents:secrets`, `${keys.base}v1:agents:commands:*`],
       logger,
     });
     const sub = startConfigProjection({ client: clients.eventStore, redis: clients.redis, keys, parts, logger: logger.child('projection') });
