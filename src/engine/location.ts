@@ -42,13 +42,16 @@ function computeAt(runtime: JobRuntime, view: ItemView, at: number): ItemChange[
   const horizon = at - ctx.recipe.computeWindowMs;
   const changes: ItemChange[] = [];
   for (const [epc, list] of runtime.samples) {
-    const kept = list.filter((s) => s.time > horizon && s.time <= at);
+    const kept = list.filter((s) => s.time > horizon);
     if (kept.length === 0) {
       runtime.samples.delete(epc);
       continue;
     }
     runtime.samples.set(epc, kept);
-    const estimate = locate(kept);
+    // Samples after `at` arrived before a late tick; they belong to a later computation.
+    const window = kept.filter((s) => s.time <= at);
+    if (window.length === 0) continue;
+    const estimate = locate(window);
     const zone = ctx.locator?.(estimate.floor, estimate.x, estimate.y) ?? FACILITY;
     const next: Position = { zone, floor: estimate.floor, facility: ctx.facility, x: estimate.x, y: estimate.y };
     const read = { epc, tid: estimate.tid, time: estimate.time };
