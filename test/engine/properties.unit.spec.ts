@@ -1,0 +1,91 @@
+// Random scenarios (seeded, so a failure reproduces): several facilities,
+// both job types, shared and isolated jobs, reads and ticks interleaved.
+import { expect } from 'chai';
+import { writesHistory, type ItemChange, type JobContext } from '../../src/engine';
+import { Harness, inventoryRecipe, job, locationRecipe, rect, reader, zoneMap } from './fixtures';
+
+/** mulberry32: a tiny seeded PRNG. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function jobsOf(): JobContext[] {
+  const north = zoneMap('North', rect('A', '1', 0, 0, 10, 10), rect('B', '1', 10, 0, 20, 10), rect('A', '2', 0, 0, 20, 10));
+  const readers = { n1: reader(5, 5, '1'), n2: reader(15, 5, '1', { antennaZones: { '2': 'Gate' } }), n3: reader(5, 5, '2'), n4: reader(30, 5, '1', { readerZone: 'Dock' }) };
+  return [
+    job('inv-north', 'North', inventoryRecipe({ tagExpiryMs: 30_000, tagHeartbeatMs: 60_000 }), { readers, map: north }),
+    job('loc-north', 'North', locationRecipe({ tagExpiryMs: 20_000, minimumMovementInMeters: 0.5, reportingIntervalMs: 500 }), { readers, map: north }),
+    job('inv-south', 'South', inventoryRecipe({ tagExpiryMs: 40_000 }), { readers: { s1: reader(1, 1, null), s2: reader(2, 2, null, { readerZone: 'Bay' }) } }),
+    job('loc-iso', 'North', locationRecipe({ tagExpiryMs: 15_000, minimumMovementInMeters: 0 }), { readers, map: north, useOtherJobData: false }),
+  ];
+}
+
+function scenario(seed: number, steps = 400): Harness {
+  const rnd = prng(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
+  const jobs = jobsOf();
+  const h = new Harness();
+  let now = 0;
+  for (let i = 0; i < steps; i++) {
+    now += rnd() < 0.1 ? 10 + rnd() * 40 : rnd() * 3;
+    if (rnd() < 0.3) {
+      h.tick(now);
+      continue;
+    }
+    const ctx = pick(jobs);
+    const readerName = pick([...ctx.readers.keys()]);
+    const seen = Array.from({ length: 1 + Math.floor(rnd() * 4) }, () => ({
+      epc: pick(['E1', 'E2', 'E3', 'E4', 'E5']),
+      t: now - rnd() * 2, // some reads are late
+      antenna: pick([1, 2, 1002]),
+      rssi: -30 - Math.floor(rnd() * 50),
+      x: rnd() * 35,
+      y: rnd() * 10,
+    }));
+    h.read(ctx, readerName, seen, now);
+  }
+  return h;
+}
+
+/** History chains live per view: isolated jobs have their own. */
+const chainKey = (c: ItemChange): string => `${c.jobId === 'loc-iso' ? 'loc-iso' : 'shared'}/${c.epc}`;
+
+describe('engine properties', () => {
+  it('given the same inputs, then the same changes and the same item states (determinism)', () => {
+    const a = scenario(42);
+    const b = scenario(42);
+    expect(a.changes.length).to.be.greaterThan(20);
+    expect(b.changes).to.deep.equal(a.changes);
+    expect([...b.state.shared]).to.deep.equal([...a.state.shared]);
+    expect([...(b.state.isolated.get('loc-iso') ?? [])]).to.deep.equal([...(a.state.isolated.get('loc-iso') ?? [])]);
+  });
+
+  for (let seed = 1; seed <= 25; seed++) {
+    it(`seed ${seed}: every history chain starts at ABSENT, links up, never repeats a zone and never runs backwards`, () => {
+      const h = scenario(seed);
+      const chains = new Map<string, ItemChange[]>();
+      for (const c of h.history()) chains.set(chainKey(c), [...(chains.get(chainKey(c)) ?? []), c]);
+      expect(chains.size).to.be.greaterThan(0);
+      for (const [key, chain] of chains) {
+        expect(chain[0]?.fromZone, key).to.equal('ABSENT');
+        expect(chain[0]?.kind, key).to.equal('FIRST_SEEN');
+        chain.forEach((c, i) => {
+          expect(`${c.fromZone}@${String(c.fromFacility)}`, `${key} #${i}`).to.not.equal(`${c.toZone}@${String(c.toFacility)}`);
+          const prev = chain[i - 1];
+          if (prev === undefined) return;
+          expect([c.fromZone, c.fromFacility], `${key} #${i}`).to.deep.equal([prev.toZone, prev.toFacility]);
+          expect(c.observationTime, `${key} #${i}`).to.be.at.least(prev.observationTime);
+        });
+      }
+      // Every change of an item, history or not, describes it as it was: from = the previous to.
+      for (const c of h.changes.filter((x) => !writesHistory(x.kind))) expect(c.fromZone).to.equal(c.toZone);
+    });
+  }
+});
