@@ -1,0 +1,46 @@
+// The engine's output: one ItemsChanged event per engine cycle on the
+// engine's own stream. It records the input position it covers, so after a
+// crash the engine resumes exactly where its output ends (no duplicate, no
+// gap), and it is what the items/history read models and the AMQP relay
+// consume. This file is the contract between the engine and its consumers.
+import * as t from 'io-ts';
+import { defineEvents, type EventOf } from '../core/events';
+
+const nullableString = t.union([t.string, t.null]);
+const nullableNumber = t.union([t.number, t.null]);
+
+export const ItemChangeCodec = t.type({
+  kind: t.keyof({ FIRST_SEEN: null, ZONE_CHANGE: null, MOVED: null, HEARTBEAT: null, EXPIRED: null }),
+  epc: t.string,
+  tid: nullableString,
+  jobId: t.string,
+  fromZone: t.string,
+  toZone: t.string,
+  fromFloor: nullableString,
+  toFloor: nullableString,
+  fromFacility: nullableString,
+  toFacility: nullableString,
+  fromX: nullableNumber,
+  fromY: nullableNumber,
+  toX: nullableNumber,
+  toY: nullableNumber,
+  /** epoch milliseconds */
+  observationTime: t.number,
+  reportToDatabaseEnabled: t.boolean,
+  reportToHistoryEnabled: t.boolean,
+  reportToMessageQueueEnabled: t.boolean,
+});
+
+export const itemEvents = defineEvents({
+  ItemsChanged: t.type({
+    /** $all commit position (decimal string) of the last input this batch covers. */
+    inputPosition: t.string,
+    /** engine time (epoch ms) of the cycle */
+    at: t.number,
+    changes: t.array(ItemChangeCodec),
+  }),
+});
+export type ItemsEvent = EventOf<typeof itemEvents>;
+
+/** One partition for now; a partition per facility group later (fenced by expected revision). */
+export const ENGINE_STREAM = 'itemsChanged-engine-0';
