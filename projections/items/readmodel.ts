@@ -1,0 +1,149 @@
+// Queries of the items and history read models (layout in ./keys.ts).
+// Items come in EPC order, history in (observationTime, event, change) order;
+// a page marker carries the last EPC / history id returned, so paging never
+// repeats an entry and never skips one that matched all along, whatever is
+// written between pages.
+import type { RedisClient } from '../../src/core/redis/connect';
+import type { RedisKeys } from '../../src/core/redis/keys';
+import { formatEpc } from '../../src/items/epc';
+import type { HistoryQuery, ItemsQuery } from '../../src/items/query';
+import { itemKeys, timeKey, type ItemKeys } from './keys';
+import type { Item, ItemEvent, StoredHistory, StoredItem } from './model';
+
+const CHUNK = 1000;
+/** With a time filter matching at most this many items, the time index picks the candidates. */
+const TIME_INDEX_LIMIT = 20_000;
+
+export interface ItemsPage {
+  readonly items: Item[];
+  readonly nextPageMarker: string | null;
+}
+
+export interface HistoryPage {
+  readonly history: ItemEvent[];
+  readonly nextPageMarker: string | null;
+  readonly moreHistoryAvailable: boolean;
+}
+
+/** Lex bound just after every member starting with `prefix` (members are upper-case hex or digits). */
+const prefixEnd = (prefix: string): string => `(${prefix}~`;
+
+export class ItemsReadModel {
+  private readonly k: ItemKeys;
+
+  constructor(
+    private readonly redis: RedisClient,
+    keys: RedisKeys,
+  ) {
+    this.k = itemKeys(keys);
+  }
+
+  async get(epc: string): Promise<StoredItem | undefined> {
+    const raw = await this.redis.hGet(this.k.item, epc.toUpperCase());
+    return raw == null ? undefined : (JSON.parse(raw) as StoredItem);
+  }
+
+  async items(q: ItemsQuery): Promise<ItemsPage> {
+    const zones = q.zoneNames ? new Set(q.zoneNames) : undefined;
+    const found: { epc: string; item: Item }[] = [];
+    const accept = (stored: StoredItem | undefined): void => {
+      if (!stored) return;
+      const { item, ms } = stored;
+      if (q.jobId !== undefined && item.jobId !== q.jobId) return;
+      if (zones && !zones.has(item.zone)) return;
+      if (q.facility !== undefined && item.facility !== q.facility) return;
+      if (q.fromMs !== undefined && ms < q.fromMs) return;
+      if (q.toMs !== undefined && ms >= q.toMs) return;
+      if (q.epcPrefix !== undefined && !item.epc.startsWith(q.epcPrefix)) return;
+      if (q.after !== undefined && item.epc <= q.after) return;
+      const shown = q.epcFormat === undefined ? item.epc : formatEpc(item.epc, q.epcFormat);
+      if (shown === undefined) return;
+      found.push({ epc: item.epc, item: shown === item.epc ? item : { ...item, epc: shown } });
+    };
+    const candidates = await this.timeCandidates(q);
+    if (candidates) {
+      for (let i = 0; i < candidates.length && found.length <= q.pageSize; i += CHUNK) {
+        for (const s of await this.load(candidates.slice(i, i + CHUNK))) accept(s);
+      }
+    } else {
+      // The smallest index the filters allow; the others are checked per item.
+      const key =
+        q.jobId !== undefined ? this.k.job(q.jobId)
+        : q.zoneNames?.length === 1 ? this.k.zone(q.zoneNames[0]!)
+        : q.facility !== undefined ? this.k.facility(q.facility)
+        : this.k.all;
+      const prefix = q.epcPrefix;
+      let min = q.after !== undefined && (prefix === undefined || q.after >= prefix) ? `(${q.after}` : prefix !== undefined ? `[${prefix}` : '-';
+      const max = prefix !== undefined ? prefixEnd(prefix) : '+';
+      while (found.length <= q.pageSize) {
+        const epcs = await this.redis.zRange(key, min, max, { BY: 'LEX', LIMIT: { offset: 0, count: CHUNK } });
+        for (const s of await this.load(epcs)) accept(s);
+        const last = epcs[epcs.length - 1];
+        if (last === undefined || epcs.length < CHUNK) break;
+        min = `(${last}`;
+      }
+    }
+    const page = found.slice(0, q.pageSize);
+    const last = page[page.length - 1];
+    return { items: page.map((f) => f.item), nextPageMarker: found.length > q.pageSize && last ? q.marker(last.epc) : null };
+  }
+
+  /** With a narrow time filter: the EPCs it matches, sorted, after the cursor. Otherwise undefined. */
+  private async timeCandidates(q: ItemsQuery): Promise<string[] | undefined> {
+    if (q.fromMs === undefined && q.toMs === undefined) return undefined;
+    const min = q.fromMs === undefined ? '-inf' : String(q.fromMs);
+    const max = q.toMs === undefined ? '+inf' : `(${q.toMs}`;
+    if ((await this.redis.zCount(this.k.time, min, max)) > TIME_INDEX_LIMIT) return undefined;
+    const epcs = await this.redis.zRange(this.k.time, min, max, { BY: 'SCORE' });
+    return epcs.filter((e) => q.after === undefined || e > q.after).sort();
+  }
+
+  private async load(epcs: readonly string[]): Promise<Array<StoredItem | undefined>> {
+    if (epcs.length === 0) return [];
+    const raws = await this.redis.hmGet(this.k.item, [...epcs]);
+    return raws.map((raw) => (raw == null ? undefined : (JSON.parse(raw) as StoredItem)));
+  }
+
+  async history(q: HistoryQuery): Promise<HistoryPage> {
+    const found: { id: string; record: ItemEvent }[] = [];
+    const accept = (id: string, stored: StoredHistory | undefined): void => {
+      if (!stored) return;
+      const r = stored.record;
+      if (q.epcPrefix !== undefined && !r.epc.startsWith(q.epcPrefix)) return;
+      if (q.jobId !== undefined && stored.jobId !== q.jobId) return;
+      if (q.fromZone !== undefined && r.fromZone !== q.fromZone) return;
+      if (q.toZone !== undefined && r.toZone !== q.toZone) return;
+      if (q.fromFacility !== undefined && r.fromFacility !== q.fromFacility) return;
+      if (q.toFacility !== undefined && r.toFacility !== q.toFacility) return;
+      if (q.zoneTransitionsOnly && r.fromZone === r.toZone && r.fromFacility === r.toFacility) return;
+      if (q.minDistanceMoved !== undefined && q.minDistanceMoved > 0) {
+        if (r.fromX === null || r.fromY === null || r.toX === null || r.toY === null) return;
+        if (Math.hypot(r.toX - r.fromX, r.toY - r.fromY) < q.minDistanceMoved) return;
+      }
+      const shown = q.epcFormat === undefined ? r.epc : formatEpc(r.epc, q.epcFormat);
+      if (shown === undefined) return;
+      found.push({ id, record: shown === r.epc ? r : { ...r, epc: shown } });
+    };
+    const from = q.fromMs === undefined ? undefined : timeKey(q.fromMs);
+    let min = q.after !== undefined && (from === undefined || q.after >= from) ? `(${q.after}` : from !== undefined ? `[${from}` : '-';
+    const max = q.toMs === undefined ? '+' : `(${timeKey(q.toMs)}`;
+    while (found.length <= q.pageSize) {
+      const ids = await this.redis.zRange(this.k.history, min, max, { BY: 'LEX', LIMIT: { offset: 0, count: CHUNK } });
+      if (ids.length > 0) {
+        const raws = await this.redis.hmGet(this.k.historyRecord, ids);
+        ids.forEach((id, i) => {
+          const raw = raws[i];
+          accept(id, raw == null ? undefined : (JSON.parse(raw) as StoredHistory));
+        });
+      }
+      const last = ids[ids.length - 1];
+      if (last === undefined || ids.length < CHUNK) break;
+      min = `(${last}`;
+    }
+    const page = found.slice(0, q.pageSize);
+    const more = found.length > q.pageSize;
+    const lastId = page[page.length - 1]?.id ?? q.after;
+    const nextPageMarker = more || q.alwaysIncludePageMarker ? q.marker(lastId) : null;
+    return { history: page.map((f) => f.record), nextPageMarker, moreHistoryAvailable: more };
+  }
+}

@@ -1,0 +1,103 @@
+// Item data (interface: Items): GET /data/v1/items/show and
+// /data/v1/items/show/history over the items and history read models
+// (projections/items/), which the items projection keeps in the projections
+// role. Rules in docs/item-processing.md ("Read models").
+import type { AppDeps, BackgroundWork, Slice } from '../core/slice';
+import type { RunningSubscription } from '../core/subscriptions';
+import type { RouteParam } from '../core/http/routes';
+import { hasRole, type Role } from '../config';
+import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../core/paging';
+import { resetIfLogWasReplaced } from '../../projections/config/log-reset';
+import { startItemsProjection } from '../../projections/items/projection';
+import { ITEMS_PROJECTION, itemKeys } from '../../projections/items/keys';
+import { ItemsReadModel } from '../../projections/items/readmodel';
+import { EPC_FORMATS } from './epc';
+import { parseHistoryQuery, parseItemsQuery } from './query';
+
+export const ITEMS_BASE = '/data/v1/items';
+export const ITEMS_ROLES = ['DataReader'];
+const TAG = 'Items';
+
+const p = (name: string, description: string, schema: Record<string, unknown> = { type: 'string' }): RouteParam => ({ name, description, schema });
+const COMMON: readonly RouteParam[] = [
+  p('epcPrefix', 'hexadecimal EPC prefix (case-insensitive)'),
+  p('jobId', 'job that last saw the item (items) or reported the change (history)'),
+  p('fromTime', 'on or after this ISO 8601 time', { type: 'string', format: 'date-time' }),
+  p('toTime', 'before this ISO 8601 time', { type: 'string', format: 'date-time' }),
+  p('epcFormat', 'how EPCs are shown (default: raw hex); PURE_ID, TAG and UPC12 leave out EPCs that do not decode', { type: 'string', enum: [...EPC_FORMATS] }),
+  p('pageSize', `records per page, default ${DEFAULT_PAGE_SIZE}`, { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE }),
+  p('pageMarker', 'nextPageMarker of the previous page; the other parameters (pageSize aside) must be the same'),
+];
+
+export function startItemsBackground(deps: AppDeps): BackgroundWork {
+  const logger = deps.logger.child('items');
+  let sub: RunningSubscription | undefined;
+  let stopping = false;
+  const started = (async () => {
+    await resetIfLogWasReplaced({
+      client: deps.client,
+      redis: deps.redis,
+      keys: deps.keys,
+      projection: ITEMS_PROJECTION,
+      keyPatterns: [itemKeys(deps.keys).pattern],
+      logger,
+    });
+    if (stopping) return;
+    sub = startItemsProjection({ client: deps.client, redis: deps.redis, keys: deps.keys, logger: logger.child('projection') });
+  })().catch((err: unknown) => logger.error('items projection did not start', { err }));
+  return {
+    async stop() {
+      stopping = true;
+      await started;
+      await sub?.stop();
+    },
+  };
+}
+
+export const itemsSlice: Slice = {
+  name: 'items',
+  start(deps: AppDeps, roles: readonly Role[]) {
+    return hasRole({ roles }, 'projections') ? startItemsBackground(deps) : undefined;
+  },
+  register(table, deps) {
+    // Registration only reads deps inside handlers (the route inventory passes none).
+    let model: ItemsReadModel | undefined;
+    const items = (): ItemsReadModel => (model ??= new ItemsReadModel(deps.redis, deps.keys));
+    table.add(
+      {
+        method: 'get', path: `${ITEMS_BASE}/show`, roles: ITEMS_ROLES, tag: TAG,
+        summary: 'Current items in EPC order (items that expired stay listed in zone ABSENT)',
+        query: [
+          ...COMMON,
+          p('zoneNames', 'comma-separated zone names'),
+          p('facility', 'facility name'),
+          p('presenceConfidence', 'deprecated; accepted and ignored', { type: 'string', enum: ['HIGH', 'LOW'] }),
+        ],
+        responses: { 200: '{items, nextPageMarker}', 400: 'a bad parameter (named in errors[]) or a marker of another query' },
+      },
+      async (ctx) => {
+        ctx.body = await items().items(parseItemsQuery(ctx.query));
+      },
+    );
+    table.add(
+      {
+        method: 'get', path: `${ITEMS_BASE}/show/history`, roles: ITEMS_ROLES, tag: TAG,
+        summary: 'Zone transitions of items, oldest first',
+        query: [
+          ...COMMON,
+          p('fromZone', 'zone the item left'),
+          p('toZone', 'zone the item entered'),
+          p('fromFacility', 'facility the item left'),
+          p('toFacility', 'facility the item entered'),
+          p('zoneTransitionsOnly', 'default true; history holds zone transitions only, so false changes nothing', { type: 'boolean', default: true }),
+          p('minDistanceMoved', 'meters; records without both locations are left out when above 0', { type: 'number', minimum: 0 }),
+          p('alwaysIncludePageMarker', 'default false; true: a marker also on the last page, to poll for newer records', { type: 'boolean', default: false }),
+        ],
+        responses: { 200: '{history, nextPageMarker, moreHistoryAvailable}', 400: 'a bad parameter (named in errors[]) or a marker of another query' },
+      },
+      async (ctx) => {
+        ctx.body = await items().history(parseHistoryQuery(ctx.query));
+      },
+    );
+  },
+};
