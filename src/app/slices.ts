@@ -14,5 +14,6 @@ import { jobsSlice, recipeInUseByJobs } from '../jobs/slice';
 import { healthSlice } from '../health/slice';
 import { makeAgentsSlice } from '../agents/slice';
 import { jobsForAgents } from '../jobs/agents';
+import { engineSlice } from '../engine/slice';
 
-export const SLICES: readonly Slice[] = [usersSlice, tokensSlice, facilitiesSlice, zoneMapsSlice, readerDefinitionsSlice, thresholdsSlice, settingsSlice, softwareSlice, readerConfigurationsSlice, makeRecipesSlice({ deletionGuards: [recipeInUseByJobs] }), jobsSlice, healthSlice, makeAgentsSlice(jobsForAgents)];
+export const SLICES: readonly Slice[] = [usersSlice, tokensSlice, facilitiesSlice, zoneMapsSlice, readerDefinitionsSlice, thresholdsSlice, settingsSlice, softwareSlice, readerConfigurationsSlice, makeRecipesSlice({ deletionGuards: [recipeInUseByJobs] }), jobsSlice, healthSlice, makeAgentsSlice(jobsForAgents), engineSlice];

@@ -93,6 +93,7 @@ describe('npm start (src/main.ts)', function () {
     expect(steps).to.deep.equal([
       'http server',
       'jobs runner and projection',
+      'engine background work',
       'health background work',
       'config projection',
       'amqp',

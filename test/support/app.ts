@@ -31,7 +31,9 @@ export const basic = (user: string, password: string): string => `Basic ${Buffer
 export const ADMIN = basic('admin', 'admindefault');
 
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'tagtrail-app-'));
+  // A DATA_DIR given by the caller is the caller's (restart tests reuse it): never removed here.
+  const ownDataDir = env['DATA_DIR'] === undefined;
+  const dataDir = env['DATA_DIR'] ?? mkdtempSync(join(tmpdir(), 'tagtrail-app-'));
   const keyPrefix = env['REDIS_KEY_PREFIX'] ?? `tagtrail-test-${crypto.randomUUID()}:`;
   const config = loadConfigOrThrow({
     PORT: '0',
@@ -72,7 +74,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     async stop(opts = {}) {
       await shutdown.run('test finished');
       if (opts.keepRedis) {
-        rmSync(dataDir, { recursive: true, force: true });
+        if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
         return;
       }
       const redis = createClient({ url: config.redisUrl });
@@ -81,7 +83,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
         if (keys.length) await redis.del(keys);
       }
       await redis.quit();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

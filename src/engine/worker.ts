@@ -1,0 +1,346 @@
+// The item engine as a background worker (role `engine`): subscribes to the
+// reports and job events in `$all`, feeds them to the pure engine and appends
+// its changes to ENGINE_STREAM, one ItemsChanged per cycle. Exactly-once by
+// construction: every ItemsChanged records the input position it covers, the
+// engine resumes after the inputPosition of the last one (no other
+// checkpoint), and appends with the revision it last wrote, so a second
+// instance fails its append instead of duplicating (docs/item-processing.md,
+// "Engine wiring").
+import { BACKWARDS, END, NO_STREAM, StreamNotFoundError, streamNameFilter, type EventStoreDBClient, type Position } from '@eventstore/db-client';
+import { isLeft } from 'fp-ts/Either';
+import { TAG_REPORTS_STREAM_PREFIX, tagReportEvents, type TagsReportedData } from '../agents/events';
+import { ConcurrencyError, appendEvents, forEachInStream, type StreamRevision } from '../core/eventstore';
+import { decodeRecorded, encodeEvent, type RecordedDomainEvent } from '../core/events';
+import type { Logger } from '../core/logger';
+import type { BackgroundWork } from '../core/slice';
+import { runSubscription, type RunningSubscription } from '../core/subscriptions';
+import { JOB_STREAM_PREFIX, evolveJob, jobEvents, jobStream } from '../jobs/events';
+import { initialJobState, type JobState } from '../jobs/model';
+import type { ConfigReadModel } from '../../projections/config/readmodel';
+import { readerDefinitionsOf } from '../readerdefinitions/kind';
+import { recipeOf } from '../recipes/kind';
+import { currentZoneMapOf } from '../zonemaps/current-readmodel';
+import { zoneLocator } from '../zonemaps/lookup';
+import { applyChange } from './apply';
+import { engineReaders, engineRecipeOf } from './context';
+import { ingest, tick } from './engine';
+import { ENGINE_STREAM, itemEvents } from './events';
+import { emptyState, endJob, runtimeOf } from './state';
+import type { EngineState, ItemChange, JobContext } from './types';
+
+export interface EngineWorkerOptions {
+  readonly client: EventStoreDBClient;
+  readonly readModel: ConfigReadModel;
+  readonly logger: Logger;
+  /** Wall clock (epoch ms) for tick and ItemsChanged.at. */
+  readonly clock?: () => number;
+  /** How often pending changes are appended (and tick runs). Default 250 ms. */
+  readonly cycleMs?: number;
+  /** Pending changes that trigger an append before the cycle ends. Default 500. */
+  readonly maxChanges?: number;
+  /** Minimum time between two ticks. Default 500 ms. */
+  readonly tickMs?: number;
+  /** How long a job's context (recipe, readers, zone map) is reused before it is rebuilt. Default 5 s. */
+  readonly contextTtlMs?: number;
+  /** Pause before resyncing after a failure (fenced, append or handler error). Default 1 s. */
+  readonly retryMs?: number;
+}
+
+export interface EngineWorker extends BackgroundWork {
+  /** Number of runs started (1 + resyncs): for tests and logs. */
+  readonly runs: number;
+}
+
+const INPUT_CODECS = { ...tagReportEvents, ...jobEvents };
+type InputEvent = RecordedDomainEvent<
+  { type: 'TagsReported'; data: TagsReportedData } | Parameters<typeof evolveJob>[1]
+>;
+
+/** Where ENGINE_STREAM ends: its last revision and the input position its last event covers. */
+export interface LastOutput {
+  readonly revision: StreamRevision;
+  readonly inputPosition: string | undefined;
+}
+
+/** Reads the last ItemsChanged of ENGINE_STREAM (backwards, one event). */
+export async function readLastOutput(client: EventStoreDBClient): Promise<LastOutput> {
+  let last: LastOutput = { revision: NO_STREAM, inputPosition: undefined };
+  let failure: unknown;
+  try {
+    for await (const resolved of client.readStream(ENGINE_STREAM, { direction: BACKWARDS, fromRevision: END, maxCount: 1 })) {
+      const decoded = decodeRecorded(resolved, itemEvents);
+      if (isLeft(decoded)) failure = decoded.left;
+      else last = { revision: decoded.right.revision, inputPosition: decoded.right.data.inputPosition };
+    }
+  } catch (err) {
+    if (err instanceof StreamNotFoundError) return last;
+    throw err;
+  }
+  if (failure !== undefined) throw failure;
+  return last;
+}
+
+const positionOf = (commit: string): Position => ({ commit: BigInt(commit), prepare: BigInt(commit) });
+
+/** A job as the engine needs it: its folded state and where in `$all` it stopped. */
+interface JobInfo {
+  readonly job: JobState;
+  readonly stoppedAt: bigint | undefined;
+}
+
+async function loadJob(client: EventStoreDBClient, jobId: string): Promise<JobInfo> {
+  let job = initialJobState;
+  let stoppedAt: bigint | undefined;
+  await forEachInStream(client, jobStream(jobId), jobEvents, (e) => {
+    job = evolveJob(job, e);
+    if (e.type === 'JobStopped') stoppedAt = e.position?.commit ?? 0n;
+  });
+  return { job, stoppedAt };
+}
+
+/** The JobContext of an item job (INVENTORY or LOCATION recipe), or undefined. */
+export async function jobContextOf(readModel: ConfigReadModel, job: JobState): Promise<JobContext | undefined> {
+  const req = job.job;
+  if (req === null) return undefined;
+  const recipe = await recipeOf(readModel, req.recipeName);
+  if (recipe === undefined || (recipe.type !== 'INVENTORY' && recipe.type !== 'LOCATION')) return undefined;
+  const [defs, zoneMap] = await Promise.all([readerDefinitionsOf(readModel), currentZoneMapOf(readModel, req.facility)]);
+  return {
+    jobId: job.id,
+    facility: req.facility,
+    recipe: engineRecipeOf(recipe),
+    flags: {
+      reportToDatabaseEnabled: req.reportToDatabaseEnabled,
+      reportToHistoryEnabled: req.reportToHistoryEnabled,
+      reportToMessageQueueEnabled: req.reportToMessageQueueEnabled,
+    },
+    useOtherJobData: req.useOtherJobData,
+    readers: engineReaders(defs),
+    locator: zoneMap === undefined ? undefined : zoneLocator(zoneMap),
+  };
+}
+
+interface CachedJob {
+  readonly info: JobInfo;
+  readonly ctx: JobContext | undefined;
+  readonly loadedAt: number;
+}
+
+/**
+ * One run: state rebuilt from ENGINE_STREAM, a subscription after the last
+ * inputPosition, a cycle timer. Any failure ends the run (its state may be
+ * ahead of what was appended); the worker then starts a new one, which
+ * rebuilds from the output: the output is the only truth.
+ */
+class EngineRun {
+  private readonly state: EngineState = emptyState();
+  private revision: StreamRevision = NO_STREAM;
+  /** Input position covered by what is appended plus what is pending. */
+  private inputPosition: string | undefined;
+  private pending: ItemChange[] = [];
+  private readonly jobs = new Map<string, CachedJob>();
+  private sub: RunningSubscription | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private caughtUp = false;
+  private lastTick = -Infinity;
+  private failed = false;
+  private stopping: Promise<void> | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly clock: () => number;
+  private readonly log: Logger;
+
+  constructor(
+    private readonly opts: EngineWorkerOptions,
+    private readonly onFailure: (run: EngineRun, err: unknown) => void,
+  ) {
+    this.clock = opts.clock ?? Date.now;
+    this.log = opts.logger;
+  }
+
+  /** Runs `work` alone: the handler and the cycle never interleave, so an append never covers half a batch. */
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(work, work);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private fail(err: unknown): void {
+    if (this.failed) return;
+    this.failed = true;
+    this.onFailure(this, err);
+  }
+
+  async start(): Promise<void> {
+    const last = await readLastOutput(this.opts.client);
+    await this.rebuild(last);
+    if (this.stopping) return;
+    const resume = last.inputPosition;
+    this.sub = runSubscription({
+      client: this.opts.client,
+      name: 'item-engine',
+      codecs: INPUT_CODECS,
+      filter: streamNameFilter({ prefixes: [TAG_REPORTS_STREAM_PREFIX, JOB_STREAM_PREFIX] }),
+      // The engine's own output is its checkpoint: nothing is saved elsewhere.
+      checkpointStore: { load: () => Promise.resolve(resume === undefined ? undefined : positionOf(resume)), save: () => Promise.resolve() },
+      checkpointMode: 'handler',
+      handler: (events, position) => this.exclusive(() => this.handle(events, position)),
+      logger: this.log,
+      maxBatchSize: 500,
+      onCaughtUp: () => {
+        this.caughtUp = true;
+      },
+    });
+    const cycleMs = this.opts.cycleMs ?? 250;
+    this.timer = setInterval(() => {
+      void this.exclusive(() => this.cycle()).catch((err: unknown) => this.fail(err));
+    }, cycleMs);
+    this.log.info('item engine started', { resumeAfter: resume ?? 'start', revision: String(this.revision), items: this.state.shared.size });
+  }
+
+  /**
+   * Replays ENGINE_STREAM up to `last` into the item views. Cost: the whole
+   * history is read on every start (snapshots are the next step); jobs are
+   * read once each to know their view and whether they had stopped.
+   */
+  private async rebuild(last: LastOutput): Promise<void> {
+    this.revision = last.revision;
+    this.inputPosition = last.inputPosition;
+    if (last.revision === NO_STREAM) return;
+    const changes: ItemChange[] = [];
+    await forEachInStream(this.opts.client, ENGINE_STREAM, itemEvents, (e) => {
+      if (e.revision <= (last.revision as bigint)) changes.push(...e.data.changes);
+    });
+    const resumeAt = last.inputPosition === undefined ? 0n : BigInt(last.inputPosition);
+    const infos = new Map<string, JobInfo>();
+    for (const jobId of new Set(changes.map((c) => c.jobId))) infos.set(jobId, await loadJob(this.opts.client, jobId));
+    for (const change of changes) applyChange(this.state, change, infos.get(change.jobId)?.job.job?.useOtherJobData ?? true);
+    for (const [jobId, info] of infos) {
+      if (info.stoppedAt !== undefined && info.stoppedAt <= resumeAt) {
+        endJob(this.state, jobId);
+        continue;
+      }
+      // Running jobs are registered again so their items keep expiring without waiting for their next report.
+      const ctx = await this.contextOf(jobId);
+      if (ctx !== undefined) runtimeOf(this.state, ctx);
+    }
+  }
+
+  private async cachedJob(jobId: string): Promise<CachedJob> {
+    const cached = this.jobs.get(jobId);
+    const now = this.clock();
+    if (cached !== undefined && now - cached.loadedAt < (this.opts.contextTtlMs ?? 5000)) return cached;
+    const info = await loadJob(this.opts.client, jobId);
+    const ctx = info.job.status === 'NONE' ? undefined : await jobContextOf(this.opts.readModel, info.job);
+    const entry = { info, ctx, loadedAt: now };
+    this.jobs.set(jobId, entry);
+    return entry;
+  }
+
+  private async contextOf(jobId: string): Promise<JobContext | undefined> {
+    return (await this.cachedJob(jobId)).ctx;
+  }
+
+  private async handle(events: ReadonlyArray<InputEvent>, position: Position): Promise<void> {
+    // A failed run must not apply a batch twice (the subscription retries failed batches).
+    if (this.failed || this.stopping) throw new Error('item engine run is stopping');
+    try {
+      for (const e of events) {
+        if (e.type === 'TagsReported') {
+          const jobId = e.data.jobId;
+          const { info, ctx } = await this.cachedJob(jobId);
+          // Reports of an unknown or non-item job, or arriving after the job stopped, place nothing.
+          if (ctx === undefined) continue;
+          const at = e.position?.commit;
+          if (info.stoppedAt !== undefined && (at === undefined || info.stoppedAt < at)) continue;
+          // The report's append time is the engine's time for it, so a replay reproduces it.
+          this.pending.push(...ingest(this.state, e.data, ctx, e.created.getTime()).changes);
+        } else {
+          const jobId = e.streamId.slice(JOB_STREAM_PREFIX.length);
+          this.jobs.delete(jobId); // refreshed on the job's next report
+          if (e.type === 'JobStopped') endJob(this.state, jobId);
+        }
+      }
+      this.inputPosition = position.commit.toString();
+      if (this.pending.length >= (this.opts.maxChanges ?? 500)) await this.flush();
+    } catch (err) {
+      this.fail(err);
+      throw err;
+    }
+  }
+
+  /** Every cycle: tick when caught up and due, then append what is pending. */
+  private async cycle(): Promise<void> {
+    if (this.failed || this.stopping) return;
+    const now = this.clock();
+    if (this.caughtUp && now - this.lastTick >= (this.opts.tickMs ?? 500)) {
+      this.lastTick = now;
+      this.pending.push(...tick(this.state, now).changes);
+    }
+    await this.flush();
+  }
+
+  /** Appends the pending changes as one ItemsChanged, fenced by the revision this run last wrote. */
+  private async flush(): Promise<void> {
+    if (this.pending.length === 0 || this.failed) return;
+    if (this.inputPosition === undefined) throw new Error('item changes without any input position');
+    const changes = this.pending;
+    this.pending = [];
+    const event = encodeEvent(itemEvents, { type: 'ItemsChanged', data: { inputPosition: this.inputPosition, at: this.clock(), changes } });
+    try {
+      const outcome = await appendEvents(this.opts.client, ENGINE_STREAM, [event], this.revision);
+      this.revision = outcome.nextExpectedRevision;
+    } catch (err) {
+      if (err instanceof ConcurrencyError) this.log.warn('ENGINE_STREAM written by someone else: fenced, resyncing', { err: err.message });
+      this.fail(err);
+      throw err;
+    }
+  }
+
+  /** Stops the subscription and the cycle; appends what is pending unless the run failed. */
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      if (this.timer !== undefined) clearInterval(this.timer);
+      await this.sub?.stop();
+      await this.exclusive(async () => {
+        if (!this.failed) await this.flush();
+      }).catch((err: unknown) => this.log.warn('item engine: final append failed (the next run redoes it)', { err: String(err) }));
+    })();
+    return this.stopping;
+  }
+}
+
+export function startEngineWorker(opts: EngineWorkerOptions): EngineWorker {
+  const log = opts.logger;
+  let current: EngineRun | undefined;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  let runs = 0;
+
+  const launch = (): void => {
+    if (stopped) return;
+    runs++;
+    const run = new EngineRun(opts, (failed, err) => void restart(failed, err));
+    current = run;
+    run.start().catch((err: unknown) => void restart(run, err));
+  };
+  const restarting = new WeakSet<EngineRun>();
+  const restart = async (run: EngineRun, err: unknown): Promise<void> => {
+    if (current !== run || restarting.has(run)) return;
+    restarting.add(run);
+    log.warn('item engine run failed; resyncing from ENGINE_STREAM', { err: err instanceof Error ? err.message : String(err) });
+    await run.stop();
+    if (stopped || current !== run) return;
+    retry = setTimeout(launch, opts.retryMs ?? 1000);
+  };
+  launch();
+  return {
+    get runs() {
+      return runs;
+    },
+    async stop() {
+      stopped = true;
+      if (retry !== undefined) clearTimeout(retry);
+      await current?.stop();
+    },
+  };
+}

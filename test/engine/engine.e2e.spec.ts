@@ -1,0 +1,175 @@
+// The item engine wired into the app (role `engine`): reports posted through
+// the agent API of a real job end up as ItemsChanged on ENGINE_STREAM
+// (FIRST_SEEN from ABSENT, ZONE_CHANGE between antenna zones); a restart on
+// the same data directory resumes after the last inputPosition (reports
+// stored while no engine ran are processed once, nothing is repeated); a
+// second engine instance running beside the app's is fenced and resyncs
+// instead of duplicating. Compared: the sequence of history records per EPC.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { agentAuthorization } from '../../src/agents/guard';
+import { readStream } from '../../src/core/eventstore';
+import type { Logger } from '../../src/core/logger';
+import { ENGINE_STREAM, itemEvents } from '../../src/engine/events';
+import { startEngineWorker } from '../../src/engine/worker';
+import { startTestApp, type TestApp } from '../support/app';
+import { agentSide, type AgentSide } from '../readerdefinitions/e2e-support';
+import { expectStatus, RC, RECIPES } from '../readerconfigurations/e2e-support';
+import { inventoryBody } from '../readerconfigurations/fixtures';
+
+const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
+const READER = 'dock-1';
+const AGENT = `/agent/v1/readers/${READER}`;
+const JOBS = '/control/v1/jobs';
+const epc = (n: number): string => `E2801160600002${n.toString(16).toUpperCase().padStart(10, '0')}`;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Record_ {
+  kind: string;
+  from: string;
+  to: string;
+}
+
+describe('item engine wiring (role engine)', function () {
+  this.timeout(120_000);
+  const dataDir = mkdtempSync(join(tmpdir(), 'tagtrail-engine-'));
+  const keyPrefix = `tagtrail-test-${crypto.randomUUID()}:`;
+  const env = { DATA_DIR: dataDir, REDIS_KEY_PREFIX: keyPrefix, JOB_ACK_TIMEOUT_SECONDS: '60' };
+  let app: TestApp;
+  let side: AgentSide | undefined;
+  let secret = '';
+  let jobId = '';
+  let t = Date.now();
+
+  after(async () => {
+    await side?.close();
+    await app?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const closeSide = async (): Promise<void> => {
+    await side?.close();
+    side = undefined;
+  };
+  const auth = (): string => agentAuthorization(READER, secret);
+  /** One report of `epcs` on `antennaId`, read now (each report a little later than the previous one). */
+  const report = async (antennaId: number, epcs: string[], peakRssi = -60): Promise<void> => {
+    t = Math.max(t + 1000, Date.now());
+    const at = new Date(t).toISOString();
+    const observations = epcs.map((e) => ({ epc: e, tid: null, antennaId, peakRssi, readCount: 2, firstSeen: at, lastSeen: at, x: null, y: null }));
+    const res = await app.request('POST', `${AGENT}/reports`, { auth: auth(), body: { reportId: crypto.randomUUID(), jobId, from: at, to: at, observations } });
+    expect(res.status, JSON.stringify(res.body)).to.be.oneOf([200, 202, 204]);
+  };
+  const output = async () => {
+    const s = side ?? (side = await agentSide(app));
+    return (await readStream(s.deps.client, ENGINE_STREAM, itemEvents)).events;
+  };
+  /** History records (FIRST_SEEN, ZONE_CHANGE, EXPIRED) per EPC, in output order. */
+  const history = async (): Promise<Map<string, Record_[]>> => {
+    const byEpc = new Map<string, Record_[]>();
+    for (const e of await output()) {
+      for (const c of e.data.changes) {
+        if (c.kind === 'HEARTBEAT' || c.kind === 'MOVED') continue;
+        const list = byEpc.get(c.epc) ?? [];
+        list.push({ kind: c.kind, from: c.fromZone, to: c.toZone });
+        byEpc.set(c.epc, list);
+      }
+    }
+    return byEpc;
+  };
+  const until = async (what: string, ok: (h: Map<string, Record_[]>) => boolean): Promise<Map<string, Record_[]>> => {
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const h = await history();
+      if (ok(h)) return h;
+      if (Date.now() > deadline) throw new Error(`${what}: ${JSON.stringify([...h])}`);
+      await sleep(100);
+    }
+  };
+  const count = (h: Map<string, Record_[]>): number => [...h.values()].reduce((n, l) => n + l.length, 0);
+  const first = (zone: string): Record_ => ({ kind: 'FIRST_SEEN', from: 'ABSENT', to: zone });
+  const move = (from: string, to: string): Record_ => ({ kind: 'ZONE_CHANGE', from, to });
+
+  it('reports through the agent API of a running job become FIRST_SEEN and ZONE_CHANGE on ENGINE_STREAM', async () => {
+    app = await startTestApp(env);
+    expectStatus(await app.request('POST', `${RC}/create`, { body: inventoryBody({}, 'inv') }), 200);
+    expectStatus(await app.request('POST', '/configuration/v1/readerDefinitions/create', { body: { name: READER, antennaZones: { '1': 'DOCK', '2': 'SHELF' } } }), 200);
+    expectStatus(await app.request('POST', `${RECIPES}/create`, { body: { name: 'rec', type: 'INVENTORY', readerConfigurationName: 'inv', reportingInterval: 1, computeWindow: 1 } }), 200);
+    const job = await app.request('POST', `${JOBS}/start`, { body: { name: 'engine', recipeName: 'rec', startDelay: 'PT0S' } });
+    expectStatus(job, 200);
+    jobId = job.body.id as string;
+    const issued = await app.request('PUT', `${AGENT}/secret`);
+    expectStatus(issued, 200);
+    secret = issued.body.secret as string;
+    const checkin = { agentId: 'test-agent', versions: { App: '1.0.0', Firmware: '7.6.1' }, state: 'IDLE' };
+    for (let i = 0; ; i++) {
+      const res = await app.request('POST', `${AGENT}/checkin`, { auth: auth(), body: checkin });
+      expectStatus(res, 200);
+      if (res.body.assignment?.jobId === jobId) break;
+      if (i > 100) throw new Error(`no assignment: ${JSON.stringify(res.body)}`);
+      await sleep(100);
+    }
+    const ack = await app.request('POST', `${AGENT}/assignments/${jobId}/ack`, { auth: auth() });
+    expect(ack.status, JSON.stringify(ack.body)).to.be.oneOf([200, 204]);
+
+    await report(1, [epc(1), epc(2), epc(3)]);
+    await sleep(1100); // past the 1 s compute window: the DOCK reads no longer compete
+    await report(2, [epc(1)], -40);
+    const h = await until('three sightings and a move', (x) => count(x) === 4);
+    expect(h.get(epc(1))).to.deep.equal([first('DOCK'), move('DOCK', 'SHELF')]);
+    expect(h.get(epc(2))).to.deep.equal([first('DOCK')]);
+    expect(h.get(epc(3))).to.deep.equal([first('DOCK')]);
+    const changes = (await output()).flatMap((e) => e.data.changes);
+    expect(changes.find((c) => c.epc === epc(2))).to.include({ jobId, toFacility: 'DEFAULT', fromFacility: null, reportToHistoryEnabled: true });
+  });
+
+  it('a restart on the same data resumes after the last inputPosition: no duplicate, no missing change', async () => {
+    const before = (await output()).length;
+    const lastBefore = (await output()).at(-1)?.data.inputPosition;
+    await closeSide();
+    await app.stop({ keepRedis: true });
+    // Input stored while no engine runs (what a crash leaves: input after the last inputPosition).
+    app = await startTestApp({ ...env, ROLES: 'api,eventstore,projections,jobs' });
+    await report(2, [epc(2), epc(4)], -40); // epc 2 moves to SHELF, epc 4 is new
+    await sleep(1000);
+    expect((await output()).length, 'no engine, no output').to.equal(before);
+    await closeSide();
+    await app.stop({ keepRedis: true });
+    app = await startTestApp(env);
+    await sleep(1100);
+    await report(1, [epc(1)], -40); // back to DOCK
+    const h = await until('after restart', (x) => count(x) === 7);
+    await sleep(600);
+    expect(count(await history()), 'nothing more').to.equal(7);
+    expect(h.get(epc(1))).to.deep.equal([first('DOCK'), move('DOCK', 'SHELF'), move('SHELF', 'DOCK')]);
+    expect(h.get(epc(2))).to.deep.equal([first('DOCK'), move('DOCK', 'SHELF')]);
+    expect(h.get(epc(3))).to.deep.equal([first('DOCK')]);
+    expect(h.get(epc(4))).to.deep.equal([first('SHELF')]);
+    const positions = (await output()).map((e) => BigInt(e.data.inputPosition));
+    expect(positions.every((p, i) => i === 0 || p >= (positions[i - 1] ?? 0n)), 'inputPosition never goes back').to.equal(true);
+    expect(lastBefore).to.be.a('string');
+  });
+
+  it('a second engine instance beside the running one is fenced and resyncs: nothing is duplicated', async () => {
+    const s = side ?? (side = await agentSide(app));
+    const second = startEngineWorker({ client: s.deps.client, readModel: s.deps.readModel, logger: silent, cycleMs: 50, retryMs: 100 });
+    try {
+      await sleep(500);
+      for (let k = 0; k < 5; k++) {
+        await report(k % 2 === 0 ? 2 : 1, [epc(1), epc(5 + k)], -30);
+        await sleep(1100);
+      }
+      // 5 new tags; epc 1 is in DOCK and alternates SHELF, DOCK, SHELF, DOCK, SHELF.
+      const h = await until('both engines', (x) => count(x) === 7 + 5 + 5);
+      await sleep(600);
+      expect(count(await history())).to.equal(17);
+      expect(h.get(epc(1))?.slice(3)).to.deep.equal([move('DOCK', 'SHELF'), move('SHELF', 'DOCK'), move('DOCK', 'SHELF'), move('SHELF', 'DOCK'), move('DOCK', 'SHELF')]);
+      for (let k = 0; k < 5; k++) expect(h.get(epc(5 + k)), `epc ${5 + k}`).to.deep.equal([first(k % 2 === 0 ? 'SHELF' : 'DOCK')]);
+      expect(second.runs, 'runs of the second instance').to.be.at.least(1);
+    } finally {
+      await second.stop();
+    }
+  });
+});
