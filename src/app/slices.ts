@@ -12,8 +12,9 @@ import { softwareSlice } from '../software/slice';
 import { thresholdsSlice } from '../thresholds/slice';
 import { jobsSlice, recipeInUseByJobs } from '../jobs/slice';
 import { healthSlice } from '../health/slice';
+import { itemsSlice } from '../items/slice';
 import { makeAgentsSlice } from '../agents/slice';
 import { jobsForAgents } from '../jobs/agents';
 import { engineSlice } from '../engine/slice';
 
-export const SLICES: readonly Slice[] = [usersSlice, tokensSlice, facilitiesSlice, zoneMapsSlice, readerDefinitionsSlice, thresholdsSlice, settingsSlice, softwareSlice, readerConfigurationsSlice, makeRecipesSlice({ deletionGuards: [recipeInUseByJobs] }), jobsSlice, healthSlice, makeAgentsSlice(jobsForAgents), engineSlice];
+export const SLICES: readonly Slice[] = [usersSlice, tokensSlice, facilitiesSlice, zoneMapsSlice, readerDefinitionsSlice, thresholdsSlice, settingsSlice, softwareSlice, readerConfigurationsSlice, makeRecipesSlice({ deletionGuards: [recipeInUseByJobs] }), jobsSlice, healthSlice, itemsSlice, makeAgentsSlice(jobsForAgents), engineSlice];

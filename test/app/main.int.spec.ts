@@ -94,6 +94,7 @@ describe('npm start (src/main.ts)', function () {
       'http server',
       'jobs runner and projection',
       'engine background work',
+      'items background work',
       'health background work',
       'config projection',
       'amqp',
