@@ -105,6 +105,14 @@ function cursorOf<C>(raw: RawQuery, bound: Record<string, unknown>, scope: strin
   return r.right;
 }
 
+/** `zoneNames`: comma-separated, trimmed, sorted, without duplicates; empty is an error. */
+function zoneNamesOf(q: QueryReader): string[] | undefined {
+  const zonesRaw = q.string('zoneNames');
+  const zoneNames = zonesRaw === undefined ? undefined : [...new Set(zonesRaw.split(',').map((z) => z.trim()).filter((z) => z !== ''))].sort();
+  if (zoneNames?.length === 0) q.fail('zoneNames', 'must name at least one zone (comma-separated)');
+  return zoneNames;
+}
+
 export interface ItemsQuery {
   readonly epcPrefix: string | undefined;
   readonly jobId: string | undefined;
@@ -128,9 +136,7 @@ export function parseItemsQuery(raw: RawQuery): ItemsQuery {
   const q = new QueryReader(raw, ITEMS_PARAMETERS);
   const epcPrefix = q.epcPrefix('epcPrefix');
   const jobId = q.string('jobId');
-  const zonesRaw = q.string('zoneNames');
-  const zoneNames = zonesRaw === undefined ? undefined : [...new Set(zonesRaw.split(',').map((z) => z.trim()).filter((z) => z !== ''))].sort();
-  if (zoneNames?.length === 0) q.fail('zoneNames', 'must name at least one zone (comma-separated)');
+  const zoneNames = zoneNamesOf(q);
   const facility = q.string('facility');
   q.oneOf('presenceConfidence', ['HIGH', 'LOW']); // deprecated: accepted, no effect
   const { fromMs, toMs } = q.timeRange();
@@ -189,5 +195,51 @@ export function parseHistoryQuery(raw: RawQuery): HistoryQuery {
     epcPrefix, jobId, fromZone, toZone, fromFacility, toFacility, fromMs, toMs, zoneTransitionsOnly, minDistanceMoved, epcFormat,
     pageSize, alwaysIncludePageMarker, after,
     marker: (id) => encodePageMarker(bound, { id: id ?? null }, { scope: HISTORY_SCOPE }),
+  };
+}
+
+export const AS_OF_PARAMETERS = ['facility', 'time', 'epcPrefix', 'zoneNames', 'epcFormat', 'pageSize', 'pageMarker'] as const;
+
+export interface AsOfQuery {
+  readonly facility: string;
+  /** The requested time (epoch ms); may be in the future. */
+  readonly timeMs: number;
+  readonly epcPrefix: string | undefined;
+  /** Sorted, without duplicates. */
+  readonly zoneNames: readonly string[] | undefined;
+  readonly epcFormat: EpcFormat | undefined;
+  readonly pageSize: number;
+  /** The EPC the previous page ended with (exclusive). */
+  readonly after: string | undefined;
+  /**
+   * The time the first page answered for (a future time is answered as of
+   * the request): later pages answer for the same one.
+   */
+  readonly pinnedAsOfMs: number | undefined;
+  /** The marker of the page after the one ending at `epc`, answered as of `asOfMs`. */
+  marker(epc: string, asOfMs: number): string;
+}
+
+const AS_OF_SCOPE = 'asOf';
+const AsOfCursor = t.type({ epc: t.string, asOf: t.number });
+
+/** GET /data/v1/items/show/asOf: `facility` and `time` are required. */
+export function parseAsOfQuery(raw: RawQuery): AsOfQuery {
+  const q = new QueryReader(raw, AS_OF_PARAMETERS);
+  const facility = q.string('facility');
+  if (facility === undefined && q.errors.every((e) => e.path !== 'query.facility')) q.fail('facility', 'is required');
+  const timeMs = q.timeMs('time');
+  if (timeMs === undefined && q.errors.every((e) => e.path !== 'query.time')) q.fail('time', 'is required (an ISO 8601 timestamp)');
+  const epcPrefix = q.epcPrefix('epcPrefix');
+  const zoneNames = zoneNamesOf(q);
+  const epcFormat = q.oneOf('epcFormat', EPC_FORMATS);
+  const pageSize = q.pageSize();
+  q.throwIfFailed();
+  if (facility === undefined || timeMs === undefined) throw badRequest('Invalid request query'); // unreachable: reported above
+  const bound = { facility, timeMs, epcPrefix, zoneNames, epcFormat };
+  const cursor = cursorOf(raw, bound, AS_OF_SCOPE, AsOfCursor);
+  return {
+    facility, timeMs, epcPrefix, zoneNames, epcFormat, pageSize, after: cursor?.epc, pinnedAsOfMs: cursor?.asOf,
+    marker: (epc, asOfMs) => encodePageMarker(bound, { epc, asOf: asOfMs }, { scope: AS_OF_SCOPE }),
   };
 }

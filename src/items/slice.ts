@@ -12,7 +12,8 @@ import { startItemsProjection } from '../../projections/items/projection';
 import { ITEMS_PROJECTION, itemKeys } from '../../projections/items/keys';
 import { ItemsReadModel } from '../../projections/items/readmodel';
 import { EPC_FORMATS } from './epc';
-import { parseHistoryQuery, parseItemsQuery } from './query';
+import { itemsAsOf } from './asof';
+import { parseAsOfQuery, parseHistoryQuery, parseItemsQuery } from './query';
 
 export const ITEMS_BASE = '/data/v1/items';
 export const ITEMS_ROLES = ['DataReader'];
@@ -97,6 +98,26 @@ export const itemsSlice: Slice = {
       },
       async (ctx) => {
         ctx.body = await items().history(parseHistoryQuery(ctx.query));
+      },
+    );
+    table.add(
+      {
+        method: 'get', path: `${ITEMS_BASE}/show/asOf`, roles: ITEMS_ROLES, tag: TAG,
+        summary: 'Items of a facility as they were at a past time, folded from the engine log (cost: a scan of the log up to that time)',
+        query: [
+          p('facility', 'facility name (required)'),
+          p('time', 'ISO 8601 time to answer for (required); a future time is answered as of now', { type: 'string', format: 'date-time' }),
+          p('epcPrefix', 'hexadecimal EPC prefix (case-insensitive)'),
+          p('zoneNames', 'comma-separated zone names'),
+          ...COMMON.filter((c) => ['epcFormat', 'pageSize', 'pageMarker'].includes(c.name)),
+        ],
+        responses: { 200: '{asOf, items, nextPageMarker}', 400: 'a missing or bad parameter (named in errors[]) or a marker of another query' },
+      },
+      async (ctx) => {
+        const q = parseAsOfQuery(ctx.query);
+        const { stats, ...page } = await itemsAsOf(deps.client, q);
+        deps.logger.debug('items as of', { facility: q.facility, asOf: page.asOf, ...stats });
+        ctx.body = page;
       },
     );
   },
