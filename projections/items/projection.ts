@@ -26,6 +26,8 @@ export function startItemsProjection(opts: {
   logger: Logger;
   /** Defaults to `items-v1`; a rebuild beside the live model uses another name and other keys. */
   name?: string;
+  /** Called after each batch is committed with the number of events in it (rebuild progress). */
+  onApplied?: (events: number) => void;
 }): RunningSubscription {
   const k = itemKeys(opts.keys);
   const name = opts.name ?? ITEMS_PROJECTION;
@@ -82,6 +84,7 @@ export function startItemsProjection(opts: {
       }
       checkpoints.saveInTransaction(tx, name, position);
       await tx.exec();
+      opts.onApplied?.(events.length);
     },
   });
 }

@@ -1,0 +1,155 @@
+// Rebuilds a read model from the start of the event log beside the live one,
+// then switches over (docs/operations.md, "Rebuilding a read model").
+//
+// 1. The model's projection runs under a namespace of its own,
+//    `<base>rebuild-<model>-<run>:` (same layout, its own checkpoint), from the
+//    start of `$all`, logging progress.
+// 2. Once it has caught up it is stopped, and one WATCHed MULTI on a dedicated
+//    connection UNLINKs the live keys, RENAMEs every rebuilt key onto its live
+//    name and sets the live checkpoint. The live projection writes its
+//    checkpoint in every transaction, so the WATCH on it aborts the switch if
+//    the live one wrote in between (then the switch is retried, after catching
+//    up again if the live checkpoint passed what the rebuild covers).
+// Readers keep reading the live key names, so they see the old model until
+// the EXEC and the rebuilt one after it; nothing needs a restart.
+import { BACKWARDS, END, type EventStoreDBClient, type Position } from '@eventstore/db-client';
+import { WatchError } from 'redis';
+import type { RedisClient } from '../src/core/redis/connect';
+import { RedisKeys } from '../src/core/redis/keys';
+import type { Logger } from '../src/core/logger';
+import { comparePositions, encodeCheckpoint, positionToString, RedisCheckpointStore, type RunningSubscription } from '../src/core/subscriptions';
+
+export interface RebuildableReadModel {
+  /** The name given to `npm run rebuild -- <name>`. */
+  readonly name: string;
+  /** The projection's checkpoint name. */
+  readonly projection: string;
+  /** Prefixes of every key the projection writes under `keys` (each starts with `keys.base`). */
+  keyPrefixes(keys: RedisKeys): string[];
+  start(opts: { client: EventStoreDBClient; redis: RedisClient; keys: RedisKeys; logger: Logger; onApplied: (events: number) => void }): RunningSubscription;
+}
+
+export interface RebuildResult {
+  readonly readModel: string;
+  readonly events: number;
+  readonly position: string;
+  readonly keysSwitched: number;
+  readonly keysRemoved: number;
+  readonly attempts: number;
+}
+
+const globEscape = (s: string): string => s.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
+
+async function logHead(client: EventStoreDBClient): Promise<Position | undefined> {
+  let head: Position | undefined;
+  // Read to the end: leaving a for-await early leaves the call open.
+  for await (const e of client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 })) head = e.event?.position ?? head;
+  return head;
+}
+
+async function scanPrefixes(redis: RedisClient, prefixes: readonly string[]): Promise<string[]> {
+  const found = new Set<string>();
+  for (const prefix of prefixes) {
+    for await (const keys of redis.scanIterator({ MATCH: `${globEscape(prefix)}*`, COUNT: 1000 })) for (const k of keys) found.add(k);
+  }
+  return [...found];
+}
+
+export async function rebuildReadModel(opts: {
+  model: RebuildableReadModel;
+  client: EventStoreDBClient;
+  redis: RedisClient;
+  keys: RedisKeys;
+  logger: Logger;
+  /** Distinguishes the side-by-side namespace (default: the start time). */
+  runId?: string;
+  progressEveryMs?: number;
+  maxAttempts?: number;
+}): Promise<RebuildResult> {
+  const { model, client, redis, keys } = opts;
+  const log = opts.logger.child('rebuild', { readModel: model.name });
+  const runId = opts.runId ?? new Date().toISOString().replace(/[-:.]/g, '');
+  const side = new RedisKeys(`${keys.base}rebuild-${model.name}-${runId}:`);
+  const liveStore = new RedisCheckpointStore(redis, keys.checkpointPrefix);
+  const sideStore = new RedisCheckpointStore(redis, side.checkpointPrefix);
+  const liveCheckpointKey = liveStore.key(model.projection);
+  const maxAttempts = opts.maxAttempts ?? 20;
+
+  let events = 0;
+  let sub: RunningSubscription | undefined;
+  let head = await logHead(client);
+  let lastTick = { at: Date.now(), events: 0 };
+  const tick = (msg: string): void => {
+    const now = Date.now();
+    const position = sub?.position;
+    const perSecond = Math.round(((events - lastTick.events) * 1000) / Math.max(1, now - lastTick.at));
+    lastTick = { at: now, events };
+    const percent =
+      head === undefined || head.commit === 0n ? 100
+      : position === undefined ? 0
+      : Math.min(100, Number((position.commit * 10000n) / head.commit) / 100);
+    log.info(msg, { events, eventsPerSecond: perSecond, position: positionToString(position), logHead: positionToString(head), percent });
+  };
+  const timer = setInterval(() => tick('rebuild progress'), opts.progressEveryMs ?? 2000);
+  timer.unref();
+  const conn = redis.duplicate() as RedisClient;
+  await conn.connect();
+  log.info('rebuild started', { namespace: side.base, logHead: positionToString(head) });
+  try {
+    for (let attempt = 1; ; attempt++) {
+      if (attempt > maxAttempts) throw new Error(`could not switch ${model.name} over in ${maxAttempts} attempts (the live projection kept writing)`);
+      // Everything that matches the projection's filter and is stored now is
+      // handled once `caughtUp` resolves.
+      head = await logHead(client);
+      const covered = head;
+      sub = model.start({ client, redis, keys: side, logger: log, onApplied: (n) => (events += n) });
+      await sub.caughtUp;
+      await sub.stop();
+      tick('rebuild caught up');
+      const rebuilt = await sideStore.load(model.projection);
+      const sideKeys = (await scanPrefixes(redis, model.keyPrefixes(side))).filter((k) => k !== sideStore.key(model.projection));
+      for (;;) {
+        await conn.watch(liveCheckpointKey);
+        const live = await new RedisCheckpointStore(conn, keys.checkpointPrefix).load(model.projection);
+        if (live !== undefined && (covered === undefined || comparePositions(live, covered) > 0)) {
+          await conn.unwatch();
+          log.info('live projection is ahead of the rebuild; catching up again', { live: positionToString(live) });
+          break;
+        }
+        const target = [rebuilt, live].reduce<Position | undefined>((a, b) => (b === undefined ? a : a === undefined || comparePositions(b, a) > 0 ? b : a), undefined);
+        const liveKeys = await scanPrefixes(conn, model.keyPrefixes(keys));
+        const tx = conn.multi();
+        if (liveKeys.length > 0) tx.unlink(liveKeys);
+        for (const k of sideKeys) tx.rename(k, keys.base + k.slice(side.base.length));
+        if (target !== undefined) tx.hSet(liveCheckpointKey, encodeCheckpoint(target));
+        tx.del(sideStore.key(model.projection));
+        try {
+          await tx.exec();
+        } catch (err) {
+          if (!(err instanceof WatchError)) throw err;
+          if (++attempt > maxAttempts) throw new Error(`could not switch ${model.name} over in ${maxAttempts} attempts (the live projection kept writing)`, { cause: err });
+          continue;
+        }
+        const result: RebuildResult = {
+          readModel: model.name,
+          events,
+          position: positionToString(target),
+          keysSwitched: sideKeys.length,
+          keysRemoved: liveKeys.length,
+          attempts: attempt,
+        };
+        log.info('rebuild switched over', { ...result });
+        return result;
+      }
+    }
+  } catch (err) {
+    log.error('rebuild failed; the live read model is unchanged', { err, namespace: side.base });
+    await sub?.stop();
+    const left = await scanPrefixes(redis, [side.base]).catch(() => []);
+    if (left.length > 0) await redis.unlink(left).catch(() => undefined);
+    throw err;
+  } finally {
+    clearInterval(timer);
+    await conn.close();
+  }
+}

@@ -1,0 +1,56 @@
+// `npm run rebuild -- <readModel>`: rebuilds a read model from the event log
+// beside the live one and switches over (docs/operations.md, "Rebuilding a
+// read model"). Needs the event store (EVENTSTORE_CONNECTION_STRING, else the
+// running service's embedded store at EVENTSTORE_HOST:EVENTSTORE_PORT) and
+// Redis (REDIS_URL, REDIS_KEY_PREFIX) of the deployment.
+import { EventStoreDBClient } from '@eventstore/db-client';
+import { eventStoreConnectionString, loadConfigOrThrow } from '../src/config';
+import { createLogger } from '../src/core/logger';
+import { closeRedis, connectRedis } from '../src/core/redis/connect';
+import { RedisKeys } from '../src/core/redis/keys';
+import { redactUrl } from '../src/core/url';
+import { itemsReadModel } from '../projections/items/rebuild';
+import { rebuildReadModel, type RebuildableReadModel } from '../projections/rebuild';
+
+export const READ_MODELS: readonly RebuildableReadModel[] = [itemsReadModel];
+
+async function main(argv: readonly string[]): Promise<number> {
+  const logger = createLogger('rebuild');
+  const name = argv[0];
+  const model = READ_MODELS.find((m) => m.name === name);
+  if (!model || argv.length !== 1) {
+    process.stderr.write(`usage: npm run rebuild -- <readModel>   (one of: ${READ_MODELS.map((m) => m.name).join(', ')})\n`);
+    return 2;
+  }
+  const config = loadConfigOrThrow(process.env);
+  const connectionString = eventStoreConnectionString(config);
+  const client = EventStoreDBClient.connectionString(connectionString);
+  const redis = await connectRedis(config.redisUrl, logger, 10_000);
+  try {
+    // Fail fast (rather than hang) when the event store is not running.
+    await Promise.race([
+      (async () => {
+        for await (const e of client.readAll({ maxCount: 1 })) void e; // read to the end: an early break leaves the call open
+      })(),
+      new Promise((_, reject) => setTimeout(() => reject(new Error(`event store at ${redactUrl(connectionString)} not reachable (is the service running?)`)), 10_000).unref()),
+    ]);
+    await rebuildReadModel({ model, client, redis, keys: new RedisKeys(config.redisKeyPrefix), logger });
+    return 0;
+  } catch (err) {
+    logger.error('rebuild failed', { err });
+    return 1;
+  } finally {
+    await closeRedis(redis);
+    await client.dispose();
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      process.stderr.write(`${String(err)}\n`);
+      process.exit(1);
+    },
+  );
+}
