@@ -3,11 +3,10 @@
 // (projections/items/), which the items projection keeps in the projections
 // role. Rules in docs/item-processing.md ("Read models").
 import type { AppDeps, BackgroundWork, Slice } from '../core/slice';
-import type { RunningSubscription } from '../core/subscriptions';
 import type { RouteParam } from '../core/http/routes';
 import { hasRole, type Role } from '../config';
 import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../core/paging';
-import { resetIfLogWasReplaced } from '../../projections/config/log-reset';
+import { startResettableProjection } from '../../projections/resettable';
 import { startItemsProjection } from '../../projections/items/projection';
 import { ITEMS_PROJECTION, itemKeys } from '../../projections/items/keys';
 import { ItemsReadModel } from '../../projections/items/readmodel';
@@ -32,27 +31,13 @@ const COMMON: readonly RouteParam[] = [
 
 export function startItemsBackground(deps: AppDeps): BackgroundWork {
   const logger = deps.logger.child('items');
-  let sub: RunningSubscription | undefined;
-  let stopping = false;
-  const started = (async () => {
-    await resetIfLogWasReplaced({
-      client: deps.client,
-      redis: deps.redis,
-      keys: deps.keys,
-      projection: ITEMS_PROJECTION,
-      keyPatterns: [itemKeys(deps.keys).pattern],
-      logger,
-    });
-    if (stopping) return;
-    sub = startItemsProjection({ client: deps.client, redis: deps.redis, keys: deps.keys, logger: logger.child('projection') });
-  })().catch((err: unknown) => logger.error('items projection did not start', { err }));
-  return {
-    async stop() {
-      stopping = true;
-      await started;
-      await sub?.stop();
-    },
-  };
+  return startResettableProjection({
+    deps,
+    projection: ITEMS_PROJECTION,
+    keyPatterns: [itemKeys(deps.keys).pattern],
+    logger,
+    start: () => startItemsProjection({ client: deps.client, redis: deps.redis, keys: deps.keys, logger: logger.child('projection') }),
+  });
 }
 
 export const itemsSlice: Slice = {
