@@ -1,0 +1,258 @@
+// Crash test of the item engine, the whole service as a child process
+// (`node --require tsx/cjs src/main.ts`): tag reports flow through the agent
+// API of a running INVENTORY job, the process is SIGKILLed once the engine has
+// written some ItemsChanged, restarted on the same data directory and Redis
+// prefix, and the rest of the reports are posted. Once the engine has caught
+// up (its last inputPosition covers the last stored report), ENGINE_STREAM
+// must hold, per EPC, exactly the history the stored reports imply (no gap,
+// no duplicate), and no two ItemsChanged may cover overlapping input.
+//
+// Reports: EPCs move between two antenna zones; the peak RSSI grows with every
+// round, so the newest read is always the strongest and the expected zone of a
+// tag is that of its latest read, whatever the compute window holds.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EventStoreDBClient } from '@eventstore/db-client';
+import { expect } from 'chai';
+import { createClient } from 'redis';
+import { agentAuthorization } from '../../src/agents/guard';
+import { tagReportEvents, tagReportsStream } from '../../src/agents/events';
+import { loadConfigOrThrow } from '../../src/config';
+import { readStream } from '../../src/core/eventstore';
+import { ENGINE_STREAM, itemEvents } from '../../src/engine/events';
+import { ADMIN } from '../support/app';
+import { childEnv, runEntryPoint, type RunningProcess } from '../support/tagtrailProcess';
+
+const READER = 'crash-1';
+const AGENT = `/agent/v1/readers/${READER}`;
+const ZONES: Record<number, string> = { 1: 'DOCK', 2: 'SHELF' };
+const EPCS = 24;
+const ROUNDS_AFTER = 30;
+const MAX_ROUNDS_BEFORE = 400;
+const epc = (n: number): string => `E28011606000C${n.toString(16).toUpperCase().padStart(11, '0')}`;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Service {
+  readonly proc: RunningProcess;
+  readonly baseUrl: string;
+  readonly client: EventStoreDBClient;
+  /** resumeAfter of the engine's 'item engine started' log line. */
+  readonly resumeAfter: Promise<string>;
+}
+
+interface HistoryRecord {
+  kind: string;
+  from: string;
+  to: string;
+}
+
+/** Deterministic pseudo-random antenna / presence of EPC `k` in round `r`. */
+const mix = (k: number, r: number): number => {
+  let x = (k * 2654435761 + r * 40503 + 12345) >>> 0;
+  x ^= x >>> 15;
+  x = Math.imul(x, 2246822519) >>> 0;
+  x ^= x >>> 13;
+  return x >>> 0;
+};
+
+describe('item engine: SIGKILL mid-stream and restart (child process)', function () {
+  this.timeout(90_000);
+  const dataDir = mkdtempSync(join(tmpdir(), 'tagtrail-engine-crash-'));
+  const keyPrefix = `tagtrail-test-${crypto.randomUUID()}:`;
+  let service: Service | undefined;
+  let secret = '';
+  let jobId = '';
+  let t = 0;
+
+  const start = async (): Promise<Service> => {
+    const proc = runEntryPoint(
+      'src/main.ts',
+      childEnv({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        EVENTSTORE_PORT: '0',
+        DATA_DIR: dataDir,
+        REDIS_KEY_PREFIX: keyPrefix,
+        LOG_LEVEL: 'info',
+        JOB_ACK_TIMEOUT_SECONDS: '60',
+        SHUTDOWN_TIMEOUT_MS: '5000',
+      }),
+    );
+    try {
+      const store = await proc.waitForLog((l) => l.msg === 'embedded event store started', 45_000);
+      const listening = await proc.waitForLog((l) => l.msg === 'http listening', 45_000);
+      const client = EventStoreDBClient.connectionString(String(store['connectionString']));
+      const resumeAfter = proc.waitForLog((l) => l.msg === 'item engine started', 45_000).then((l) => String(l['resumeAfter']));
+      resumeAfter.catch(() => undefined);
+      return { proc, client, resumeAfter, baseUrl: `http://127.0.0.1:${Number(listening['port'])}/itemsense` };
+    } catch (err) {
+      proc.child.kill('SIGKILL');
+      await proc.exited;
+      throw err;
+    }
+  };
+  const stop = async (s: Service, signal: NodeJS.Signals): Promise<void> => {
+    await s.client.dispose().catch(() => undefined);
+    if (s.proc.child.exitCode === null && s.proc.child.signalCode === null) {
+      s.proc.child.kill(signal);
+      const killer = setTimeout(() => s.proc.child.kill('SIGKILL'), 10_000);
+      await s.proc.exited;
+      clearTimeout(killer);
+    }
+  };
+
+  after(async () => {
+    if (service) await stop(service, 'SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
+    const redis = createClient({ url: loadConfigOrThrow({}).redisUrl });
+    await redis.connect();
+    for await (const keys of redis.scanIterator({ MATCH: `${keyPrefix}*`, COUNT: 500 })) {
+      if (keys.length) await redis.del(keys);
+    }
+    await redis.quit();
+  });
+
+  const request = async (method: string, path: string, body?: unknown, auth: string = ADMIN): Promise<{ status: number; body: any }> => { // eslint-disable-line @typescript-eslint/no-explicit-any
+    if (!service) throw new Error('no service');
+    const headers: Record<string, string> = { Authorization: auth };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const res = await fetch(`${service.baseUrl}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    const text = await res.text();
+    return { status: res.status, body: text.length ? JSON.parse(text) : undefined };
+  };
+  const ok = async (method: string, path: string, body?: unknown, auth?: string): Promise<any> => { // eslint-disable-line @typescript-eslint/no-explicit-any
+    const res = await request(method, path, body, auth);
+    expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).to.be.oneOf([200, 202, 204]);
+    return res.body;
+  };
+  const auth = (): string => agentAuthorization(READER, secret);
+  const posted: string[] = [];
+  /** Round `r`: most EPCs, each on a pseudo-random antenna, RSSI growing with the round. */
+  const postRound = async (r: number): Promise<void> => {
+    t = Math.max(t + 1, Date.now());
+    const at = new Date(t).toISOString();
+    const observations = [];
+    for (let k = 0; k < EPCS; k++) {
+      const m = mix(k, r);
+      if (m % 5 === 0 && r > 0) continue; // not seen this round
+      observations.push({ epc: epc(k), tid: null, antennaId: ((m >>> 3) % 2) + 1, peakRssi: -100 + r / 10, readCount: 1, firstSeen: at, lastSeen: at, x: null, y: null });
+    }
+    const reportId = crypto.randomUUID();
+    await ok('POST', `${AGENT}/reports`, { reportId, jobId, from: at, to: at, observations }, auth());
+    posted.push(reportId);
+  };
+  const output = async () => {
+    if (!service) throw new Error('no service');
+    return (await readStream(service.client, ENGINE_STREAM, itemEvents)).events;
+  };
+  const reports = async () => {
+    if (!service) throw new Error('no service');
+    return (await readStream(service.client, tagReportsStream(READER), tagReportEvents)).events;
+  };
+
+  it('after a SIGKILL mid-stream and a restart, every EPC has exactly the history its reports imply', async () => {
+    service = await start();
+    await ok('POST', '/configuration/v1/readerConfigurations/create', { name: 'inv', operation: 'INVENTORY', configuration: { readerMode: 'MAX_THROUGHPUT', session: 2, searchMode: 'DUAL_TARGET' } });
+    await ok('POST', '/configuration/v1/readerDefinitions/create', { name: READER, antennaZones: { '1': ZONES[1], '2': ZONES[2] } });
+    await ok('POST', '/configuration/v1/recipes/create', { name: 'rec', type: 'INVENTORY', readerConfigurationName: 'inv', reportingInterval: 1, computeWindow: 1 });
+    const job = await ok('POST', '/control/v1/jobs/start', { name: 'crash', recipeName: 'rec', startDelay: 'PT0S' });
+    jobId = job.id as string;
+    secret = (await ok('PUT', `${AGENT}/secret`)).secret as string;
+    const checkin = { agentId: 'crash-agent', versions: { App: '1.0.0', Firmware: '7.6.1' }, state: 'IDLE' };
+    for (let i = 0; ; i++) {
+      const res = await ok('POST', `${AGENT}/checkin`, checkin, auth());
+      if (res.assignment?.jobId === jobId) break;
+      if (i > 100) throw new Error(`no assignment: ${JSON.stringify(res)}`);
+      await sleep(100);
+    }
+    await ok('POST', `${AGENT}/assignments/${jobId}/ack`, undefined, auth());
+
+    // Reports flow; once the engine has written a few ItemsChanged, kill the process right after an accepted report.
+    let round = 0;
+    for (;;) {
+      await postRound(round++);
+      if (round % 5 === 0 && (await output()).length >= 3) break;
+      if (round >= MAX_ROUNDS_BEFORE) throw new Error('the engine wrote no ItemsChanged while reports flowed');
+    }
+    const killed = service;
+    killed.proc.child.kill('SIGKILL');
+    expect(await killed.proc.exited).to.equal('SIGKILL');
+    await killed.client.dispose().catch(() => undefined);
+    service = undefined;
+    const roundsBefore = round;
+
+    service = await start();
+    const resumeAfter = await service.resumeAfter;
+    const beforeRestart = await reports();
+    expect(beforeRestart.map((e) => e.id), 'every accepted report survived the kill').to.include.members(posted);
+    const lastBeforeKill = beforeRestart.at(-1)?.position?.commit;
+    expect(resumeAfter, 'the engine resumes from its own output').to.match(/^\d+$/);
+    expect(BigInt(resumeAfter) <= (lastBeforeKill ?? 0n), 'resume point within the stored input').to.equal(true);
+
+    for (let i = 0; i < ROUNDS_AFTER; i++) await postRound(round++);
+
+    // Caught up: the last ItemsChanged covers the last stored report, and the output stops growing.
+    const stored = await reports();
+    const head = stored.at(-1)?.position?.commit;
+    if (head === undefined) throw new Error('no stored reports');
+    const deadline = Date.now() + 20_000;
+    let events = await output();
+    let stableSince = Date.now();
+    for (;;) {
+      await sleep(200);
+      const now = await output();
+      if (now.length !== events.length) stableSince = Date.now();
+      events = now;
+      const last = events.at(-1)?.data.inputPosition;
+      if (last !== undefined && BigInt(last) >= head && Date.now() - stableSince >= 1000) break;
+      if (Date.now() > deadline) throw new Error(`engine did not catch up: last inputPosition ${String(last)}, head ${head}`);
+    }
+
+    // Expected history from the stored reports in log order (the engine's input order).
+    const expected = new Map<string, HistoryRecord[]>();
+    const zoneOf = new Map<string, string>();
+    for (const e of stored) {
+      for (const o of e.data.observations) {
+        const zone = ZONES[o.antennaId] ?? 'FACILITY';
+        const current = zoneOf.get(o.epc);
+        if (current === zone) continue;
+        const list = expected.get(o.epc) ?? [];
+        list.push(current === undefined ? { kind: 'FIRST_SEEN', from: 'ABSENT', to: zone } : { kind: 'ZONE_CHANGE', from: current, to: zone });
+        expected.set(o.epc, list);
+        zoneOf.set(o.epc, zone);
+      }
+    }
+    const actual = new Map<string, HistoryRecord[]>();
+    for (const e of events) {
+      for (const c of e.data.changes) {
+        if (c.kind === 'HEARTBEAT' || c.kind === 'MOVED') continue;
+        const list = actual.get(c.epc) ?? [];
+        list.push({ kind: c.kind, from: c.fromZone, to: c.toZone });
+        actual.set(c.epc, list);
+      }
+    }
+    expect(stored.length, 'reports stored').to.be.at.least(roundsBefore + ROUNDS_AFTER);
+    expect(expected.size).to.equal(EPCS);
+    expect([...actual.keys()].sort(), 'EPCs with history').to.deep.equal([...expected.keys()].sort());
+    for (const [e, list] of expected) {
+      expect(list.length, `moves of ${e}`).to.be.greaterThan(2);
+      expect(actual.get(e), `history of ${e}`).to.deep.equal(list);
+    }
+
+    // No overlapping input: inputPosition strictly increases, except in batches of tick changes only.
+    let previous: bigint | undefined;
+    for (const [i, e] of events.entries()) {
+      const p = BigInt(e.data.inputPosition);
+      const tickOnly = e.data.changes.every((c) => c.kind === 'EXPIRED');
+      if (previous !== undefined) {
+        if (tickOnly) expect(p >= previous, `event ${i}: inputPosition goes back`).to.equal(true);
+        else expect(p > previous, `event ${i}: inputPosition ${p} does not pass ${previous}`).to.equal(true);
+      }
+      previous = p;
+    }
+    // The restart happened mid-output: ItemsChanged from both runs.
+    expect(events.some((e) => BigInt(e.data.inputPosition) <= BigInt(resumeAfter))).to.equal(true);
+    expect(events.some((e) => BigInt(e.data.inputPosition) > BigInt(resumeAfter))).to.equal(true);
+  });
+});
