@@ -1,0 +1,431 @@
+// npm run bench:pipeline — the whole pipeline on this machine: synthetic
+// readers post tag reports through the agent API, the engine turns them into
+// ItemsChanged, the items projection makes them queryable.
+//
+// The service runs as `npm start` in a child process (temp DATA_DIR, free
+// ports, a Redis key prefix of its own), so the load generator does not share
+// its event loop. Three figures:
+//   1. sustained observations/s: BENCH_READERS readers post reports of
+//      BENCH_OBSERVATIONS observations each, BENCH_CONCURRENCY in flight per
+//      reader, for BENCH_SECONDS; "accepted" counts what the API answered 200,
+//      "end to end" divides by the time until a marker report posted after the
+//      load is queryable as an item (everything before it went through the
+//      engine and the items projection);
+//   2. report accepted -> item queryable latency (fresh EPC, poll
+//      GET /data/v1/items/show?epcPrefix=…), BENCH_LATENCY_SAMPLES samples;
+//   3. items query latency for a 1000-item page, unfiltered and by zone, with
+//      BENCH_ITEMS items seeded as ItemsChanged batches of 1000 changes
+//      appended straight to ENGINE_STREAM.
+// Figures go to stdout as text and one JSON line; progress to stderr.
+// Redis keys and the temp dir are removed at the end.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir, cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { EventStoreDBClient, BACKWARDS, END } from '@eventstore/db-client';
+import { createClient } from 'redis';
+import { agentAuthorization } from '../src/agents/guard';
+import { encodeEvent } from '../src/core/events';
+import { ENGINE_STREAM, itemEvents } from '../src/engine/events';
+import { percentile, progress, rate } from './support/stats';
+
+const env = (name: string, dflt: number): number => {
+  const v = Number(process.env[name] ?? dflt);
+  if (!Number.isFinite(v) || v <= 0) throw new Error(`${name} must be a positive number`);
+  return v;
+};
+const SECONDS = env('BENCH_SECONDS', 10);
+const READERS = env('BENCH_READERS', 8);
+const OBSERVATIONS = env('BENCH_OBSERVATIONS', 1000);
+const CONCURRENCY = env('BENCH_CONCURRENCY', 2);
+const TAGS_PER_READER = env('BENCH_TAGS_PER_READER', 5000);
+const LATENCY_SAMPLES = env('BENCH_LATENCY_SAMPLES', 200);
+const ITEMS = env('BENCH_ITEMS', 100_000);
+const QUERY_SAMPLES = env('BENCH_QUERY_SAMPLES', 100);
+const ZONES = ['Z0', 'Z1', 'Z2', 'Z3', 'Z4', 'Z5', 'Z6', 'Z7', 'Z8', 'Z9'];
+const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+const ADMIN = `Basic ${Buffer.from('admin:admindefault').toString('base64')}`;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const hex = (n: number, width: number): string => n.toString(16).toUpperCase().padStart(width, '0');
+/** 24 hex digits: a family byte, then the number. Families keep the phases' EPCs apart. */
+const epcOf = (family: number, n: number): string => `E2${hex(family, 2)}${hex(n, 20)}`;
+const ms2 = (v: number): number => +v.toFixed(2);
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      const port = typeof a === 'object' && a ? a.port : 0;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+interface Service {
+  baseUrl: string;
+  esConn: string;
+  keyPrefix: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+async function startService(): Promise<Service> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tagtrail-bench-pipeline-'));
+  const keyPrefix = `tagtrail-bench-${crypto.randomUUID()}:`;
+  const [port, esPort] = [await freePort(), await freePort()];
+  const nodeArgs = ['--require', 'tsx/cjs'];
+  if (process.env['BENCH_CPU_PROF_DIR']) nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${process.env['BENCH_CPU_PROF_DIR']}`);
+  const child = spawn(process.execPath, [...nodeArgs, join(__dirname, '../src/main.ts')], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      EVENTSTORE_PORT: String(esPort),
+      DATA_DIR: dataDir,
+      REDIS_KEY_PREFIX: keyPrefix,
+      JOB_ACK_TIMEOUT_SECONDS: '120',
+      LOG_LEVEL: process.env['BENCH_LOG_LEVEL'] ?? 'warn',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  const baseUrl = `http://127.0.0.1:${port}/itemsense`;
+  const cleanup = async (): Promise<void> => {
+    const redis = createClient({ url: REDIS_URL });
+    await redis.connect();
+    let n = 0;
+    for await (const keys of redis.scanIterator({ MATCH: `${keyPrefix}*`, COUNT: 1000 })) {
+      if (keys.length) n += await redis.del(keys);
+    }
+    await redis.quit();
+    rmSync(dataDir, { recursive: true, force: true });
+    progress(`cleaned up: ${n} Redis keys, ${dataDir}`);
+  };
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await exited;
+    }
+    await cleanup();
+  };
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      await cleanup();
+      throw new Error(`service exited with ${child.exitCode}`);
+    }
+    try {
+      const res = await fetch(`${baseUrl}/configuration/v1/facilities/show`, { headers: { Authorization: ADMIN } });
+      if (res.status === 200) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error('service did not start in 60 s');
+    }
+    await sleep(200);
+  }
+  return { baseUrl, esConn: `esdb://127.0.0.1:${esPort}?tls=false`, keyPrefix, child, stop };
+}
+
+async function call(base: string, method: string, path: string, body?: unknown, auth = ADMIN): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const headers: Record<string, string> = { Authorization: auth };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const res = await fetch(`${base}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const text = await res.text();
+  return { status: res.status, body: text.length ? (JSON.parse(text) as unknown) : undefined };
+}
+
+async function must(p: Promise<{ status: number; body: unknown }>, what: string): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const r = await p;
+  if (r.status < 200 || r.status > 299) throw new Error(`${what}: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
+interface Reader {
+  name: string;
+  auth: string;
+  antennaId: number;
+}
+
+/** Readers, a recipe and a running job with every reader checked in and acknowledged. */
+async function setUp(base: string): Promise<{ jobId: string; readers: Reader[] }> {
+  await must(call(base, 'POST', '/configuration/v1/readerConfigurations/create', { name: 'inv', operation: 'INVENTORY', configuration: { readerMode: 'MAX_THROUGHPUT', session: 2, searchMode: 'DUAL_TARGET' } }), 'reader configuration');
+  const readers: Reader[] = [];
+  for (let r = 0; r < READERS; r++) {
+    const name = `bench-${r}`;
+    await must(call(base, 'POST', '/configuration/v1/readerDefinitions/create', { name, antennaZones: { '1': ZONES[(2 * r) % ZONES.length], '2': ZONES[(2 * r + 1) % ZONES.length] } }), `reader ${name}`);
+    readers.push({ name, auth: '', antennaId: 1 });
+  }
+  await must(call(base, 'POST', '/configuration/v1/recipes/create', { name: 'rec', type: 'INVENTORY', readerConfigurationName: 'inv', reportingInterval: 1, computeWindow: 1 }), 'recipe');
+  const job = await must(call(base, 'POST', '/control/v1/jobs/start', { name: 'bench', recipeName: 'rec', startDelay: 'PT0S' }), 'job');
+  const jobId = job.id as string;
+  for (const reader of readers) {
+    const issued = await must(call(base, 'PUT', `/agent/v1/readers/${reader.name}/secret`), 'secret');
+    reader.auth = agentAuthorization(reader.name, issued.secret as string);
+  }
+  const checkin = { agentId: 'bench', versions: { App: '1.0.0', Firmware: '7.6.1' }, state: 'IDLE' };
+  for (const reader of readers) {
+    for (let i = 0; ; i++) {
+      const res = await must(call(base, 'POST', `/agent/v1/readers/${reader.name}/checkin`, checkin, reader.auth), 'checkin');
+      if (res.assignment?.jobId === jobId) break;
+      if (i > 300) throw new Error(`${reader.name}: no assignment: ${JSON.stringify(res)}`);
+      await sleep(100);
+    }
+    await must(call(base, 'POST', `/agent/v1/readers/${reader.name}/assignments/${jobId}/ack`, undefined, reader.auth), 'ack');
+  }
+  return { jobId, readers };
+}
+
+const reportOf = (jobId: string, epcs: string[], antennaId: number) => {
+  const at = new Date().toISOString();
+  return {
+    reportId: crypto.randomUUID(),
+    jobId,
+    from: at,
+    to: at,
+    observations: epcs.map((epc) => ({ epc, tid: null, antennaId, peakRssi: -55, readCount: 3, firstSeen: at, lastSeen: at, x: null, y: null })),
+  };
+};
+
+async function postReport(base: string, reader: Reader, body: unknown): Promise<void> {
+  const res = await call(base, 'POST', `/agent/v1/readers/${reader.name}/reports`, body, reader.auth);
+  if (res.status !== 200) throw new Error(`report of ${reader.name}: ${res.status} ${JSON.stringify(res.body)}`);
+}
+
+/** Polls items/show until the EPC is listed; the time it took from `since`. */
+async function untilQueryable(base: string, epc: string, since: number, timeoutMs: number, pollMs: number): Promise<number> {
+  const deadline = since + timeoutMs;
+  for (;;) {
+    const res = await call(base, 'GET', `/data/v1/items/show?epcPrefix=${epc}`);
+    if (res.status === 200 && (res.body.items as Array<{ epc: string }>).some((i) => i.epc === epc)) return performance.now() - since;
+    if (performance.now() > deadline) throw new Error(`${epc} not queryable after ${timeoutMs} ms`);
+    await sleep(pollMs);
+  }
+}
+
+/**
+ * Every reader's tags seen once, a report of at most 1000 at a time, each
+ * waited for: the timed load is then steady state (tags re-read where they
+ * are). Posting them all at once makes engine batches of tens of thousands of
+ * FIRST_SEEN changes, whose ItemsChanged exceeds the event store's maximum
+ * append size (1 MiB): the engine fails and resyncs into the same failure.
+ */
+async function warmUp(base: string, jobId: string, readers: Reader[]): Promise<void> {
+  for (const [r, reader] of readers.entries()) {
+    for (let first = 0; first < TAGS_PER_READER; first += 1000) {
+      const epcs = Array.from({ length: Math.min(1000, TAGS_PER_READER - first) }, (_, i) => epcOf(0x10 + r, first + i));
+      const s = performance.now();
+      await postReport(base, reader, reportOf(jobId, epcs, 1));
+      await untilQueryable(base, epcs.at(-1)!, s, 60_000, 20);
+    }
+    progress(`warm-up: reader ${r + 1}/${readers.length}, ${(r + 1) * TAGS_PER_READER} tags in place`);
+  }
+}
+
+async function throughput(base: string, jobId: string, readers: Reader[]) {
+  let reports = 0;
+  const lat: number[] = [];
+  const deadline = Date.now() + SECONDS * 1000;
+  let lastProgress = Date.now();
+  const t0 = performance.now();
+  await Promise.all(
+    readers.flatMap((reader, r) =>
+      Array.from({ length: CONCURRENCY }, async (_, w) => {
+        let next = w * OBSERVATIONS;
+        while (Date.now() < deadline) {
+          const epcs = Array.from({ length: OBSERVATIONS }, (_, i) => epcOf(0x10 + r, (next + i) % TAGS_PER_READER));
+          next += OBSERVATIONS * CONCURRENCY;
+          const s = performance.now();
+          await postReport(base, reader, reportOf(jobId, epcs, 1));
+          lat.push(performance.now() - s);
+          reports++;
+          if (Date.now() - lastProgress > 2000) {
+            lastProgress = Date.now();
+            progress(`load: ${reports * OBSERVATIONS} observations accepted, ${rate(reports * OBSERVATIONS, performance.now() - t0)}/s`);
+          }
+        }
+      }),
+    ),
+  );
+  const acceptedMs = performance.now() - t0;
+  // A marker after the load: when it is queryable, everything appended before it went through engine and projection.
+  const marker = epcOf(0x01, 0);
+  const m0 = performance.now();
+  await postReport(base, readers[0]!, reportOf(jobId, [marker], 1));
+  progress('load done; waiting for the engine and the items projection to drain it');
+  await untilQueryable(base, marker, m0, 600_000, 50);
+  const drainedMs = performance.now() - t0;
+  lat.sort((a, b) => a - b);
+  const observations = reports * OBSERVATIONS;
+  return {
+    readers: READERS,
+    observationsPerReport: OBSERVATIONS,
+    inFlight: READERS * CONCURRENCY,
+    seconds: SECONDS,
+    reports,
+    observations,
+    acceptedPerSec: rate(observations, acceptedMs),
+    endToEndPerSec: rate(observations, drainedMs),
+    drainAfterLoadMs: Math.round(drainedMs - acceptedMs),
+    postP50ms: ms2(percentile(lat, 50)),
+    postP99ms: ms2(percentile(lat, 99)),
+  };
+}
+
+async function latency(base: string, jobId: string, readers: Reader[]) {
+  const lat: number[] = [];
+  for (let i = 0; i < LATENCY_SAMPLES; i++) {
+    const epc = epcOf(0x02, i);
+    const reader = readers[i % readers.length]!;
+    const body = reportOf(jobId, [epc], 1);
+    await postReport(base, reader, body);
+    const accepted = performance.now();
+    lat.push(await untilQueryable(base, epc, accepted, 30_000, 5));
+    if ((i + 1) % 50 === 0) progress(`latency: ${i + 1}/${LATENCY_SAMPLES}`);
+  }
+  lat.sort((a, b) => a - b);
+  return { samples: lat.length, p50ms: ms2(percentile(lat, 50)), p99ms: ms2(percentile(lat, 99)), maxMs: ms2(lat.at(-1) ?? NaN) };
+}
+
+async function seedItems(svc: Service, jobId: string) {
+  const es = EventStoreDBClient.connectionString(svc.esConn);
+  const redis = createClient({ url: REDIS_URL });
+  await redis.connect();
+  const allKey = `${svc.keyPrefix}v1:items:all`;
+  try {
+    // Keep the engine's resume point: the seeded batches claim the input position its last output covers.
+    let inputPosition = '0';
+    for await (const e of es.readStream(ENGINE_STREAM, { direction: BACKWARDS, fromRevision: END, maxCount: 1 })) {
+      inputPosition = (e.event?.data as { inputPosition?: string } | undefined)?.inputPosition ?? '0';
+    }
+    const before = await redis.zCard(allKey);
+    const t0 = performance.now();
+    const now = Date.now();
+    const BATCH = 1000;
+    const IN_FLIGHT = 4; // appends in flight, one ItemsChanged of 1000 changes (~400 KB) each
+    let appended = 0;
+    let lastProgress = 0;
+    const batchOf = (first: number) => {
+      const n = Math.min(BATCH, ITEMS - first);
+      const changes = Array.from({ length: n }, (_, i) => {
+        const k = first + i;
+        return {
+          kind: 'FIRST_SEEN' as const,
+          epc: epcOf(0x30, k),
+          tid: null,
+          jobId,
+          fromZone: 'ABSENT',
+          toZone: ZONES[k % ZONES.length]!,
+          fromFloor: null,
+          toFloor: null,
+          fromFacility: null,
+          toFacility: 'DEFAULT',
+          fromX: null,
+          fromY: null,
+          toX: null,
+          toY: null,
+          observationTime: now - (ITEMS - k),
+          reportToDatabaseEnabled: true,
+          reportToHistoryEnabled: false,
+          reportToMessageQueueEnabled: false,
+        };
+      });
+      return { n, event: encodeEvent(itemEvents, { type: 'ItemsChanged', data: { inputPosition, at: now, changes } }) };
+    };
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: IN_FLIGHT }, async () => {
+        while (next < ITEMS) {
+          const { n, event } = batchOf(next);
+          next += n;
+          await es.appendToStream(ENGINE_STREAM, event);
+          appended += n;
+          if (performance.now() - lastProgress > 2000) {
+            lastProgress = performance.now();
+            progress(`seed: ${appended}/${ITEMS} item changes appended; ${(await redis.zCard(allKey)) - before} projected`);
+          }
+        }
+      }),
+    );
+    const appendMs = performance.now() - t0;
+    for (;;) {
+      const projected = (await redis.zCard(allKey)) - before;
+      if (projected >= ITEMS) break;
+      if (performance.now() - lastProgress > 2000) {
+        lastProgress = performance.now();
+        progress(`seed: items projection ${projected}/${ITEMS}`);
+      }
+      await sleep(200);
+    }
+    const totalMs = performance.now() - t0;
+    return { items: ITEMS, stored: await redis.zCard(allKey), appendMs: Math.round(appendMs), projectedMs: Math.round(totalMs), projectedPerSec: rate(ITEMS, totalMs) };
+  } finally {
+    await redis.quit();
+    await es.dispose();
+  }
+}
+
+async function queries(base: string) {
+  const run = async (label: string, path: string) => {
+    const lat: number[] = [];
+    let marker: string | null = null;
+    for (let i = 0; i < QUERY_SAMPLES; i++) {
+      // Walk forward through the pages (a fresh walk when they run out), so not every sample reads the first page.
+      const url = `${path}&pageSize=1000${marker ? `&pageMarker=${encodeURIComponent(marker)}` : ''}`;
+      const s = performance.now();
+      const res = await call(base, 'GET', url);
+      lat.push(performance.now() - s);
+      if (res.status !== 200) throw new Error(`${label}: ${res.status} ${JSON.stringify(res.body)}`);
+      const items = res.body.items as unknown[];
+      if (items.length !== 1000 && res.body.nextPageMarker) throw new Error(`${label}: a page of ${items.length}`);
+      marker = (res.body.nextPageMarker as string | null) ?? null;
+    }
+    lat.sort((a, b) => a - b);
+    return { query: label, samples: lat.length, p50ms: ms2(percentile(lat, 50)), p99ms: ms2(percentile(lat, 99)) };
+  };
+  progress('items query: unfiltered');
+  const unfiltered = await run('unfiltered', '/data/v1/items/show?');
+  progress('items query: by zone');
+  const byZone = await run('zoneNames=Z3', '/data/v1/items/show?zoneNames=Z3');
+  return [unfiltered, byZone];
+}
+
+async function main(): Promise<void> {
+  progress('starting the service (npm start in a child process)');
+  const svc = await startService();
+  try {
+    progress(`service at ${svc.baseUrl}; setting up ${READERS} readers and a job`);
+    const { jobId, readers } = await setUp(svc.baseUrl);
+    progress(`warm-up: ${TAGS_PER_READER} tags a reader`);
+    await warmUp(svc.baseUrl, jobId, readers);
+    progress(`load: ${READERS} readers x ${CONCURRENCY} in flight, ${OBSERVATIONS} observations a report, ${SECONDS} s`);
+    const load = await throughput(svc.baseUrl, jobId, readers);
+    progress(`latency: ${LATENCY_SAMPLES} samples`);
+    const lat = await latency(svc.baseUrl, jobId, readers);
+    progress(`seeding ${ITEMS} items`);
+    const seed = await seedItems(svc, jobId);
+    const query = await queries(svc.baseUrl);
+
+    console.log(`\nPipeline benchmark, ${cpus().length} cores, ${cpus()[0]?.model ?? ''}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`);
+    console.log(`throughput: ${load.readers} readers x ${CONCURRENCY} in flight, ${load.observationsPerReport} observations a report, ${load.seconds} s: ${load.observations} observations in ${load.reports} reports`);
+    console.log(`  accepted by the agent API: ${load.acceptedPerSec} observations/s (report POST p50 ${load.postP50ms} ms, p99 ${load.postP99ms} ms)`);
+    console.log(`  end to end (until queryable as items): ${load.endToEndPerSec} observations/s (drained ${load.drainAfterLoadMs} ms after the load stopped)   goal >= 100000`);
+    console.log(`report accepted -> item queryable: ${lat.samples} samples, p50 ${lat.p50ms} ms, p99 ${lat.p99ms} ms, max ${lat.maxMs} ms   goal p99 <= 1000 ms`);
+    console.log(`seeded ${seed.items} items (${seed.stored} stored): appended in ${seed.appendMs} ms, projected after ${seed.projectedMs} ms (${seed.projectedPerSec} items/s)`);
+    for (const q of query) console.log(`items query, 1000-item page, ${q.query}: ${q.samples} samples, p50 ${q.p50ms} ms, p99 ${q.p99ms} ms   goal p50 <= 20 ms`);
+    console.log(JSON.stringify({ throughput: load, latency: lat, seed, queries: query }));
+  } finally {
+    await svc.stop();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
