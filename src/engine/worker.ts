@@ -28,6 +28,9 @@ import { ENGINE_STREAM, itemEvents } from './events';
 import { emptyState, endJob, runtimeOf } from './state';
 import type { EngineState, ItemChange, JobContext } from './types';
 
+// About 450 bytes of JSON per change: 1000 changes stay well under 1 MiB.
+const MAX_CHANGES_PER_EVENT = 1000;
+
 export interface EngineWorkerOptions {
   readonly client: EventStoreDBClient;
   readonly readModel: ConfigReadModel;
@@ -138,6 +141,8 @@ class EngineRun {
   /** Input position covered by what is appended plus what is pending. */
   private inputPosition: string | undefined;
   private pending: ItemChange[] = [];
+  /** Input position claimed by the last ItemsChanged appended by this run. */
+  private flushedInputPosition: string | undefined;
   private readonly jobs = new Map<string, CachedJob>();
   private sub: RunningSubscription | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -205,6 +210,7 @@ class EngineRun {
   private async rebuild(last: LastOutput): Promise<void> {
     this.revision = last.revision;
     this.inputPosition = last.inputPosition;
+    this.flushedInputPosition = last.inputPosition;
     if (last.revision === NO_STREAM) return;
     const changes: ItemChange[] = [];
     await forEachInStream(this.opts.client, ENGINE_STREAM, itemEvents, (e) => {
@@ -279,20 +285,35 @@ class EngineRun {
     await this.flush();
   }
 
-  /** Appends the pending changes as one ItemsChanged, fenced by the revision this run last wrote. */
+  /**
+   * Appends the pending changes, fenced by the revision this run last wrote.
+   * One ItemsChanged holds at most MAX_CHANGES_PER_EVENT changes so an append
+   * stays under the event store's size limit (1 MiB by default). When a
+   * batch needs several events, all but the last claim only the input
+   * covered before the batch: a crash between them makes the next run ingest
+   * the batch again on top of the state the written part already produced,
+   * which repeats none of its history (the items are already where the
+   * written changes put them).
+   */
   private async flush(): Promise<void> {
     if (this.pending.length === 0 || this.failed) return;
     if (this.inputPosition === undefined) throw new Error('item changes without any input position');
     const changes = this.pending;
     this.pending = [];
-    const event = encodeEvent(itemEvents, { type: 'ItemsChanged', data: { inputPosition: this.inputPosition, at: this.clock(), changes } });
-    try {
-      const outcome = await appendEvents(this.opts.client, ENGINE_STREAM, [event], this.revision);
-      this.revision = outcome.nextExpectedRevision;
-    } catch (err) {
-      if (err instanceof ConcurrencyError) this.log.warn('ENGINE_STREAM written by someone else: fenced, resyncing', { err: err.message });
-      this.fail(err);
-      throw err;
+    for (let i = 0; i < changes.length; i += MAX_CHANGES_PER_EVENT) {
+      const last = i + MAX_CHANGES_PER_EVENT >= changes.length;
+      const inputPosition = last ? this.inputPosition : (this.flushedInputPosition ?? '0');
+      const chunk = changes.slice(i, i + MAX_CHANGES_PER_EVENT);
+      const event = encodeEvent(itemEvents, { type: 'ItemsChanged', data: { inputPosition, at: this.clock(), changes: chunk } });
+      try {
+        const outcome = await appendEvents(this.opts.client, ENGINE_STREAM, [event], this.revision);
+        this.revision = outcome.nextExpectedRevision;
+        this.flushedInputPosition = inputPosition;
+      } catch (err) {
+        if (err instanceof ConcurrencyError) this.log.warn('ENGINE_STREAM written by someone else: fenced, resyncing', { err: err.message });
+        this.fail(err);
+        throw err;
+      }
     }
   }
 
