@@ -1,6 +1,6 @@
 // The job status object of the interface, and the job list query (pure).
 import * as t from 'io-ts';
-import { MAX_ERRORS, type JobError, type JobState, type JobStatus, type StopReason, type StoredJobRequest } from './model';
+import { JobStatus, MAX_ERRORS, type JobError, type JobState, type StopReason, type StoredJobRequest } from './model';
 
 export interface JobStatusObject {
   id: string;
@@ -63,15 +63,6 @@ const PositiveIntString = new t.Type<number, string, unknown>(
   },
   String,
 );
-const StatusParam = t.keyof({
-  WAITING: null,
-  INITIALIZING: null,
-  STARTING: null,
-  RUNNING: null,
-  RESTARTING_RDE: null,
-  STOPPING: null,
-  STOPPED: null,
-});
 /** `status` may be given several times (koa: string or string[]); comma-separated also accepted. */
 const StatusList = new t.Type<JobStatus[], string[], unknown>(
   'status list',
@@ -80,7 +71,7 @@ const StatusList = new t.Type<JobStatus[], string[], unknown>(
     const raw = (Array.isArray(u) ? u : [u]).flatMap((v) => (typeof v === 'string' ? v.split(',') : [v]));
     const out: JobStatus[] = [];
     for (const v of raw) {
-      if (!StatusParam.is(v)) return t.failure(u, c, `must be one of ${Object.keys(StatusParam.keys).join(', ')}`);
+      if (!JobStatus.is(v)) return t.failure(u, c, `must be one of ${Object.keys(JobStatus.keys).join(', ')}`);
       out.push(v);
     }
     return t.success(out);

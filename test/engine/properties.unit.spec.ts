@@ -2,19 +2,8 @@
 // both job types, shared and isolated jobs, reads and ticks interleaved.
 import { expect } from 'chai';
 import { writesHistory, type ItemChange, type JobContext } from '../../src/engine';
+import { mulberry32 } from '../../src/simulator/prng';
 import { Harness, inventoryRecipe, job, locationRecipe, rect, reader, zoneMap } from './fixtures';
-
-/** mulberry32: a tiny seeded PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function jobsOf(): JobContext[] {
   const north = zoneMap('North', rect('A', '1', 0, 0, 10, 10), rect('B', '1', 10, 0, 20, 10), rect('A', '2', 0, 0, 20, 10));
@@ -28,7 +17,7 @@ function jobsOf(): JobContext[] {
 }
 
 function scenario(seed: number, steps = 400): Harness {
-  const rnd = prng(seed);
+  const rnd = mulberry32(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
   const jobs = jobsOf();
   const h = new Harness();

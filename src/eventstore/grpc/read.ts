@@ -103,6 +103,16 @@ async function readAll(log: EventLog, sink: Sink, from: From, backwards: boolean
   }
 }
 
+/**
+ * Nothing past `head`: say CaughtUp the first time, then wait for the head
+ * to move. False when the call is gone.
+ */
+async function idle(log: EventLog, sink: Sink, head: bigint, caughtUp: boolean): Promise<boolean> {
+  if (!caughtUp && !(await sink.write(caughtUpResp()))) return false;
+  await log.head.waitBeyond(head, sink.abort.signal);
+  return true;
+}
+
 async function subscribeAll(log: EventLog, sink: Sink, from: From, filter: EventFilter | undefined): Promise<void> {
   let next = from === 'start' ? 0n : from === 'end' ? log.head.committed + 1n : from + 1n;
   await sink.write(confirmationResp(crypto.randomUUID()));
@@ -114,11 +124,8 @@ async function subscribeAll(log: EventLog, sink: Sink, from: From, filter: Event
     const head = log.head.committed;
     const chunk = log.readAll(next, 'forwards', CHUNK);
     if (chunk.length === 0) {
-      if (!caughtUp) {
-        caughtUp = true;
-        if (!(await sink.write(caughtUpResp()))) return;
-      }
-      await log.head.waitBeyond(head, sink.abort.signal);
+      if (!(await idle(log, sink, head, caughtUp))) return;
+      caughtUp = true;
       continue;
     }
     for (const rec of chunk) {
@@ -147,11 +154,8 @@ async function subscribeStream(log: EventLog, sink: Sink, stream: string, from: 
     const head = log.head.committed;
     const chunk: StoredRecord[] = log.readStream(stream, next, 'forwards', CHUNK).filter((r) => r.position <= head);
     if (chunk.length === 0) {
-      if (!caughtUp) {
-        caughtUp = true;
-        if (!(await sink.write(caughtUpResp()))) return;
-      }
-      await log.head.waitBeyond(head, sink.abort.signal);
+      if (!(await idle(log, sink, head, caughtUp))) return;
+      caughtUp = true;
       continue;
     }
     for (const rec of chunk) {
