@@ -1,16 +1,24 @@
-// Reader software versions (read side): GET
+// Reader software versions: GET
 // /configuration/v1/softwareVersions/list/{imageType} and
-// show/{imageType}/{version}, over the images registered so far.
+// show/{imageType}/{version} over the images registered so far, and the
+// Admin's POST create that registers one (register.ts).
 import { isLeft } from 'fp-ts/Either';
 import { softwareImagePart } from '../../projections/config/software-image';
+import { handleCommand } from '../core/command';
+import { ConcurrencyError } from '../core/eventstore';
 import { decodeInput } from '../core/http/decode';
+import { conflict } from '../core/http/errors';
+import { commandMetadata } from '../core/resource/routes';
 import type { Slice } from '../core/slice';
 import { listSoftwareImages, showSoftwareImage } from './catalog';
 import { ListSoftwareParams, ShowSoftwareParams } from './codec';
-import { softwareImageEntry } from './events';
+import { softwareImageEntry, softwareImageEvents, softwareImageStream } from './events';
+import { decideImage, evolveImage, RegisterImageBody, registerImageBodySchema } from './register';
 
 export const SOFTWARE_VERSIONS_BASE = '/configuration/v1/softwareVersions';
 export const SOFTWARE_ROLES = ['ConfigManager'];
+/** Registering images is for the Admin only. */
+export const SOFTWARE_REGISTER_ROLES = ['Admin'];
 const TAG = 'Reader software';
 const IMAGE_TYPE = { type: 'string', enum: ['FIRMWARE_READER', 'CAP_SERVICE'] };
 
@@ -40,6 +48,29 @@ export const softwareSlice: Slice = {
         const image = showSoftwareImage(await deps.readModel.list(softwareImageEntry), imageType, version);
         if (isLeft(image)) throw image.left;
         ctx.body = image.right;
+      },
+    );
+    table.add(
+      {
+        method: 'post', path: `${SOFTWARE_VERSIONS_BASE}/create`, roles: SOFTWARE_REGISTER_ROLES, tag: TAG,
+        summary: 'Register a software image (version identifier, image name, SHA-256 checksum, description); Admin only',
+        body: registerImageBodySchema,
+        responses: { 200: 'the registered software image', 400: 'invalid image', 409: 'that version of that image type is already registered' },
+      },
+      async (ctx) => {
+        const body = decodeInput(RegisterImageBody, ctx.request.body, 'body');
+        try {
+          const result = await handleCommand({
+            client: deps.client, stream: softwareImageStream(body.versionInfo.versionIdentifier), codecs: softwareImageEvents,
+            initial: undefined, evolve: evolveImage, decide: decideImage, command: { kind: 'Register', body }, metadata: commandMetadata(ctx), retries: 0,
+          });
+          if (isLeft(result)) throw result.left;
+          await deps.waiter.waitFor(result.right.position);
+          ctx.body = result.right.state;
+        } catch (err) {
+          if (err instanceof ConcurrencyError) throw conflict('the software image was registered concurrently');
+          throw err;
+        }
       },
     );
   },

@@ -77,3 +77,49 @@ describe('software versions over HTTP', function () {
     expect((await app.request('GET', `${BASE}/show/FIRMWARE_READER/5.9`)).status).to.equal(404);
   });
 });
+
+describe('registering software images (POST create, Admin)', function () {
+  this.timeout(60_000);
+  let app: TestApp;
+  before(async () => {
+    app = await startTestApp();
+  });
+  after(async () => app?.stop());
+
+  const SUM = 'AB'.repeat(32);
+  const body = (version: string, extra: Record<string, unknown> = {}) => ({
+    versionInfo: { versionIdentifier: { version, imageType: 'FIRMWARE_READER' }, imageName: `octane-${version}.upgx`, checksum: SUM },
+    description: `Octane ${version}`,
+    ...extra,
+  });
+
+  it('registers an image (checksum stored lower-case, recordVersionNumber 0) that list and show serve at once; a second registration is a 409', async () => {
+    const res = await app.request('POST', `${BASE}/create`, { body: body('8.2.1') });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body.versionInfo).to.deep.equal({ versionIdentifier: { version: '8.2.1', imageType: 'FIRMWARE_READER' }, imageName: 'octane-8.2.1.upgx', checksum: SUM.toLowerCase() });
+    expect(res.body).to.include({ description: 'Octane 8.2.1', updateComment: null, recordVersionNumber: 0 });
+    expect(res.body.created).to.equal(res.body.updated);
+    const shown = await app.request('GET', `${BASE}/show/FIRMWARE_READER/8.2.1`);
+    expect(shown.body).to.deep.equal(res.body);
+    expect((await app.request('GET', `${BASE}/list/FIRMWARE_READER`)).body).to.deep.equal([res.body]);
+    const again = await app.request('POST', `${BASE}/create`, { body: body('8.2.1', { description: 'other' }) });
+    expect(again.status).to.equal(409);
+    expect(again.body.errors[0].path).to.equal('body.versionInfo.versionIdentifier.version');
+    expect((await app.request('GET', `${BASE}/show/FIRMWARE_READER/8.2.1`)).body.description).to.equal('Octane 8.2.1');
+  });
+
+  it('400 naming the field for a bad checksum, version or image type, and nothing is registered', async () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ ...body('9.0'), versionInfo: { ...body('9.0').versionInfo, checksum: 'abc' } }, 'body.versionInfo.checksum'],
+      [{ ...body('9.0'), versionInfo: { ...body('9.0').versionInfo, versionIdentifier: { version: '9.0/x', imageType: 'FIRMWARE_READER' } } }, 'body.versionInfo.versionIdentifier.version'],
+      [{ ...body('9.0'), versionInfo: { ...body('9.0').versionInfo, versionIdentifier: { version: '9.0', imageType: 'OS' } } }, 'body.versionInfo.versionIdentifier.imageType'],
+      [{ description: 'no versionInfo' }, 'body.versionInfo'],
+    ];
+    for (const [b, path] of cases) {
+      const res = await app.request('POST', `${BASE}/create`, { body: b });
+      expect(res.status, path).to.equal(400);
+      expect(res.body.errors.map((e: { path: string }) => e.path), path).to.include(path);
+    }
+    expect((await app.request('GET', `${BASE}/show/FIRMWARE_READER/9.0`)).status).to.equal(404);
+  });
+});
