@@ -1,5 +1,5 @@
 // The item engine's public API (pure: no I/O, time passed in).
-export { ingest, tick } from './engine';
+export { ingest, tick, type ExpiryStrategy } from './engine';
 export { emptyState, endJob } from './state';
 export { engineReaderOf, engineReaders, engineRecipeOf } from './context';
 export { locate, median } from './location';

@@ -2,10 +2,11 @@
 // one engine and updated in place (copying a million-item map per report
 // would defeat the throughput goal); "pure" here means no I/O, no clock, no
 // randomness: the same inputs on an equal state give the same outputs.
+import { IndexedView } from './expiry';
 import type { EngineState, ItemView, JobContext, JobRuntime } from './types';
 
 export function emptyState(): EngineState {
-  return { shared: new Map(), isolated: new Map(), jobs: new Map() };
+  return { shared: new IndexedView(), isolated: new Map(), jobs: new Map() };
 }
 
 /**
@@ -19,7 +20,7 @@ export function viewOf(state: EngineState, ctx: Pick<JobContext, 'jobId' | 'useO
   if (ctx.useOtherJobData) return state.shared;
   let view = state.isolated.get(ctx.jobId);
   if (view === undefined) {
-    view = new Map();
+    view = new IndexedView();
     state.isolated.set(ctx.jobId, view);
   }
   return view;

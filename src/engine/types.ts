@@ -3,6 +3,7 @@
 // passes `now`, so a replay of the same inputs gives the same outputs.
 import type { Placement } from '../readerdefinitions/codec';
 import type { ZoneLocator } from '../zonemaps/lookup';
+import type { IndexedView } from './expiry';
 
 /** Zone of a tag treated as absent (never seen in this view, or expired). */
 export const ABSENT = 'ABSENT';
@@ -139,8 +140,8 @@ export interface JobRuntime {
   nextComputeAt: number | undefined;
 }
 
-/** Items known to a view: EPC -> state. */
-export type ItemView = Map<string, ItemState>;
+/** Items known to a view: EPC -> state, with its expiry index (expiry.ts). */
+export type ItemView = IndexedView;
 
 export interface EngineState {
   /** The view of every job with useOtherJobData=true. */

@@ -2,7 +2,7 @@
 // T0, readers, zone maps, job contexts and reports, and a harness that keeps
 // every change the engine produced.
 import type { Observation, TagsReportedData } from '../../src/agents/events';
-import { emptyState, ingest, tick, writesHistory, type EngineReader, type EngineRecipe, type EngineState, type ItemChange, type ItemState, type JobContext } from '../../src/engine';
+import { emptyState, ingest, tick, writesHistory, type EngineReader, type ExpiryStrategy, type EngineRecipe, type EngineState, type ItemChange, type ItemState, type JobContext } from '../../src/engine';
 import type { Zone, ZoneMap } from '../../src/zonemaps/codec';
 import { zoneLocator } from '../../src/zonemaps/lookup';
 
@@ -95,14 +95,17 @@ export class Harness {
   state: EngineState = emptyState();
   readonly changes: ItemChange[] = [];
 
+  /** `expiry`: how tick finds expired items ('scan' is the reference the index is compared with). */
+  constructor(private readonly expiry: ExpiryStrategy = 'index') {}
+
   /** A report of `readerName` arriving at `now` seconds (default: its newest read). */
   read(ctx: JobContext, readerName: string, seen: Seen[], now?: number): ItemChange[] {
     const arrival = now ?? Math.max(...seen.map((s) => s.t));
-    return this.keep(ingest(this.state, report(ctx, readerName, seen), ctx, at(arrival)).changes);
+    return this.keep(ingest(this.state, report(ctx, readerName, seen), ctx, at(arrival), this.expiry).changes);
   }
 
   tick(now: number): ItemChange[] {
-    return this.keep(tick(this.state, at(now)).changes);
+    return this.keep(tick(this.state, at(now), this.expiry).changes);
   }
 
   /** Ticks every `step` seconds from `from` to `to` inclusive. */

@@ -1,7 +1,7 @@
 // Random scenarios (seeded, so a failure reproduces): several facilities,
 // both job types, shared and isolated jobs, reads and ticks interleaved.
 import { expect } from 'chai';
-import { writesHistory, type ItemChange, type JobContext } from '../../src/engine';
+import { endJob, writesHistory, type ExpiryStrategy, type ItemChange, type JobContext } from '../../src/engine';
 import { mulberry32 } from '../../src/simulator/prng';
 import { Harness, inventoryRecipe, job, locationRecipe, rect, reader, zoneMap } from './fixtures';
 
@@ -16,14 +16,27 @@ function jobsOf(): JobContext[] {
   ];
 }
 
-function scenario(seed: number, steps = 400): Harness {
+interface ScenarioOptions {
+  readonly expiry?: ExpiryStrategy;
+  /** More EPCs than the default five, so expiry buckets hold several items. */
+  readonly epcs?: number;
+  /** Now and then a job ends (its items stop expiring until another job reads them). */
+  readonly endJobs?: boolean;
+}
+
+function scenario(seed: number, steps = 400, o: ScenarioOptions = {}): Harness {
   const rnd = mulberry32(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
   const jobs = jobsOf();
-  const h = new Harness();
+  const epcs = Array.from({ length: o.epcs ?? 5 }, (_, i) => `E${i + 1}`);
+  const h = new Harness(o.expiry);
   let now = 0;
   for (let i = 0; i < steps; i++) {
     now += rnd() < 0.1 ? 10 + rnd() * 40 : rnd() * 3;
+    if (o.endJobs === true && rnd() < 0.01) {
+      endJob(h.state, pick(jobs).jobId);
+      continue;
+    }
     if (rnd() < 0.3) {
       h.tick(now);
       continue;
@@ -31,7 +44,7 @@ function scenario(seed: number, steps = 400): Harness {
     const ctx = pick(jobs);
     const readerName = pick([...ctx.readers.keys()]);
     const seen = Array.from({ length: 1 + Math.floor(rnd() * 4) }, () => ({
-      epc: pick(['E1', 'E2', 'E3', 'E4', 'E5']),
+      epc: pick(epcs),
       t: now - rnd() * 2, // some reads are late
       antenna: pick([1, 2, 1002]),
       rssi: -30 - Math.floor(rnd() * 50),
@@ -75,6 +88,19 @@ describe('engine properties', () => {
       }
       // Every change of an item, history or not, describes it as it was: from = the previous to.
       for (const c of h.changes.filter((x) => !writesHistory(x.kind))) expect(c.fromZone).to.equal(c.toZone);
+    });
+  }
+
+  for (let seed = 1; seed <= 25; seed++) {
+    it(`seed ${seed}: the expiry index gives the same changes and item states as scanning every item`, () => {
+      const opts = { epcs: 60, endJobs: true };
+      const byIndex = scenario(seed, 1500, { ...opts, expiry: 'index' });
+      const byScan = scenario(seed, 1500, { ...opts, expiry: 'scan' });
+      expect(byScan.changes.filter((c) => c.kind === 'EXPIRED').length).to.be.greaterThan(5);
+      expect(byIndex.changes).to.deep.equal(byScan.changes);
+      expect([...byIndex.state.shared]).to.deep.equal([...byScan.state.shared]);
+      expect([...byIndex.state.isolated.keys()]).to.deep.equal([...byScan.state.isolated.keys()]);
+      for (const [jobId, view] of byScan.state.isolated) expect([...(byIndex.state.isolated.get(jobId) ?? [])]).to.deep.equal([...view]);
     });
   }
 });
