@@ -6,6 +6,7 @@ import { RouteTable, openApiDocument, type Guard } from '../core/http/routes';
 import type { AppDeps, Slice } from '../core/slice';
 import { authenticate, requireRoles, type PrincipalStore } from '../auth/middleware';
 import type { Role } from '../auth/roles';
+import type { PasswordVerifier } from '../auth/password';
 
 export const API_VERSION = '1.0.0';
 export const OPENAPI_PATH = '/openapi.json';
@@ -18,7 +19,8 @@ export interface Api {
   readonly table: RouteTable;
 }
 
-export function buildApi(slices: readonly Slice[], deps: AppDeps, principals: PrincipalStore, rootPath: string): Api {
+/** `verifier`: shared with other password checks (the broker's login) so they share one cache. */
+export function buildApi(slices: readonly Slice[], deps: AppDeps, principals: PrincipalStore, rootPath: string, verifier?: PasswordVerifier): Api {
   const table = new RouteTable(guard);
   for (const slice of slices) slice.register(table, deps);
   table.add(
@@ -35,7 +37,7 @@ export function buildApi(slices: readonly Slice[], deps: AppDeps, principals: Pr
     },
   );
   const router = new Router();
-  router.use(authenticate(principals, { logger: deps.logger.child('auth') }));
+  router.use(authenticate(principals, { logger: deps.logger.child('auth'), ...(verifier ? { verifier } : {}) }));
   router.use(table.router.routes(), table.router.allowedMethods());
   return { router, table };
 }

@@ -16,6 +16,9 @@ import { wireSlices } from './wiring';
 import { buildApi, bootstrapSlices } from './api';
 import { SLICES } from './slices';
 import { startJobsWork } from '../jobs/process';
+import { PasswordVerifier } from '../auth/password';
+import { brokerAuthRouter, BROKER_AUTH_PATHS } from '../brokerauth/routes';
+import { isClientQueueName } from '../brokerauth/client-queues';
 
 const HEALTH_TIMEOUT_MS = 2000;
 
@@ -84,10 +87,6 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
   shutdown.add('amqp', () => amqp.close());
   checkpoint();
 
-  for (const role of ['engine', 'relay'] as const) {
-    if (hasRole(config, role)) logger.info('role has nothing to run yet', { role });
-  }
-
   const { deps, principals } = await wireSlices(SLICES, config, { eventStore, redis }, logger, shutdown);
   checkpoint();
 
@@ -97,13 +96,17 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
 
   if (!hasRole(config, 'api')) return { eventStoreConnectionString: connectionString };
   await bootstrapSlices(SLICES, deps);
-  const api = buildApi(SLICES, deps, principals, config.http.rootPath);
+  const verifier = new PasswordVerifier();
+  const api = buildApi(SLICES, deps, principals, config.http.rootPath, verifier);
+  const brokerAuth = brokerAuthRouter({ principals, verifier, isClientQueue: isClientQueueName, logger: logger.child('broker-auth') });
 
   const httpLogger = logger.child('http');
   const app = createHttpApp({
     logger: httpLogger,
     rootPath: config.http.rootPath,
     routers: [api.router],
+    outerRouters: [brokerAuth],
+    quietPaths: BROKER_AUTH_PATHS,
     health: () =>
       checkHealth(
         {

@@ -21,6 +21,13 @@ export interface HttpAppOptions {
   readonly health: () => Promise<{ readonly status: 'ok' | 'down' }>;
   /** Routers of the REST resources, mounted under rootPath. */
   readonly routers?: readonly Router[];
+  /**
+   * Routers outside rootPath and its JSON body parser (e.g. the broker's
+   * authentication endpoints, which read their own form bodies).
+   */
+  readonly outerRouters?: readonly Router[];
+  /** Paths logged at debug rather than info, besides /healthz (frequent machine-to-machine calls). */
+  readonly quietPaths?: readonly string[];
   /** Largest accepted JSON body. */
   readonly jsonLimit?: string;
 }
@@ -40,7 +47,7 @@ export function createHttpApp(opts: HttpAppOptions): Koa {
   // Registering it also stops Koa from printing them with console.error.
   app.on('error', (err: unknown) => opts.logger.warn('http error after response', { err }));
 
-  app.use(requestLog(opts.logger, new Set([HEALTH_PATH])));
+  app.use(requestLog(opts.logger, new Set([HEALTH_PATH, ...(opts.quietPaths ?? [])])));
   app.use(errorMiddleware(opts.logger));
 
   const root = new Router();
@@ -52,6 +59,10 @@ export function createHttpApp(opts: HttpAppOptions): Koa {
   });
   app.use(root.routes());
   app.use(root.allowedMethods());
+  for (const r of opts.outerRouters ?? []) {
+    app.use(r.routes());
+    app.use(r.allowedMethods());
+  }
 
   const api = opts.rootPath === '' ? new Router() : new Router({ prefix: opts.rootPath });
   api.use(

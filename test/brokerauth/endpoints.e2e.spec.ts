@@ -1,0 +1,104 @@
+// The RabbitMQ HTTP authentication backend endpoints through the running
+// app: the exact plain-text answers the plugin expects, for POST forms and GET
+// queries, following user changes at once; bad parameters are 400s.
+import { expect } from 'chai';
+import { startTestApp, type TestApp } from '../support/app';
+import { CLIENT_QUEUE_PREFIX } from '../../src/brokerauth/client-queues';
+
+const USERS = '/configuration/v1/users';
+const QUEUE = `${CLIENT_QUEUE_PREFIX}e2e-1`;
+
+describe('broker authentication endpoints over HTTP', function () {
+  this.timeout(60_000);
+  let app: TestApp;
+  let origin: string;
+
+  /** POSTs a form as RabbitMQ does (or GETs with a query string); answers status, content type and text. */
+  async function ask(path: string, params: Record<string, string>, method: 'POST' | 'GET' = 'POST') {
+    const form = new URLSearchParams(params).toString();
+    const res =
+      method === 'POST'
+        ? await fetch(`${origin}/rabbitmq/auth/${path}`, { method, headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: form })
+        : await fetch(`${origin}/rabbitmq/auth/${path}?${form}`);
+    return { status: res.status, type: res.headers.get('content-type') ?? '', text: await res.text() };
+  }
+  const answer = async (path: string, params: Record<string, string>, method: 'POST' | 'GET' = 'POST'): Promise<string> => {
+    const res = await ask(path, params, method);
+    expect(res.status, res.text).to.equal(200);
+    expect(res.type).to.match(/^text\/plain/);
+    return res.text;
+  };
+  const resource = (username: string, name: string, permission: string, kind = 'queue') =>
+    answer('resource', { username, vhost: '/', resource: kind, name, permission, tags: '' });
+
+  before(async () => {
+    app = await startTestApp();
+    origin = new URL(app.baseUrl).origin;
+    for (const [name, roles] of [['reader', ['DataReader']], ['config', ['ConfigManager', 'JobRunner']]] as const) {
+      const res = await app.request('POST', `${USERS}/create`, { body: { name, password: `${name}-pw`, roles } });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    }
+  });
+  after(async () => {
+    await app?.stop();
+  });
+
+  it('user: allow (no tags) for a DataReader or Admin with its tagtrail password, by POST form or GET query', async () => {
+    expect(await answer('user', { username: 'reader', password: 'reader-pw' })).to.equal('allow');
+    expect(await answer('user', { username: 'reader', password: 'reader-pw' }, 'GET')).to.equal('allow');
+    expect(await answer('user', { username: 'admin', password: 'admindefault', vhost: '/', client_id: 'x' })).to.equal('allow');
+  });
+
+  it('user: deny for a wrong password, an unknown user and a user without DataReader/Admin', async () => {
+    expect(await answer('user', { username: 'reader', password: 'wrong' })).to.equal('deny');
+    expect(await answer('user', { username: 'nobody', password: 'reader-pw' })).to.equal('deny');
+    expect(await answer('user', { username: 'config', password: 'config-pw' })).to.equal('deny');
+  });
+
+  it('vhost: allow / only, for users with the role', async () => {
+    expect(await answer('vhost', { username: 'reader', vhost: '/', ip: '127.0.0.1' })).to.equal('allow');
+    expect(await answer('vhost', { username: 'reader', vhost: 'other', ip: '127.0.0.1' })).to.equal('deny');
+    expect(await answer('vhost', { username: 'config', vhost: '/' })).to.equal('deny');
+    expect(await answer('vhost', { username: 'nobody', vhost: '/' }, 'GET')).to.equal('deny');
+  });
+
+  it('resource: read and configure on a client queue; no write, no other queue, no exchange', async () => {
+    expect(await resource('reader', QUEUE, 'read')).to.equal('allow');
+    expect(await resource('reader', QUEUE, 'configure')).to.equal('allow');
+    expect(await resource('reader', QUEUE, 'write')).to.equal('deny');
+    expect(await resource('reader', 'orders', 'read')).to.equal('deny');
+    expect(await resource('admin', 'amq.default', 'write', 'exchange')).to.equal('deny');
+    expect(await resource('config', QUEUE, 'read')).to.equal('deny');
+  });
+
+  it('topic: deny', async () => {
+    expect(await answer('topic', { username: 'reader', vhost: '/', resource: 'topic', name: 'amq.topic', permission: 'read', routing_key: 'a.b' })).to.equal('deny');
+  });
+
+  it('follows role changes at once: a DataReader demoted to JobRunner is refused its queue', async () => {
+    await app.request('POST', `${USERS}/create`, { body: { name: 'temp', password: 'temp-pw', roles: ['DataReader'] } });
+    expect(await resource('temp', QUEUE, 'read')).to.equal('allow');
+    const res = await app.request('PUT', `${USERS}/createOrReplace`, { body: { name: 'temp', roles: ['JobRunner'] } });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(await resource('temp', QUEUE, 'read')).to.equal('deny');
+    expect(await answer('user', { username: 'temp', password: 'temp-pw' })).to.equal('deny');
+  });
+
+  it('bad parameters are 400s in the error shape, naming the field', async () => {
+    const missing = await ask('user', { username: 'reader' });
+    expect(missing.status).to.equal(400);
+    expect(JSON.parse(missing.text).errors.map((e: { path: string }) => e.path)).to.include('body.password');
+    const badPermission = await ask('resource', { username: 'reader', vhost: '/', resource: 'queue', name: QUEUE, permission: 'all' }, 'GET');
+    expect(badPermission.status).to.equal(400);
+    expect(JSON.parse(badPermission.text).errors.map((e: { path: string }) => e.path)).to.include('query.permission');
+    const json = await fetch(`${origin}/rabbitmq/auth/user`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"username":"reader","password":"reader-pw"}' });
+    expect(json.status).to.equal(400);
+  });
+
+  it('is outside the REST root and needs no Authorization header; other methods are refused', async () => {
+    const underRoot = await fetch(`${app.baseUrl}/rabbitmq/auth/user`, { method: 'POST', body: 'username=reader&password=reader-pw', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    expect(underRoot.status).to.equal(404);
+    const put = await fetch(`${origin}/rabbitmq/auth/user`, { method: 'PUT' });
+    expect(put.status).to.equal(405);
+  });
+});
