@@ -47,6 +47,8 @@ export interface Config {
   /** Namespace of every Redis key, so several deployments (or test runs) can share one Redis. */
   readonly redisKeyPrefix: string;
   readonly amqpUrl: string;
+  /** Broker address handed to queue clients as `serverUrl` (unset host = the host of AMQP_URL). */
+  readonly amqpPublic: { readonly host: string | undefined; readonly port: number };
   /** Roles this process runs, deduplicated, in the order of ROLES. */
   readonly roles: readonly Role[];
   readonly logLevel: ConfigLogLevel;
@@ -91,6 +93,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): E.Either<ConfigError[], Conf
       redisUrl: field(env, 'REDIS_URL', urlWithScheme(['redis', 'rediss']), 'redis://127.0.0.1:6379', 'url'),
       redisKeyPrefix: field(env, 'REDIS_KEY_PREFIX', nonEmptyText, 'tagtrail:'),
       amqpUrl: field(env, 'AMQP_URL', urlWithScheme(['amqp', 'amqps']), 'amqp://guest:guest@127.0.0.1:5672', 'url'),
+      amqpPublicHost: field(env, 'AMQP_PUBLIC_HOST', hostName, undefined),
+      amqpPublicPort: field(env, 'AMQP_PUBLIC_PORT', intInRange(1, 65535), 5672),
       roles: field(env, 'ROLES', listOf(ROLES), ROLES),
       logLevel: field(env, 'LOG_LEVEL', oneOf(LOG_LEVELS), 'info' as ConfigLogLevel),
       shutdownTimeoutMs: field(env, 'SHUTDOWN_TIMEOUT_MS', positiveMs, 10_000),
@@ -110,6 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): E.Either<ConfigError[], Conf
         redisUrl: v.redisUrl,
         redisKeyPrefix: v.redisKeyPrefix,
         amqpUrl: v.amqpUrl,
+        amqpPublic: { host: v.amqpPublicHost, port: v.amqpPublicPort },
         roles: v.roles,
         logLevel: v.logLevel,
         shutdownTimeoutMs: v.shutdownTimeoutMs,

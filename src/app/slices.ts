@@ -16,5 +16,7 @@ import { itemsSlice } from '../items/slice';
 import { makeAgentsSlice } from '../agents/slice';
 import { jobsForAgents } from '../jobs/agents';
 import { engineSlice } from '../engine/slice';
+import { snmpSlice } from '../snmp/slice';
+import { queuesSlice } from '../queues/slice';
 
-export const SLICES: readonly Slice[] = [usersSlice, tokensSlice, facilitiesSlice, zoneMapsSlice, readerDefinitionsSlice, thresholdsSlice, settingsSlice, softwareSlice, readerConfigurationsSlice, makeRecipesSlice({ deletionGuards: [recipeInUseByJobs] }), jobsSlice, healthSlice, itemsSlice, makeAgentsSlice(jobsForAgents), engineSlice];
+export const SLICES: readonly Slice[] = [usersSlice, tokensSlice, facilitiesSlice, zoneMapsSlice, readerDefinitionsSlice, thresholdsSlice, settingsSlice, softwareSlice, readerConfigurationsSlice, makeRecipesSlice({ deletionGuards: [recipeInUseByJobs] }), jobsSlice, healthSlice, itemsSlice, makeAgentsSlice(jobsForAgents), engineSlice, snmpSlice, queuesSlice];

@@ -8,7 +8,8 @@ import type { Shutdown } from '../core/shutdown';
 import type { RedisClient } from '../core/redis/connect';
 import { RedisKeys } from '../core/redis/keys';
 import { ConfigReadModel } from '../../projections/config/readmodel';
-import { CONFIG_PROJECTION, startConfigProjection } from '../../projections/config/projection';
+import { CONFIG_PROJECTION, configReadModel, type ConfigProjectionPart } from '../../projections/config/projection';
+import { keyPatterns } from '../../projections/read-model';
 import { usersPart, tokensPart } from '../../projections/auth/parts';
 import { resetIfLogWasReplaced } from '../../projections/config/log-reset';
 import { checkpointWaiter, localWaiter, type ProjectionWaiter } from '../core/resource/consistency';
@@ -18,6 +19,9 @@ import { RedisPrincipalStore } from '../auth/redis-store';
 
 /** Bound of the read-your-writes wait after a command. */
 export const READ_YOUR_WRITES_MS = 5000;
+
+/** Every part of the config projection: users and tokens, and those of the slices. */
+export const configParts = (slices: readonly Slice[]): ConfigProjectionPart[] => [usersPart, tokensPart, ...slices.flatMap((s) => s.projectionParts ?? [])];
 
 export interface Wired {
   readonly deps: AppDeps;
@@ -36,18 +40,18 @@ export async function wireSlices(
   let waiter: ProjectionWaiter;
   let readModelReady: Promise<void> = Promise.resolve();
   if (hasRole(config, 'projections')) {
-    const parts = [usersPart, tokensPart, ...slices.flatMap((s) => s.projectionParts ?? [])];
+    const model = configReadModel(configParts(slices));
     await resetIfLogWasReplaced({
       client: clients.eventStore,
       redis: clients.redis,
       keys,
       projection: CONFIG_PROJECTION,
-      // Everything the config projection writes: config hashes, the auth read models,
-      // agent secrets and pending agent commands (projections/agents).
-      keyPatterns: [`${keys.base}v1:config:*`, `${keys.base}v1:tokens*`, keys.tokenLastUsed, `${keys.base}v1:agents:secrets`, `${keys.base}v1:agents:commands:*`],
+      // Everything the config projection writes, and the token last-used times
+      // (of tokens of the old log).
+      keyPatterns: [...keyPatterns(model, keys), keys.tokenLastUsed],
       logger,
     });
-    const sub = startConfigProjection({ client: clients.eventStore, redis: clients.redis, keys, parts, logger: logger.child('projection') });
+    const sub = model.start({ client: clients.eventStore, redis: clients.redis, keys, logger: logger.child('projection') });
     shutdown.add('config projection', () => sub.stop());
     waiter = localWaiter(sub, READ_YOUR_WRITES_MS, logger);
     readModelReady = sub.caughtUp;
@@ -65,6 +69,7 @@ export async function wireSlices(
     adminPassword: config.adminPassword,
     readModelReady,
     facilityUsage: slices.flatMap((s) => (s.facilityUsage ? [s.facilityUsage] : [])),
+    broker: { url: config.amqpUrl, publicHost: config.amqpPublic.host, publicPort: config.amqpPublic.port },
   };
   for (const slice of slices) {
     const work = slice.start?.(deps, config.roles);

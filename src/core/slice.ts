@@ -19,6 +19,8 @@ export interface AppDeps extends ResourceDeps {
   readonly readModelReady: Promise<void>;
   /** Every slice's facilityUsage, for refusing to delete a facility in use. */
   readonly facilityUsage: readonly UsageSource[];
+  /** RabbitMQ for the AMQP queues: AMQP_URL (the relay connects) and the address clients are given. */
+  readonly broker: { readonly url: string; readonly publicHost: string | undefined; readonly publicPort: number };
 }
 
 export interface Slice {

@@ -1,0 +1,57 @@
+// The API side's broker connection: declares a queue right after its
+// QueueConfigured is appended, so a client that checks the queue passively
+// the moment it gets the answer finds it. Opened on first use (a process
+// that never configures a queue opens nothing) and reopened after a failure.
+import type { Channel } from 'amqplib';
+import type { Logger } from '../core/logger';
+import { connectAmqp, type AmqpConnection } from '../core/amqp/connect';
+import type { BackgroundWork } from '../core/slice';
+import { declareQueue } from './declare';
+
+const CONNECT_TIMEOUT_MS = 5000;
+
+export class QueueDeclarer implements BackgroundWork {
+  private connection: Promise<AmqpConnection> | undefined;
+  private channel: Promise<Channel> | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly url: string,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Declares `queue`; throws when the broker cannot be reached (the relay declares it later anyway). */
+  async declare(queue: string): Promise<void> {
+    if (this.stopped) throw new Error('queue declarer stopped');
+    this.connection ??= connectAmqp(this.url, this.logger, CONNECT_TIMEOUT_MS, 'tagtrail[api:queues]');
+    const connection = this.connection;
+    try {
+      const conn = await connection;
+      if (!conn.isConnected()) throw new Error('RabbitMQ connection is down');
+      this.channel ??= conn.model.createChannel().then((ch) => {
+        // A channel error (or the connection going) ends the channel: open a new one next time.
+        const forget = (): void => {
+          this.channel = undefined;
+        };
+        ch.on('close', forget);
+        ch.on('error', forget);
+        return ch;
+      });
+      await declareQueue(await this.channel, queue);
+    } catch (err) {
+      this.channel = undefined;
+      // A failed first connection is not retried by amqplib: try again from scratch next time.
+      if (this.connection === connection) {
+        const failed = await connection.then(() => false, () => true);
+        if (failed) this.connection = undefined;
+      }
+      throw err;
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    const conn = await this.connection?.catch(() => undefined);
+    await conn?.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,93 @@
+// What a configured queue is: its kind, its filter, its delivery mode and the
+// arguments tagtrail declares it with. Pure data and codecs; the HTTP side is
+// ./routes.ts, the publishing side ./relay.ts. Rules in docs/queues.md.
+import * as t from 'io-ts';
+import { HexString, NonNegativeNumber, NonEmptyString } from '../core/codecs';
+import { HealthEventTypeCodec } from '../health/codes';
+
+export const QUEUE_KINDS = ['items', 'health', 'threshold'] as const;
+export type QueueKind = (typeof QUEUE_KINDS)[number];
+
+/**
+ * Exactly the arguments existing clients redeclare (or passively check) the
+ * queue with (compat-notes "AMQP queues"); any difference makes their
+ * declare fail with PRECONDITION_FAILED.
+ */
+export const QUEUE_ARGUMENTS = {
+  'x-expires': 3_600_000,
+  'x-message-ttl': 3_600_000,
+  'x-max-length-bytes': 1_073_741_824,
+} as const;
+
+export const DELIVERY_MODES = ['PERSISTENT', 'NON_PERSISTENT'] as const;
+export type DeliveryMode = (typeof DELIVERY_MODES)[number];
+export const DeliveryModeCodec = t.keyof({ PERSISTENT: null, NON_PERSISTENT: null }, 'DeliveryMode');
+
+// null counts as absent: clients serialising their filter object send unset fields as null.
+const optional = <C extends t.Mixed>(c: C) => t.union([c, t.undefined, t.null]);
+
+/** `PUT /data/v1/items/queues` body: every field optional, all present ones must match. */
+export const ItemQueueFilter = t.type(
+  {
+    fromFacility: optional(NonEmptyString),
+    toFacility: optional(NonEmptyString),
+    fromZone: optional(NonEmptyString),
+    toZone: optional(NonEmptyString),
+    /** Hexadecimal EPC prefix, compared case-insensitively. */
+    epc: optional(HexString),
+    jobId: optional(NonEmptyString),
+    /** Meters an item must have moved (both locations known) for a message. */
+    distance: optional(NonNegativeNumber),
+    zoneTransitionsOnly: optional(t.boolean),
+  },
+  'ItemQueueFilter',
+);
+export type ItemQueueFilter = t.TypeOf<typeof ItemQueueFilter>;
+
+/** `PUT /health/v1/events/queues` body (type/code consistency checked in ./validate.ts). */
+export const HealthQueueFilter = t.type(
+  {
+    readerName: optional(NonEmptyString),
+    type: optional(HealthEventTypeCodec),
+    code: optional(NonEmptyString),
+  },
+  'HealthQueueFilter',
+);
+export type HealthQueueFilter = t.TypeOf<typeof HealthQueueFilter>;
+
+/** `PUT /data/v1/items/queues/threshold` body. */
+export const ThresholdQueueFilter = t.type(
+  {
+    threshold: optional(NonEmptyString),
+    jobId: optional(NonEmptyString),
+  },
+  'ThresholdQueueFilter',
+);
+export type ThresholdQueueFilter = t.TypeOf<typeof ThresholdQueueFilter>;
+
+/** A configured queue as the relay keeps it (undefined filter fields dropped). */
+export type QueueConfig =
+  | { readonly kind: 'items'; readonly queue: string; readonly deliveryMode: DeliveryMode; readonly filter: ItemQueueFilter }
+  | { readonly kind: 'health'; readonly queue: string; readonly deliveryMode: DeliveryMode; readonly filter: HealthQueueFilter }
+  | { readonly kind: 'threshold'; readonly queue: string; readonly deliveryMode: DeliveryMode; readonly filter: ThresholdQueueFilter };
+
+/** Queue names: unique per configuration call (docs/queues.md, "Names"). */
+export const queueName = (kind: QueueKind, id: string): string => `tagtrail.${kind}.${id}`;
+export const queueStream = (id: string): string => `queue-${id}`;
+export const QUEUE_STREAM_PREFIX = 'queue-';
+
+/** `amqp://HOST:PORT/%2F`: the vhost `/`, URL-encoded as clients expect. */
+export function serverUrl(host: string, port: number): string {
+  const h = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  return `amqp://${h}:${port}/%2F`;
+}
+
+/** The host of AMQP_URL, the public host when AMQP_PUBLIC_HOST is unset. */
+export function hostOfUrl(url: string): string {
+  return new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
+}
+
+/** Drops absent (undefined or null) fields: the stored filter holds only what was given. */
+export function compact<T extends object>(o: T): { [K in keyof T]: Exclude<T[K], null> } {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null)) as { [K in keyof T]: Exclude<T[K], null> };
+}

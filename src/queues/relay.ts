@@ -1,0 +1,168 @@
+// The AMQP relay (role `relay`): a checkpointed subscription over the
+// engine's ItemsChanged, the reader health streams and the queue
+// configurations that publishes each matching change or health event to every
+// queue whose filter it passes. The checkpoint (Redis, `relay-v1`) is saved
+// by the subscription runner only after the handler returned, and the handler
+// returns only once the broker confirmed every message of the batch:
+// at-least-once delivery, duplicates carry the same messageId.
+// Design, guarantees and restarts: docs/queues.md.
+import { streamNameFilter, type EventStoreDBClient } from '@eventstore/db-client';
+import type { RedisClient } from '../core/redis/connect';
+import type { RedisKeys } from '../core/redis/keys';
+import type { Logger } from '../core/logger';
+import type { BackgroundWork } from '../core/slice';
+import { connectAmqp, type AmqpConnection } from '../core/amqp/connect';
+import { InMemoryCheckpointStore, RedisCheckpointStore, runSubscription, type RunningSubscription } from '../core/subscriptions';
+import type { RecordedDomainEvent } from '../core/events';
+import { ENGINE_STREAM, itemEvents } from '../engine/events';
+import { HEALTH_STREAM_PREFIX, healthEvents } from '../health/events';
+import { readerOfStream } from '../../projections/health/projection';
+import { searchableView } from '../../projections/health/searchable';
+import { resetIfLogWasReplaced } from '../../projections/config/log-reset';
+import { queueEvents } from './events';
+import { QUEUE_STREAM_PREFIX } from './model';
+import { QueueRegistry } from './registry';
+import { ConfirmPublisher, type OutMessage, type PublisherOptions } from './publisher';
+import { itemMessageBody, matchesHealthFilter, matchesItemFilter } from './match';
+
+export const RELAY_SUBSCRIPTION = 'relay-v1';
+const relayEvents = { ...itemEvents, ...healthEvents, ...queueEvents };
+type RelayEvent = RecordedDomainEvent<import('../core/events').EventOf<typeof relayEvents>>;
+
+/** Messages published (and confirmed) before the handler goes on building the rest of a large batch. */
+const FLUSH_EVERY = 10_000;
+
+export interface RelayOptions {
+  readonly client: EventStoreDBClient;
+  readonly redis: RedisClient;
+  readonly keys: RedisKeys;
+  readonly logger: Logger;
+  /** AMQP_URL: the relay opens a connection of its own (named `tagtrail[relay]`). */
+  readonly brokerUrl: string;
+  readonly startupTimeoutMs?: number;
+  readonly publisher?: PublisherOptions;
+  /** Events per handler call (and so per confirm wait); default 100. */
+  readonly maxBatchSize?: number;
+}
+
+export interface RunningRelay extends BackgroundWork {
+  /** Resolves once the relay is subscribed (queues loaded and redeclared). */
+  readonly started: Promise<RunningSubscription>;
+}
+
+/** The messages `events` produce, given the queues configured so far (which QueueConfigured events in `events` extend). */
+export function messagesOf(events: readonly RelayEvent[], registry: QueueRegistry): OutMessage[] {
+  const out: OutMessage[] = [];
+  for (const e of events) {
+    const at = e.position?.commit;
+    if (at === undefined) throw new Error(`event ${e.id} has no $all position`);
+    if (e.type === 'QueueConfigured') {
+      registry.add(e.data, at);
+    } else if (e.type === 'ItemsChanged') {
+      if (e.streamId !== ENGINE_STREAM) continue;
+      const queues = registry.configuredBefore('items', at);
+      if (queues.length === 0) continue;
+      e.data.changes.forEach((change, i) => {
+        let body: Buffer | undefined;
+        for (const q of queues) {
+          if (!matchesItemFilter(q.filter, change)) continue;
+          body ??= Buffer.from(JSON.stringify(itemMessageBody(change)));
+          out.push({ queue: q.queue, body, messageId: `${e.id}:${i}`, persistent: q.deliveryMode === 'PERSISTENT' });
+        }
+      });
+    } else {
+      const reader = readerOfStream(e.streamId);
+      if (reader === undefined || !e.streamId.startsWith(HEALTH_STREAM_PREFIX)) continue;
+      const view = searchableView(e, reader);
+      if (view === undefined) continue;
+      let body: Buffer | undefined;
+      for (const q of registry.configuredBefore('health', at)) {
+        if (!matchesHealthFilter(q.filter, view)) continue;
+        body ??= Buffer.from(JSON.stringify(view));
+        out.push({ queue: q.queue, body, messageId: `${e.id}:0`, persistent: q.deliveryMode === 'PERSISTENT' });
+      }
+    }
+  }
+  return out;
+}
+
+/** Every queue configured so far: a filtered read of the whole log, up to its end. */
+async function loadRegistry(client: EventStoreDBClient, logger: Logger): Promise<QueueRegistry> {
+  const registry = new QueueRegistry();
+  const sub = runSubscription({
+    client,
+    name: 'relay-registry',
+    codecs: queueEvents,
+    filter: streamNameFilter({ prefixes: [QUEUE_STREAM_PREFIX] }),
+    checkpointStore: new InMemoryCheckpointStore(),
+    logger,
+    handler: async (events) => {
+      for (const e of events) {
+        const at = e.position?.commit;
+        if (at !== undefined) registry.add(e.data, at);
+      }
+    },
+  });
+  try {
+    await sub.caughtUp;
+  } finally {
+    await sub.stop();
+  }
+  return registry;
+}
+
+export function startRelay(opts: RelayOptions): RunningRelay {
+  const logger = opts.logger;
+  let stopping = false;
+  let connection: AmqpConnection | undefined;
+  let publisher: ConfirmPublisher | undefined;
+  let sub: RunningSubscription | undefined;
+
+  const started = (async (): Promise<RunningSubscription> => {
+    await resetIfLogWasReplaced({ client: opts.client, redis: opts.redis, keys: opts.keys, projection: RELAY_SUBSCRIPTION, keyPatterns: [], logger });
+    connection = await connectAmqp(opts.brokerUrl, logger.child('amqp'), opts.startupTimeoutMs ?? 30_000, 'tagtrail[relay]');
+    if (stopping) throw new Error('relay stopped during start-up');
+    const pub = new ConfirmPublisher(connection.model, logger, opts.publisher);
+    publisher = pub;
+    const registry = await loadRegistry(opts.client, logger);
+    if (stopping) throw new Error('relay stopped during start-up');
+    // After a broker restart without persistence (or an expiry) the queues are gone: declare them all again.
+    try {
+      await pub.declare(registry.names());
+    } catch (err) {
+      // Not fatal: a message for a missing queue comes back and redeclares it (publisher.ts).
+      logger.warn('relay: could not redeclare the queues at start', { err: err instanceof Error ? err.message : String(err) });
+    }
+    logger.info('relay started', { queues: registry.size });
+    const running = runSubscription({
+      client: opts.client,
+      name: RELAY_SUBSCRIPTION,
+      codecs: relayEvents,
+      filter: streamNameFilter({ prefixes: [ENGINE_STREAM, HEALTH_STREAM_PREFIX, QUEUE_STREAM_PREFIX] }),
+      checkpointStore: new RedisCheckpointStore(opts.redis, opts.keys.checkpointPrefix),
+      logger,
+      maxBatchSize: opts.maxBatchSize ?? 100,
+      handler: async (events) => {
+        const messages = messagesOf(events, registry);
+        for (let i = 0; i < messages.length; i += FLUSH_EVERY) await pub.publishAll(messages.slice(i, i + FLUSH_EVERY));
+      },
+    });
+    sub = running;
+    return running;
+  })();
+  started.catch((err: unknown) => {
+    if (!stopping) logger.error('relay did not start', { err });
+  });
+
+  return {
+    started,
+    async stop() {
+      stopping = true;
+      // Ends a handler waiting for confirms or a channel, so the subscription can stop at once.
+      await publisher?.stop();
+      await started.catch(() => undefined);
+      await sub?.stop();
+      await connection?.close().catch(() => undefined);
+    },
+  };
+}
