@@ -1,0 +1,90 @@
+// What the queue tests share: a plain amqplib consumer (as a client of the
+// interface would consume a queue), ItemChange fixtures and a writer of
+// ItemsChanged events on ENGINE_STREAM (the engine's contract), so filters can
+// be checked on exactly chosen changes.
+import * as amqp from 'amqplib';
+import type { EventStoreDBClient } from '@eventstore/db-client';
+import { appendEvents } from '../../src/core/eventstore';
+import { encodeEvent } from '../../src/core/events';
+import { loadConfigOrThrow } from '../../src/config';
+import { ENGINE_STREAM, itemEvents } from '../../src/engine/events';
+import type { ItemChange } from '../../projections/items/model';
+import { QUEUE_ARGUMENTS } from '../../src/queues/model';
+
+export const AMQP_URL = loadConfigOrThrow({}).amqpUrl;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export interface Received {
+  readonly body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  readonly messageId: string;
+  readonly deliveryMode: number | undefined;
+  readonly receivedAt: number;
+}
+
+export interface Consumer {
+  readonly messages: Received[];
+  /** Waits until `n` messages arrived (throws with what arrived after `timeoutMs`). */
+  until(n: number, timeoutMs?: number): Promise<Received[]>;
+  /** Distinct messageIds received. */
+  ids(): Set<string>;
+  close(): Promise<void>;
+}
+
+/** Consumes `queue` the way existing clients do: declare it with the same arguments, consume by name, JSON.parse. */
+export async function consume(queue: string, url = AMQP_URL): Promise<Consumer> {
+  const conn = await amqp.connect(url);
+  const ch = await conn.createChannel();
+  await ch.assertQueue(queue, { durable: true, arguments: { ...QUEUE_ARGUMENTS } });
+  const messages: Received[] = [];
+  await ch.consume(queue, (msg) => {
+    if (!msg) return;
+    messages.push({ body: JSON.parse(msg.content.toString('utf8')), messageId: String(msg.properties.messageId), deliveryMode: msg.properties.deliveryMode as number | undefined, receivedAt: Date.now() });
+    ch.ack(msg);
+  });
+  return {
+    messages,
+    async until(n, timeoutMs = 20_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (messages.length < n) {
+        if (Date.now() > deadline) throw new Error(`${queue}: ${messages.length} of ${n} messages: ${JSON.stringify(messages.map((m) => m.body))}`);
+        await sleep(50);
+      }
+      return messages;
+    },
+    ids: () => new Set(messages.map((m) => m.messageId)),
+    async close() {
+      await conn.close().catch(() => undefined);
+    },
+  };
+}
+
+export const T0 = Date.parse('2024-03-01T08:00:00.000Z');
+
+export const change = (over: Partial<ItemChange> = {}): ItemChange => ({
+  kind: 'ZONE_CHANGE',
+  epc: 'E2800000000000000000AAAA',
+  tid: null,
+  jobId: 'job-a',
+  fromZone: 'DOCK',
+  toZone: 'SHELF',
+  fromFloor: '1',
+  toFloor: '1',
+  fromFacility: 'STORE',
+  toFacility: 'STORE',
+  fromX: 0,
+  fromY: 0,
+  toX: 1,
+  toY: 0,
+  observationTime: T0,
+  reportToDatabaseEnabled: true,
+  reportToHistoryEnabled: true,
+  reportToMessageQueueEnabled: true,
+  ...over,
+});
+
+/** Appends one ItemsChanged holding `changes`; returns its event id. */
+export async function appendChanges(client: EventStoreDBClient, changes: ItemChange[]): Promise<string> {
+  const id = crypto.randomUUID();
+  await appendEvents(client, ENGINE_STREAM, [encodeEvent(itemEvents, { type: 'ItemsChanged', data: { inputPosition: '0', at: Date.now(), changes } }, undefined, id)], 'any');
+  return id;
+}
