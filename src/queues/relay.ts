@@ -29,6 +29,8 @@ export const RELAY_SUBSCRIPTION = 'relay-v1';
 const relayEvents = { ...itemEvents, ...healthEvents, ...queueEvents };
 type RelayEvent = RecordedDomainEvent<import('../core/events').EventOf<typeof relayEvents>>;
 
+export const relayConnectionName = (pid = process.pid): string => `tagtrail[relay] pid=${pid}`;
+
 /** Messages published (and confirmed) before the handler goes on building the rest of a large batch. */
 const FLUSH_EVERY = 10_000;
 
@@ -37,7 +39,7 @@ export interface RelayOptions {
   readonly redis: RedisClient;
   readonly keys: RedisKeys;
   readonly logger: Logger;
-  /** AMQP_URL: the relay opens a connection of its own (named `tagtrail[relay]`). */
+  /** AMQP_URL: the relay opens a connection of its own, named `tagtrail[relay] pid=<pid>` (operators and tests find it by name). */
   readonly brokerUrl: string;
   readonly startupTimeoutMs?: number;
   readonly publisher?: PublisherOptions;
@@ -120,7 +122,7 @@ export function startRelay(opts: RelayOptions): RunningRelay {
 
   const started = (async (): Promise<RunningSubscription> => {
     await resetIfLogWasReplaced({ client: opts.client, redis: opts.redis, keys: opts.keys, projection: RELAY_SUBSCRIPTION, keyPatterns: [], logger });
-    connection = await connectAmqp(opts.brokerUrl, logger.child('amqp'), opts.startupTimeoutMs ?? 30_000, 'tagtrail[relay]');
+    connection = await connectAmqp(opts.brokerUrl, logger.child('amqp'), opts.startupTimeoutMs ?? 30_000, relayConnectionName());
     if (stopping) throw new Error('relay stopped during start-up');
     const pub = new ConfirmPublisher(connection.model, logger, opts.publisher);
     publisher = pub;
