@@ -12,22 +12,17 @@
 //    up again if the live checkpoint passed what the rebuild covers).
 // Readers keep reading the live key names, so they see the old model until
 // the EXEC and the rebuilt one after it; nothing needs a restart.
+// The read models are declared in projections/read-model.ts terms; the list
+// is src/app/read-models.ts.
 import { BACKWARDS, END, type EventStoreDBClient, type Position } from '@eventstore/db-client';
 import { WatchError } from 'redis';
 import type { RedisClient } from '../src/core/redis/connect';
 import { RedisKeys } from '../src/core/redis/keys';
 import type { Logger } from '../src/core/logger';
 import { comparePositions, encodeCheckpoint, positionToString, RedisCheckpointStore, type RunningSubscription } from '../src/core/subscriptions';
+import { globEscape, type RebuildableReadModel } from './read-model';
 
-export interface RebuildableReadModel {
-  /** The name given to `npm run rebuild -- <name>`. */
-  readonly name: string;
-  /** The projection's checkpoint name. */
-  readonly projection: string;
-  /** Prefixes of every key the projection writes under `keys` (each starts with `keys.base`). */
-  keyPrefixes(keys: RedisKeys): string[];
-  start(opts: { client: EventStoreDBClient; redis: RedisClient; keys: RedisKeys; logger: Logger; onApplied: (events: number) => void }): RunningSubscription;
-}
+export type { RebuildableReadModel } from './read-model';
 
 export interface RebuildResult {
   readonly readModel: string;
@@ -37,8 +32,6 @@ export interface RebuildResult {
   readonly keysRemoved: number;
   readonly attempts: number;
 }
-
-const globEscape = (s: string): string => s.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
 
 async function logHead(client: EventStoreDBClient): Promise<Position | undefined> {
   let head: Position | undefined;
@@ -65,6 +58,8 @@ export async function rebuildReadModel(opts: {
   runId?: string;
   progressEveryMs?: number;
   maxAttempts?: number;
+  /** How long the switch waits for a live projection behind the rebuild (default 5 s). */
+  liveCatchUpMs?: number;
 }): Promise<RebuildResult> {
   const { model, client, redis, keys } = opts;
   const log = opts.logger.child('rebuild', { readModel: model.name });
@@ -108,6 +103,7 @@ export async function rebuildReadModel(opts: {
       tick('rebuild caught up');
       const rebuilt = await sideStore.load(model.projection);
       const sideKeys = (await scanPrefixes(redis, model.keyPrefixes(side))).filter((k) => k !== sideStore.key(model.projection));
+      const waitForLiveUntil = Date.now() + (opts.liveCatchUpMs ?? 5000);
       for (;;) {
         await conn.watch(liveCheckpointKey);
         const live = await new RedisCheckpointStore(conn, keys.checkpointPrefix).load(model.projection);
@@ -115,6 +111,14 @@ export async function rebuildReadModel(opts: {
           await conn.unwatch();
           log.info('live projection is ahead of the rebuild; catching up again', { live: positionToString(live) });
           break;
+        }
+        if (rebuilt !== undefined && (live === undefined || comparePositions(live, rebuilt) < 0) && Date.now() < waitForLiveUntil) {
+          // Switching now would make the live projection re-apply what the
+          // rebuild holds; harmless, but its readers would see older values
+          // for a moment. Give it the time to get there.
+          await conn.unwatch();
+          await new Promise((r) => setTimeout(r, 20));
+          continue;
         }
         const target = [rebuilt, live].reduce<Position | undefined>((a, b) => (b === undefined ? a : a === undefined || comparePositions(b, a) > 0 ? b : a), undefined);
         const liveKeys = await scanPrefixes(conn, model.keyPrefixes(keys));

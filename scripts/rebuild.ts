@@ -9,17 +9,16 @@ import { createLogger } from '../src/core/logger';
 import { closeRedis, connectRedis } from '../src/core/redis/connect';
 import { RedisKeys } from '../src/core/redis/keys';
 import { redactUrl } from '../src/core/url';
-import { itemsReadModel } from '../projections/items/rebuild';
-import { rebuildReadModel, type RebuildableReadModel } from '../projections/rebuild';
-
-export const READ_MODELS: readonly RebuildableReadModel[] = [itemsReadModel];
+import { rebuildReadModel } from '../projections/rebuild';
+import { READ_MODELS } from '../src/app/read-models';
 
 async function main(argv: readonly string[]): Promise<number> {
   const logger = createLogger('rebuild');
   const name = argv[0];
   const model = READ_MODELS.find((m) => m.name === name);
   if (!model || argv.length !== 1) {
-    process.stderr.write(`usage: npm run rebuild -- <readModel>   (one of: ${READ_MODELS.map((m) => m.name).join(', ')})\n`);
+    const why = argv.length !== 1 ? 'give exactly one read model' : `unknown read model ${JSON.stringify(name)}`;
+    process.stderr.write(`${why}\nusage: npm run rebuild -- <readModel>   (one of: ${READ_MODELS.map((m) => m.name).join(', ')})\n`);
     return 2;
   }
   const config = loadConfigOrThrow(process.env);

@@ -1,6 +1,8 @@
 // Projects configuration events into the config read model. Each part knows
 // one stream category; the checkpoint is written in the same MULTI as the
-// change, so every event is applied exactly once.
+// change, so every event is applied exactly once. Every part writes whole
+// values (HSET/HDEL of what the event carries, last writer wins), so replaying
+// events changes nothing once the replay has passed them.
 import { streamNameFilter, type EventStoreDBClient } from '@eventstore/db-client';
 import type { RedisClient } from '../../src/core/redis/connect';
 import type { EventCodecs, RecordedDomainEvent } from '../../src/core/events';
@@ -8,6 +10,9 @@ import type { Logger } from '../../src/core/logger';
 import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../src/core/subscriptions';
 import { eventNames, resourceEventCodecs, type ResourceKind } from '../../src/core/resource/kind';
 import type { RedisKeys } from '../../src/core/redis/keys';
+import type { RebuildableReadModel } from '../read-model';
+import { tokensKey } from '../auth/parts';
+import { agentKeys } from '../../src/agents/events';
 
 export const CONFIG_PROJECTION = 'config-v1';
 
@@ -44,6 +49,7 @@ export function startConfigProjection(opts: {
   keys: RedisKeys;
   parts: readonly ConfigProjectionPart[];
   logger: Logger;
+  onApplied?: (events: number) => void;
 }): RunningSubscription {
   const byType = new Map<string, ConfigProjectionPart>();
   const codecs: Record<string, EventCodecs[string]> = {};
@@ -68,6 +74,21 @@ export function startConfigProjection(opts: {
       for (const e of events) byType.get(e.type)?.apply(tx, e as RecordedDomainEvent<{ type: string; data: unknown }>, opts.keys);
       checkpoints.saveInTransaction(tx, CONFIG_PROJECTION, position);
       await tx.exec();
+      opts.onApplied?.(events.length);
     },
   });
 }
+
+/**
+ * The config read model with the parts of every slice: configuration hashes,
+ * users and tokens (projections/auth), agent secrets and pending agent
+ * commands (projections/agents). Not the token last-used times: the auth
+ * guard writes those, they are not in the log.
+ */
+export const configReadModel = (parts: readonly ConfigProjectionPart[]): RebuildableReadModel => ({
+  name: 'config',
+  projection: CONFIG_PROJECTION,
+  // tokensKey is also the prefix of `:revoked` and `-revoked`.
+  keyPrefixes: (keys) => [keys.config(''), tokensKey(keys.base), agentKeys(keys).secrets, agentKeys(keys).commandsBase],
+  start: (opts) => startConfigProjection({ ...opts, parts }),
+});

@@ -2,12 +2,16 @@
 //   health:readers            hash  reader -> ReaderHealthState JSON
 //   health:events             zset  score eventTime (ms), member = event JSON (all readers)
 //   health:events:<reader>    zset  the same, one reader
+//   health:applied            hash  reader -> last log position applied (replays change nothing)
 //   agents:lastCheckin        hash  reader -> ISO (written by the agent gateway at every check-in)
 import type { RedisKeys } from '../../src/core/redis/keys';
 
 export const HEALTH_PROJECTION = 'health-v1';
 
 export const healthKeys = (keys: RedisKeys) => ({
+  /** Prefix of every key the health projection writes (not lastCheckin: the gateway writes that). */
+  base: `${keys.base}v1:health:`,
+  applied: `${keys.base}v1:health:applied`,
   readers: `${keys.base}v1:health:readers`,
   events: `${keys.base}v1:health:events`,
   readerEvents: (reader: string): string => `${keys.base}v1:health:events:${reader}`,

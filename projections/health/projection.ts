@@ -3,12 +3,16 @@
 // folds the batch and writes states, searchable events and the checkpoint in
 // one MULTI, so every event is applied exactly once. It runs as a single
 // active consumer (projections role), so nothing else writes these states
-// between the read and the MULTI.
+// between the read and the MULTI. The fold is not idempotent, so each
+// reader's last applied log position is kept (projections/applied.ts) and
+// replayed events change nothing.
 import { streamNameFilter, type EventStoreDBClient } from '@eventstore/db-client';
 import type { RedisClient } from '../../src/core/redis/connect';
 import type { RedisKeys } from '../../src/core/redis/keys';
 import type { Logger } from '../../src/core/logger';
 import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../src/core/subscriptions';
+import type { RebuildableReadModel } from '../read-model';
+import { AppliedPositions } from '../applied';
 import { AGENT_STREAM_PREFIX, HEALTH_STREAM_PREFIX, healthEvents, type HealthStreamEvent } from '../../src/health/events';
 import { evolveHealth, initialHealthState, type ReaderHealthState } from '../../src/health/state';
 import { HEALTH_PROJECTION, healthKeys } from './keys';
@@ -26,6 +30,7 @@ export function startHealthProjection(opts: {
   redis: RedisClient;
   keys: RedisKeys;
   logger: Logger;
+  onApplied?: (events: number) => void;
 }): RunningSubscription {
   const k = healthKeys(opts.keys);
   const checkpoints = new RedisCheckpointStore(opts.redis, opts.keys.checkpointPrefix);
@@ -40,6 +45,7 @@ export function startHealthProjection(opts: {
     handler: async (events, position) => {
       const readers = [...new Set(events.flatMap((e) => readerOfStream(e.streamId) ?? []))];
       const stored = readers.length ? await opts.redis.hmGet(k.readers, readers) : [];
+      const applied = await AppliedPositions.load(opts.redis, k.applied, readers);
       const states = new Map<string, ReaderHealthState>();
       readers.forEach((r, i) => {
         const json = stored[i];
@@ -48,7 +54,7 @@ export function startHealthProjection(opts: {
       const tx = opts.redis.multi();
       for (const e of events) {
         const reader = readerOfStream(e.streamId);
-        if (reader === undefined) continue;
+        if (reader === undefined || !applied.apply(reader, e.position)) continue;
         const event = e as HealthStreamEvent;
         states.set(reader, evolveHealth(states.get(reader) ?? initialHealthState(reader), event));
         const view = searchableView(event, reader);
@@ -58,9 +64,20 @@ export function startHealthProjection(opts: {
           tx.zAdd(k.readerEvents(reader), member);
         }
       }
-      if (states.size) tx.hSet(k.readers, Object.fromEntries([...states].map(([r, s]) => [r, JSON.stringify(s)])));
+      const positions = applied.writes();
+      const changed = [...states].filter(([r]) => positions[r] !== undefined);
+      if (changed.length) tx.hSet(k.readers, Object.fromEntries(changed.map(([r, s]) => [r, JSON.stringify(s)])));
+      if (changed.length) tx.hSet(k.applied, positions);
       checkpoints.saveInTransaction(tx, HEALTH_PROJECTION, position);
       await tx.exec();
+      opts.onApplied?.(events.length);
     },
   });
 }
+
+export const healthReadModel: RebuildableReadModel = {
+  name: 'health',
+  projection: HEALTH_PROJECTION,
+  keyPrefixes: (keys) => [healthKeys(keys).base],
+  start: (opts) => startHealthProjection(opts),
+};

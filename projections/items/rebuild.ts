@@ -1,5 +1,5 @@
 // The items and history read models as a rebuildable read model (projections/rebuild.ts).
-import type { RebuildableReadModel } from '../rebuild';
+import type { RebuildableReadModel } from '../read-model';
 import { ITEMS_PROJECTION, itemKeys } from './keys';
 import { startItemsProjection } from './projection';
 

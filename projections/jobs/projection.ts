@@ -2,6 +2,9 @@
 // a job is read, evolved and written back with the checkpoint in one MULTI;
 // this subscription is the only writer and handles batches one at a time,
 // so read-then-write is safe and every event is applied exactly once.
+// Counters are not idempotent, so each job's state and its report stats
+// remember the last log position applied (projections/applied.ts): replayed
+// events change nothing.
 import { streamNameFilter, type EventStoreDBClient } from '@eventstore/db-client';
 import * as t from 'io-ts';
 import type { RedisClient } from '../../src/core/redis/connect';
@@ -9,6 +12,8 @@ import type { RedisKeys } from '../../src/core/redis/keys';
 import type { Logger } from '../../src/core/logger';
 import { defineEvents } from '../../src/core/events';
 import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../src/core/subscriptions';
+import type { RebuildableReadModel } from '../read-model';
+import { AppliedPositions } from '../applied';
 import { evolveJob, JOB_STREAM_PREFIX, jobEvents, type JobEvent } from '../../src/jobs/events';
 import { initialJobState, type JobState } from '../../src/jobs/model';
 import { decodeJobState, jobKeys, JOBS_PROJECTION } from './readmodel';
@@ -26,6 +31,7 @@ export function startJobsProjection(opts: {
   redis: RedisClient;
   keys: RedisKeys;
   logger: Logger;
+  onApplied?: (events: number) => void;
 }): RunningSubscription {
   const k = jobKeys(opts.keys);
   const checkpoints = new RedisCheckpointStore(opts.redis, opts.keys.checkpointPrefix);
@@ -41,6 +47,8 @@ export function startJobsProjection(opts: {
       const jobIds = [
         ...new Set(events.filter((e) => e.streamId.startsWith(JOB_STREAM_PREFIX)).map((e) => e.streamId.slice(JOB_STREAM_PREFIX.length))),
       ];
+      const reportJobs = [...new Set(events.flatMap((e) => (e.type === 'TagsReported' ? [e.data.jobId] : [])))];
+      const applied = await AppliedPositions.load(opts.redis, k.applied, [...jobIds.map((id) => `state:${id}`), ...reportJobs.map((id) => `reports:${id}`)]);
       const states = new Map<string, JobState>();
       if (jobIds.length > 0) {
         const raws = await opts.redis.hmGet(k.state, jobIds);
@@ -53,18 +61,30 @@ export function startJobsProjection(opts: {
       for (const e of events) {
         if (e.type === 'TagsReported') {
           const d = e.data;
+          if (!applied.apply(`reports:${d.jobId}`, e.position)) continue;
           tx.hIncrBy(k.stats(d.jobId), 'reports', 1);
           tx.hIncrBy(k.stats(d.jobId), 'observations', d.observations.length);
           tx.hSet(k.stats(d.jobId), 'lastReportTime', d.to);
           if (d.observations.length > 0) tx.pfAdd(k.epcs(d.jobId), d.observations.map((o) => o.epc.toUpperCase()));
         } else {
           const id = e.streamId.slice(JOB_STREAM_PREFIX.length);
+          if (!applied.apply(`state:${id}`, e.position)) continue;
           states.set(id, evolveJob(states.get(id) ?? initialJobState, e as JobEvent));
         }
       }
       for (const [id, s] of states) tx.hSet(k.state, id, JSON.stringify(s));
+      const positions = applied.writes();
+      if (Object.keys(positions).length > 0) tx.hSet(k.applied, positions);
       checkpoints.saveInTransaction(tx, JOBS_PROJECTION, position);
       await tx.exec();
+      opts.onApplied?.(events.length);
     },
   });
 }
+
+export const jobsReadModel: RebuildableReadModel = {
+  name: 'jobs',
+  projection: JOBS_PROJECTION,
+  keyPrefixes: (keys) => [jobKeys(keys).base],
+  start: (opts) => startJobsProjection(opts),
+};

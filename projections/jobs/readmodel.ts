@@ -1,8 +1,9 @@
 // The jobs read model: one hash `<prefix>v1:jobs:state` (job id -> JobState
 // JSON), per job a stats hash `v1:jobs:stats:<id>` (reports, observations,
 // lastReportTime) and a HyperLogLog `v1:jobs:epcs:<id>` of the EPCs seen
-// (items seen is an estimate, standard error 0.81%). Jobs are few (hundreds
-// to thousands), so listings read the whole state hash and filter in memory.
+// (items seen is an estimate, standard error 0.81%), and `v1:jobs:applied`
+// (`state:<id>` / `reports:<id>` -> last log position applied, for replays).
+// Jobs are few (hundreds to thousands), so listings read the whole state hash and filter in memory.
 import * as E from 'fp-ts/Either';
 import type { RedisClient } from '../../src/core/redis/connect';
 import type { RedisKeys } from '../../src/core/redis/keys';
@@ -12,6 +13,8 @@ import { JobState } from '../../src/jobs/model';
 export const JOBS_PROJECTION = 'jobs-v1';
 
 export const jobKeys = (keys: RedisKeys) => ({
+  base: `${keys.base}v1:jobs:`,
+  applied: `${keys.base}v1:jobs:applied`,
   state: `${keys.base}v1:jobs:state`,
   stats: (id: string) => `${keys.base}v1:jobs:stats:${id}`,
   epcs: (id: string) => `${keys.base}v1:jobs:epcs:${id}`,

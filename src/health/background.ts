@@ -3,8 +3,7 @@
 // and the responsiveness checker once the projection has caught up.
 import type { AppDeps, BackgroundWork } from '../core/slice';
 import { startResettableProjection } from '../../projections/resettable';
-import { startHealthProjection } from '../../projections/health/projection';
-import { HEALTH_PROJECTION } from '../../projections/health/keys';
+import { healthReadModel } from '../../projections/health/projection';
 import { HealthReadModel } from '../../projections/health/readmodel';
 import { startResponsivenessChecker } from './checker';
 import type { HealthSettings } from './settings';
@@ -13,10 +12,8 @@ export function startHealthBackground(deps: AppDeps, settings: HealthSettings, c
   const logger = deps.logger.child('health');
   return startResettableProjection({
     deps,
-    projection: HEALTH_PROJECTION,
-    keyPatterns: [`${deps.keys.base}v1:health:*`],
+    model: healthReadModel,
     logger,
-    start: () => startHealthProjection({ client: deps.client, redis: deps.redis, keys: deps.keys, logger: logger.child('projection') }),
     then: (sub) =>
       startResponsivenessChecker({
         client: deps.client,

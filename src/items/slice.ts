@@ -7,8 +7,7 @@ import type { RouteParam } from '../core/http/routes';
 import { hasRole, type Role } from '../config';
 import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../core/paging';
 import { startResettableProjection } from '../../projections/resettable';
-import { startItemsProjection } from '../../projections/items/projection';
-import { ITEMS_PROJECTION, itemKeys } from '../../projections/items/keys';
+import { itemsReadModel } from '../../projections/items/rebuild';
 import { ItemsReadModel } from '../../projections/items/readmodel';
 import { EPC_FORMATS } from './epc';
 import { itemsAsOf } from './asof';
@@ -31,13 +30,7 @@ const COMMON: readonly RouteParam[] = [
 
 export function startItemsBackground(deps: AppDeps): BackgroundWork {
   const logger = deps.logger.child('items');
-  return startResettableProjection({
-    deps,
-    projection: ITEMS_PROJECTION,
-    keyPatterns: [itemKeys(deps.keys).pattern],
-    logger,
-    start: () => startItemsProjection({ client: deps.client, redis: deps.redis, keys: deps.keys, logger: logger.child('projection') }),
-  });
+  return startResettableProjection({ deps, model: itemsReadModel, logger });
 }
 
 export const itemsSlice: Slice = {

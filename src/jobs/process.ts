@@ -2,7 +2,8 @@
 // role and the job runner in the `jobs` role.
 import type { Role } from '../config';
 import type { AppDeps } from '../core/slice';
-import { startJobsProjection } from '../../projections/jobs/projection';
+import { jobsReadModel } from '../../projections/jobs/projection';
+import { startResettableProjection } from '../../projections/resettable';
 import { readersFor } from './context';
 import { readerConflicts } from './readers';
 import { startJobRunner, systemClock, type Clock, type ResolveReaders } from './runner';
@@ -33,7 +34,8 @@ export function startJobsWork(
 ): JobsWork | undefined {
   const stops: Array<() => Promise<void>> = [];
   if (roles.includes('projections')) {
-    const projection = startJobsProjection({ client: deps.client, redis: deps.redis, keys: deps.keys, logger: deps.logger.child('jobs-projection') });
+    // Like every read model: dropped and rebuilt when the log was replaced.
+    const projection = startResettableProjection({ deps, model: jobsReadModel, logger: deps.logger.child('jobs') });
     stops.push(() => projection.stop());
   }
   if (roles.includes('jobs')) {

@@ -29,8 +29,6 @@ export const RELAY_SUBSCRIPTION = 'relay-v1';
 const relayEvents = { ...itemEvents, ...healthEvents, ...queueEvents };
 type RelayEvent = RecordedDomainEvent<import('../core/events').EventOf<typeof relayEvents>>;
 
-export const relayConnectionName = (pid = process.pid): string => `tagtrail[relay] pid=${pid}`;
-
 /** Messages published (and confirmed) before the handler goes on building the rest of a large batch. */
 const FLUSH_EVERY = 10_000;
 
@@ -39,7 +37,7 @@ export interface RelayOptions {
   readonly redis: RedisClient;
   readonly keys: RedisKeys;
   readonly logger: Logger;
-  /** AMQP_URL: the relay opens a connection of its own, named `tagtrail[relay] pid=<pid>` (operators and tests find it by name). */
+  /** AMQP_URL: the relay opens a connection of its own (named `tagtrail[relay]`). */
   readonly brokerUrl: string;
   readonly startupTimeoutMs?: number;
   readonly publisher?: PublisherOptions;
@@ -122,7 +120,7 @@ export function startRelay(opts: RelayOptions): RunningRelay {
 
   const started = (async (): Promise<RunningSubscription> => {
     await resetIfLogWasReplaced({ client: opts.client, redis: opts.redis, keys: opts.keys, projection: RELAY_SUBSCRIPTION, keyPatterns: [], logger });
-    connection = await connectAmqp(opts.brokerUrl, logger.child('amqp'), opts.startupTimeoutMs ?? 30_000, relayConnectionName());
+    connection = await connectAmqp(opts.brokerUrl, logger.child('amqp'), opts.startupTimeoutMs ?? 30_000, 'tagtrail[relay]');
     if (stopping) throw new Error('relay stopped during start-up');
     const pub = new ConfirmPublisher(connection.model, logger, opts.publisher);
     publisher = pub;
