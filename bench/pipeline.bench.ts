@@ -19,9 +19,9 @@
 // Figures go to stdout as text and one JSON line; progress to stderr.
 // Redis keys and the temp dir are removed at the end.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir, cpus, totalmem } from 'node:os';
+import { tmpdir, cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { EventStoreDBClient, BACKWARDS, END } from '@eventstore/db-client';
 import { createClient } from 'redis';
@@ -65,12 +65,38 @@ async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * How the service is laid out in processes: `;` separates processes, `,` the
+ * roles of one (`eventstore` alone runs `npm run eventstore`). `single` is
+ * one `npm start` with every role.
+ */
+const LAYOUTS: Record<string, string> = {
+  single: 'all',
+  split: 'eventstore;api,jobs,relay;engine;projections',
+};
+const LAYOUT = process.env['BENCH_LAYOUT'] ?? 'split';
+const PROCESSES = (LAYOUTS[LAYOUT] ?? LAYOUT).split(';').map((p) => p.trim());
+/** Which phases run: load (throughput), latency, query (seeding + items query). */
+const PHASES = new Set((process.env['BENCH_PHASES'] ?? 'load,latency,query').split(','));
+
 interface Service {
   baseUrl: string;
   esConn: string;
   keyPrefix: string;
-  child: ChildProcess;
+  children: Array<{ roles: string; child: ChildProcess }>;
   stop(): Promise<void>;
+}
+
+/** User + system CPU time of a process so far, in ms (Linux /proc; clock ticks of 10 ms). */
+function cpuMsOf(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
 }
 
 async function startService(): Promise<Service> {
@@ -79,20 +105,27 @@ async function startService(): Promise<Service> {
   const [port, esPort] = [await freePort(), await freePort()];
   const nodeArgs = ['--require', 'tsx/cjs'];
   if (process.env['BENCH_CPU_PROF_DIR']) nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${process.env['BENCH_CPU_PROF_DIR']}`);
-  const child = spawn(process.execPath, [...nodeArgs, join(__dirname, '../src/main.ts')], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      EVENTSTORE_PORT: String(esPort),
-      DATA_DIR: dataDir,
-      REDIS_KEY_PREFIX: keyPrefix,
-      JOB_ACK_TIMEOUT_SECONDS: '120',
-      LOG_LEVEL: process.env['BENCH_LOG_LEVEL'] ?? 'warn',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    EVENTSTORE_HOST: '127.0.0.1',
+    EVENTSTORE_PORT: String(esPort),
+    DATA_DIR: dataDir,
+    REDIS_KEY_PREFIX: keyPrefix,
+    JOB_ACK_TIMEOUT_SECONDS: '120',
+    LOG_LEVEL: process.env['BENCH_LOG_LEVEL'] ?? 'warn',
+  };
+  const children: Service['children'] = [];
+  const spawnRoles = (roles: string): ChildProcess => {
+    const main = roles === 'eventstore' ? '../src/eventstore/main.ts' : '../src/main.ts';
+    const child = spawn(process.execPath, [...nodeArgs, join(__dirname, main)], { env: { ...env, ROLES: roles }, stdio: ['ignore', 'inherit', 'inherit'] });
+    children.push({ roles, child });
+    return child;
+  };
+  // The event store first, so the others find it (they wait for it anyway).
+  for (const roles of [...PROCESSES].sort((a, b) => Number(b === 'eventstore') - Number(a === 'eventstore'))) spawnRoles(roles);
+  const exited = children.map(({ child }) => new Promise<number | null>((r) => (child.exitCode !== null ? r(child.exitCode) : child.once('exit', (code) => r(code)))));
   const baseUrl = `http://127.0.0.1:${port}/itemsense`;
   const cleanup = async (): Promise<void> => {
     const redis = createClient({ url: REDIS_URL });
@@ -106,17 +139,23 @@ async function startService(): Promise<Service> {
     progress(`cleaned up: ${n} Redis keys, ${dataDir}`);
   };
   const stop = async (): Promise<void> => {
-    if (child.exitCode === null) {
-      child.kill('SIGTERM');
-      await exited;
+    // The event store last, so the others shut down cleanly against it.
+    const order = [...children.keys()].sort((a, b) => Number(children[a]!.roles === 'eventstore') - Number(children[b]!.roles === 'eventstore'));
+    for (const i of order) {
+      const { child } = children[i]!;
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await exited[i];
+      }
     }
     await cleanup();
   };
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) {
-      await cleanup();
-      throw new Error(`service exited with ${child.exitCode}`);
+    const dead = children.find(({ child }) => child.exitCode !== null);
+    if (dead) {
+      await stop();
+      throw new Error(`service process (ROLES=${dead.roles}) exited with ${dead.child.exitCode}`);
     }
     try {
       const res = await fetch(`${baseUrl}/configuration/v1/facilities/show`, { headers: { Authorization: ADMIN } });
@@ -130,7 +169,7 @@ async function startService(): Promise<Service> {
     }
     await sleep(200);
   }
-  return { baseUrl, esConn: `esdb://127.0.0.1:${esPort}?tls=false`, keyPrefix, child, stop };
+  return { baseUrl, esConn: `esdb://127.0.0.1:${esPort}?tls=false`, keyPrefix, children, stop };
 }
 
 async function call(base: string, method: string, path: string, body?: unknown, auth = ADMIN): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -228,8 +267,13 @@ async function warmUp(base: string, jobId: string, readers: Reader[]): Promise<v
   }
 }
 
-async function throughput(base: string, jobId: string, readers: Reader[]) {
+async function throughput(svc: Service, jobId: string, readers: Reader[]) {
+  const base = svc.baseUrl;
   let reports = 0;
+  // CPU time of each service process and of this load generator over load + drain: a figure that the
+  // other work on a shared machine disturbs less than the rate.
+  const cpu0 = svc.children.map(({ child }) => cpuMsOf(child.pid));
+  const own0 = process.cpuUsage();
   const lat: number[] = [];
   const deadline = Date.now() + SECONDS * 1000;
   let lastProgress = Date.now();
@@ -261,8 +305,11 @@ async function throughput(base: string, jobId: string, readers: Reader[]) {
   progress('load done; waiting for the engine and the items projection to drain it');
   await untilQueryable(base, marker, m0, 600_000, 50);
   const drainedMs = performance.now() - t0;
+  const own = process.cpuUsage(own0);
   lat.sort((a, b) => a - b);
   const observations = reports * OBSERVATIONS;
+  const cpuMs = svc.children.map(({ roles, child }, i) => ({ roles, cpuMs: cpuMsOf(child.pid) - cpu0[i]! }));
+  const serviceCpuMs = cpuMs.reduce((sum, c) => sum + c.cpuMs, 0);
   return {
     readers: READERS,
     observationsPerReport: OBSERVATIONS,
@@ -275,6 +322,10 @@ async function throughput(base: string, jobId: string, readers: Reader[]) {
     drainAfterLoadMs: Math.round(drainedMs - acceptedMs),
     postP50ms: ms2(percentile(lat, 50)),
     postP99ms: ms2(percentile(lat, 99)),
+    /** CPU time per process over load + drain, and its share of one core over that time. */
+    cpu: cpuMs.map((c) => ({ ...c, coreShare: +(c.cpuMs / drainedMs).toFixed(2) })),
+    serviceCpuMsPer1000: +((serviceCpuMs * 1000) / observations).toFixed(2),
+    loadGeneratorCpuMsPer1000: +((((own.user + own.system) / 1000) * 1000) / observations).toFixed(2),
   };
 }
 
@@ -397,29 +448,32 @@ async function queries(base: string) {
 }
 
 async function main(): Promise<void> {
-  progress('starting the service (npm start in a child process)');
+  progress(`starting the service: ${PROCESSES.map((p) => `[${p}]`).join(' ')}, each a child process`);
   const svc = await startService();
   try {
     progress(`service at ${svc.baseUrl}; setting up ${READERS} readers and a job`);
     const { jobId, readers } = await setUp(svc.baseUrl);
     progress(`warm-up: ${TAGS_PER_READER} tags a reader`);
     await warmUp(svc.baseUrl, jobId, readers);
-    progress(`load: ${READERS} readers x ${CONCURRENCY} in flight, ${OBSERVATIONS} observations a report, ${SECONDS} s`);
-    const load = await throughput(svc.baseUrl, jobId, readers);
-    progress(`latency: ${LATENCY_SAMPLES} samples`);
-    const lat = await latency(svc.baseUrl, jobId, readers);
-    progress(`seeding ${ITEMS} items`);
-    const seed = await seedItems(svc, jobId);
-    const query = await queries(svc.baseUrl);
+    const load = PHASES.has('load')
+      ? (progress(`load: ${READERS} readers x ${CONCURRENCY} in flight, ${OBSERVATIONS} observations a report, ${SECONDS} s`), await throughput(svc, jobId, readers))
+      : undefined;
+    const lat = PHASES.has('latency') ? (progress(`latency: ${LATENCY_SAMPLES} samples`), await latency(svc.baseUrl, jobId, readers)) : undefined;
+    const seed = PHASES.has('query') ? (progress(`seeding ${ITEMS} items`), await seedItems(svc, jobId)) : undefined;
+    const query = seed ? await queries(svc.baseUrl) : [];
 
     console.log(`\nPipeline benchmark, ${cpus().length} cores, ${cpus()[0]?.model ?? ''}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`);
-    console.log(`throughput: ${load.readers} readers x ${CONCURRENCY} in flight, ${load.observationsPerReport} observations a report, ${load.seconds} s: ${load.observations} observations in ${load.reports} reports`);
-    console.log(`  accepted by the agent API: ${load.acceptedPerSec} observations/s (report POST p50 ${load.postP50ms} ms, p99 ${load.postP99ms} ms)`);
-    console.log(`  end to end (until queryable as items): ${load.endToEndPerSec} observations/s (drained ${load.drainAfterLoadMs} ms after the load stopped)   goal >= 100000`);
-    console.log(`report accepted -> item queryable: ${lat.samples} samples, p50 ${lat.p50ms} ms, p99 ${lat.p99ms} ms, max ${lat.maxMs} ms   goal p99 <= 1000 ms`);
-    console.log(`seeded ${seed.items} items (${seed.stored} stored): appended in ${seed.appendMs} ms, projected after ${seed.projectedMs} ms (${seed.projectedPerSec} items/s)`);
+    console.log(`service processes (BENCH_LAYOUT=${LAYOUT}): ${PROCESSES.map((p) => `[${p}]`).join(' ')}; load average at the end ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    if (load) {
+      console.log(`throughput: ${load.readers} readers x ${CONCURRENCY} in flight, ${load.observationsPerReport} observations a report, ${load.seconds} s: ${load.observations} observations in ${load.reports} reports`);
+      console.log(`  accepted by the agent API: ${load.acceptedPerSec} observations/s (report POST p50 ${load.postP50ms} ms, p99 ${load.postP99ms} ms)`);
+      console.log(`  end to end (until queryable as items): ${load.endToEndPerSec} observations/s (drained ${load.drainAfterLoadMs} ms after the load stopped)   goal >= 100000`);
+      console.log(`  CPU per 1000 observations: service ${load.serviceCpuMsPer1000} ms, load generator ${load.loadGeneratorCpuMsPer1000} ms; per process (share of a core): ${load.cpu.map((c) => `[${c.roles}] ${c.coreShare}`).join(', ')}`);
+    }
+    if (lat) console.log(`report accepted -> item queryable: ${lat.samples} samples, p50 ${lat.p50ms} ms, p99 ${lat.p99ms} ms, max ${lat.maxMs} ms   goal p99 <= 1000 ms`);
+    if (seed) console.log(`seeded ${seed.items} items (${seed.stored} stored): appended in ${seed.appendMs} ms, projected after ${seed.projectedMs} ms (${seed.projectedPerSec} items/s)`);
     for (const q of query) console.log(`items query, 1000-item page, ${q.query}: ${q.samples} samples, p50 ${q.p50ms} ms, p99 ${q.p99ms} ms   goal p50 <= 20 ms`);
-    console.log(JSON.stringify({ throughput: load, latency: lat, seed, queries: query }));
+    console.log(JSON.stringify({ layout: PROCESSES, loadAverage: loadavg(), throughput: load, latency: lat, seed, queries: query }));
   } finally {
     await svc.stop();
   }

@@ -9,6 +9,8 @@ import {
 } from '@eventstore/db-client';
 import { isLeft } from 'fp-ts/Either';
 import { decodeRecorded, type EventCodecs, type EventOf, type RecordedDomainEvent } from './events';
+// Appends pass event data as bytes, not base64 (see the file).
+import './protobuf-bytes';
 
 /** The revision of a stream's last event, or 'no_stream' when it has none. */
 export type StreamRevision = bigint | typeof NO_STREAM;
