@@ -6,11 +6,11 @@
 // remember the last log position applied (projections/applied.ts): replayed
 // events change nothing.
 import { streamNameFilter, type EventStoreDBClient } from '@eventstore/db-client';
-import * as t from 'io-ts';
 import type { RedisClient } from '../../src/core/redis/connect';
 import type { RedisKeys } from '../../src/core/redis/keys';
 import type { Logger } from '../../src/core/logger';
 import { defineEvents } from '../../src/core/events';
+import { TagsReportedEpcs } from '../../src/agents/report-columns';
 import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../src/core/subscriptions';
 import type { RebuildableReadModel } from '../read-model';
 import { AppliedPositions } from '../applied';
@@ -20,7 +20,8 @@ import { decodeJobState, jobKeys, JOBS_PROJECTION } from './readmodel';
 
 /** What this projection needs of a tag report (appended by the agent gateway to `tagReports-<reader>`). */
 export const tagReportEvents = defineEvents({
-  TagsReported: t.type({ reader: t.string, jobId: t.string, to: t.string, observations: t.array(t.type({ epc: t.string })) }),
+  // Both stored versions (objects per observation, or columns): src/agents/report-columns.ts.
+  TagsReported: TagsReportedEpcs,
 });
 export const TAG_REPORT_STREAM_PREFIX = 'tagReports-';
 
