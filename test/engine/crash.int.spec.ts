@@ -178,8 +178,8 @@ describe('item engine: SIGKILL mid-stream and restart (child process)', function
     // retry: one more), kill the process right after an accepted report.
     let round = 0;
     let kills = 0;
-    let roundsBefore = 0;
-    let resumeAfter = '';
+    let roundsBefore: number;
+    let resumeAfter: string;
     for (;;) {
       if (++kills > MAX_KILLS) throw new Error(`the engine had covered all stored reports at each of ${MAX_KILLS} kills`);
       const written = (await output()).length;
