@@ -2,6 +2,7 @@
 // resource as soon as it exists. Start order is the dependency order:
 // embedded event store, event-store client, Redis, RabbitMQ, HTTP; shutdown
 // runs the reverse.
+import { retainLogs } from '../support/log-file';
 import path from 'node:path';
 import { startEmbeddedEventStore } from '../eventstore/server';
 import { eventStoreConnectionString, hasRole, type Config, type Role } from '../config';
@@ -44,6 +45,9 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
   const checkpoint = (): void => {
     if (shutdown.started) throw new ShuttingDownError();
   };
+  // Retained log file for GET /support/v1/logs; added first, so closed last.
+  const stopRetainingLogs = retainLogs(config.dataDir);
+  shutdown.add('retained log file', async () => stopRetainingLogs());
   logger.info('starting', { roles: config.roles, pid: process.pid, node: process.version });
 
   let connectionString = eventStoreConnectionString(config);

@@ -30,9 +30,24 @@ function normalise(fields: LogFields): LogFields {
   return out;
 }
 
+/**
+ * A second destination for every line (the retained log file under DATA_DIR,
+ * src/support/log-file.ts, that GET /support/v1/logs exports). It receives
+ * info and above whatever LOG_LEVEL says (`silent` silences stdout only),
+ * and debug lines when LOG_LEVEL=debug.
+ */
+export type LogSink = (level: LogLevel, line: string) => void;
+let sink: LogSink | undefined;
+export function setLogSink(next: LogSink | undefined): void {
+  sink = next;
+}
+const sinkThreshold = (): number => Math.min(currentThreshold(), ORDER.info);
+
 export function createLogger(component: string, base: LogFields = {}): Logger {
   const write = (level: LogLevel, msg: string, fields?: LogFields): void => {
-    if (ORDER[level] < currentThreshold()) return;
+    const toStdout = ORDER[level] >= currentThreshold();
+    const toSink = sink !== undefined && ORDER[level] >= sinkThreshold();
+    if (!toStdout && !toSink) return;
     const line = JSON.stringify({
       time: new Date().toISOString(),
       level,
@@ -41,7 +56,8 @@ export function createLogger(component: string, base: LogFields = {}): Logger {
       ...normalise(base),
       ...(fields ? normalise(fields) : {}),
     });
-    (level === 'error' ? process.stderr : process.stdout).write(line + '\n');
+    if (toStdout) (level === 'error' ? process.stderr : process.stdout).write(line + '\n');
+    if (toSink) sink?.(level, line);
   };
   return {
     debug: (m, f) => write('debug', m, f),

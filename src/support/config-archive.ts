@@ -1,0 +1,133 @@
+// The configuration archive (GET/POST /support/v1/configuration): every event
+// of the configuration streams, stream by stream, with ids, types, data and
+// metadata exactly as stored. Exporting events rather than documents keeps
+// everything a restore needs without per-kind code: id counters of
+// thresholds, user password hashes, the audit trail of every resource.
+//
+// What is configuration is an explicit list of stream prefixes; everything
+// the config projection reads is either exported or excluded on purpose
+// (test/support-endpoints checks no prefix is forgotten):
+// - excluded: access tokens (bearer secrets of this instance), reader agent
+//   secrets and commands, feature change requests and upgrades (operations
+//   on readers, not configuration), and all data (jobs, tag reports, items,
+//   health).
+// - users are exported WITH their password hashes (argon2id, never plain
+//   text): a restored instance must let its users log in. The archive is
+//   therefore as sensitive as the user database and only Admin may read it.
+import { jsonEvent, StreamNotFoundError, type EventStoreDBClient, type Position } from '@eventstore/db-client';
+import * as t from 'io-ts';
+import { appendEvents } from '../core/eventstore';
+import { conflict } from '../core/http/errors';
+
+export const CONFIGURATION_STREAM_PREFIXES = [
+  'facility-', 'zoneMap-', 'currentZoneMap-', 'readerDefinition-', 'readerConfiguration-', 'recipe-',
+  'threshold-', 'thresholdIds-', 'antennaConfiguration-', 'settings-', 'softwareImage-', 'user-',
+] as const;
+/** Stream categories the config projection reads that are not configuration (see above). */
+export const NOT_CONFIGURATION_STREAM_PREFIXES = ['tokens-', 'readerAgent-', 'readerCommands-', 'readerFeatures-', 'upgrade-'] as const;
+
+/** What a first start writes (bootstrap), and which an "empty" instance may hold: stream -> its one event type. */
+export const FIRST_START_STREAMS: Readonly<Record<string, string>> = { 'user-admin': 'UserCreated', 'facility-DEFAULT': 'FacilityCreated' };
+
+export const ARCHIVE_FORMAT = 'tagtrail-configuration';
+export const ARCHIVE_VERSION = 1;
+
+const ArchivedEvent = t.type({
+  id: t.string,
+  type: t.string,
+  data: t.unknown,
+  metadata: t.unknown,
+});
+const ArchivedStream = t.type({ stream: t.string, events: t.array(ArchivedEvent) });
+export const ConfigurationArchive = t.type(
+  {
+    format: t.literal(ARCHIVE_FORMAT),
+    version: t.literal(ARCHIVE_VERSION),
+    exportedAt: t.string,
+    streams: t.array(ArchivedStream),
+  },
+  'ConfigurationArchive',
+);
+export type ConfigurationArchive = t.TypeOf<typeof ConfigurationArchive>;
+export type ArchivedStream = t.TypeOf<typeof ArchivedStream>;
+
+const isConfigurationStream = (stream: string): boolean => CONFIGURATION_STREAM_PREFIXES.some((p) => stream.startsWith(p));
+
+/** Configuration stream names in the order their first event was written. */
+async function configurationStreams(client: EventStoreDBClient): Promise<string[]> {
+  const seen = new Set<string>();
+  // The client's readAll has no server-side filter: this reads the whole log
+  // once (a support operation; O(log size)). Read to the end, never leave a
+  // client read early.
+  for await (const e of client.readAll()) {
+    const id = e.event?.streamId;
+    if (id !== undefined && isConfigurationStream(id)) seen.add(id);
+  }
+  return [...seen];
+}
+
+/** A stream's events as stored; none when it does not exist or was deleted. */
+async function readRaw(client: EventStoreDBClient, stream: string): Promise<ArchivedStream['events']> {
+  const events: ArchivedStream['events'] = [];
+  try {
+    for await (const r of client.readStream(stream)) {
+      const e = r.event;
+      if (e === undefined) continue;
+      events.push({ id: e.id, type: e.type, data: e.data, metadata: e.metadata ?? {} });
+    }
+  } catch (err) {
+    if (err instanceof StreamNotFoundError) return [];
+    throw err;
+  }
+  return events;
+}
+
+export async function readConfigurationStreams(client: EventStoreDBClient): Promise<ArchivedStream[]> {
+  const out: ArchivedStream[] = [];
+  for (const stream of await configurationStreams(client)) {
+    const events = await readRaw(client, stream);
+    if (events.length) out.push({ stream, events });
+  }
+  return out;
+}
+
+export async function exportConfiguration(client: EventStoreDBClient, now: Date): Promise<ConfigurationArchive> {
+  return { format: ARCHIVE_FORMAT, version: ARCHIVE_VERSION, exportedAt: now.toISOString(), streams: await readConfigurationStreams(client) };
+}
+
+/** Whether the instance holds nothing but what a first start writes. */
+export function isFirstStartState(streams: readonly ArchivedStream[]): boolean {
+  return streams.every((s) => FIRST_START_STREAMS[s.stream] !== undefined && s.events.length === 1 && s.events[0]!.type === FIRST_START_STREAMS[s.stream]);
+}
+
+/** Archive streams outside the configuration categories: refused, an import must not write data or secrets. */
+export function foreignStreams(archive: ConfigurationArchive): string[] {
+  return archive.streams.map((s) => s.stream).filter((s) => !isConfigurationStream(s));
+}
+
+/**
+ * Restores an archive into an instance in first-start state (409 otherwise).
+ * The first-start streams the archive also holds are soft-deleted first, so
+ * each restored stream holds exactly the archived events; the config
+ * projection then sees the archive's events after the bootstrap ones and
+ * ends with the archived documents. Returns the position of the last append.
+ */
+export async function importConfiguration(client: EventStoreDBClient, archive: ConfigurationArchive): Promise<{ streams: number; events: number; position: Position | undefined }> {
+  const current = await readConfigurationStreams(client);
+  if (!isFirstStartState(current)) {
+    throw conflict('The instance is not empty: a configuration archive is only restored into an instance in first-start state (see POST /support/v1/factoryReset)');
+  }
+  const archived = new Set(archive.streams.map((s) => s.stream));
+  for (const s of current) {
+    if (archived.has(s.stream)) await client.deleteStream(s.stream, { expectedRevision: BigInt(s.events.length - 1) });
+  }
+  let position: Position | undefined;
+  let events = 0;
+  for (const s of archive.streams) {
+    const encoded = s.events.map((e) => jsonEvent({ id: e.id, type: e.type, data: e.data as never, metadata: e.metadata as never }));
+    const outcome = await appendEvents(client, s.stream, encoded, 'any');
+    position = outcome.position ?? position;
+    events += encoded.length;
+  }
+  return { streams: archive.streams.length, events, position };
+}

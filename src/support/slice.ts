@@ -1,0 +1,117 @@
+// Support endpoints under /support/v1 (docs/support.md), Admin only:
+// configuration export and import, log export, factory reset, item reset and
+// iteration data. Time sync and reader reboot are reader commands
+// (src/readercommands/).
+import { badRequest, notFound } from '../core/http/errors';
+import { decodeInput } from '../core/http/decode';
+import type { RouteTable } from '../core/http/routes';
+import type { AppDeps, Slice } from '../core/slice';
+import { ConfigurationArchive, exportConfiguration, foreignStreams, importConfiguration } from './config-archive';
+import { exportLogs } from './log-export';
+import { retainedLogDataDir } from './log-file';
+import { parseIterationQuery, parseLogRange } from './query';
+
+export const SUPPORT_PATH = '/support/v1';
+export const SUPPORT_ROLES = ['Admin'];
+const TAG = 'Support';
+
+const stamp = (d: Date): string => d.toISOString().replace(/[:.]/g, '-');
+
+function registerConfiguration(table: RouteTable, deps: AppDeps, clock: () => Date): void {
+  table.add(
+    {
+      method: 'get', path: `${SUPPORT_PATH}/configuration`, roles: SUPPORT_ROLES, tag: TAG,
+      summary: 'Archive of the whole configuration (every event of the configuration streams, users with password hashes), a JSON file to save',
+      responses: { 200: 'the archive (Content-Disposition: attachment)' },
+    },
+    async (ctx) => {
+      const now = clock();
+      ctx.set('Content-Disposition', `attachment; filename="tagtrail-configuration-${stamp(now)}.json"`);
+      ctx.body = await exportConfiguration(deps.client, now);
+    },
+  );
+  table.add(
+    {
+      method: 'post', path: `${SUPPORT_PATH}/configuration`, roles: SUPPORT_ROLES, tag: TAG,
+      summary: 'Restore a configuration archive into an instance in first-start state',
+      body: {
+        type: 'object',
+        required: ['format', 'version', 'exportedAt', 'streams'],
+        properties: {
+          format: { type: 'string', enum: ['tagtrail-configuration'] },
+          version: { type: 'integer', enum: [1] },
+          exportedAt: { type: 'string' },
+          streams: { type: 'array', items: { type: 'object', required: ['stream', 'events'] } },
+        },
+      },
+      responses: { 200: '{streams, events}: what was restored', 400: 'not an archive, or streams that are not configuration', 409: 'the instance is not in first-start state' },
+    },
+    async (ctx) => {
+      const archive = decodeInput(ConfigurationArchive, ctx.request.body, 'body');
+      const foreign = foreignStreams(archive);
+      if (foreign.length) {
+        throw badRequest('The archive holds streams that are not configuration', foreign.map((s) => ({ path: 'body.streams', reason: `${s} is not a configuration stream` })));
+      }
+      const result = await importConfiguration(deps.client, archive);
+      await deps.waiter.waitFor(result.position);
+      ctx.body = { streams: result.streams, events: result.events };
+    },
+  );
+}
+
+function registerLogs(table: RouteTable, clock: () => Date): void {
+  table.add(
+    {
+      method: 'get', path: `${SUPPORT_PATH}/logs`, roles: SUPPORT_ROLES, tag: TAG,
+      summary: 'The retained service logs of a time range, gzip-compressed NDJSON',
+      query: [
+        { name: 'from', description: 'ISO 8601 date-time, default one hour before to', schema: { type: 'string', format: 'date-time' } },
+        { name: 'to', description: 'ISO 8601 date-time, default now', schema: { type: 'string', format: 'date-time' } },
+        { name: 'extended', description: 'true: debug lines too (retained only while LOG_LEVEL=debug)', schema: { type: 'boolean', default: false } },
+      ],
+      responses: { 200: 'application/gzip (Content-Disposition: attachment)', 400: 'bad from/to/extended', 404: 'this process retains no log file' },
+    },
+    async (ctx) => {
+      const now = clock();
+      const range = parseLogRange(ctx.query as Record<string, unknown>, now);
+      const dataDir = retainedLogDataDir();
+      if (dataDir === undefined) throw notFound('This process retains no log file');
+      ctx.set('Content-Disposition', `attachment; filename="tagtrail-logs-${stamp(range.from)}.ndjson.gz"`);
+      ctx.type = 'application/gzip';
+      ctx.body = exportLogs(dataDir, range);
+    },
+  );
+}
+
+function registerIterationData(table: RouteTable): void {
+  table.add(
+    {
+      method: 'get', path: `${SUPPORT_PATH}/iterationData`, roles: SUPPORT_ROLES, tag: TAG,
+      summary: 'Threshold job iteration diagnostics (empty until threshold processing records iterations)',
+      query: [
+        { name: 'jobId', description: 'only iterations of this job' },
+        { name: 'fromTime', description: 'ISO 8601 date-time', schema: { type: 'string', format: 'date-time' } },
+        { name: 'toTime', description: 'ISO 8601 date-time', schema: { type: 'string', format: 'date-time' } },
+      ],
+      responses: { 200: '{iterations: []}', 400: 'bad fromTime/toTime' },
+    },
+    async (ctx) => {
+      parseIterationQuery(ctx.query as Record<string, unknown>);
+      // Threshold processing does not run yet, so no job records iterations.
+      ctx.body = { iterations: [] };
+    },
+  );
+}
+
+export function makeSupportSlice(clock: () => Date = () => new Date()): Slice {
+  return {
+    name: 'support',
+    register(table, deps) {
+      registerConfiguration(table, deps, clock);
+      registerLogs(table, clock);
+      registerIterationData(table);
+    },
+  };
+}
+
+export const supportSlice: Slice = makeSupportSlice();
