@@ -1,14 +1,18 @@
 // What an agent does for the service besides reading: feature changes
 // (TAKEN, then COMPLETED a second later) and commands (REBOOT: DONE, a
-// silent reboot, then a LIFECYCLE REBOOT event with the reason; anything
-// else is answered FAILED and reported as COMMAND_NOT_FOUND).
+// silent reboot, then a LIFECYCLE REBOOT event with the reason; UPGRADE: see
+// upgrade.ts; TIME_SYNC: the clock offset is corrected and reported with
+// DONE; anything else is answered FAILED and reported as COMMAND_NOT_FOUND).
 import type { Logger } from '../core/logger';
 import type { Clock } from './clock';
 import { describeAnswer, enc, type HttpClient } from './http';
 import type { Stats } from './stats';
+import { DOWNLOAD_SHARE, downloadedDigest, upgradeArgsOf, verifyChecksum, type UpgradeFault } from './upgrade';
 
 export const REBOOT_MS = 5_000;
 const FEATURE_CHANGE_MS = 1_000;
+const REPORT_ATTEMPTS = 10;
+const REPORT_RETRY_MS = 1_000;
 
 /** The parts of an agent its tasks use. */
 export interface AgentTaskContext {
@@ -24,6 +28,15 @@ export interface AgentTaskContext {
   setFeature(feature: string, status: string): void;
   /** Goes silent for ms (session flags lost) and checks in again after. */
   goSilent(ms: number): void;
+  /** How long an UPGRADE takes (download, verification, install). */
+  readonly upgradeMs: number;
+  /** The injected failure of the next upgrade, if any (taken: applies once). */
+  takeUpgradeFault(): UpgradeFault | null;
+  /** UPDATING_FIRMWARE in check-ins while on; checks in at once so the service sees it. */
+  setUpdating(on: boolean): void;
+  setVersion(imageType: 'FIRMWARE_READER' | 'CAP_SERVICE', version: string): void;
+  /** Corrects the clock; answers the offset it had (ms). */
+  syncClock(): number;
 }
 
 export class AgentTasks {
@@ -55,21 +68,82 @@ export class AgentTasks {
     });
   }
 
-  async command(id: string, type: string): Promise<void> {
+  async command(id: string, type: string, args: Record<string, unknown> = {}): Promise<void> {
     const { c } = this;
     if (this.commandsDone.has(id)) return;
     this.commandsDone.add(id);
     c.stats.add(c.name, 'commands');
     const path = `${c.base}/commands/${enc(id)}`;
-    if (type !== 'REBOOT') {
-      await c.http.request('POST', path, { result: 'FAILED', message: `the simulator does not implement ${type}` });
-      await c.health('SOFTWARE_FAULT', 'COMMAND_NOT_FOUND', { message: `unknown command ${type}` });
-      return;
+    // A result is what the service waits for (an upgrade's next reader starts on it): retried
+    // while the service is unreachable or failing (a restart), as an agent would.
+    const report = async (body: Record<string, unknown>): Promise<void> => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const a = await c.http.request('POST', path, body);
+          if (a.status < 500 || attempt >= REPORT_ATTEMPTS) {
+            if (a.status >= 300) c.stats.error(c.name, `command ${id}: ${describeAnswer(a)}`);
+            return;
+          }
+        } catch (err) {
+          if (attempt >= REPORT_ATTEMPTS) return c.stats.error(c.name, `command ${id}: ${(err as Error).message}`);
+        }
+        await c.clock.sleep(REPORT_RETRY_MS);
+      }
+    };
+    switch (type) {
+      case 'REBOOT':
+        await report({ result: 'DONE' });
+        c.log.info('rebooting', { reader: c.name, commandId: id });
+        c.goSilent(REBOOT_MS);
+        c.schedule(c.clock.now() + REBOOT_MS, () => c.health('LIFECYCLE', 'REBOOT', { reason: typeof args['reason'] === 'string' && args['reason'] !== '' ? args['reason'] : `reboot command ${id} from the service` }));
+        return;
+      case 'TIME_SYNC': {
+        const offset = c.syncClock();
+        await report({ result: 'DONE', message: `clock synchronised; offset was ${offset} ms` });
+        return;
+      }
+      case 'UPGRADE':
+        return this.upgrade(args, report);
+      default:
+        await report({ result: 'FAILED', message: `the simulator does not implement ${type}` });
+        await c.health('SOFTWARE_FAULT', 'COMMAND_NOT_FOUND', { message: `unknown command ${type}` });
     }
-    const a = await c.http.request('POST', path, { result: 'DONE' });
-    if (a.status >= 300) c.stats.error(c.name, `command ${id}: ${describeAnswer(a)}`);
-    c.log.info('rebooting', { reader: c.name, commandId: id });
-    c.goSilent(REBOOT_MS);
-    c.schedule(c.clock.now() + REBOOT_MS, () => c.health('LIFECYCLE', 'REBOOT', { reason: `reboot command ${id} from the service` }));
+  }
+
+  private async upgrade(raw: Record<string, unknown>, report: (body: Record<string, unknown>) => Promise<void>): Promise<void> {
+    const { c } = this;
+    const args = upgradeArgsOf(raw);
+    if (typeof args === 'string') {
+      await report({ result: 'FAILED', message: args });
+      return c.health('SOFTWARE_FAULT', 'UNMARSHAL', { message: args });
+    }
+    const fault = c.takeUpgradeFault();
+    c.log.info('upgrade started', { reader: c.name, version: args.version, imageType: args.imageType, fault });
+    c.setUpdating(true);
+    const downloaded = c.clock.now() + Math.round(c.upgradeMs * DOWNLOAD_SHARE);
+    c.schedule(downloaded, async () => {
+      const digest = downloadedDigest(args, fault === 'CHECKSUM');
+      if (!verifyChecksum(args, digest)) {
+        const message = `checksum mismatch for ${args.imageType} ${args.version}: expected ${args.checksum ?? '(none)'}, got ${digest}`;
+        await c.health('SOFTWARE_FAULT', 'CHECKSUM', { message });
+        await report({ result: 'FAILED', message });
+        c.setUpdating(false);
+        return;
+      }
+      c.schedule(c.clock.now() + Math.max(0, c.upgradeMs - Math.round(c.upgradeMs * DOWNLOAD_SHARE)), async () => {
+        if (fault === 'UPGRADE_STATUS') {
+          const message = `installing ${args.imageType} ${args.version} failed: the reader reported an upgrade error`;
+          await c.health('HARDWARE_FAULT', 'UPGRADE_STATUS', { message });
+          await report({ result: 'FAILED', message });
+          c.setUpdating(false);
+          return;
+        }
+        c.setVersion(args.imageType, args.version);
+        await c.health('LIFECYCLE', 'VERSION_UPDATE', { newVersion: { [args.imageType === 'FIRMWARE_READER' ? 'Firmware' : 'App']: args.version } });
+        await report({ result: 'DONE', message: `upgraded to ${args.imageType} ${args.version}` });
+        c.setUpdating(false);
+        c.log.info('upgrade done', { reader: c.name, version: args.version });
+      });
+    });
   }
 }
