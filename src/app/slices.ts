@@ -9,6 +9,8 @@ import { readerConfigurationsSlice } from '../readerconfigurations/slice';
 import { makeRecipesSlice } from '../recipes/slice';
 import { settingsSlice } from '../settings/slice';
 import { softwareSlice } from '../software/slice';
+import { upgradesSlice } from '../upgrades/slice';
+import { readerCommandsSlice } from '../readercommands/slice';
 import { thresholdsSlice } from '../thresholds/slice';
 import { jobsSlice, recipeInUseByJobs } from '../jobs/slice';
 import { healthSlice } from '../health/slice';
@@ -17,6 +19,7 @@ import { makeAgentsSlice } from '../agents/slice';
 import { jobsForAgents } from '../jobs/agents';
 import { engineSlice } from '../engine/slice';
 import { snmpSlice } from '../snmp/slice';
+import { supportSlice } from '../support/slice';
 import { queuesSlice } from '../queues/slice';
 
-export const SLICES: readonly Slice[] = [usersSlice, tokensSlice, facilitiesSlice, zoneMapsSlice, readerDefinitionsSlice, thresholdsSlice, settingsSlice, softwareSlice, readerConfigurationsSlice, makeRecipesSlice({ deletionGuards: [recipeInUseByJobs] }), jobsSlice, healthSlice, itemsSlice, makeAgentsSlice(jobsForAgents), engineSlice, snmpSlice, queuesSlice];
+export const SLICES: readonly Slice[] = [usersSlice, tokensSlice, facilitiesSlice, zoneMapsSlice, readerDefinitionsSlice, thresholdsSlice, settingsSlice, softwareSlice, upgradesSlice, readerConfigurationsSlice, makeRecipesSlice({ deletionGuards: [recipeInUseByJobs] }), jobsSlice, healthSlice, itemsSlice, makeAgentsSlice(jobsForAgents), readerCommandsSlice, engineSlice, snmpSlice, supportSlice, queuesSlice];

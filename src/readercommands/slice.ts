@@ -1,0 +1,108 @@
+// /support/v1 reader commands (Admin): POST timeSync, POST readerReboot, GET
+// readerCommands/show/{requestId}. Both POSTs answer 202 with a Location
+// header and the request's status (every reader PENDING); the agents take the
+// command at their next check-in and report DONE or FAILED, which show
+// returns per reader. A rebooted reader reports the request's `reason` in a
+// LIFECYCLE REBOOT health event once it is back (docs/agent-protocol.md).
+import { randomUUID } from 'node:crypto';
+import * as E from 'fp-ts/Either';
+import type { Context } from 'koa';
+import { issueReaderCommand, readerCommandsOf, type ReaderCommandRecord } from '../agents/commands';
+import { handleCommand } from '../core/command';
+import { aggregateStream } from '../core/eventstore';
+import { decodeInput } from '../core/http/decode';
+import { notFound, type ApiError } from '../core/http/errors';
+import { commandMetadata } from '../core/resource/routes';
+import type { AppDeps, Slice } from '../core/slice';
+import { facilityKind } from '../facilities/kind';
+import { readerDefinitionsOf } from '../readerdefinitions/kind';
+import {
+  evolveRequest, RebootBody, rebootBodySchema, readerCommandRequestEvents, requestStream, resolveTarget, TimeSyncBody, timeSyncBodySchema, toRequestStatus,
+  type ReaderCommandRequestEvent, type RequestState, type SupportCommandType, type TargetBody,
+} from './request';
+
+export const SUPPORT_BASE = '/support/v1';
+const ROLES = ['Admin'];
+const TAG = 'Support';
+const STATUS_PATH = `${SUPPORT_BASE}/readerCommands/show`;
+
+/** The root path the request came under, so Location is a full path. */
+const rootPathOf = (ctx: Pick<Context, 'path'>): string => {
+  const at = ctx.path.indexOf(`${SUPPORT_BASE}/`);
+  return at > 0 ? ctx.path.slice(0, at) : '';
+};
+
+async function statusOf(deps: AppDeps, requestId: string) {
+  const { state } = await aggregateStream({ client: deps.client, stream: requestStream(requestId), codecs: readerCommandRequestEvents, initial: null as RequestState, evolve: evolveRequest });
+  if (state === null) return undefined;
+  const records = new Map<string, ReaderCommandRecord | undefined>();
+  await Promise.all(state.readerNames.map(async (r) => records.set(r, (await readerCommandsOf(deps, r)).find((c) => c.commandId === requestId))));
+  return toRequestStatus(state, records);
+}
+
+/** Records the request, then issues the command (id = request id) to each reader. */
+async function request(ctx: Context, deps: AppDeps, type: SupportCommandType, target: TargetBody, args: Record<string, unknown>, all: boolean): Promise<void> {
+  const [readers, facilities] = await Promise.all([readerDefinitionsOf(deps.readModel), deps.readModel.list(facilityKind)]);
+  const names = resolveTarget(target, readers, facilities.map((f) => f.name), all);
+  if (E.isLeft(names)) throw names.left;
+  const requestId = randomUUID();
+  const metadata = commandMetadata(ctx);
+  const recorded = await handleCommand({
+    client: deps.client, stream: requestStream(requestId), codecs: readerCommandRequestEvents, initial: null as RequestState, evolve: evolveRequest,
+    decide: (_c: null, _s: RequestState, now: Date): E.Either<ApiError, ReaderCommandRequestEvent[]> =>
+      E.right([{ type: 'ReaderCommandsRequested', data: { requestId, type, readerNames: names.right, args, time: now.toISOString() } }]),
+    command: null, metadata,
+  });
+  if (E.isLeft(recorded)) throw recorded.left;
+  for (const reader of names.right) await issueReaderCommand(deps, reader, type, args, { commandId: requestId, metadata });
+  const status = await statusOf(deps, requestId);
+  ctx.status = 202;
+  ctx.set('Location', `${rootPathOf(ctx)}${STATUS_PATH}/${requestId}`);
+  ctx.body = status;
+}
+
+export const readerCommandsSlice: Slice = {
+  name: 'readercommands',
+  register(table, deps) {
+    table.add(
+      {
+        method: 'post', path: `${SUPPORT_BASE}/timeSync`, roles: ROLES, tag: TAG,
+        summary: 'Tell readers to synchronise their clocks (all readers, readerNames, or a facility); result per reader at the Location',
+        body: timeSyncBodySchema,
+        responses: { 202: 'accepted; header Location: the request status; body: the status (readers PENDING)', 400: 'unknown reader or facility, both given, or no reader' },
+      },
+      async (ctx) => {
+        const body = decodeInput(TimeSyncBody, ctx.request.body, 'body') ?? {};
+        await request(ctx, deps, 'TIME_SYNC', body, {}, true);
+      },
+    );
+    table.add(
+      {
+        method: 'post', path: `${SUPPORT_BASE}/readerReboot`, roles: ROLES, tag: TAG,
+        summary: 'Reboot readers (readerNames or a facility) through their agents; each reports the reason back as a LIFECYCLE REBOOT health event',
+        body: rebootBodySchema,
+        responses: { 202: 'accepted; header Location: the request status; body: the status (readers PENDING)', 400: 'no readers named, unknown reader or facility' },
+      },
+      async (ctx) => {
+        const body = decodeInput(RebootBody, ctx.request.body, 'body');
+        const principal = (ctx.state as { principal?: { name: string } }).principal?.name ?? 'an administrator';
+        const reason = body.reason !== undefined && body.reason.trim() !== '' ? body.reason : `reboot requested by ${principal} through ${SUPPORT_BASE}/readerReboot`;
+        const target: TargetBody = { ...(body.readerNames !== undefined ? { readerNames: body.readerNames } : {}), ...(body.facility !== undefined ? { facility: body.facility } : {}) };
+        await request(ctx, deps, 'REBOOT', target, { reason }, false);
+      },
+    );
+    table.add(
+      {
+        method: 'get', path: `${STATUS_PATH}/:requestId`, roles: ROLES, tag: TAG,
+        summary: 'A time sync or reboot request with the result per reader (PENDING, DELIVERED, DONE, FAILED)',
+        responses: { 200: '{requestId, type, args, requestedAt, completed, readers: [{readerName, status, message, deliveredAt, completedAt}]}', 404: 'no such request' },
+      },
+      async (ctx) => {
+        const id = String(ctx.params['requestId']);
+        const status = await statusOf(deps, id);
+        if (status === undefined) throw notFound(`reader command request ${id} not found`);
+        ctx.body = status;
+      },
+    );
+  },
+};
