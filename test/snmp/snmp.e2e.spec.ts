@@ -4,6 +4,9 @@
 // values; nothing is sent while the settings are deleted.
 import { expect } from 'chai';
 import { createSocket, type Socket } from 'node:dgram';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { EventStoreDBClient } from '@eventstore/db-client';
 import { encodeEvent } from '../../src/core/events';
 import { healthEvents, healthStream, type HealthStreamEvent } from '../../src/health/events';
@@ -128,5 +131,43 @@ describe('SNMP notifications of degraded reader health', function () {
     expect(got[0]!.requestId).to.equal(got[1]!.requestId);
     expect(got[0]!.community).to.equal('inf');
     expect((await app.request('DELETE', SNMP)).status).to.equal(204);
+  });
+});
+
+describe('SNMP notifier across a restart', function () {
+  this.timeout(60_000);
+
+  it('neither resends what it sent before nor forgets the settings set before its checkpoint', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'tagtrail-snmp-'));
+    const env = { DATA_DIR: dataDir, REDIS_KEY_PREFIX: `tagtrail-test-${crypto.randomUUID()}:` };
+    const listener = await Listener.open();
+    const report = async (app: TestApp, code: string): Promise<string> => {
+      const client = EventStoreDBClient.connectionString(app.eventStoreConnectionString);
+      const id = crypto.randomUUID();
+      const e = { type: 'HealthEventReported', data: { readerName: 'r1', eventTime: new Date().toISOString(), type: 'CONNECTION', code, args: {} } } as HealthStreamEvent;
+      await client.appendToStream(healthStream('r1'), [encodeEvent(healthEvents, e, { user: 'test' }, id)]);
+      await client.dispose();
+      return id;
+    };
+    let app: TestApp | undefined;
+    try {
+      app = await startTestApp(env);
+      const put = await app.request('PUT', SNMP, { body: { authConfig: { type: 'V2_COMMUNITY', communityName: 'keep' }, trapTargetConfig: { host: '127.0.0.1', port: listener.port } } });
+      expect(put.status).to.equal(200);
+      const first = await report(app, 'NETWORK');
+      await listener.waitFor(1);
+      await app.stop({ keepRedis: true });
+      app = undefined;
+
+      app = await startTestApp(env);
+      const second = await report(app, 'HTTP_FAILURE');
+      await listener.waitFor(2);
+      await new Promise((r) => setTimeout(r, 300)); // a wrongly resent first trap would arrive by now
+      expect(listener.received.map((r) => [r.n.community, objects(r.n)['eventId']])).to.deep.equal([['keep', first], ['keep', second]]);
+    } finally {
+      await app?.stop();
+      await listener.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
