@@ -28,9 +28,10 @@ export type RequestState = t.TypeOf<(typeof readerCommandRequestEvents)['ReaderC
 export const evolveRequest = (_s: RequestState, e: ReaderCommandRequestEvent): RequestState => e.data;
 
 /** Which readers: `readerNames`, or every reader of `facility`, or (time sync only) every reader. */
-const Target = t.partial({ readerNames: t.array(NonEmptyString), facility: NonEmptyString });
-export const TimeSyncBody = t.union([t.exact(Target), t.undefined, t.null]);
-export const RebootBody = t.exact(t.intersection([Target, t.partial({ reason: t.string })]));
+const targetFields = { readerNames: t.array(NonEmptyString), facility: NonEmptyString };
+const Target = t.partial(targetFields);
+export const TimeSyncBody = t.exact(Target);
+export const RebootBody = t.exact(t.partial({ ...targetFields, reason: t.string }));
 export type TargetBody = t.TypeOf<typeof Target>;
 
 const targetSchema = {

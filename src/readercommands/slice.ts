@@ -72,7 +72,7 @@ export const readerCommandsSlice: Slice = {
         responses: { 202: 'accepted; header Location: the request status; body: the status (readers PENDING)', 400: 'unknown reader or facility, both given, or no reader' },
       },
       async (ctx) => {
-        const body = decodeInput(TimeSyncBody, ctx.request.body, 'body') ?? {};
+        const body = decodeInput(TimeSyncBody, ctx.request.body ?? {}, 'body');
         await request(ctx, deps, 'TIME_SYNC', body, {}, true);
       },
     );
