@@ -9,7 +9,6 @@
 // time-out) throws: the subscription retries the batch from its checkpoint
 // on a fresh channel, so nothing is lost and a consumer may see a message
 // twice (same messageId).
-import { once } from 'node:events';
 import type { ConfirmChannel, Message } from 'amqplib';
 import type * as amqp from 'amqplib';
 import type { Logger } from '../core/logger';
@@ -34,6 +33,22 @@ class Stopped extends Error {
   constructor() {
     super('publisher stopped');
   }
+}
+
+/** Resolves on 'drain', rejects when the channel closes first; leaves no listener behind. */
+function drained(ch: ConfirmChannel): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onDrain = (): void => {
+      ch.off('close', onClose);
+      resolve();
+    };
+    const onClose = (): void => {
+      ch.off('drain', onDrain);
+      reject(new Error('channel closed'));
+    };
+    ch.once('drain', onDrain);
+    ch.once('close', onClose);
+  });
 }
 
 const key = (queue: string, messageId: string): string => `${queue}\u0000${messageId}`;
@@ -86,7 +101,7 @@ export class ConfirmPublisher {
           contentType: 'application/json',
         });
         // Past the socket's buffer: wait for it to drain (or the channel to end) instead of buffering without bound.
-        if (!ok) await this.unlessStopped(Promise.race([once(ch, 'drain'), once(ch, 'close').then(() => Promise.reject(new Error('channel closed')))]));
+        if (!ok) await this.unlessStopped(drained(ch));
       }
       await this.unlessStopped(this.confirms(ch));
       const returned = this.returned;

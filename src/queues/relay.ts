@@ -29,19 +29,21 @@ export const RELAY_SUBSCRIPTION = 'relay-v1';
 const relayEvents = { ...itemEvents, ...healthEvents, ...queueEvents };
 type RelayEvent = RecordedDomainEvent<import('../core/events').EventOf<typeof relayEvents>>;
 
+export const relayConnectionName = (pid = process.pid): string => `tagtrail[relay] pid=${pid}`;
+
 /** Messages published (and confirmed) before the handler goes on building the rest of a large batch. */
-const FLUSH_EVERY = 10_000;
+const FLUSH_EVERY = 50_000;
 
 export interface RelayOptions {
   readonly client: EventStoreDBClient;
   readonly redis: RedisClient;
   readonly keys: RedisKeys;
   readonly logger: Logger;
-  /** AMQP_URL: the relay opens a connection of its own (named `tagtrail[relay]`). */
+  /** AMQP_URL: the relay opens a connection of its own, named `tagtrail[relay] pid=<pid>` (operators and tests find it by name). */
   readonly brokerUrl: string;
   readonly startupTimeoutMs?: number;
   readonly publisher?: PublisherOptions;
-  /** Events per handler call (and so per confirm wait); default 100. */
+  /** Most events per handler call (one confirm wait per call while catching up); default 1000. */
   readonly maxBatchSize?: number;
 }
 
@@ -120,7 +122,7 @@ export function startRelay(opts: RelayOptions): RunningRelay {
 
   const started = (async (): Promise<RunningSubscription> => {
     await resetIfLogWasReplaced({ client: opts.client, redis: opts.redis, keys: opts.keys, projection: RELAY_SUBSCRIPTION, keyPatterns: [], logger });
-    connection = await connectAmqp(opts.brokerUrl, logger.child('amqp'), opts.startupTimeoutMs ?? 30_000, 'tagtrail[relay]');
+    connection = await connectAmqp(opts.brokerUrl, logger.child('amqp'), opts.startupTimeoutMs ?? 30_000, relayConnectionName());
     if (stopping) throw new Error('relay stopped during start-up');
     const pub = new ConfirmPublisher(connection.model, logger, opts.publisher);
     publisher = pub;
@@ -141,10 +143,18 @@ export function startRelay(opts: RelayOptions): RunningRelay {
       filter: streamNameFilter({ prefixes: [ENGINE_STREAM, HEALTH_STREAM_PREFIX, QUEUE_STREAM_PREFIX] }),
       checkpointStore: new RedisCheckpointStore(opts.redis, opts.keys.checkpointPrefix),
       logger,
-      maxBatchSize: opts.maxBatchSize ?? 100,
+      maxBatchSize: opts.maxBatchSize ?? 1000,
       handler: async (events) => {
-        const messages = messagesOf(events, registry);
-        for (let i = 0; i < messages.length; i += FLUSH_EVERY) await pub.publishAll(messages.slice(i, i + FLUSH_EVERY));
+        // Built event by event and published in slices, so a large batch fanned out to many queues stays bounded in memory.
+        let pending: OutMessage[] = [];
+        for (const e of events) {
+          pending.push(...messagesOf([e], registry));
+          if (pending.length >= FLUSH_EVERY) {
+            await pub.publishAll(pending);
+            pending = [];
+          }
+        }
+        if (pending.length > 0) await pub.publishAll(pending);
       },
     });
     sub = running;

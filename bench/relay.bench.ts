@@ -1,0 +1,254 @@
+// npm run bench:relay — the AMQP relay against a plain publisher, same run,
+// same broker, same queues, same messages.
+//
+// Processes: the embedded event store (`npm run eventstore`) and tagtrail with
+// ROLES=relay, each a child process; this process appends ItemsChanged (the
+// engine's output) and QueueConfigured events, consumes every queue, and runs
+// the raw publisher. For each queue count K in BENCH_QUEUES (default 1,10,100)
+// every queue has an empty filter, so each change becomes K messages:
+//   1. raw: one amqplib confirm channel publishes BENCH_MESSAGES persistent
+//      messages (the relay's bodies and messageIds) round-robin over the
+//      queues, then waits for the confirms; rate = messages / time until the
+//      consumer has them all (the broker's limit on this machine);
+//   2. relay: ItemsChanged events holding the same number of messages are
+//      appended while the relay process is paused (SIGSTOP); rate = messages /
+//      time from resuming it (SIGCONT) to the last delivery;
+//   3. latency: events paced at about half the relay's rate (BENCH_LATENCY_SECONDS);
+//      per message, delivery time minus the time its append was acknowledged.
+// Figures go to stdout as a table and one JSON line; progress to stderr.
+// BENCH_CPU_PROF_DIR=dir writes a CPU profile of the relay process there.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { EventStoreDBClient, type EventData } from '@eventstore/db-client';
+import * as amqp from 'amqplib';
+import { createClient } from 'redis';
+import { encodeEvent } from '../src/core/events';
+import { ENGINE_STREAM, itemEvents } from '../src/engine/events';
+import { queueEvents } from '../src/queues/events';
+import { QUEUE_ARGUMENTS, queueName, queueStream } from '../src/queues/model';
+import { itemMessageBody } from '../src/queues/match';
+import type { ItemChange } from '../projections/items/model';
+import { percentile, progress, rate } from './support/stats';
+
+const num = (name: string, dflt: number): number => {
+  const v = Number(process.env[name] ?? dflt);
+  if (!Number.isFinite(v) || v <= 0) throw new Error(`${name} must be a positive number`);
+  return v;
+};
+const MESSAGES = num('BENCH_MESSAGES', 50_000);
+const CHANGES_PER_EVENT = num('BENCH_CHANGES_PER_EVENT', 100);
+const LATENCY_SECONDS = num('BENCH_LATENCY_SECONDS', 5);
+const QUEUE_COUNTS = (process.env['BENCH_QUEUES'] ?? '1,10,100').split(',').map(Number);
+const AMQP_URL = process.env['AMQP_URL'] ?? 'amqp://guest:guest@127.0.0.1:5672';
+const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      const port = typeof a === 'object' && a ? a.port : 0;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts an entry point and resolves once it logs `msg`. */
+function startChild(entry: string, env: NodeJS.ProcessEnv, msg: string, profile = false): Promise<ChildProcess> {
+  const prof = profile && process.env['BENCH_CPU_PROF_DIR'] ? ['--cpu-prof', `--cpu-prof-dir=${process.env['BENCH_CPU_PROF_DIR']}`] : [];
+  const child = spawn(process.execPath, [...prof, '--require', 'tsx/cjs', join(__dirname, '..', entry)], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let partial = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      partial += chunk.toString('utf8');
+      const lines = partial.split('\n');
+      partial = lines.pop() ?? '';
+      for (const l of lines) if (l.includes(`"msg":"${msg}"`)) resolve(child);
+    });
+    child.once('exit', (code) => reject(new Error(`${entry} exited with ${String(code)} before logging ${msg}`)));
+  });
+}
+
+const hex = (n: number, w: number): string => n.toString(16).toUpperCase().padStart(w, '0');
+let epcCounter = 0;
+const changeOf = (): ItemChange => {
+  const n = epcCounter++;
+  return {
+    kind: 'ZONE_CHANGE', epc: `E2BE${hex(n, 20)}`, tid: null, jobId: 'bench', fromZone: 'DOCK', toZone: 'SHELF',
+    fromFloor: '1', toFloor: '1', fromFacility: 'BENCH', toFacility: 'BENCH', fromX: 1, fromY: 2, toX: 3, toY: 4,
+    observationTime: Date.now(), reportToDatabaseEnabled: false, reportToHistoryEnabled: false, reportToMessageQueueEnabled: true,
+  };
+};
+
+/** Counts deliveries on every queue; resolves `until(n)` when n have arrived; latency per message from the append acknowledgement. */
+class Sink {
+  count = 0;
+  readonly latencies: number[] = [];
+  readonly committedAt = new Map<string, number>();
+  private waiter: { n: number; resolve: () => void } | undefined;
+  firstAt = 0;
+  lastAt = 0;
+
+  reset(): void {
+    this.count = 0;
+    this.latencies.length = 0;
+    this.committedAt.clear();
+  }
+  onMessage(msg: amqp.ConsumeMessage): void {
+    const now = performance.now();
+    this.count++;
+    this.lastAt = now;
+    const id = String(msg.properties.messageId);
+    const committed = this.committedAt.get(id.slice(0, id.lastIndexOf(':')));
+    if (committed !== undefined) this.latencies.push(now - committed);
+    if (this.waiter && this.count >= this.waiter.n) {
+      this.waiter.resolve();
+      this.waiter = undefined;
+    }
+  }
+  until(n: number): Promise<void> {
+    if (this.count >= n) return Promise.resolve();
+    return new Promise((resolve) => (this.waiter = { n, resolve }));
+  }
+}
+
+interface Row {
+  queues: number;
+  messages: number;
+  rawPerSec: number;
+  relayPerSec: number;
+  ratio: number;
+  latencyMessages: number;
+  latencyRatePerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tagtrail-bench-relay-'));
+  const keyPrefix = `tagtrail-bench-${crypto.randomUUID()}:`;
+  const esPort = await freePort();
+  const env = { ...process.env, EVENTSTORE_HOST: '127.0.0.1', EVENTSTORE_PORT: String(esPort), DATA_DIR: dataDir, REDIS_KEY_PREFIX: keyPrefix, LOG_LEVEL: 'info', AMQP_URL };
+  const children: ChildProcess[] = [];
+  const allQueues: string[] = [];
+  const conn = await amqp.connect(AMQP_URL);
+  const client = EventStoreDBClient.connectionString(`esdb://127.0.0.1:${esPort}?tls=false`);
+  try {
+    children.push(await startChild('src/eventstore/main.ts', env, 'started'));
+    const relay = await startChild('src/main.ts', { ...env, ROLES: 'relay' }, 'relay started', true);
+    children.push(relay);
+    progress('event store and relay started');
+    const sink = new Sink();
+    const consumeCh = await conn.createChannel();
+    await consumeCh.prefetch(10_000);
+    const rawCh = await conn.createConfirmChannel();
+    const rows: Row[] = [];
+
+    for (const k of QUEUE_COUNTS) {
+      const queues = Array.from({ length: k }, () => queueName('items', crypto.randomUUID()));
+      allQueues.push(...queues);
+      for (const q of queues) {
+        // As the API does: declare, then record the configuration for the relay.
+        await consumeCh.assertQueue(q, { durable: true, arguments: { ...QUEUE_ARGUMENTS } });
+        const id = q.slice(q.lastIndexOf('.') + 1);
+        await client.appendToStream(queueStream(id), [encodeEvent(queueEvents, { type: 'QueueConfigured', data: { kind: 'items', queue: q, deliveryMode: 'PERSISTENT', filter: {}, configuredAt: new Date().toISOString(), user: 'bench' } as never })]);
+        await consumeCh.consume(q, (m) => m && sink.onMessage(m), { noAck: true });
+      }
+      const changesTotal = Math.max(1, Math.round(MESSAGES / k));
+      const events = Math.max(1, Math.ceil(changesTotal / CHANGES_PER_EVENT));
+      const messages = events * CHANGES_PER_EVENT * k;
+
+      // 1. raw publisher
+      sink.reset();
+      const bodies = Array.from({ length: events * CHANGES_PER_EVENT }, () => Buffer.from(JSON.stringify(itemMessageBody(changeOf()))));
+      let t0 = performance.now();
+      for (let i = 0; i < bodies.length; i++) {
+        const body = bodies[i] as Buffer;
+        for (const q of queues) {
+          if (!rawCh.publish('', q, body, { persistent: true, mandatory: true, messageId: `raw:${i}`, contentType: 'application/json' })) await new Promise((r) => rawCh.once('drain', r));
+        }
+      }
+      await rawCh.waitForConfirms();
+      await sink.until(messages);
+      const rawMs = performance.now() - t0;
+      progress(`K=${k}: raw ${rate(messages, rawMs)} msg/s`);
+
+      // 2. relay: the same number of messages as ItemsChanged, stored while the relay is paused (SIGSTOP), so
+      //    the figure is the relay's own (catching up a backlog), not the speed of this process's appends
+      sink.reset();
+      relay.kill('SIGSTOP');
+      for (let e = 0; e < events; e += 10) {
+        const batch: EventData[] = [];
+        const ids: string[] = [];
+        for (let j = e; j < Math.min(events, e + 10); j++) {
+          const id = crypto.randomUUID();
+          ids.push(id);
+          batch.push(encodeEvent(itemEvents, { type: 'ItemsChanged', data: { inputPosition: '0', at: Date.now(), changes: Array.from({ length: CHANGES_PER_EVENT }, changeOf) } }, undefined, id));
+        }
+        await client.appendToStream(ENGINE_STREAM, batch);
+      }
+      t0 = performance.now();
+      relay.kill('SIGCONT');
+      await sink.until(messages);
+      const relayMs = performance.now() - t0;
+      const relayPerSec = rate(messages, relayMs);
+      progress(`K=${k}: relay ${relayPerSec} msg/s`);
+
+      // 3. latency at about half the relay's rate: one event every 20 ms
+      sink.reset();
+      const perEvent = Math.max(1, Math.round((relayPerSec * 0.5 * 0.02) / k));
+      const latencyEvents = Math.round((LATENCY_SECONDS * 1000) / 20);
+      const start = performance.now();
+      for (let i = 0; i < latencyEvents; i++) {
+        const id = crypto.randomUUID();
+        await client.appendToStream(ENGINE_STREAM, [encodeEvent(itemEvents, { type: 'ItemsChanged', data: { inputPosition: '0', at: Date.now(), changes: Array.from({ length: perEvent }, changeOf) } }, undefined, id)]);
+        sink.committedAt.set(id, performance.now());
+        const next = start + (i + 1) * 20;
+        const wait = next - performance.now();
+        if (wait > 0) await sleep(wait);
+      }
+      const latencyMessages = latencyEvents * perEvent * k;
+      await sink.until(latencyMessages);
+      const sorted = [...sink.latencies].sort((a, b) => a - b);
+      rows.push({
+        queues: k, messages, rawPerSec: rate(messages, rawMs), relayPerSec, ratio: +(relayPerSec / rate(messages, rawMs)).toFixed(2),
+        latencyMessages, latencyRatePerSec: Math.round(perEvent * k * 50),
+        p50Ms: +percentile(sorted, 50).toFixed(1), p99Ms: +percentile(sorted, 99).toFixed(1), maxMs: +(sorted.at(-1) ?? NaN).toFixed(1),
+      });
+      progress(`K=${k}: latency p50 ${rows.at(-1)?.p50Ms} ms, p99 ${rows.at(-1)?.p99Ms} ms`);
+    }
+
+    const [l1, l5, l15] = loadavg().map((v) => +v.toFixed(2));
+    console.log(`relay benchmark — ${new Date().toISOString()}, ${cpus().length} CPUs, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}, load average ${l1} ${l5} ${l15}`);
+    console.log('queues  messages  raw msg/s  relay msg/s  relay/raw  latency load msg/s  p50 ms  p99 ms  max ms');
+    for (const r of rows) {
+      console.log(`${String(r.queues).padStart(6)}  ${String(r.messages).padStart(8)}  ${String(r.rawPerSec).padStart(9)}  ${String(r.relayPerSec).padStart(11)}  ${r.ratio.toFixed(2).padStart(9)}  ${String(r.latencyRatePerSec).padStart(18)}  ${String(r.p50Ms).padStart(6)}  ${String(r.p99Ms).padStart(6)}  ${String(r.maxMs).padStart(6)}`);
+    }
+    console.log(JSON.stringify({ bench: 'relay', at: new Date().toISOString(), loadavg: [l1, l5, l15], changesPerEvent: CHANGES_PER_EVENT, rows }));
+  } finally {
+    const ch = await conn.createChannel().catch(() => undefined);
+    for (const q of allQueues) await ch?.deleteQueue(q).catch(() => undefined);
+    await conn.close().catch(() => undefined);
+    await client.dispose().catch(() => undefined);
+    for (const c of children.reverse()) {
+      c.kill('SIGTERM');
+      await new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)));
+    }
+    const redis = createClient({ url: REDIS_URL });
+    await redis.connect();
+    for await (const keys of redis.scanIterator({ MATCH: `${keyPrefix}*`, COUNT: 1000 })) if (keys.length) await redis.del(keys);
+    await redis.quit();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});
