@@ -56,6 +56,13 @@ export interface Config {
   readonly startupTimeoutMs: number;
   /** Password of the built-in `admin` user on first start; unset = the well-known default. */
   readonly adminPassword: string | undefined;
+  /** Item engine state snapshots, kept under DATA_DIR/engine-snapshots (docs/item-processing.md, "Snapshots"). */
+  readonly engineSnapshots: {
+    /** A snapshot after this many appended changes since the last one; 0 = not by count. */
+    readonly everyChanges: number;
+    /** ... or after this long since the last one, if anything was appended; 0 = not by time. */
+    readonly everyMs: number;
+  };
 }
 
 // setTimeout silently fires at once for delays above 2^31-1 ms.
@@ -100,6 +107,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): E.Either<ConfigError[], Conf
       shutdownTimeoutMs: field(env, 'SHUTDOWN_TIMEOUT_MS', positiveMs, 10_000),
       startupTimeoutMs: field(env, 'STARTUP_TIMEOUT_MS', positiveMs, 30_000),
       adminPassword: field(env, 'ADMIN_PASSWORD', nonEmptyText, undefined, 'secret'),
+      snapshotEveryChanges: field(env, 'ENGINE_SNAPSHOT_EVERY_CHANGES', intInRange(0, MAX_TIMER_MS), 100_000),
+      snapshotIntervalMs: field(env, 'ENGINE_SNAPSHOT_INTERVAL_MS', intInRange(0, MAX_TIMER_MS), 300_000),
     }),
     E.map(
       (v): Config => ({
@@ -120,6 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): E.Either<ConfigError[], Conf
         shutdownTimeoutMs: v.shutdownTimeoutMs,
         startupTimeoutMs: v.startupTimeoutMs,
         adminPassword: v.adminPassword,
+        engineSnapshots: { everyChanges: v.snapshotEveryChanges, everyMs: v.snapshotIntervalMs },
       }),
     ),
   );

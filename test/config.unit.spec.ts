@@ -38,6 +38,7 @@ describe('config', () => {
         shutdownTimeoutMs: 10_000,
         startupTimeoutMs: 30_000,
         adminPassword: undefined,
+        engineSnapshots: { everyChanges: 100_000, everyMs: 300_000 },
       } satisfies Config);
     });
 
@@ -73,6 +74,8 @@ describe('config', () => {
         STARTUP_TIMEOUT_MS: '2000',
         ADMIN_PASSWORD: 's3cret',
         REDIS_KEY_PREFIX: 'site-a:',
+        ENGINE_SNAPSHOT_EVERY_CHANGES: '0',
+        ENGINE_SNAPSHOT_INTERVAL_MS: '60000',
       });
       expect(c).to.deep.equal({
         http: { host: '127.0.0.1', port: 3000, rootPath: '/api/v2' },
@@ -87,6 +90,7 @@ describe('config', () => {
         shutdownTimeoutMs: 500,
         startupTimeoutMs: 2000,
         adminPassword: 's3cret',
+        engineSnapshots: { everyChanges: 0, everyMs: 60_000 },
       } satisfies Config);
     });
 

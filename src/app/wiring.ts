@@ -1,5 +1,6 @@
 // Builds what the slices share (read model, projection waiter, principal
 // store) and starts the config projection when this process runs it.
+import path from 'node:path';
 import type { EventStoreDBClient } from '@eventstore/db-client';
 import type { Config } from '../config';
 import { hasRole } from '../config';
@@ -70,6 +71,7 @@ export async function wireSlices(
     readModelReady,
     facilityUsage: slices.flatMap((s) => (s.facilityUsage ? [s.facilityUsage] : [])),
     broker: { url: config.amqpUrl, publicHost: config.amqpPublic.host, publicPort: config.amqpPublic.port },
+    engineSnapshots: { dir: path.resolve(config.dataDir, 'engine-snapshots'), ...config.engineSnapshots },
   };
   for (const slice of slices) {
     const work = slice.start?.(deps, config.roles);

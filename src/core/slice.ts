@@ -21,6 +21,8 @@ export interface AppDeps extends ResourceDeps {
   readonly facilityUsage: readonly UsageSource[];
   /** RabbitMQ for the AMQP queues: AMQP_URL (the relay connects) and the address clients are given. */
   readonly broker: { readonly url: string; readonly publicHost: string | undefined; readonly publicPort: number };
+  /** Item engine snapshots: directory (DATA_DIR/engine-snapshots) and how often (ENGINE_SNAPSHOT_*). */
+  readonly engineSnapshots: { readonly dir: string; readonly everyChanges: number; readonly everyMs: number };
 }
 
 export interface Slice {

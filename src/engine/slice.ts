@@ -11,6 +11,6 @@ export const engineSlice: Slice = {
   },
   start(deps, roles) {
     if (!hasRole({ roles }, 'engine')) return undefined;
-    return startEngineWorker({ client: deps.client, readModel: deps.readModel, logger: deps.logger.child('item-engine') });
+    return startEngineWorker({ client: deps.client, readModel: deps.readModel, logger: deps.logger.child('item-engine'), snapshots: deps.engineSnapshots });
   },
 };

@@ -8,8 +8,8 @@
 // File layout: "TTENGSNP", u32 format version, u32 header length, header
 // JSON (SnapshotHeaderCodec), then sections (u32 length + bytes: item chunks,
 // job runtimes), then the SHA-256 of everything before it.
-import { createHash } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdir, open, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isLeft } from 'fp-ts/Either';
 import { SnapshotFormatError, SnapshotHeaderCodec, type SnapshotHeader } from './snapshot';
@@ -40,10 +40,24 @@ function u32(n: number): Buffer {
   return b;
 }
 
+/** A write never takes this long: an older temporary file was left by a crash. */
+const ABANDONED_MS = 60 * 60 * 1000;
+
+async function removeAbandonedTemps(dir: string): Promise<void> {
+  for (const name of await readdir(dir)) {
+    if (!name.startsWith(`${TEMP_FILE}.`)) continue;
+    const file = join(dir, name);
+    const info = await stat(file).catch(() => undefined);
+    if (info !== undefined && Date.now() - info.mtimeMs > ABANDONED_MS) await rm(file, { force: true });
+  }
+}
+
 /** Writes a snapshot atomically and keeps the one it replaces as the previous snapshot. */
 export async function writeSnapshot(dir: string, header: SnapshotHeader, sections: AsyncIterable<Buffer>): Promise<WriteOutcome> {
   await mkdir(dir, { recursive: true });
-  const temp = join(dir, TEMP_FILE);
+  await removeAbandonedTemps(dir);
+  // A file of its own per write: a second (fenced) instance on the same directory never writes into this one.
+  const temp = join(dir, `${TEMP_FILE}.${process.pid}.${randomUUID()}`);
   const file = await open(temp, 'w');
   const hash = createHash('sha256');
   let bytes = 0;
@@ -60,9 +74,12 @@ export async function writeSnapshot(dir: string, header: SnapshotHeader, section
     await file.write(digest);
     bytes += digest.length;
     await file.sync();
-  } finally {
+  } catch (err) {
     await file.close();
+    await rm(temp, { force: true });
+    throw err;
   }
+  await file.close();
   await rename(join(dir, CURRENT_FILE), join(dir, PREVIOUS_FILE)).catch((err: NodeJS.ErrnoException) => {
     if (err.code !== 'ENOENT') throw err;
   });
@@ -133,9 +150,4 @@ export async function readSnapshots(dir: string): Promise<SnapshotCandidate[]> {
     }
   }
   return out;
-}
-
-/** Removes the stored snapshots (tests, and a log that was replaced). */
-export async function removeSnapshots(dir: string): Promise<void> {
-  await Promise.all([CURRENT_FILE, PREVIOUS_FILE, TEMP_FILE].map((n) => rm(join(dir, n), { force: true })));
 }

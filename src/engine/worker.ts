@@ -21,10 +21,12 @@ import { readerDefinitionsOf } from '../readerdefinitions/kind';
 import { recipeOf } from '../recipes/kind';
 import { currentZoneMapOf } from '../zonemaps/current-readmodel';
 import { zoneLocator } from '../zonemaps/lookup';
-import { applyChange } from './apply';
 import { engineReaders, engineRecipeOf } from './context';
 import { ingest, tick } from './engine';
 import { ENGINE_STREAM, itemEvents } from './events';
+import { restoreState } from './restore';
+import { captureState, chunkCount, encodeSections, type SnapshotHeader } from './snapshot';
+import { writeSnapshot } from './snapshot-store';
 import { emptyState, endJob, runtimeOf } from './state';
 import type { EngineState, ItemChange, JobContext } from './types';
 
@@ -47,6 +49,17 @@ export interface EngineWorkerOptions {
   readonly contextTtlMs?: number;
   /** Pause before resyncing after a failure (fenced, append or handler error). Default 1 s. */
   readonly retryMs?: number;
+  /** State snapshots (docs/item-processing.md, "Snapshots"); undefined = none, every start replays the whole stream. */
+  readonly snapshots?: EngineSnapshotOptions;
+}
+
+export interface EngineSnapshotOptions {
+  /** Directory of the snapshot files (DATA_DIR/engine-snapshots). */
+  readonly dir: string;
+  /** A snapshot is taken after an append once this many changes were appended since the last one (0: not by count). */
+  readonly everyChanges: number;
+  /** ... or once this long has passed since the last one (or the start) and something was appended (0: not by time). */
+  readonly everyMs: number;
 }
 
 export interface EngineWorker extends BackgroundWork {
@@ -136,7 +149,7 @@ interface CachedJob {
  * rebuilds from the output: the output is the only truth.
  */
 class EngineRun {
-  private readonly state: EngineState = emptyState();
+  private state: EngineState = emptyState();
   private revision: StreamRevision = NO_STREAM;
   /** Input position covered by what is appended plus what is pending. */
   private inputPosition: string | undefined;
@@ -153,6 +166,11 @@ class EngineRun {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly clock: () => number;
   private readonly log: Logger;
+  /** Id of the last ItemsChanged this run appended (a snapshot names it). */
+  private lastEventId: string | undefined;
+  private changesSinceSnapshot = 0;
+  private lastSnapshotAt = 0;
+  private snapshotting: Promise<void> | undefined;
 
   constructor(
     private readonly opts: EngineWorkerOptions,
@@ -203,32 +221,41 @@ class EngineRun {
   }
 
   /**
-   * Replays ENGINE_STREAM up to `last` into the item views. Cost: the whole
-   * history is read on every start (snapshots are the next step); jobs are
-   * read once each to know their view and whether they had stopped.
+   * Rebuilds the state of the output up to `last`: the newest usable
+   * snapshot, then the events after it (restore.ts). Jobs are read once each
+   * to know whether they had stopped by the resume point; running jobs are
+   * registered so their items keep expiring without waiting for a report.
    */
   private async rebuild(last: LastOutput): Promise<void> {
     this.revision = last.revision;
     this.inputPosition = last.inputPosition;
     this.flushedInputPosition = last.inputPosition;
+    this.lastSnapshotAt = this.clock();
     if (last.revision === NO_STREAM) return;
-    const changes: ItemChange[] = [];
-    await forEachInStream(this.opts.client, ENGINE_STREAM, itemEvents, (e) => {
-      if (e.revision <= (last.revision as bigint)) changes.push(...e.data.changes);
-    });
+    const restored = await restoreState(
+      {
+        client: this.opts.client,
+        logger: this.log,
+        snapshotDir: this.opts.snapshots?.dir,
+        contextOf: (jobId) => this.contextOf(jobId),
+        useOtherJobDataOf: async (jobId) => (await this.cachedJob(jobId)).info.job.job?.useOtherJobData ?? true,
+      },
+      { revision: last.revision, inputPosition: last.inputPosition },
+    );
+    this.state = restored.state;
     const resumeAt = last.inputPosition === undefined ? 0n : BigInt(last.inputPosition);
-    const infos = new Map<string, JobInfo>();
-    for (const jobId of new Set(changes.map((c) => c.jobId))) infos.set(jobId, await loadJob(this.opts.client, jobId));
-    for (const change of changes) applyChange(this.state, change, infos.get(change.jobId)?.job.job?.useOtherJobData ?? true);
-    for (const [jobId, info] of infos) {
-      if (info.stoppedAt !== undefined && info.stoppedAt <= resumeAt) {
-        endJob(this.state, jobId);
-        continue;
-      }
-      // Running jobs are registered again so their items keep expiring without waiting for their next report.
-      const ctx = await this.contextOf(jobId);
-      if (ctx !== undefined) runtimeOf(this.state, ctx);
+    for (const jobId of restored.jobIds) {
+      const { info, ctx } = await this.cachedJob(jobId);
+      if (info.stoppedAt !== undefined && info.stoppedAt <= resumeAt) endJob(this.state, jobId);
+      else if (ctx !== undefined) runtimeOf(this.state, ctx);
     }
+    this.log.info('item engine state restored', {
+      snapshotRevision: restored.snapshot?.revision ?? 'none',
+      replayedEvents: restored.replayedEvents,
+      replayedChanges: restored.replayedChanges,
+      loadMs: restored.loadMs,
+      replayMs: restored.replayMs,
+    });
   }
 
   private async cachedJob(jobId: string): Promise<CachedJob> {
@@ -309,12 +336,50 @@ class EngineRun {
         const outcome = await appendEvents(this.opts.client, ENGINE_STREAM, [event], this.revision);
         this.revision = outcome.nextExpectedRevision;
         this.flushedInputPosition = inputPosition;
+        this.lastEventId = event.id;
       } catch (err) {
         if (err instanceof ConcurrencyError) this.log.warn('ENGINE_STREAM written by someone else: fenced, resyncing', { err: err.message });
         this.fail(err);
         throw err;
       }
     }
+    this.changesSinceSnapshot += changes.length;
+    this.maybeSnapshot();
+  }
+
+  /**
+   * Right after an append the state is exactly what the output up to the
+   * last event implies (handler and cycle are serialized, nothing is
+   * pending): the moment to capture it. Capturing copies references (cheap);
+   * encoding and writing run in the background, one snapshot at a time.
+   */
+  private maybeSnapshot(): void {
+    const opts = this.opts.snapshots;
+    if (opts === undefined || this.snapshotting !== undefined || this.failed) return;
+    if (this.revision === NO_STREAM || this.lastEventId === undefined || this.inputPosition === undefined) return;
+    const now = this.clock();
+    const byCount = opts.everyChanges > 0 && this.changesSinceSnapshot >= opts.everyChanges;
+    const byTime = opts.everyMs > 0 && now - this.lastSnapshotAt >= opts.everyMs;
+    if (!byCount && !byTime) return;
+    this.changesSinceSnapshot = 0;
+    this.lastSnapshotAt = now;
+    const started = Date.now();
+    const captured = captureState(this.state);
+    const captureMs = Date.now() - started;
+    const header: SnapshotHeader = {
+      position: { revision: this.revision.toString(), eventId: this.lastEventId, inputPosition: this.inputPosition },
+      takenAt: now,
+      isolated: [...captured.isolated],
+      items: captured.views.reduce((n, v) => n + v.items.length, 0),
+      chunks: chunkCount(captured),
+    };
+    this.snapshotting = writeSnapshot(opts.dir, header, encodeSections(captured))
+      .then(({ bytes }) => this.log.info('engine snapshot written', { revision: header.position.revision, items: header.items, bytes, captureMs, ms: Date.now() - started }))
+      // A snapshot is a cache: failing to write one costs a longer replay at the next start, nothing else.
+      .catch((err: unknown) => this.log.warn('engine snapshot not written', { err: err instanceof Error ? err.message : String(err) }))
+      .finally(() => {
+        this.snapshotting = undefined;
+      });
   }
 
   /** Stops the subscription and the cycle; appends what is pending unless the run failed. */
@@ -325,6 +390,7 @@ class EngineRun {
       await this.exclusive(async () => {
         if (!this.failed) await this.flush();
       }).catch((err: unknown) => this.log.warn('item engine: final append failed (the next run redoes it)', { err: String(err) }));
+      await this.snapshotting;
     })();
     return this.stopping;
   }

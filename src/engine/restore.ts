@@ -1,0 +1,174 @@
+// How a run of the engine gets its state back: the newest valid snapshot
+// (snapshot.ts, snapshot-store.ts) that belongs to this ENGINE_STREAM, then
+// the stream's events after it, applied with applyChange; without a usable
+// snapshot, the whole stream. A snapshot is only a cache: whatever is wrong
+// with it (missing, damaged, another format, another log, ahead of the
+// stream) costs a longer replay, never a wrong state
+// (docs/item-processing.md, "Snapshots").
+import { FORWARDS, StreamNotFoundError, type EventStoreDBClient } from '@eventstore/db-client';
+import { isLeft } from 'fp-ts/Either';
+import { decodeRecorded } from '../core/events';
+import type { Logger } from '../core/logger';
+import { applyChange } from './apply';
+import { ENGINE_STREAM, itemEvents } from './events';
+import { decodeState, snapshotJobIds, type SnapshotPosition } from './snapshot';
+import { readSnapshots, type StoredSnapshot } from './snapshot-store';
+import { emptyState } from './state';
+import type { EngineState, ItemChange, JobContext } from './types';
+
+const READ_CHUNK = 1000;
+
+/** The end of ENGINE_STREAM a run starts from (worker.ts readLastOutput). */
+export interface StreamEnd {
+  readonly revision: bigint;
+  readonly inputPosition: string | undefined;
+}
+
+export interface RestoreDeps {
+  readonly client: EventStoreDBClient;
+  readonly logger: Logger;
+  /** Where snapshots are kept; undefined = always replay the whole stream. */
+  readonly snapshotDir: string | undefined;
+  /** A job's context, or undefined when it no longer is an item job. */
+  readonly contextOf: (jobId: string) => Promise<JobContext | undefined>;
+  /** The job's useOtherJobData as stored (true when the job is unknown): it chooses the view its changes replay into. */
+  readonly useOtherJobDataOf: (jobId: string) => Promise<boolean>;
+}
+
+export interface Restored {
+  readonly state: EngineState;
+  /** The snapshot used, if any. */
+  readonly snapshot: SnapshotPosition | undefined;
+  /** Jobs named by the replayed changes or held by the snapshot: the caller checks which of them stopped. */
+  readonly jobIds: ReadonlySet<string>;
+  /** Events and changes replayed after the snapshot (or from the start). */
+  readonly replayedEvents: number;
+  readonly replayedChanges: number;
+  /** How long the snapshot took to read and decode, and the replay, in ms. */
+  readonly loadMs: number;
+  readonly replayMs: number;
+}
+
+/**
+ * Visits ENGINE_STREAM's events from `from` to `to` (inclusive), in chunks,
+ * each read to its end (a client read left early keeps its gRPC call open).
+ */
+export async function forEachOutput(
+  client: EventStoreDBClient,
+  from: bigint,
+  to: bigint,
+  visit: (e: { readonly id: string; readonly revision: bigint; readonly inputPosition: string; readonly changes: readonly ItemChange[] }) => void,
+): Promise<number> {
+  let next = from;
+  let count = 0;
+  while (next <= to) {
+    let failure: { error: unknown } | undefined;
+    let read = 0;
+    try {
+      const maxCount = Number(to - next + 1n < BigInt(READ_CHUNK) ? to - next + 1n : BigInt(READ_CHUNK));
+      for await (const resolved of client.readStream(ENGINE_STREAM, { fromRevision: next, direction: FORWARDS, maxCount })) {
+        read++;
+        if (failure) continue;
+        const decoded = decodeRecorded(resolved, itemEvents);
+        if (isLeft(decoded)) {
+          failure = { error: decoded.left };
+          continue;
+        }
+        const e = decoded.right;
+        if (e.revision > to) continue;
+        visit({ id: e.id, revision: e.revision, inputPosition: e.data.inputPosition, changes: e.data.changes });
+        count++;
+        next = e.revision + 1n;
+      }
+    } catch (err) {
+      if (err instanceof StreamNotFoundError) return count;
+      throw err;
+    }
+    if (failure) throw failure.error;
+    if (read === 0) break;
+  }
+  return count;
+}
+
+/** Why a snapshot does not belong to the stream as it is now, or undefined when it does. */
+async function foreignReason(client: EventStoreDBClient, position: SnapshotPosition, end: StreamEnd): Promise<string | undefined> {
+  const revision = BigInt(position.revision);
+  if (revision > end.revision) return `ahead of the stream (snapshot at revision ${revision}, stream ends at ${end.revision})`;
+  let found: { id: string; inputPosition: string } | undefined;
+  await forEachOutput(client, revision, revision, (e) => {
+    found = { id: e.id, inputPosition: e.inputPosition };
+  });
+  if (found === undefined) return `revision ${revision} is not in the stream`;
+  if (found.id !== position.eventId || found.inputPosition !== position.inputPosition) {
+    return `revision ${revision} is another event (the stream was reset or the log replaced)`;
+  }
+  return undefined;
+}
+
+async function decodeSnapshot(deps: RestoreDeps, stored: StoredSnapshot): Promise<EngineState> {
+  const contexts = new Map<string, JobContext | undefined>();
+  for (const jobId of snapshotJobIds(stored.header, stored.sections)) contexts.set(jobId, await deps.contextOf(jobId));
+  return decodeState(stored.header, stored.sections, (jobId) => contexts.get(jobId));
+}
+
+/** The newest snapshot that is intact and belongs to this stream, decoded; undefined when there is none. */
+async function newestUsable(deps: RestoreDeps, end: StreamEnd): Promise<{ state: EngineState; position: SnapshotPosition; isolated: readonly string[] } | undefined> {
+  if (deps.snapshotDir === undefined) return undefined;
+  for (const candidate of await readSnapshots(deps.snapshotDir)) {
+    if (!candidate.ok) {
+      deps.logger.warn('engine snapshot ignored', { file: candidate.file, reason: candidate.reason });
+      continue;
+    }
+    const { file, header } = candidate.snapshot;
+    try {
+      const foreign = await foreignReason(deps.client, header.position, end);
+      if (foreign !== undefined) {
+        deps.logger.warn('engine snapshot ignored', { file, reason: foreign });
+        continue;
+      }
+      return { state: await decodeSnapshot(deps, candidate.snapshot), position: header.position, isolated: header.isolated };
+    } catch (err) {
+      // A snapshot that passed its checksum but does not decode is a bug or a foreign writer: replay instead.
+      deps.logger.warn('engine snapshot ignored', { file, reason: err instanceof Error ? err.message : String(err) });
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Rebuilds the engine state for the stream ending at `end`: newest usable
+ * snapshot, then the events after it. The returned state holds the runtimes
+ * of the snapshot's jobs; registering the other running jobs and ending the
+ * stopped ones is the caller's (it knows the jobs).
+ */
+export async function restoreState(deps: RestoreDeps, end: StreamEnd | undefined): Promise<Restored> {
+  const started = Date.now();
+  if (end === undefined) {
+    return { state: emptyState(), snapshot: undefined, jobIds: new Set(), replayedEvents: 0, replayedChanges: 0, loadMs: 0, replayMs: 0 };
+  }
+  const snapshot = await newestUsable(deps, end);
+  const loaded = Date.now();
+  const state = snapshot?.state ?? emptyState();
+  const jobIds = new Set<string>([...state.jobs.keys(), ...(snapshot?.isolated ?? [])]);
+  const changes: ItemChange[] = [];
+  const from = snapshot === undefined ? 0n : BigInt(snapshot.position.revision) + 1n;
+  const events = await forEachOutput(deps.client, from, end.revision, (e) => {
+    for (const c of e.changes) changes.push(c);
+  });
+  // Each job's view (shared or its own) is chosen by its useOtherJobData, read once per job.
+  const useOther = new Map<string, boolean>();
+  for (const jobId of new Set(changes.map((c) => c.jobId))) {
+    jobIds.add(jobId);
+    useOther.set(jobId, await deps.useOtherJobDataOf(jobId));
+  }
+  for (const change of changes) applyChange(state, change, useOther.get(change.jobId) ?? true);
+  return {
+    state,
+    snapshot: snapshot?.position,
+    jobIds,
+    replayedEvents: events,
+    replayedChanges: changes.length,
+    loadMs: loaded - started,
+    replayMs: Date.now() - loaded,
+  };
+}
