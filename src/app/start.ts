@@ -19,7 +19,7 @@ import { SLICES } from './slices';
 import { startJobsWork } from '../jobs/process';
 import { PasswordVerifier } from '../auth/password';
 import { brokerAuthRouter, BROKER_AUTH_PATHS } from '../brokerauth/routes';
-import { isClientQueueName } from '../brokerauth/client-queues';
+import { configuredQueueLookup } from '../brokerauth/client-queues';
 
 const HEALTH_TIMEOUT_MS = 2000;
 
@@ -102,7 +102,7 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
   await bootstrapSlices(SLICES, deps);
   const verifier = new PasswordVerifier();
   const api = buildApi(SLICES, deps, principals, config.http.rootPath, verifier);
-  const brokerAuth = brokerAuthRouter({ principals, verifier, isClientQueue: isClientQueueName, logger: logger.child('broker-auth') });
+  const brokerAuth = brokerAuthRouter({ principals, verifier, isClientQueue: configuredQueueLookup(eventStore), logger: logger.child('broker-auth') });
 
   const httpLogger = logger.child('http');
   const app = createHttpApp({

@@ -59,14 +59,14 @@ export interface ResourceRequest {
 }
 
 /**
- * A permission on a queue or exchange (resource_path). `isClientQueue` says
- * whether a queue name is one tagtrail declares for clients.
+ * A permission on a queue or exchange (resource_path). `isClientQueue`: the
+ * resource is a queue tagtrail configured for clients (see client-queues.ts).
  */
-export function decideResource(user: Principal | undefined, req: ResourceRequest, isClientQueue: (name: string) => boolean): Decision {
+export function decideResource(user: Principal | undefined, req: ResourceRequest, isClientQueue: boolean): Decision {
   const vhost = decideVhost(user, req.vhost);
   if (!vhost.allow) return vhost;
   if (req.resource !== 'queue') return deny(`${req.resource} access is not granted to clients`);
-  if (!isClientQueue(req.name)) return deny(`queue ${JSON.stringify(req.name)} is not a tagtrail client queue`);
+  if (!isClientQueue) return deny(`queue ${JSON.stringify(req.name)} is not a tagtrail client queue`);
   if (req.permission === 'write') return deny('clients may not publish');
   return ALLOW; // read: consume; configure: the equivalent redeclare existing clients make
 }

@@ -31,7 +31,8 @@ export interface BrokerAuthDeps {
   readonly principals: PrincipalStore;
   /** The REST interface's verifier, so both share one cache of recent successes. */
   readonly verifier: PasswordVerifier;
-  readonly isClientQueue: (name: string) => boolean;
+  /** Whether a queue name is a queue tagtrail configured for clients (client-queues.ts). */
+  readonly isClientQueue: (name: string) => boolean | Promise<boolean>;
   readonly logger: Logger;
 }
 
@@ -88,7 +89,10 @@ export function brokerAuthRouter(deps: BrokerAuthDeps): Router {
   };
   const resource = async (ctx: Context): Promise<void> => {
     const req = await decodeParams(ctx, ResourceRequest);
-    const decision = decideResource(await findUser(req.username), req, isClientQueue);
+    const user = await findUser(req.username);
+    // The lookup may read the log: only for queue requests of users who could get them at all.
+    const clientQueue = req.resource === 'queue' && decideVhost(user, req.vhost).allow && (await isClientQueue(req.name));
+    const decision = decideResource(user, req, clientQueue);
     report('resource', decision, { username: req.username, vhost: req.vhost, resource: req.resource, name: req.name, permission: req.permission });
     answer(ctx, decision);
   };

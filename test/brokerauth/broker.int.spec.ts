@@ -1,18 +1,18 @@
 // Clients log in to a real RabbitMQ node with their tagtrail credentials. A
 // dedicated node (spare ports, temporary directory) runs the repository's
-// deploy/rabbitmq/tagtrail-auth.conf pointed at an in-process tagtrail; the
+// deploy/rabbitmq/tagtrail-auth.conf pointed at an in-process tagtrail whose
+// own AMQP connection (guest, internal backend) uses that node too; the
 // machine's shared node at 5672 is not touched. Proves: a DataReader consumes
-// its queue (after the passive and the equivalent redeclare existing clients
-// make); a wrong password, an unknown user and a user without DataReader/Admin
-// are refused; the DataReader can neither publish nor declare other queues or
-// exchanges; the service's internal user keeps full rights.
+// the queue it configured through the REST interface (after the passive and
+// the equivalent redeclare existing clients make); a wrong password, an
+// unknown user and a user without DataReader/Admin are refused; the
+// DataReader can neither publish nor declare other queues or exchanges.
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as amqp from 'amqplib';
-import { startTestApp, type TestApp } from '../support/app';
-import { CLIENT_QUEUE_PREFIX } from '../../src/brokerauth/client-queues';
-import { findRabbitTools, startRabbitNode, type RabbitNode } from './rabbitmq-node';
+import { basic, startTestApp, type TestApp } from '../support/app';
+import { findRabbitTools, sparePort, startRabbitNode, type RabbitNode } from './rabbitmq-node';
 
 const USERS = '/configuration/v1/users';
 // The arguments existing clients redeclare their queue with (compat-notes "AMQP queues").
@@ -39,7 +39,8 @@ describe('broker authentication against a dedicated RabbitMQ node', function () 
   this.timeout(120_000);
   let app: TestApp | undefined;
   let node: RabbitNode | undefined;
-  const queue = `${CLIENT_QUEUE_PREFIX}int-${Math.random().toString(36).slice(2, 10)}`;
+  /** The queue the DataReader configures through the REST interface. */
+  let queue: string;
   const open: amqp.ChannelModel[] = [];
   const connect = async (user: string, password: string): Promise<amqp.ChannelModel> => {
     const conn = await amqp.connect(node!.url(user, password));
@@ -54,27 +55,32 @@ describe('broker authentication against a dedicated RabbitMQ node', function () 
       console.log('    (skipped: rabbitmq-server is not installed, so no dedicated RabbitMQ node can be started)');
       this.skip();
     }
-    app = await startTestApp();
+    // The node asks tagtrail over HTTP, tagtrail connects to the node: fix tagtrail's port first.
+    const appPort = await sparePort();
+    node = await startRabbitNode(tools!, { config: nodeConfig(`http://127.0.0.1:${appPort}`), plugins: ['rabbitmq_auth_backend_http'] });
+    app = await startTestApp({ PORT: String(appPort), AMQP_URL: node.url('guest', 'guest') });
     for (const [name, roles] of [['reader', ['DataReader']], ['config', ['ConfigManager', 'JobRunner']]] as const) {
       const res = await app.request('POST', `${USERS}/create`, { body: { name, password: `${name}-pw`, roles } });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
     }
-    node = await startRabbitNode(tools!, { config: nodeConfig(new URL(app.baseUrl).origin), plugins: ['rabbitmq_auth_backend_http'] });
+    const configured = await app.request('PUT', '/data/v1/items/queues', { body: {}, auth: basic('reader', 'reader-pw') });
+    expect(configured.status, JSON.stringify(configured.body)).to.equal(200);
+    queue = configured.body.queue;
   });
 
   after(async () => {
     for (const conn of open) await conn.close().catch(() => undefined);
     try {
-      await node?.stop();
-    } finally {
       await app?.stop();
+    } finally {
+      await node?.stop();
     }
   });
 
-  it('the service user (internal backend) declares the client queue and publishes to it', async () => {
+  it('tagtrail declared the configured queue on the node; its service user (internal backend) may publish to it', async () => {
     const service = await connect('guest', 'guest');
     const ch = await service.createConfirmChannel();
-    await ch.assertQueue(queue, { durable: true, arguments: QUEUE_ARGS });
+    expect((await ch.checkQueue(queue)).messageCount).to.equal(0);
     ch.sendToQueue(queue, Buffer.from(JSON.stringify({ epc: 'E280', toZone: 'Z1' })), { persistent: true, messageId: 'm-1' });
     await ch.waitForConfirms();
     await ch.close();
@@ -136,6 +142,9 @@ describe('broker authentication against a dedicated RabbitMQ node', function () 
 
     it('cannot declare a queue outside tagtrail client queues, nor an exchange, nor delete an exchange', async () => {
       expect(await refusedOnChannel((ch) => ch.assertQueue('orders', { durable: true }))).to.match(/ACCESS_REFUSED/);
+      // A client queue name tagtrail never configured: declaring it would create a queue.
+      const unconfigured = queue.replace(/[0-9a-f]{12}$/, '000000000000');
+      expect(await refusedOnChannel((ch) => ch.assertQueue(unconfigured, { durable: true, arguments: QUEUE_ARGS }))).to.match(/ACCESS_REFUSED/);
       expect(await refusedOnChannel((ch) => ch.assertExchange('tagtrail.x', 'fanout'))).to.match(/ACCESS_REFUSED/);
       expect(await refusedOnChannel((ch) => ch.deleteExchange('amq.fanout'))).to.match(/ACCESS_REFUSED/);
     });

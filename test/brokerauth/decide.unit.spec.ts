@@ -1,23 +1,28 @@
 import { expect } from 'chai';
 import type { Principal, Role } from '../../src/auth/roles';
 import { decideLogin, decideResource, decideTopic, decideVhost, type ResourceRequest } from '../../src/brokerauth/decide';
-import { CLIENT_QUEUE_PREFIX, isClientQueueName } from '../../src/brokerauth/client-queues';
+import { clientQueueId, isClientQueueName } from '../../src/brokerauth/client-queues';
 
 const user = (...roles: Role[]): Principal => ({ name: 'u', roles });
 const reader = user('DataReader');
 const admin = user('Admin');
 const configManager = user('ConfigManager', 'JobRunner');
-const queue = `${CLIENT_QUEUE_PREFIX}0f6c1c1e-1b2a-4c53-9f0e-3f8f0d1a2b3c`;
+const ID = '0f6c1c1e-1b2a-4c53-9f0e-3f8f0d1a2b3c';
+const queue = `tagtrail.items.${ID}`;
 const req = (over: Partial<ResourceRequest> = {}): ResourceRequest => ({ vhost: '/', resource: 'queue', name: queue, permission: 'read', ...over });
+/** decideResource with the name-only client queue check (the service also asks the log). */
+const resource = (user: Principal | undefined, over: Partial<ResourceRequest> = {}) => decideResource(user, req(over), isClientQueueName(req(over).name));
 
 describe('brokerauth/decide', () => {
-  describe('isClientQueueName', () => {
-    it('accepts names with the client queue prefix and something after it, nothing else', () => {
+  describe('client queue names', () => {
+    it('are tagtrail.<items|health|threshold>.<lower-case uuid>; the id is the uuid', () => {
+      for (const kind of ['items', 'health', 'threshold']) expect(clientQueueId(`tagtrail.${kind}.${ID}`)).to.equal(ID);
       expect(isClientQueueName(queue)).to.equal(true);
-      expect(isClientQueueName(CLIENT_QUEUE_PREFIX)).to.equal(false);
-      expect(isClientQueueName('orders')).to.equal(false);
-      expect(isClientQueueName(`x${CLIENT_QUEUE_PREFIX}q`)).to.equal(false);
-      expect(isClientQueueName('amq.gen-abc')).to.equal(false);
+    });
+    it('refuse anything else', () => {
+      for (const name of ['tagtrail.', 'tagtrail.items.', `tagtrail.other.${ID}`, `tagtrail.items.${ID}x`, `tagtrail.items.${ID.toUpperCase()}`, `xtagtrail.items.${ID}`, 'orders', 'amq.gen-abc', `tagtrail.items.${ID}.x`]) {
+        expect(isClientQueueName(name), name).to.equal(false);
+      }
     });
   });
 
@@ -50,34 +55,35 @@ describe('brokerauth/decide', () => {
 
   describe('decideResource', () => {
     it('lets a DataReader or Admin read (consume) a client queue', () => {
-      expect(decideResource(reader, req(), isClientQueueName)).to.deep.equal({ allow: true });
-      expect(decideResource(admin, req(), isClientQueueName)).to.deep.equal({ allow: true });
+      expect(resource(reader)).to.deep.equal({ allow: true });
+      expect(resource(admin)).to.deep.equal({ allow: true });
     });
     it('grants configure on a client queue, for the equivalent redeclare existing clients make', () => {
-      expect(decideResource(reader, req({ permission: 'configure' }), isClientQueueName)).to.deep.equal({ allow: true });
+      expect(resource(reader, { permission: 'configure' })).to.deep.equal({ allow: true });
     });
     it('denies write on a client queue', () => {
-      expect(decideResource(reader, req({ permission: 'write' }), isClientQueueName)).to.deep.equal({ allow: false, reason: 'clients may not publish' });
+      expect(resource(reader, { permission: 'write' })).to.deep.equal({ allow: false, reason: 'clients may not publish' });
     });
     it('denies every permission on queues that are not client queues, even to Admin', () => {
       for (const permission of ['read', 'configure', 'write'] as const) {
-        expect(decideResource(admin, req({ name: 'orders', permission }), isClientQueueName).allow).to.equal(false);
+        expect(resource(admin, { name: 'orders', permission }).allow).to.equal(false);
       }
     });
     it('denies every permission on exchanges, the default exchange (amq.default) included', () => {
       for (const name of ['amq.default', 'amq.topic', queue]) {
         for (const permission of ['read', 'configure', 'write'] as const) {
-          expect(decideResource(admin, req({ resource: 'exchange', name, permission }), isClientQueueName).allow).to.equal(false);
+          expect(resource(admin, { resource: 'exchange', name, permission }).allow).to.equal(false);
         }
       }
     });
     it('denies users without the role, unknown users and other virtual hosts', () => {
-      expect(decideResource(configManager, req(), isClientQueueName).allow).to.equal(false);
-      expect(decideResource(undefined, req(), isClientQueueName).allow).to.equal(false);
-      expect(decideResource(reader, req({ vhost: 'other' }), isClientQueueName).allow).to.equal(false);
+      expect(resource(configManager).allow).to.equal(false);
+      expect(resource(undefined).allow).to.equal(false);
+      expect(resource(reader, { vhost: 'other' }).allow).to.equal(false);
     });
-    it('uses the predicate it is given for client queues', () => {
-      expect(decideResource(reader, req({ name: 'special' }), (n) => n === 'special')).to.deep.equal({ allow: true });
+    it('decides on the client-queue flag it is given (the service asks the log)', () => {
+      expect(decideResource(reader, req(), true)).to.deep.equal({ allow: true });
+      expect(decideResource(reader, req(), false).allow).to.equal(false);
     });
   });
 

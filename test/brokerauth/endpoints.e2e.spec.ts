@@ -2,16 +2,16 @@
 // app: the exact plain-text answers the plugin expects, for POST forms and GET
 // queries, following user changes at once; bad parameters are 400s.
 import { expect } from 'chai';
-import { startTestApp, type TestApp } from '../support/app';
-import { CLIENT_QUEUE_PREFIX } from '../../src/brokerauth/client-queues';
+import { basic, startTestApp, type TestApp } from '../support/app';
 
 const USERS = '/configuration/v1/users';
-const QUEUE = `${CLIENT_QUEUE_PREFIX}e2e-1`;
 
 describe('broker authentication endpoints over HTTP', function () {
   this.timeout(60_000);
   let app: TestApp;
   let origin: string;
+  /** A queue the reader configured (PUT /data/v1/items/queues). */
+  let queue: string;
 
   /** POSTs a form as RabbitMQ does (or GETs with a query string); answers status, content type and text. */
   async function ask(path: string, params: Record<string, string>, method: 'POST' | 'GET' = 'POST') {
@@ -38,6 +38,9 @@ describe('broker authentication endpoints over HTTP', function () {
       const res = await app.request('POST', `${USERS}/create`, { body: { name, password: `${name}-pw`, roles } });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
     }
+    const configured = await app.request('PUT', '/data/v1/items/queues', { body: {}, auth: basic('reader', 'reader-pw') });
+    expect(configured.status, JSON.stringify(configured.body)).to.equal(200);
+    queue = configured.body.queue;
   });
   after(async () => {
     await app?.stop();
@@ -63,12 +66,14 @@ describe('broker authentication endpoints over HTTP', function () {
   });
 
   it('resource: read and configure on a client queue; no write, no other queue, no exchange', async () => {
-    expect(await resource('reader', QUEUE, 'read')).to.equal('allow');
-    expect(await resource('reader', QUEUE, 'configure')).to.equal('allow');
-    expect(await resource('reader', QUEUE, 'write')).to.equal('deny');
+    expect(await resource('reader', queue, 'read')).to.equal('allow');
+    expect(await resource('reader', queue, 'configure')).to.equal('allow');
+    expect(await resource('reader', queue, 'write')).to.equal('deny');
     expect(await resource('reader', 'orders', 'read')).to.equal('deny');
+    // The name form of a client queue, but never configured: redeclaring it would create it.
+    expect(await resource('reader', queue.replace(/[0-9a-f]{12}$/, '000000000000'), 'configure')).to.equal('deny');
     expect(await resource('admin', 'amq.default', 'write', 'exchange')).to.equal('deny');
-    expect(await resource('config', QUEUE, 'read')).to.equal('deny');
+    expect(await resource('config', queue, 'read')).to.equal('deny');
   });
 
   it('topic: deny', async () => {
@@ -77,10 +82,10 @@ describe('broker authentication endpoints over HTTP', function () {
 
   it('follows role changes at once: a DataReader demoted to JobRunner is refused its queue', async () => {
     await app.request('POST', `${USERS}/create`, { body: { name: 'temp', password: 'temp-pw', roles: ['DataReader'] } });
-    expect(await resource('temp', QUEUE, 'read')).to.equal('allow');
+    expect(await resource('temp', queue, 'read')).to.equal('allow');
     const res = await app.request('PUT', `${USERS}/createOrReplace`, { body: { name: 'temp', roles: ['JobRunner'] } });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    expect(await resource('temp', QUEUE, 'read')).to.equal('deny');
+    expect(await resource('temp', queue, 'read')).to.equal('deny');
     expect(await answer('user', { username: 'temp', password: 'temp-pw' })).to.equal('deny');
   });
 
@@ -88,7 +93,7 @@ describe('broker authentication endpoints over HTTP', function () {
     const missing = await ask('user', { username: 'reader' });
     expect(missing.status).to.equal(400);
     expect(JSON.parse(missing.text).errors.map((e: { path: string }) => e.path)).to.include('body.password');
-    const badPermission = await ask('resource', { username: 'reader', vhost: '/', resource: 'queue', name: QUEUE, permission: 'all' }, 'GET');
+    const badPermission = await ask('resource', { username: 'reader', vhost: '/', resource: 'queue', name: queue, permission: 'all' }, 'GET');
     expect(badPermission.status).to.equal(400);
     expect(JSON.parse(badPermission.text).errors.map((e: { path: string }) => e.path)).to.include('query.permission');
     const json = await fetch(`${origin}/rabbitmq/auth/user`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"username":"reader","password":"reader-pw"}' });

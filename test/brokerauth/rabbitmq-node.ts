@@ -36,7 +36,7 @@ export function findRabbitTools(): RabbitTools | undefined {
 }
 
 /** A port nobody listens on right now (the node binds it a moment later). */
-async function sparePort(): Promise<number> {
+export async function sparePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once('error', reject);
