@@ -221,14 +221,30 @@ async function setUp(base: string): Promise<{ jobId: string; readers: Reader[] }
   return { jobId, readers };
 }
 
+/**
+ * A report of the last second: like a reader's, each observation has its own
+ * firstSeen/lastSeen (milliseconds apart) and RSSI, so nothing in the service
+ * gains from repeated values that real reports do not have.
+ */
 const reportOf = (jobId: string, epcs: string[], antennaId: number) => {
-  const at = new Date().toISOString();
+  const now = Date.now();
+  const times = Array.from({ length: 1000 }, (_, k) => new Date(now - 999 + k).toISOString());
   return {
     reportId: crypto.randomUUID(),
     jobId,
-    from: at,
-    to: at,
-    observations: epcs.map((epc) => ({ epc, tid: null, antennaId, peakRssi: -55, readCount: 3, firstSeen: at, lastSeen: at, x: null, y: null })),
+    from: times[0]!,
+    to: times[999]!,
+    observations: epcs.map((epc, i) => ({
+      epc,
+      tid: null,
+      antennaId,
+      peakRssi: -40 - ((i * 7) % 300) / 10,
+      readCount: 1 + (i % 5),
+      firstSeen: times[(i * 7) % 500]!,
+      lastSeen: times[500 + ((i * 13) % 500)]!,
+      x: null,
+      y: null,
+    })),
   };
 };
 

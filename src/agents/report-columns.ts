@@ -17,6 +17,7 @@
 // is all Date.parse ever saw). Version 1 events (no `v`) stay readable.
 import * as t from 'io-ts';
 import { failureReason, FiniteNumber, Integer, IsoTimestamp, NonEmptyString, nullable, PositiveInteger } from '../core/codecs';
+import { isoMsReader, isoWriter } from './iso-time';
 
 /** The decoded form of an observation (both versions). */
 export interface ObservationData {
@@ -109,32 +110,6 @@ const Columns = t.intersection([
 
 const COLUMNS = ['antennaId', 'peakRssi', 'readCount', 'firstSeen', 'lastSeen', 'tid', 'x', 'y'] as const;
 
-/** Epoch ms -> ISO string, remembering the last one: the observations of a report often share their times. */
-function isoOf(): (ms: number) => string {
-  let lastMs = NaN;
-  let last = '';
-  return (ms) => {
-    if (ms !== lastMs) {
-      lastMs = ms;
-      last = new Date(ms).toISOString();
-    }
-    return last;
-  };
-}
-
-/** ISO string -> epoch ms, remembering the last one. */
-function msOf(): (iso: string) => number {
-  let lastIso = '';
-  let last = NaN;
-  return (iso) => {
-    if (iso !== lastIso) {
-      lastIso = iso;
-      last = Date.parse(iso);
-    }
-    return last;
-  };
-}
-
 export interface ReportData {
   reader: string;
   jobId: string;
@@ -159,7 +134,7 @@ export function validateColumns(u: unknown, c: t.Context): t.Validation<ReportDa
     }
   }
   const base = Date.parse(d.from);
-  const iso = isoOf();
+  const iso = isoWriter();
   const observations = new Array<ObservationData>(n);
   for (let i = 0; i < n; i++) {
     observations[i] = {
@@ -182,7 +157,7 @@ export function toColumns(data: ReportData): ReportColumns {
   const obs = data.observations;
   const n = obs.length;
   const base = Date.parse(data.from);
-  const ms = msOf();
+  const ms = isoMsReader();
   const epc = new Array<string>(n);
   const antennaId = new Array<number>(n);
   const peakRssi = new Array<number>(n);
