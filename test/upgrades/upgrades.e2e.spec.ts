@@ -100,7 +100,7 @@ describe('upgrades through the agent API', function () {
     const cmd3 = await ag.command('u-3');
     const cmd2 = await ag.command('u-2');
     expect(await ag.complete('u-2', cmd2.id, { result: 'FAILED', message: 'flash write error' })).to.equal(204);
-    s = await waitForStatus(app, id, (x) => inProgress(x).includes('u-4'));
+    expect(inProgress(await waitForStatus(app, id, (x) => inProgress(x).includes('u-4')))).to.deep.equal(['u-3', 'u-4']);
     expect(await ag.complete('u-3', cmd3.id, { result: 'DONE' })).to.equal(204);
     const cmd4 = await ag.command('u-4');
     expect(await ag.complete('u-4', cmd4.id, { result: 'DONE' })).to.equal(204);
