@@ -9,16 +9,23 @@ import { createLogger } from '../src/core/logger';
 import { closeRedis, connectRedis } from '../src/core/redis/connect';
 import { RedisKeys } from '../src/core/redis/keys';
 import { redactUrl } from '../src/core/url';
-import { rebuildReadModel } from '../projections/rebuild';
+import { rebuildReadModel, type RebuildableReadModel } from '../projections/rebuild';
 import { READ_MODELS } from '../src/app/read-models';
+
+/** The read model `argv` names, or the usage text (listing the valid names) to print. */
+export function chooseReadModel(argv: readonly string[], models: readonly RebuildableReadModel[] = READ_MODELS): RebuildableReadModel | string {
+  const name = argv[0];
+  const model = models.find((m) => m.name === name);
+  if (model && argv.length === 1) return model;
+  const why = argv.length !== 1 ? 'give exactly one read model' : `unknown read model ${JSON.stringify(name)}`;
+  return `${why}\nusage: npm run rebuild -- <readModel>   (one of: ${models.map((m) => m.name).join(', ')})\n`;
+}
 
 async function main(argv: readonly string[]): Promise<number> {
   const logger = createLogger('rebuild');
-  const name = argv[0];
-  const model = READ_MODELS.find((m) => m.name === name);
-  if (!model || argv.length !== 1) {
-    const why = argv.length !== 1 ? 'give exactly one read model' : `unknown read model ${JSON.stringify(name)}`;
-    process.stderr.write(`${why}\nusage: npm run rebuild -- <readModel>   (one of: ${READ_MODELS.map((m) => m.name).join(', ')})\n`);
+  const model = chooseReadModel(argv);
+  if (typeof model === 'string') {
+    process.stderr.write(model);
     return 2;
   }
   const config = loadConfigOrThrow(process.env);
