@@ -11,10 +11,10 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as amqp from 'amqplib';
-import { basic, startTestApp, type TestApp } from '../support/app';
+import { startTestApp, type TestApp } from '../support/app';
+import { givenReaderWithQueue } from './support';
 import { findRabbitTools, sparePort, startRabbitNode, type RabbitNode } from './rabbitmq-node';
 
-const USERS = '/configuration/v1/users';
 // The arguments existing clients redeclare their queue with (compat-notes "AMQP queues").
 const QUEUE_ARGS = { 'x-expires': 3600000, 'x-message-ttl': 3600000, 'x-max-length-bytes': 1073741824 };
 
@@ -59,13 +59,7 @@ describe('broker authentication against a dedicated RabbitMQ node', function () 
     const appPort = await sparePort();
     node = await startRabbitNode(tools!, { config: nodeConfig(`http://127.0.0.1:${appPort}`), plugins: ['rabbitmq_auth_backend_http'] });
     app = await startTestApp({ PORT: String(appPort), AMQP_URL: node.url('guest', 'guest') });
-    for (const [name, roles] of [['reader', ['DataReader']], ['config', ['ConfigManager', 'JobRunner']]] as const) {
-      const res = await app.request('POST', `${USERS}/create`, { body: { name, password: `${name}-pw`, roles } });
-      expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    }
-    const configured = await app.request('PUT', '/data/v1/items/queues', { body: {}, auth: basic('reader', 'reader-pw') });
-    expect(configured.status, JSON.stringify(configured.body)).to.equal(200);
-    queue = configured.body.queue;
+    queue = await givenReaderWithQueue(app);
   });
 
   after(async () => {

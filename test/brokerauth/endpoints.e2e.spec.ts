@@ -2,9 +2,9 @@
 // app: the exact plain-text answers the plugin expects, for POST forms and GET
 // queries, following user changes at once; bad parameters are 400s.
 import { expect } from 'chai';
-import { basic, startTestApp, type TestApp } from '../support/app';
+import { startTestApp, type TestApp } from '../support/app';
+import { givenReaderWithQueue, USERS } from './support';
 
-const USERS = '/configuration/v1/users';
 
 describe('broker authentication endpoints over HTTP', function () {
   this.timeout(60_000);
@@ -34,13 +34,7 @@ describe('broker authentication endpoints over HTTP', function () {
   before(async () => {
     app = await startTestApp();
     origin = new URL(app.baseUrl).origin;
-    for (const [name, roles] of [['reader', ['DataReader']], ['config', ['ConfigManager', 'JobRunner']]] as const) {
-      const res = await app.request('POST', `${USERS}/create`, { body: { name, password: `${name}-pw`, roles } });
-      expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    }
-    const configured = await app.request('PUT', '/data/v1/items/queues', { body: {}, auth: basic('reader', 'reader-pw') });
-    expect(configured.status, JSON.stringify(configured.body)).to.equal(200);
-    queue = configured.body.queue;
+    queue = await givenReaderWithQueue(app);
   });
   after(async () => {
     await app?.stop();
