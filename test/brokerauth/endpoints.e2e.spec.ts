@@ -83,6 +83,37 @@ describe('broker authentication endpoints over HTTP', function () {
     expect(await answer('user', { username: 'temp', password: 'temp-pw' })).to.equal('deny');
   });
 
+  it('logs refusals at warn with user name and reason, and never a password, not even at debug', async () => {
+    const lines: string[] = [];
+    const saved = { level: process.env['LOG_LEVEL'], out: process.stdout.write, err: process.stderr.write };
+    const capture = (chunk: unknown): boolean => (lines.push(String(chunk)), true);
+    process.env['LOG_LEVEL'] = 'debug';
+    process.stdout.write = capture as typeof process.stdout.write;
+    process.stderr.write = capture as typeof process.stderr.write;
+    try {
+      expect(await answer('user', { username: 'reader', password: 'Guess-1-x7Q' })).to.equal('deny');
+      expect(await answer('user', { username: 'reader', password: 'Guess-2-x7Q' }, 'GET')).to.equal('deny');
+      expect(await answer('user', { username: 'reader', password: 'reader-pw' }, 'GET')).to.equal('allow');
+    } finally {
+      process.stdout.write = saved.out;
+      process.stderr.write = saved.err;
+      if (saved.level === undefined) delete process.env['LOG_LEVEL'];
+      else process.env['LOG_LEVEL'] = saved.level;
+    }
+    const parsed = lines.flatMap((l): Array<Record<string, unknown>> => {
+      try {
+        return [JSON.parse(l) as Record<string, unknown>];
+      } catch {
+        return []; // not a log line
+      }
+    });
+    const denied = parsed.filter((l) => l['msg'] === 'broker access denied');
+    expect(denied).to.have.length(2);
+    expect(denied[0]).to.include({ level: 'warn', check: 'user', username: 'reader', reason: 'invalid credentials' });
+    expect(lines.some((l) => l.includes('"msg":"request"') && l.includes('/rabbitmq/auth/user'))).to.equal(true);
+    for (const secret of ['Guess-1', 'Guess-2', 'reader-pw', 'x7Q']) expect(lines.join('')).to.not.contain(secret);
+  });
+
   it('bad parameters are 400s in the error shape, naming the field', async () => {
     const missing = await ask('user', { username: 'reader' });
     expect(missing.status).to.equal(400);
