@@ -103,7 +103,8 @@ async function startService(): Promise<Service> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tagtrail-bench-pipeline-'));
   const keyPrefix = `tagtrail-bench-${crypto.randomUUID()}:`;
   const [port, esPort] = [await freePort(), await freePort()];
-  const nodeArgs = ['--require', 'tsx/cjs'];
+  // BENCH_NODE_ARGS: extra node flags for the service processes, e.g. --max-semi-space-size=32.
+  const nodeArgs = ['--require', 'tsx/cjs', ...(process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter((a) => a !== '')];
   if (process.env['BENCH_CPU_PROF_DIR']) nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${process.env['BENCH_CPU_PROF_DIR']}`);
   const env = {
     ...process.env,
