@@ -9,21 +9,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { agentAuthorization } from '../../src/agents/guard';
 import { readStream } from '../../src/core/eventstore';
 import type { Logger } from '../../src/core/logger';
 import { ENGINE_STREAM, itemEvents } from '../../src/engine/events';
 import { startEngineWorker } from '../../src/engine/worker';
 import { startTestApp, type TestApp } from '../support/app';
 import { agentSide, type AgentSide } from '../readerdefinitions/e2e-support';
-import { expectStatus, RC, RECIPES } from '../readerconfigurations/e2e-support';
-import { inventoryBody } from '../readerconfigurations/fixtures';
+import { epc, postReport, startInventoryJob, type RunningJob } from './e2e-support';
 
 const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
-const READER = 'dock-1';
-const AGENT = `/agent/v1/readers/${READER}`;
-const JOBS = '/control/v1/jobs';
-const epc = (n: number): string => `E2801160600002${n.toString(16).toUpperCase().padStart(10, '0')}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Record_ {
@@ -39,7 +33,7 @@ describe('item engine wiring (role engine)', function () {
   const env = { DATA_DIR: dataDir, REDIS_KEY_PREFIX: keyPrefix, JOB_ACK_TIMEOUT_SECONDS: '60' };
   let app: TestApp;
   let side: AgentSide | undefined;
-  let secret = '';
+  let job: RunningJob;
   let jobId = '';
   let t = Date.now();
 
@@ -53,14 +47,10 @@ describe('item engine wiring (role engine)', function () {
     await side?.close();
     side = undefined;
   };
-  const auth = (): string => agentAuthorization(READER, secret);
   /** One report of `epcs` on `antennaId`, read now (each report a little later than the previous one). */
   const report = async (antennaId: number, epcs: string[], peakRssi = -60): Promise<void> => {
     t = Math.max(t + 1000, Date.now());
-    const at = new Date(t).toISOString();
-    const observations = epcs.map((e) => ({ epc: e, tid: null, antennaId, peakRssi, readCount: 2, firstSeen: at, lastSeen: at, x: null, y: null }));
-    const res = await app.request('POST', `${AGENT}/reports`, { auth: auth(), body: { reportId: crypto.randomUUID(), jobId, from: at, to: at, observations } });
-    expect(res.status, JSON.stringify(res.body)).to.be.oneOf([200, 202, 204]);
+    await postReport(app, job, t, antennaId, epcs, peakRssi);
   };
   const output = async () => {
     const s = side ?? (side = await agentSide(app));
@@ -94,25 +84,8 @@ describe('item engine wiring (role engine)', function () {
 
   it('reports through the agent API of a running job become FIRST_SEEN and ZONE_CHANGE on ENGINE_STREAM', async () => {
     app = await startTestApp(env);
-    expectStatus(await app.request('POST', `${RC}/create`, { body: inventoryBody({}, 'inv') }), 200);
-    expectStatus(await app.request('POST', '/configuration/v1/readerDefinitions/create', { body: { name: READER, antennaZones: { '1': 'DOCK', '2': 'SHELF' } } }), 200);
-    expectStatus(await app.request('POST', `${RECIPES}/create`, { body: { name: 'rec', type: 'INVENTORY', readerConfigurationName: 'inv', reportingInterval: 1, computeWindow: 1 } }), 200);
-    const job = await app.request('POST', `${JOBS}/start`, { body: { name: 'engine', recipeName: 'rec', startDelay: 'PT0S' } });
-    expectStatus(job, 200);
-    jobId = job.body.id as string;
-    const issued = await app.request('PUT', `${AGENT}/secret`);
-    expectStatus(issued, 200);
-    secret = issued.body.secret as string;
-    const checkin = { agentId: 'test-agent', versions: { App: '1.0.0', Firmware: '7.6.1' }, state: 'IDLE' };
-    for (let i = 0; ; i++) {
-      const res = await app.request('POST', `${AGENT}/checkin`, { auth: auth(), body: checkin });
-      expectStatus(res, 200);
-      if (res.body.assignment?.jobId === jobId) break;
-      if (i > 100) throw new Error(`no assignment: ${JSON.stringify(res.body)}`);
-      await sleep(100);
-    }
-    const ack = await app.request('POST', `${AGENT}/assignments/${jobId}/ack`, { auth: auth() });
-    expect(ack.status, JSON.stringify(ack.body)).to.be.oneOf([200, 204]);
+    job = await startInventoryJob(app);
+    jobId = job.jobId;
 
     await report(1, [epc(1), epc(2), epc(3)]);
     await sleep(1100); // past the 1 s compute window: the DOCK reads no longer compete
