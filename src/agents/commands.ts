@@ -49,7 +49,7 @@ export type CommandResult = t.TypeOf<typeof CommandResult>;
 /** The args of each command type (exact: unknown fields are dropped). */
 export const ReaderCommandArgs = {
   REBOOT: t.exact(t.partial({ reason: t.string }), 'RebootArgs'),
-  UPGRADE: t.intersection([t.exact(t.type({ versionIdentifier: NonEmptyString })), t.exact(t.partial({ imageUrl: t.string, checksum: t.string }))], 'UpgradeArgs'),
+  UPGRADE: t.intersection([t.exact(t.type({ versionIdentifier: NonEmptyString })), t.exact(t.partial({ imageType: t.string, imageName: t.string, imageUrl: t.string, checksum: t.string }))], 'UpgradeArgs'),
   TIME_SYNC: t.exact(t.type({}), 'TimeSyncArgs'),
 } as const;
 export type ReaderCommandArgsOf<T extends ReaderCommandType> = t.TypeOf<(typeof ReaderCommandArgs)[T]>;

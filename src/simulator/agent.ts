@@ -16,6 +16,7 @@ import { newSessionState, readWindow, type ReadSettings, type SessionState } fro
 import { reportBody } from './report-body';
 import type { FaultKind, ScriptedFault } from './scenario';
 import type { Stats } from './stats';
+import type { UpgradeFault } from './upgrade';
 import type { World } from './world';
 
 export interface AgentDeps {
@@ -34,7 +35,14 @@ export interface AgentDeps {
   readonly timeScale: number;
   /** Check-in interval override (ms); null = the service's. */
   readonly checkinMs?: number | null;
+  /** How long an UPGRADE command takes (default DEFAULT_UPGRADE_MS). */
+  readonly upgradeMs?: number;
+  /** Injected failures of this reader's next upgrades, in order (each applies once). */
+  readonly upgradeFaults?: readonly UpgradeFault[];
 }
+
+/** A firmware upgrade of a fixed reader takes minutes; the simulator's default. */
+export const DEFAULT_UPGRADE_MS = 90_000;
 
 interface Reading {
   readonly jobId: string;
@@ -70,6 +78,9 @@ export class SimAgent {
   private readonly forced = new Set<FaultKind>();
   private warnedNoRead = '';
   private lastCheckinMs = 0;
+  private updating = false;
+  private readonly versions: { App: string; Firmware: string };
+  private readonly upgradeFaults: UpgradeFault[];
 
   constructor(private readonly d: AgentDeps) {
     this.base = `/agent/v1/readers/${enc(d.reader.name)}`;
@@ -78,12 +89,30 @@ export class SimAgent {
     this.agentId = `sim-${hex(rngFor(d.seed, 'agent', d.reader.name), 6).toLowerCase()}`;
     this.pendingFaults = [...d.scriptedFaults].sort((a, b) => a.at - b.at);
     if (d.checkinMs) this.checkinMs = d.checkinMs;
+    this.versions = { App: 'sim-0.1.0', Firmware: FIRMWARE[d.reader.family] };
+    this.upgradeFaults = [...(d.upgradeFaults ?? [])];
     this.tasks = new AgentTasks({
       name: d.reader.name, base: this.base, http: d.http, clock: d.clock, stats: d.stats, log: d.log,
       schedule: (due, run) => void this.schedule(due, run),
       health: (type, code, args) => this.health(type, code, args),
       setFeature: (feature, status) => (this.features[feature] = status),
       goSilent: (ms) => this.goSilent(ms),
+      upgradeMs: d.upgradeMs ?? DEFAULT_UPGRADE_MS,
+      takeUpgradeFault: () => this.upgradeFaults.shift() ?? null,
+      setUpdating: (on) => {
+        this.updating = on;
+        d.stats.reader(d.reader.name).state = on ? 'UPDATING_FIRMWARE' : this.state();
+        this.scheduleCheckin(this.d.clock.now());
+      },
+      setVersion: (imageType, version) => {
+        if (imageType === 'FIRMWARE_READER') this.versions.Firmware = version;
+        else this.versions.App = version;
+      },
+      syncClock: () => {
+        const was = this.skewMs;
+        this.skewMs = 0;
+        return was;
+      },
     });
     d.stats.reader(d.reader.name).state = 'IDLE';
   }
@@ -148,6 +177,7 @@ export class SimAgent {
   }
 
   private state(): string {
+    if (this.updating) return 'UPDATING_FIRMWARE';
     return this.reading ? 'RUNNING_JOB' : 'IDLE';
   }
 
@@ -158,7 +188,7 @@ export class SimAgent {
     const now = this.d.clock.now();
     this.scheduleCheckin(now + this.checkinMs);
     if (this.maybeFault('not-responding')) return;
-    const body = { agentId: this.agentId, versions: { App: 'sim-0.1.0', Firmware: FIRMWARE[this.d.reader.family] }, state: this.state(), features: { ...this.features } };
+    const body = { agentId: this.agentId, versions: { ...this.versions }, state: this.state(), features: { ...this.features } };
     const a = await this.d.http.request('POST', `${this.base}/checkin`, body);
     this.lastCheckinMs = now;
     if (a.status !== 200) {
@@ -184,7 +214,7 @@ export class SimAgent {
     }
     await this.onAssignment(answer.assignment ?? null);
     for (const fc of answer.featureChanges ?? []) this.tasks.featureChange(fc.feature, fc.target);
-    for (const cmd of answer.commands ?? []) await this.tasks.command(cmd.id, cmd.type);
+    for (const cmd of answer.commands ?? []) await this.tasks.command(cmd.id, cmd.type, cmd.args ?? {});
   }
 
   private async onAssignment(a: AssignmentDoc | null): Promise<void> {
@@ -318,6 +348,11 @@ export class SimAgent {
     const a = await this.d.http.request('POST', `${this.base}/health`, { events: [{ eventTime: at, type, code, args }] });
     if (a.status === 204 || a.status === 200) this.d.stats.add(this.name, 'healthEvents');
     else this.d.stats.error(this.name, `health event ${type}/${code}: ${describeAnswer(a)}`);
+  }
+
+  /** For tests: the versions the agent reports. */
+  get reportedVersions(): { App: string; Firmware: string } {
+    return { ...this.versions };
   }
 
   /** For tests: when the agent last checked in (real ms). */

@@ -16,7 +16,7 @@ export const CheckinAnswer = t.partial({
   checkinIntervalSeconds: t.number,
   assignment: t.union([Assignment, t.null]),
   featureChanges: t.array(t.type({ feature: t.string, target: t.string })),
-  commands: t.array(t.type({ id: t.string, type: t.string })),
+  commands: t.array(t.intersection([t.type({ id: t.string, type: t.string }), t.partial({ args: t.UnknownRecord })])),
 });
 export type CheckinAnswer = t.TypeOf<typeof CheckinAnswer>;
 export type AssignmentDoc = t.TypeOf<typeof Assignment>;

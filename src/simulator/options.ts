@@ -4,6 +4,7 @@
 import { parseArgs } from 'node:util';
 import { FAMILIES, type Family } from './layout';
 import { FAULT_KINDS, type FaultKind } from './scenario';
+import { UPGRADE_FAULTS, type UpgradeFault } from './upgrade';
 
 export type ProgressMode = 'text' | 'json' | 'none';
 
@@ -32,6 +33,10 @@ export interface SimOptions {
   readonly progressSeconds: number;
   /** Prefix of the names the demo configuration creates. */
   readonly prefix: string;
+  /** How long an UPGRADE command takes (seconds); null = the scenario's, else 90. */
+  readonly upgradeSeconds: number | null;
+  /** Failures injected into readers' next upgrades, in order. */
+  readonly upgradeFailures: ReadonlyArray<{ readonly reader: string; readonly fault: UpgradeFault }>;
   readonly help: boolean;
 }
 
@@ -73,6 +78,9 @@ Plays reader agents against tagtrail's agent API (docs/simulator.md).
   --progress MODE        text (stderr), json (log line) or none (default text on a terminal, else json)
   --progress-seconds S   seconds between progress lines (default 5)
   --prefix P             prefix of created names (default sim-)
+  --upgrade-seconds S    how long an UPGRADE command takes (default: the scenario's, else 90)
+  --upgrade-failures LIST  fail readers' next upgrades: READER=CHECKSUM or READER=UPGRADE_STATUS,
+                         comma-separated (a reader named twice fails its next two upgrades)
   --help                 this text`;
 
 function int(name: string, raw: string | undefined, min: number, fallback: number): number {
@@ -101,6 +109,19 @@ export function parseFaults(raw: string | undefined): Partial<Record<FaultKind, 
   return out;
 }
 
+export function parseUpgradeFailures(raw: string | undefined): Array<{ reader: string; fault: UpgradeFault }> {
+  if (raw === undefined) return [];
+  return raw.split(',').map((p) => p.trim()).filter(Boolean).map((part) => {
+    const i = part.lastIndexOf('=');
+    const reader = i > 0 ? part.slice(0, i).trim() : '';
+    const fault = i > 0 ? part.slice(i + 1).trim().toUpperCase() : '';
+    if (reader === '' || !(UPGRADE_FAULTS as readonly string[]).includes(fault)) {
+      throw new OptionsError(`--upgrade-failures: expected READER=${UPGRADE_FAULTS.join('|')}, got "${part}"`);
+    }
+    return { reader, fault: fault as UpgradeFault };
+  });
+}
+
 export function parseOptions(argv: readonly string[], isTty = false): SimOptions {
   let values: Record<string, string | boolean | undefined>;
   try {
@@ -115,6 +136,7 @@ export function parseOptions(argv: readonly string[], isTty = false): SimOptions
         demo: { type: 'boolean' }, 'start-job': { type: 'boolean' }, recipe: { type: 'string' },
         scenario: { type: 'string' }, faults: { type: 'string' }, 'time-scale': { type: 'string' }, 'checkin-seconds': { type: 'string' },
         progress: { type: 'string' }, 'progress-seconds': { type: 'string' }, prefix: { type: 'string' },
+        'upgrade-seconds': { type: 'string' }, 'upgrade-failures': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -162,6 +184,8 @@ export function parseOptions(argv: readonly string[], isTty = false): SimOptions
     progress,
     progressSeconds: num('progress-seconds', str('progress-seconds'), (n) => n > 0, 'a number of seconds > 0', 5),
     prefix,
+    upgradeSeconds: str('upgrade-seconds') === undefined ? null : num('upgrade-seconds', str('upgrade-seconds'), (n) => n >= 0, 'a number of seconds >= 0', 90),
+    upgradeFailures: parseUpgradeFailures(str('upgrade-failures')),
     help: values['help'] === true,
   };
 }

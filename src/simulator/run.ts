@@ -4,7 +4,7 @@
 // or the run is aborted, and answer the summary.
 import { readFileSync } from 'node:fs';
 import { createLogger, type Logger } from '../core/logger';
-import { SimAgent } from './agent';
+import { DEFAULT_UPGRADE_MS, SimAgent } from './agent';
 import { realClock, type Clock } from './clock';
 import { createDemoConfiguration, demoNames, issueSecret, startJob, stopJob } from './demo';
 import { agentAuth, basicAuth, enc, fetchTransport, HttpClient, HttpError, type Transport } from './http';
@@ -92,6 +92,8 @@ export async function runSimulation(o: SimOptions, deps: RunDeps = {}): Promise<
       http: new HttpClient(o.url, agentAuth(r.name, secret), transport),
       faultRates: o.faults,
       scriptedFaults: (scenario?.faults ?? []).filter((f) => f.reader === r.name),
+      upgradeMs: (o.upgradeSeconds ?? scenario?.upgrades.seconds ?? DEFAULT_UPGRADE_MS / 1000) * 1000,
+      upgradeFaults: [...(scenario?.upgrades.failures ?? []), ...o.upgradeFailures].filter((f) => f.reader === r.name).map((f) => f.fault),
     }));
   }
 

@@ -6,6 +6,7 @@ import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/Either';
 import { formatDecodeErrors, type FieldError } from '../core/decode-errors';
 import { defaultAntennas, FAMILIES, type Family, type Layout, type ReaderLayout } from './layout';
+import { UPGRADE_FAULTS, type UpgradeFault } from './upgrade';
 import type { ScriptedMove } from './world';
 
 const finite = new t.Type<number, number, unknown>(
@@ -47,9 +48,14 @@ const FaultC = t.intersection([
   t.partial({ seconds: nonNegative }),
 ]);
 
+const UpgradesC = t.partial({
+  seconds: nonNegative,
+  failures: t.array(t.type({ reader: nonBlank, fault: t.keyof(Object.fromEntries(UPGRADE_FAULTS.map((f) => [f, null])) as Record<UpgradeFault, null>) })),
+});
+
 export const ScenarioC = t.intersection([
   t.type({ zones: t.array(ZoneC), readers: t.array(ReaderC), tags: t.array(TagC), timeline: t.array(MoveC) }),
-  t.partial({ name: t.string, facility: nonBlank, zoneMap: nonBlank, durationSeconds: nonNegative, faults: t.array(FaultC) }),
+  t.partial({ name: t.string, facility: nonBlank, zoneMap: nonBlank, durationSeconds: nonNegative, faults: t.array(FaultC), upgrades: UpgradesC }),
 ]);
 export type ScenarioFile = t.TypeOf<typeof ScenarioC>;
 
@@ -67,6 +73,8 @@ export interface Scenario {
   readonly moves: readonly ScriptedMove[];
   readonly faults: readonly ScriptedFault[];
   readonly durationSeconds: number | null;
+  /** How UPGRADE commands go: duration (null: the option's) and failures of readers' next upgrades, in order. */
+  readonly upgrades: { readonly seconds: number | null; readonly failures: ReadonlyArray<{ readonly reader: string; readonly fault: UpgradeFault }> };
 }
 
 export class ScenarioError extends Error {
@@ -103,6 +111,9 @@ export function decodeScenario(doc: unknown, defaults: { facility: string; prefi
   (s.faults ?? []).forEach((f, i) => {
     if (!readerNames.has(f.reader)) errors.push({ path: `faults.${i}.reader`, reason: `no reader named "${f.reader}" in readers` });
   });
+  (s.upgrades?.failures ?? []).forEach((f, i) => {
+    if (!readerNames.has(f.reader)) errors.push({ path: `upgrades.failures.${i}.reader`, reason: `no reader named "${f.reader}" in readers` });
+  });
   if (errors.length) throw new ScenarioError(errors);
 
   const facility = s.facility ?? defaults.facility;
@@ -123,6 +134,7 @@ export function decodeScenario(doc: unknown, defaults: { facility: string; prefi
     moves: s.timeline.map((m) => ('zone' in m ? { epc: m.epc.toUpperCase(), at: m.at, zone: m.zone } : { epc: m.epc.toUpperCase(), at: m.at, leave: true })),
     faults: (s.faults ?? []).map((f) => ({ reader: f.reader, at: f.at, fault: f.fault, seconds: f.seconds ?? null })),
     durationSeconds: s.durationSeconds ?? null,
+    upgrades: { seconds: s.upgrades?.seconds ?? null, failures: s.upgrades?.failures ?? [] },
   };
 }
 

@@ -1,0 +1,112 @@
+// /control/v1/upgrades: start, stop/{id}, show, show/{id} (spec: Reader
+// software, roles ConfigManager and Admin).
+import { randomUUID } from 'node:crypto';
+import * as E from 'fp-ts/Either';
+import * as t from 'io-ts';
+import { agentKeys } from '../agents/events';
+import { decodeInput } from '../core/http/decode';
+import { notFound } from '../core/http/errors';
+import type { RouteTable } from '../core/http/routes';
+import { commandMetadata } from '../core/resource/routes';
+import type { AppDeps } from '../core/slice';
+import { facilityKind } from '../facilities/kind';
+import { readerDefinitionsOf } from '../readerdefinitions/kind';
+import { softwareImageEntry } from '../software/events';
+import { UpgradeStartBody, upgradeStartBodySchema, withPolicyDefaults } from './codec';
+import { runUpgradeCommand, upgradeState } from './commands';
+import { activeUpgradeKind, toListEntries, upgradeListKind } from './listing';
+import { planUpgrade } from './targets';
+import { toUpgradeStatus } from './view';
+
+export const UPGRADES_BASE = '/control/v1/upgrades';
+export const UPGRADE_ROLES = ['ConfigManager'];
+const TAG = 'Reader software';
+
+const Versions = t.type({ versions: t.type({ App: t.string, Firmware: t.string }) });
+
+/** Reader -> the versions its agent last reported (gateway's lastCheckinEvent hash). */
+async function reportedVersions(deps: AppDeps): Promise<Map<string, { App: string; Firmware: string }>> {
+  const all = await deps.redis.hGetAll(agentKeys(deps.keys).lastCheckinEvent);
+  const out = new Map<string, { App: string; Firmware: string }>();
+  for (const [reader, raw] of Object.entries(all)) {
+    try {
+      const d = Versions.decode(JSON.parse(raw));
+      if (E.isRight(d)) out.set(reader, d.right.versions);
+    } catch {
+      // not ours: the reader's previous version stays unknown (null)
+    }
+  }
+  return out;
+}
+
+export function registerUpgradeRoutes(table: RouteTable, deps: AppDeps): void {
+  table.add(
+    {
+      method: 'post', path: `${UPGRADES_BASE}/start`, roles: UPGRADE_ROLES, tag: TAG,
+      summary: 'Start rolling a software image out to readers (DEVICE names or FACILITY names) under a policy',
+      body: upgradeStartBodySchema,
+      responses: {
+        200: '{upgradeInstanceId}',
+        400: 'invalid request, unknown reader or facility, image not registered, no reader of the allowed types',
+        409: 'a reader is in another active upgrade',
+      },
+    },
+    async (ctx) => {
+      const request = withPolicyDefaults(decodeInput(UpgradeStartBody, ctx.request.body, 'body'));
+      const [readers, facilities, images, active, versions] = await Promise.all([
+        readerDefinitionsOf(deps.readModel),
+        deps.readModel.list(facilityKind),
+        deps.readModel.list(softwareImageEntry),
+        deps.readModel.list(activeUpgradeKind),
+        reportedVersions(deps),
+      ]);
+      const plan = planUpgrade(request, { readers, facilities: facilities.map((f) => f.name), images, active, versions });
+      if (E.isLeft(plan)) throw plan.left;
+      const id = randomUUID();
+      const result = await runUpgradeCommand(deps.client, id, { type: 'Start', id, request, ...plan.right }, new Date(), commandMetadata(ctx));
+      if (E.isLeft(result)) throw result.left;
+      await deps.waiter.waitFor(result.right.position);
+      ctx.body = { upgradeInstanceId: id };
+    },
+  );
+
+  table.add(
+    {
+      method: 'post', path: `${UPGRADES_BASE}/stop/:upgradeInstanceId`, roles: UPGRADE_ROLES, tag: TAG,
+      summary: 'Stop an upgrade: readers not started yet are cancelled (FAILED); readers upgrading finish',
+      responses: { 204: 'stopped (or already finished)', 404: 'no such upgrade' },
+    },
+    async (ctx) => {
+      const id = String(ctx.params['upgradeInstanceId']);
+      const result = await runUpgradeCommand(deps.client, id, { type: 'Stop' }, new Date(), commandMetadata(ctx));
+      if (E.isLeft(result)) throw result.left.status === 404 ? notFound(`upgrade ${id} not found`) : result.left;
+      await deps.waiter.waitFor(result.right.position);
+      ctx.status = 204;
+    },
+  );
+
+  table.add(
+    {
+      method: 'get', path: `${UPGRADES_BASE}/show`, roles: UPGRADE_ROLES, tag: TAG,
+      summary: 'Every upgrade as {id, upgradeRequest}, oldest first',
+      responses: { 200: 'array of {id, upgradeRequest}' },
+    },
+    async (ctx) => {
+      ctx.body = toListEntries(await deps.readModel.list(upgradeListKind));
+    },
+  );
+
+  table.add(
+    {
+      method: 'get', path: `${UPGRADES_BASE}/show/:upgradeInstanceId`, roles: UPGRADE_ROLES, tag: TAG,
+      summary: 'Upgrade status object: overall and per-reader status, previous versions, elapsed times',
+      responses: { 200: 'upgrade status object', 404: 'no such upgrade' },
+    },
+    async (ctx) => {
+      const id = String(ctx.params['upgradeInstanceId']);
+      const state = await upgradeState(deps.client, id);
+      if (state.request === null) throw notFound(`upgrade ${id} not found`);
+      ctx.body = toUpgradeStatus(state, new Date());
+    },
+  );
+}
