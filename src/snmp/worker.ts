@@ -21,6 +21,7 @@ import { eventNames, resourceEventCodecs, streamOf, type ResourceKind } from '..
 import { healthEvents, HEALTH_STREAM_PREFIX, type HealthStreamEvent } from '../health/events';
 import { SNMP_SETTINGS_NAME, snmpSettingsKind } from '../settings/kind';
 import { SnmpSettings } from '../settings/snmp';
+import { FACTORY_RESET_STREAM, SUPPORT_STREAM_PREFIX, supportEvents } from '../support/events';
 import { isStale, notificationOf } from './notification';
 import type { NotificationSender } from './sender';
 
@@ -32,6 +33,7 @@ const codecs = defineEvents({
   ...resourceEventCodecs(snmpSettingsKind),
   HealthEventReported: healthEvents.HealthEventReported,
   ReaderNotResponding: healthEvents.ReaderNotResponding,
+  FactoryReset: supportEvents.FactoryReset,
 });
 
 export interface SnmpNotifierOptions {
@@ -62,7 +64,9 @@ export function startSnmpNotifier(opts: SnmpNotifierOptions): RunningSubscriptio
     client: opts.client,
     name: SNMP_NOTIFIER,
     codecs,
-    filter: streamNameFilter({ prefixes: [`${snmpSettingsKind.kind}-`, HEALTH_STREAM_PREFIX] }),
+    // support-: a factory reset deletes the settings stream without a
+    // SnmpSettingsDeleted, so the notifier learns it from the reset marker.
+    filter: streamNameFilter({ prefixes: [`${snmpSettingsKind.kind}-`, HEALTH_STREAM_PREFIX, SUPPORT_STREAM_PREFIX] }),
     checkpointStore: checkpoints,
     checkpointMode: 'handler',
     maxBatchSize: 20,
@@ -81,6 +85,10 @@ export function startSnmpNotifier(opts: SnmpNotifierOptions): RunningSubscriptio
       let sent = 0;
       let stale = 0;
       for (const e of events) {
+        if (e.streamId === FACTORY_RESET_STREAM) {
+          current = null;
+          continue;
+        }
         if (e.streamId === settingsStream) {
           if (e.type === settingsEvents.deleted) current = null;
           else if (e.type === settingsEvents.created || e.type === settingsEvents.replaced) {

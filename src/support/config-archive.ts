@@ -15,6 +15,7 @@
 //   text): a restored instance must let its users log in. The archive is
 //   therefore as sensitive as the user database and only Admin may read it.
 import { jsonEvent, StreamNotFoundError, type EventStoreDBClient, type Position } from '@eventstore/db-client';
+import { randomUUID } from 'node:crypto';
 import * as t from 'io-ts';
 import { appendEvents } from '../core/eventstore';
 import { conflict } from '../core/http/errors';
@@ -53,46 +54,65 @@ export type ArchivedStream = t.TypeOf<typeof ArchivedStream>;
 
 const isConfigurationStream = (stream: string): boolean => CONFIGURATION_STREAM_PREFIXES.some((p) => stream.startsWith(p));
 
-/** Configuration stream names in the order their first event was written. */
-async function configurationStreams(client: EventStoreDBClient): Promise<string[]> {
+/**
+ * Configuration stream names in the order their first event was written, and
+ * the ids of every configuration event in the log, deleted streams included.
+ */
+async function scanConfiguration(client: EventStoreDBClient): Promise<{ streams: string[]; ids: Set<string> }> {
   const seen = new Set<string>();
+  const ids = new Set<string>();
   // The client's readAll has no server-side filter: this reads the whole log
   // once (a support operation; O(log size)). Read to the end, never leave a
   // client read early.
   for await (const e of client.readAll()) {
     const id = e.event?.streamId;
-    if (id !== undefined && isConfigurationStream(id)) seen.add(id);
+    if (id !== undefined && isConfigurationStream(id)) {
+      seen.add(id);
+      ids.add(e.event!.id);
+    }
   }
-  return [...seen];
+  return { streams: [...seen], ids };
 }
 
-/** A stream's events as stored; none when it does not exist or was deleted. */
-async function readRaw(client: EventStoreDBClient, stream: string): Promise<ArchivedStream['events']> {
+/** A stream's events as stored, and its last revision; no events when it does not exist or was deleted. */
+async function readRaw(client: EventStoreDBClient, stream: string): Promise<{ events: ArchivedStream['events']; revision: bigint }> {
   const events: ArchivedStream['events'] = [];
+  // Revisions go on after a soft delete, so the last one is not events.length - 1.
+  let revision = -1n;
   try {
     for await (const r of client.readStream(stream)) {
       const e = r.event;
       if (e === undefined) continue;
       events.push({ id: e.id, type: e.type, data: e.data, metadata: e.metadata ?? {} });
+      revision = e.revision;
     }
   } catch (err) {
-    if (err instanceof StreamNotFoundError) return [];
+    if (err instanceof StreamNotFoundError) return { events: [], revision };
     throw err;
   }
-  return events;
+  return { events, revision };
 }
 
-export async function readConfigurationStreams(client: EventStoreDBClient): Promise<ArchivedStream[]> {
-  const out: ArchivedStream[] = [];
-  for (const stream of await configurationStreams(client)) {
-    const events = await readRaw(client, stream);
-    if (events.length) out.push({ stream, events });
+export interface StoredStream extends ArchivedStream {
+  readonly revision: bigint;
+}
+
+export async function readConfigurationStreams(client: EventStoreDBClient): Promise<StoredStream[]> {
+  return (await readConfiguration(client)).streams;
+}
+
+async function readConfiguration(client: EventStoreDBClient): Promise<{ streams: StoredStream[]; ids: Set<string> }> {
+  const scanned = await scanConfiguration(client);
+  const streams: StoredStream[] = [];
+  for (const stream of scanned.streams) {
+    const { events, revision } = await readRaw(client, stream);
+    if (events.length) streams.push({ stream, events, revision });
   }
-  return out;
+  return { streams, ids: scanned.ids };
 }
 
 export async function exportConfiguration(client: EventStoreDBClient, now: Date): Promise<ConfigurationArchive> {
-  return { format: ARCHIVE_FORMAT, version: ARCHIVE_VERSION, exportedAt: now.toISOString(), streams: await readConfigurationStreams(client) };
+  return { format: ARCHIVE_FORMAT, version: ARCHIVE_VERSION, exportedAt: now.toISOString(), streams: (await readConfigurationStreams(client)).map(({ stream, events }) => ({ stream, events })) };
 }
 
 /** Whether the instance holds nothing but what a first start writes. */
@@ -113,18 +133,23 @@ export function foreignStreams(archive: ConfigurationArchive): string[] {
  * ends with the archived documents. Returns the position of the last append.
  */
 export async function importConfiguration(client: EventStoreDBClient, archive: ConfigurationArchive): Promise<{ streams: number; events: number; position: Position | undefined }> {
-  const current = await readConfigurationStreams(client);
+  const { streams: current, ids: logIds } = await readConfiguration(client);
   if (!isFirstStartState(current)) {
     throw conflict('The instance is not empty: a configuration archive is only restored into an instance in first-start state (see POST /support/v1/factoryReset)');
   }
   const archived = new Set(archive.streams.map((s) => s.stream));
   for (const s of current) {
-    if (archived.has(s.stream)) await client.deleteStream(s.stream, { expectedRevision: BigInt(s.events.length - 1) });
+    if (archived.has(s.stream)) await client.deleteStream(s.stream, { expectedRevision: s.revision });
   }
   let position: Position | undefined;
   let events = 0;
   for (const s of archive.streams) {
-    const encoded = s.events.map((e) => jsonEvent({ id: e.id, type: e.type, data: e.data as never, metadata: e.metadata as never }));
+    // An id the log already holds (the archive is restored into the instance
+    // it came from, after a factory reset) would be taken by the event store
+    // for a retry of that old append and skipped: such events get new ids.
+    const encoded = s.events.map((e) =>
+      jsonEvent({ id: logIds.has(e.id) ? randomUUID() : e.id, type: e.type, data: e.data as never, metadata: e.metadata as never }),
+    );
     const outcome = await appendEvents(client, s.stream, encoded, 'any');
     position = outcome.position ?? position;
     events += encoded.length;

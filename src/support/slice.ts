@@ -2,7 +2,14 @@
 // configuration export and import, log export, factory reset, item reset and
 // iteration data. Time sync and reader reboot are reader commands
 // (src/readercommands/).
+import * as t from 'io-ts';
 import { badRequest, notFound } from '../core/http/errors';
+import { commandMetadata } from '../core/resource/routes';
+import { facilityKind } from '../facilities/kind';
+import { DEFAULT_FACILITY } from '../facilities/codec';
+import { factoryReset } from './factory-reset';
+import { usersSlice } from '../users/slice';
+import { facilitiesSlice } from '../facilities/slice';
 import { decodeInput } from '../core/http/decode';
 import type { RouteTable } from '../core/http/routes';
 import type { AppDeps, Slice } from '../core/slice';
@@ -83,6 +90,36 @@ function registerLogs(table: RouteTable, clock: () => Date): void {
   );
 }
 
+const FactoryResetBody = t.type({ confirm: t.literal('FACTORY_RESET') }, 'FactoryResetBody');
+
+/**
+ * The first-start work (the slices with a bootstrap: users and facilities;
+ * the slice list cannot be imported here, it imports this slice), then
+ * until the read model shows it (bounded).
+ */
+async function bootstrapAgain(deps: AppDeps): Promise<void> {
+  for (const slice of [usersSlice, facilitiesSlice]) await slice.bootstrap?.(deps);
+  const deadline = Date.now() + 5000;
+  while ((await deps.readModel.get(facilityKind, DEFAULT_FACILITY)) === undefined && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+function registerFactoryReset(table: RouteTable, deps: AppDeps, clock: () => Date): void {
+  table.add(
+    {
+      method: 'post', path: `${SUPPORT_PATH}/factoryReset`, roles: SUPPORT_ROLES, tag: TAG,
+      summary: 'Configuration and data back to the first-start state (the log keeps a FactoryReset marker; every other stream is soft-deleted)',
+      body: { type: 'object', required: ['confirm'], properties: { confirm: { type: 'string', enum: ['FACTORY_RESET'] } } },
+      responses: { 200: '{deletedStreams, at}', 400: 'confirm missing or not FACTORY_RESET', 409: 'a job is active' },
+    },
+    async (ctx) => {
+      decodeInput(FactoryResetBody, ctx.request.body, 'body');
+      ctx.body = await factoryReset(deps, { user: commandMetadata(ctx).user ?? null, now: clock(), bootstrap: () => bootstrapAgain(deps) });
+    },
+  );
+}
+
 function registerIterationData(table: RouteTable): void {
   table.add(
     {
@@ -109,6 +146,7 @@ export function makeSupportSlice(clock: () => Date = () => new Date()): Slice {
     register(table, deps) {
       registerConfiguration(table, deps, clock);
       registerLogs(table, clock);
+      registerFactoryReset(table, deps, clock);
       registerIterationData(table);
     },
   };
