@@ -58,7 +58,7 @@ function answer(ctx: Context, decision: Decision): void {
   ctx.status = 200;
   ctx.type = 'text/plain';
   ctx.set('Cache-Control', 'no-store');
-  // Plain `deny`, without the reason: RabbitMQ before 3.13 treats `deny <reason>` as a bad response.
+  // A bare `deny`, never `deny <reason>`: older plugin versions (such as 3.10's) may not parse the reason form.
   ctx.body = decision.allow ? 'allow' : 'deny';
 }
 
@@ -89,10 +89,10 @@ export function brokerAuthRouter(deps: BrokerAuthDeps): Router {
   };
   const resource = async (ctx: Context): Promise<void> => {
     const req = await decodeParams(ctx, ResourceRequest);
-    const user = await findUser(req.username);
+    const caller = await findUser(req.username);
     // The lookup may read the log: only for queue requests of users who could get them at all.
-    const clientQueue = req.resource === 'queue' && decideVhost(user, req.vhost).allow && (await isClientQueue(req.name));
-    const decision = decideResource(user, req, clientQueue);
+    const clientQueue = req.resource === 'queue' && decideVhost(caller, req.vhost).allow && (await isClientQueue(req.name));
+    const decision = decideResource(caller, req, clientQueue);
     report('resource', decision, { username: req.username, vhost: req.vhost, resource: req.resource, name: req.name, permission: req.permission });
     answer(ctx, decision);
   };
