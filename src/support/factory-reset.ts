@@ -3,10 +3,11 @@
 //   1. a FactoryReset marker on `support-factoryReset` (audit; the epoch P);
 //   2. every other stream written before P is soft-deleted: aggregates and
 //      read-your-writes see nothing of it, while the events stay in $all;
-//   3. the item engine's stream is kept (the engine resumes from it) but gets
-//      an empty ItemsChanged covering the input up to P. That append fences
-//      the running engine, which then resyncs from its stream: empty state,
-//      input resumed after P, so nothing before the reset comes back;
+//   3. the item engine's output stream, deleted with the others, then gets an
+//      empty ItemsChanged covering the input up to P. That append fences the
+//      running engine, which then resyncs from its stream (now only that
+//      event): empty state, input resumed after P, so nothing before the
+//      reset comes back, also after a restart;
 //   4. every Redis key of the namespace but the checkpoints is dropped: the
 //      running projections go on from where they are onto empty read models,
 //      and a restart resumes at their checkpoints (never replaying the
@@ -29,7 +30,7 @@ export interface FactoryResetResult {
   readonly at: string;
 }
 
-/** Streams with an event at or before `upTo`, but system streams, the support streams and the engine's. */
+/** Streams with an event at or before `upTo`, but system streams and the support streams. */
 export async function streamsToDelete(client: EventStoreDBClient, upTo: Position): Promise<string[]> {
   const streams = new Set<string>();
   // Read to the end (never leave a client read early).
@@ -37,7 +38,7 @@ export async function streamsToDelete(client: EventStoreDBClient, upTo: Position
     const ev = e.event;
     if (ev === undefined || ev.position === undefined || ev.position.commit > upTo.commit) continue;
     const s = ev.streamId;
-    if (s.startsWith('$') || s.startsWith(SUPPORT_STREAM_PREFIX) || s === ENGINE_STREAM) continue;
+    if (s.startsWith('$') || s.startsWith(SUPPORT_STREAM_PREFIX)) continue;
     streams.add(s);
   }
   return [...streams];
