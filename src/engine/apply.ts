@@ -1,9 +1,9 @@
 // Rebuilding engine state from the engine's own output: every ItemChange says
 // where an item went, so applying the changes of ENGINE_STREAM in order gives
-// back the item views. Pure (no I/O). What the changes do not carry is lost:
-// reads since an item's last change (lastSeen moves silently), the pending
-// compute windows and the next LOCATION computation times. Snapshots of the
-// whole EngineState are the step that removes that loss (docs/item-processing.md).
+// back the item views. Pure (no I/O). What the changes do not carry (reads
+// since an item's last change, pending compute windows, next LOCATION
+// computation times) comes from a snapshot taken before them (restore.ts);
+// changes replayed without one lose it (docs/item-processing.md, "Snapshots").
 import { viewOf } from './state';
 import { ABSENT, type EngineState, type ItemChange } from './types';
 

@@ -52,6 +52,8 @@ export interface Restored {
 /**
  * Visits ENGINE_STREAM's events from `from` to `to` (inclusive), in chunks,
  * each read to its end (a client read left early keeps its gRPC call open).
+ * Revisions hidden by a soft delete (factory reset) are not returned: the
+ * read then starts at the first visible one, which may be past `to`.
  */
 export async function forEachOutput(
   client: EventStoreDBClient,
@@ -61,21 +63,25 @@ export async function forEachOutput(
 ): Promise<number> {
   let next = from;
   let count = 0;
-  while (next <= to) {
+  let done = false;
+  while (next <= to && !done) {
     let failure: { error: unknown } | undefined;
-    let read = 0;
+    let visited = 0;
     try {
       const maxCount = Number(to - next + 1n < BigInt(READ_CHUNK) ? to - next + 1n : BigInt(READ_CHUNK));
       for await (const resolved of client.readStream(ENGINE_STREAM, { fromRevision: next, direction: FORWARDS, maxCount })) {
-        read++;
-        if (failure) continue;
+        if (failure || done) continue;
         const decoded = decodeRecorded(resolved, itemEvents);
         if (isLeft(decoded)) {
           failure = { error: decoded.left };
           continue;
         }
         const e = decoded.right;
-        if (e.revision > to) continue;
+        if (e.revision > to) {
+          done = true;
+          continue;
+        }
+        visited++;
         visit({ id: e.id, revision: e.revision, inputPosition: e.data.inputPosition, changes: e.data.changes });
         count++;
         next = e.revision + 1n;
@@ -85,7 +91,7 @@ export async function forEachOutput(
       throw err;
     }
     if (failure) throw failure.error;
-    if (read === 0) break;
+    if (visited === 0) break;
   }
   return count;
 }

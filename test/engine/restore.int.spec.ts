@@ -126,4 +126,19 @@ describe('engine restore from snapshot + ENGINE_STREAM (real event store)', func
     expect(r.replayedEvents).to.equal(Number(endRevision) + 1);
     expect(views(r.state)).to.deep.equal(views(live.state));
   });
+
+  it('after a soft delete of the stream (factory reset) a snapshot of the deleted events is ignored and the state starts empty', async () => {
+    await snapshot(dir, live.state, mid);
+    await snapshot(dir, live.state, end);
+    await store.client.deleteStream(ENGINE_STREAM);
+    const fence = encodeEvent(itemEvents, { type: 'ItemsChanged', data: { inputPosition: '999999', at: 0, changes: [] } });
+    const after = (await appendEvents(store.client, ENGINE_STREAM, [fence], 'any')).nextExpectedRevision;
+    const r = await restoreState(
+      { client: store.client, logger: silent, snapshotDir: dir, contextOf: (id) => Promise.resolve(contexts.get(id)), useOtherJobDataOf: () => Promise.resolve(true) },
+      { revision: after, inputPosition: '999999' },
+    );
+    expect(r.snapshot).to.equal(undefined);
+    expect(r.replayedEvents).to.equal(1);
+    expect(r.state.shared.size).to.equal(0);
+  });
 });
