@@ -9,7 +9,8 @@ import type { RedisClient } from '../src/core/redis/connect';
 import { comparePositions, parsePosition, positionToString } from '../src/core/subscriptions';
 
 export class AppliedPositions {
-  private readonly changed = new Map<string, Position>();
+  /** Fields that applied an event of this batch, with their new position. */
+  private readonly applied = new Map<string, Position>();
 
   private constructor(private readonly at: Map<string, Position>) {}
 
@@ -33,12 +34,17 @@ export class AppliedPositions {
     const last = this.at.get(field);
     if (last !== undefined && comparePositions(position, last) <= 0) return false;
     this.at.set(field, position);
-    this.changed.set(field, position);
+    this.applied.set(field, position);
     return true;
   }
 
-  /** The hash fields to write in the same MULTI as the changes (empty when nothing was applied). */
-  writes(): Record<string, string> {
-    return Object.fromEntries([...this.changed].map(([f, p]) => [f, positionToString(p)]));
+  /** Whether `field` applied an event of this batch. */
+  changed(field: string): boolean {
+    return this.applied.has(field);
+  }
+
+  /** Writes the positions of this batch into the hash `key`, in the MULTI of the changes. */
+  saveInTransaction(tx: { hSet(key: string, fields: Record<string, string>): unknown }, key: string): void {
+    if (this.applied.size > 0) tx.hSet(key, Object.fromEntries([...this.applied].map(([f, p]) => [f, positionToString(p)])));
   }
 }

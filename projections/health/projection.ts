@@ -64,10 +64,9 @@ export function startHealthProjection(opts: {
           tx.zAdd(k.readerEvents(reader), member);
         }
       }
-      const positions = applied.writes();
-      const changed = [...states].filter(([r]) => positions[r] !== undefined);
+      const changed = [...states].filter(([r]) => applied.changed(r));
       if (changed.length) tx.hSet(k.readers, Object.fromEntries(changed.map(([r, s]) => [r, JSON.stringify(s)])));
-      if (changed.length) tx.hSet(k.applied, positions);
+      applied.saveInTransaction(tx, k.applied);
       checkpoints.saveInTransaction(tx, HEALTH_PROJECTION, position);
       await tx.exec();
       opts.onApplied?.(events.length);

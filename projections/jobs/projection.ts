@@ -74,8 +74,7 @@ export function startJobsProjection(opts: {
         }
       }
       for (const [id, s] of states) tx.hSet(k.state, id, JSON.stringify(s));
-      const positions = applied.writes();
-      if (Object.keys(positions).length > 0) tx.hSet(k.applied, positions);
+      applied.saveInTransaction(tx, k.applied);
       checkpoints.saveInTransaction(tx, JOBS_PROJECTION, position);
       await tx.exec();
       opts.onApplied?.(events.length);
