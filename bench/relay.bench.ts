@@ -14,6 +14,7 @@
 //      appended while the relay process is paused (SIGSTOP); rate = messages /
 //      time from resuming it (SIGCONT) to the last delivery;
 //   3. latency: events paced at about half the relay's rate (BENCH_LATENCY_SECONDS);
+//      BENCH_SHOW_LOGS=1 echoes the relay's warnings and errors;
 //      per message, delivery time minus the time its append was acknowledged.
 // Figures go to stdout as a table and one JSON line; progress to stderr.
 // BENCH_CPU_PROF_DIR=dir writes a CPU profile of the relay process there.
@@ -68,7 +69,10 @@ function startChild(entry: string, env: NodeJS.ProcessEnv, msg: string, profile 
       partial += chunk.toString('utf8');
       const lines = partial.split('\n');
       partial = lines.pop() ?? '';
-      for (const l of lines) if (l.includes(`"msg":"${msg}"`)) resolve(child);
+      for (const l of lines) {
+        if (l.includes(`"msg":"${msg}"`)) resolve(child);
+        if (process.env['BENCH_SHOW_LOGS'] && !l.includes('"level":"info"')) process.stderr.write(`${l}\n`);
+      }
     });
     child.once('exit', (code) => reject(new Error(`${entry} exited with ${String(code)} before logging ${msg}`)));
   });
@@ -200,17 +204,18 @@ async function main(): Promise<void> {
       const relayPerSec = rate(messages, relayMs);
       progress(`K=${k}: relay ${relayPerSec} msg/s`);
 
-      // 3. latency at about half the relay's rate: one event every 20 ms
+      // 3. latency at about half the relay's rate: one event every `interval` ms (at least 20) of `perEvent` changes
       sink.reset();
-      const perEvent = Math.max(1, Math.round((relayPerSec * 0.5 * 0.02) / k));
-      const latencyEvents = Math.round((LATENCY_SECONDS * 1000) / 20);
+      const target = relayPerSec * 0.5;
+      const perEvent = Math.max(1, Math.round((target * 0.02) / k));
+      const interval = Math.max(20, (perEvent * k * 1000) / target);
+      const latencyEvents = Math.round((LATENCY_SECONDS * 1000) / interval);
       const start = performance.now();
       for (let i = 0; i < latencyEvents; i++) {
         const id = crypto.randomUUID();
         await client.appendToStream(ENGINE_STREAM, [encodeEvent(itemEvents, { type: 'ItemsChanged', data: { inputPosition: '0', at: Date.now(), changes: Array.from({ length: perEvent }, changeOf) } }, undefined, id)]);
         sink.committedAt.set(id, performance.now());
-        const next = start + (i + 1) * 20;
-        const wait = next - performance.now();
+        const wait = start + (i + 1) * interval - performance.now();
         if (wait > 0) await sleep(wait);
       }
       const latencyMessages = latencyEvents * perEvent * k;
@@ -218,7 +223,7 @@ async function main(): Promise<void> {
       const sorted = [...sink.latencies].sort((a, b) => a - b);
       rows.push({
         queues: k, messages, rawPerSec: rate(messages, rawMs), relayPerSec, ratio: +(relayPerSec / rate(messages, rawMs)).toFixed(2),
-        latencyMessages, latencyRatePerSec: Math.round(perEvent * k * 50),
+        latencyMessages, latencyRatePerSec: Math.round((perEvent * k * 1000) / interval),
         p50Ms: +percentile(sorted, 50).toFixed(1), p99Ms: +percentile(sorted, 99).toFixed(1), maxMs: +(sorted.at(-1) ?? NaN).toFixed(1),
       });
       progress(`K=${k}: latency p50 ${rows.at(-1)?.p50Ms} ms, p99 ${rows.at(-1)?.p99Ms} ms`);

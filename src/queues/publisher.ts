@@ -1,14 +1,15 @@
-// Publishes one batch of relay messages with publisher confirms and resolves
-// only when the broker has confirmed every one of them, so the relay may
-// checkpoint after it. Messages go to the default exchange with the queue
-// name as routing key and `mandatory`: a message for a queue the broker
-// deleted (x-expires) comes back as a basic.return before its confirm; the
-// queue is then redeclared and the returned messages published again.
+// Publishes batches of relay messages on one confirm channel and tells, per
+// batch, when the broker has confirmed every message of it, so the relay
+// checkpoints a batch only after that (./relay.ts). Messages go to the default
+// exchange with the queue name as routing key and `mandatory`: a message for
+// a queue the broker deleted (x-expires) comes back as a basic.return before
+// its confirm; the queue is then redeclared and the returned messages sent
+// again.
 //
 // Any failure (channel or connection closed by the broker, nack, confirm
-// time-out) throws: the subscription retries the batch from its checkpoint
-// on a fresh channel, so nothing is lost and a consumer may see a message
-// twice (same messageId).
+// time-out) rejects the batch's confirmation: the relay resumes from its last
+// confirmed checkpoint on a fresh channel, so nothing is lost and a consumer
+// may see a message twice (same messageId).
 import type { ConfirmChannel, Message } from 'amqplib';
 import type * as amqp from 'amqplib';
 import type { Logger } from '../core/logger';
@@ -28,6 +29,8 @@ export interface PublisherOptions {
   /** How many times returned messages are redeclared and sent again before the batch fails. */
   readonly maxReturnRounds?: number;
 }
+
+const SLOW_CONFIRMS_MS = 250;
 
 class Stopped extends Error {
   constructor() {
@@ -55,7 +58,7 @@ const key = (queue: string, messageId: string): string => `${queue}\u0000${messa
 
 export class ConfirmPublisher {
   private channel: Promise<ConfirmChannel> | undefined;
-  private returned = new Map<string, true>();
+  private readonly returned = new Map<string, true>();
   private stopped = false;
   private readonly stopSignal: Promise<never>;
   private rejectStop: (err: Error) => void = () => undefined;
@@ -81,35 +84,35 @@ export class ConfirmPublisher {
     for (const q of queues) await this.unlessStopped(declareQueue(ch, q));
   }
 
-  /** Publishes `messages` in order; resolves once all are confirmed and routed to their queue. */
-  async publishAll(messages: readonly OutMessage[]): Promise<void> {
-    let pending = messages;
-    for (let round = 0; pending.length > 0; round++) {
-      if (round > this.maxReturnRounds) throw new Error(`messages still unroutable after ${this.maxReturnRounds} redeclarations`);
-      const ch = await this.open();
-      if (round > 0) {
-        const queues = new Set(pending.map((m) => m.queue));
-        this.logger.info('relay: recreating queues the broker had deleted', { queues: [...queues] });
-        for (const q of queues) await this.unlessStopped(declareQueue(ch, q));
-      }
-      this.returned = new Map();
-      for (const m of pending) {
-        const ok = ch.publish('', m.queue, m.body, {
-          mandatory: true,
-          persistent: m.persistent,
-          messageId: m.messageId,
-          contentType: 'application/json',
-        });
-        // Past the socket's buffer: wait for it to drain (or the channel to end) instead of buffering without bound.
-        if (!ok) await this.unlessStopped(drained(ch));
-      }
-      await this.unlessStopped(this.confirms(ch));
-      const returned = this.returned;
-      pending = pending.filter((m) => returned.has(key(m.queue, m.messageId)));
+  /**
+   * Publishes `messages` in order and resolves once they are handed to the
+   * connection; `confirmed` then resolves when the broker confirmed every one
+   * and each reached its queue (returned ones: queue redeclared, sent again),
+   * or rejects (channel closed, nack, time-out). Batches may be sent while
+   * earlier ones still wait for their confirms.
+   */
+  async send(messages: readonly OutMessage[], round = 0): Promise<{ confirmed: Promise<void> }> {
+    const ch = await this.open();
+    const confirms: Array<Promise<void>> = [];
+    for (const m of messages) {
+      let ok = true;
+      confirms.push(
+        new Promise<void>((resolve, reject) => {
+          ok = ch.publish('', m.queue, m.body, { mandatory: true, persistent: m.persistent, messageId: m.messageId, contentType: 'application/json' }, (err) =>
+            err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(),
+          );
+        }),
+      );
+      // Past the socket's buffer: wait for it to drain (or the channel to end) instead of buffering without bound.
+      if (!ok) await this.unlessStopped(drained(ch));
     }
+    const confirmed = this.settle(ch, messages, confirms, round);
+    // Awaited by the caller later; a rejection before then is not an unhandled one.
+    confirmed.catch(() => undefined);
+    return { confirmed };
   }
 
-  /** Ends waits in progress (publishAll rejects) and closes the channel. */
+  /** Ends waits in progress (send and confirmations reject) and closes the channel. */
   async stop(): Promise<void> {
     this.stopped = true;
     this.rejectStop(new Stopped());
@@ -117,21 +120,33 @@ export class ConfirmPublisher {
     await ch?.close().catch(() => undefined);
   }
 
-  private async confirms(ch: ConfirmChannel): Promise<void> {
+  private async settle(ch: ConfirmChannel, messages: readonly OutMessage[], confirms: Array<Promise<void>>, round: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`no confirms within ${this.confirmTimeoutMs} ms`)), this.confirmTimeoutMs);
     });
+    const started = Date.now();
     try {
-      await Promise.race([ch.waitForConfirms(), timeout]);
+      await this.unlessStopped(Promise.race([Promise.all(confirms), timeout]));
     } catch (err) {
       // Late confirms of this channel must not be taken for the retry's: start over on a new one.
-      this.channel = undefined;
+      if (this.channel && (await this.channel.catch(() => undefined)) === ch) this.channel = undefined;
       await ch.close().catch(() => undefined);
       throw err;
     } finally {
       clearTimeout(timer);
     }
+    const waited = Date.now() - started;
+    // Every message behind a slow confirm waits for its checkpoint: worth telling an operator.
+    if (waited >= SLOW_CONFIRMS_MS) this.logger.warn('relay: slow broker confirms', { waitedMs: waited, messages: messages.length });
+    // A basic.return arrives before the confirm of its message, so the set is complete here.
+    const returned = messages.filter((m) => this.returned.delete(key(m.queue, m.messageId)));
+    if (returned.length === 0) return;
+    if (round >= this.maxReturnRounds) throw new Error(`messages still unroutable after ${this.maxReturnRounds} redeclarations`);
+    const queues = [...new Set(returned.map((m) => m.queue))];
+    this.logger.info('relay: recreating queues the broker had deleted', { queues });
+    await this.declare(queues);
+    await (await this.send(returned, round + 1)).confirmed;
   }
 
   private open(): Promise<ConfirmChannel> {

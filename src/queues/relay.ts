@@ -1,9 +1,11 @@
 // The AMQP relay (role `relay`): a checkpointed subscription over the
 // engine's ItemsChanged, the reader health streams and the queue
 // configurations that publishes each matching change or health event to every
-// queue whose filter it passes. The checkpoint (Redis, `relay-v1`) is saved
-// by the subscription runner only after the handler returned, and the handler
-// returns only once the broker confirmed every message of the batch:
+// queue whose filter it passes. Batches are sent without waiting for the
+// previous batch's confirms (at most MAX_BATCHES_IN_FLIGHT ahead); the
+// checkpoint (Redis, `relay-v1`) of a batch is saved only once the broker has
+// confirmed it and every batch before it (./committer.ts). A batch that is not
+// confirmed restarts the subscription from the last saved checkpoint:
 // at-least-once delivery, duplicates carry the same messageId.
 // Design, guarantees and restarts: docs/queues.md.
 import { streamNameFilter, type EventStoreDBClient } from '@eventstore/db-client';
@@ -23,6 +25,7 @@ import { queueEvents } from './events';
 import { QUEUE_STREAM_PREFIX } from './model';
 import { QueueRegistry } from './registry';
 import { ConfirmPublisher, type OutMessage, type PublisherOptions } from './publisher';
+import { ConfirmedCheckpoints } from './committer';
 import { itemMessageBody, matchesHealthFilter, matchesItemFilter } from './match';
 
 export const RELAY_SUBSCRIPTION = 'relay-v1';
@@ -113,12 +116,18 @@ async function loadRegistry(client: EventStoreDBClient, logger: Logger): Promise
   return registry;
 }
 
+/** Batches sent ahead of their confirms before the handler waits for the broker. */
+const MAX_BATCHES_IN_FLIGHT = 4;
+
 export function startRelay(opts: RelayOptions): RunningRelay {
   const logger = opts.logger;
   let stopping = false;
   let connection: AmqpConnection | undefined;
   let publisher: ConfirmPublisher | undefined;
   let sub: RunningSubscription | undefined;
+  let restarting: Promise<void> | undefined;
+  const store = new RedisCheckpointStore(opts.redis, opts.keys.checkpointPrefix);
+  let stopCheckpoints: (() => Promise<void>) | undefined;
 
   const started = (async (): Promise<RunningSubscription> => {
     await resetIfLogWasReplaced({ client: opts.client, redis: opts.redis, keys: opts.keys, projection: RELAY_SUBSCRIPTION, keyPatterns: [], logger });
@@ -135,30 +144,59 @@ export function startRelay(opts: RelayOptions): RunningRelay {
       // Not fatal: a message for a missing queue comes back and redeclares it (publisher.ts).
       logger.warn('relay: could not redeclare the queues at start', { err: err instanceof Error ? err.message : String(err) });
     }
-    logger.info('relay started', { queues: registry.size });
-    const running = runSubscription({
-      client: opts.client,
-      name: RELAY_SUBSCRIPTION,
-      codecs: relayEvents,
-      filter: streamNameFilter({ prefixes: [ENGINE_STREAM, HEALTH_STREAM_PREFIX, QUEUE_STREAM_PREFIX] }),
-      checkpointStore: new RedisCheckpointStore(opts.redis, opts.keys.checkpointPrefix),
-      logger,
-      maxBatchSize: opts.maxBatchSize ?? 1000,
-      handler: async (events) => {
-        // Built event by event and published in slices, so a large batch fanned out to many queues stays bounded in memory.
-        let pending: OutMessage[] = [];
-        for (const e of events) {
-          pending.push(...messagesOf([e], registry));
-          if (pending.length >= FLUSH_EVERY) {
-            await pub.publishAll(pending);
-            pending = [];
-          }
-        }
-        if (pending.length > 0) await pub.publishAll(pending);
-      },
+
+    const checkpoints = new ConfirmedCheckpoints(store, RELAY_SUBSCRIPTION, logger, (err) => {
+      // A batch was not confirmed: everything after the last saved position goes again, on a new subscription.
+      restarting ??= (async () => {
+        logger.warn('relay: a batch was not confirmed; resuming from the last confirmed checkpoint', { err: err instanceof Error ? err.message : String(err) });
+        checkpoints.newGeneration();
+        await sub?.stop();
+        await checkpoints.settled();
+        if (!stopping) sub = subscribe(checkpoints.generation);
+      })().finally(() => (restarting = undefined));
     });
-    sub = running;
-    return running;
+
+    const subscribe = (generation: number): RunningSubscription =>
+      runSubscription({
+        client: opts.client,
+        name: RELAY_SUBSCRIPTION,
+        codecs: relayEvents,
+        filter: streamNameFilter({ prefixes: [ENGINE_STREAM, HEALTH_STREAM_PREFIX, QUEUE_STREAM_PREFIX] }),
+        // Loads from Redis; every save (also of positions the handler never saw) waits behind the confirms before it.
+        checkpointStore: { load: (name) => store.load(name), save: async (_name, position) => checkpoints.enqueue(generation, position) },
+        checkpointMode: 'handler',
+        logger,
+        maxBatchSize: opts.maxBatchSize ?? 1000,
+        handler: async (events, position) => {
+          if (generation !== checkpoints.generation) throw new Error('relay generation ended; resubscribing');
+          while (generation === checkpoints.generation && checkpoints.pending().length >= MAX_BATCHES_IN_FLIGHT) await checkpoints.settled();
+          // Built event by event and sent in slices, so a large batch fanned out to many queues stays bounded in memory.
+          const confirmations: Array<Promise<void>> = [];
+          let pending: OutMessage[] = [];
+          for (const e of events) {
+            pending.push(...messagesOf([e], registry));
+            if (pending.length >= FLUSH_EVERY) {
+              confirmations.push((await pub.send(pending)).confirmed);
+              pending = [];
+            }
+          }
+          if (pending.length > 0) confirmations.push((await pub.send(pending)).confirmed);
+          if (generation !== checkpoints.generation) throw new Error('relay generation ended; resubscribing');
+          const all = Promise.all(confirmations).then(() => undefined);
+          all.catch(() => undefined);
+          checkpoints.enqueue(generation, position, all);
+        },
+      });
+
+    logger.info('relay started', { queues: registry.size });
+    sub = subscribe(checkpoints.generation);
+    stopCheckpoints = async () => {
+      await restarting;
+      await sub?.stop();
+      // The last batches' confirms (the publisher is still open), so their checkpoint is saved.
+      await Promise.race([checkpoints.settled(), new Promise((r) => setTimeout(r, 5000).unref())]);
+    };
+    return sub;
   })();
   started.catch((err: unknown) => {
     if (!stopping) logger.error('relay did not start', { err });
@@ -168,10 +206,11 @@ export function startRelay(opts: RelayOptions): RunningRelay {
     started,
     async stop() {
       stopping = true;
-      // Ends a handler waiting for confirms or a channel, so the subscription can stop at once.
-      await publisher?.stop();
       await started.catch(() => undefined);
-      await sub?.stop();
+      // Bounded: with the broker gone, confirms never come; stopping the publisher then ends the waits.
+      const stoppedCleanly = await Promise.race([stopCheckpoints?.().then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 5000).unref())]);
+      await publisher?.stop();
+      if (!stoppedCleanly) await stopCheckpoints?.().catch(() => undefined);
       await connection?.close().catch(() => undefined);
     },
   };

@@ -1,0 +1,61 @@
+import { expect } from 'chai';
+import type { Position } from '@eventstore/db-client';
+import { InMemoryCheckpointStore } from '../../src/core/subscriptions';
+import type { Logger } from '../../src/core/logger';
+import { ConfirmedCheckpoints } from '../../src/queues/committer';
+
+const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
+const pos = (n: number): Position => ({ commit: BigInt(n), prepare: BigInt(n) });
+const deferred = () => {
+  let resolve: () => void = () => undefined;
+  let reject: (e: Error) => void = () => undefined;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  promise.catch(() => undefined);
+  return { promise, resolve, reject };
+};
+
+describe('queues: checkpoints saved only after confirms, in log order', () => {
+  it('a position is saved once its batch and every earlier batch are confirmed', async () => {
+    const store = new InMemoryCheckpointStore();
+    const c = new ConfirmedCheckpoints(store, 'relay', silent, () => undefined);
+    const a = deferred();
+    const b = deferred();
+    c.enqueue(0, pos(10), a.promise);
+    c.enqueue(0, pos(20), b.promise);
+    c.enqueue(0, pos(25)); // a position the handler never saw
+    b.resolve(); // the later batch confirmed first
+    await new Promise((r) => setTimeout(r, 10));
+    expect(await store.load('relay')).to.equal(undefined);
+    a.resolve();
+    await c.settled();
+    expect((await store.load('relay'))?.commit).to.equal(25n);
+    expect(c.pending()).to.have.length(0);
+  });
+
+  it('a failed confirmation reports once and nothing after it is saved in that generation, even confirmed batches', async () => {
+    const store = new InMemoryCheckpointStore();
+    const failures: unknown[] = [];
+    const c = new ConfirmedCheckpoints(store, 'relay', silent, (e) => failures.push(e));
+    const a = deferred();
+    const b = deferred();
+    const d = deferred();
+    c.enqueue(0, pos(10), a.promise);
+    c.enqueue(0, pos(20), b.promise);
+    c.enqueue(0, pos(30), d.promise);
+    a.resolve();
+    b.reject(new Error('channel closed'));
+    d.resolve(); // confirmed, but after a batch that was not: must not be saved
+    await new Promise((r) => setTimeout(r, 10));
+    expect(failures).to.have.length(1);
+    const g = c.newGeneration();
+    await c.settled();
+    expect((await store.load('relay'))?.commit, 'only the confirmed batch').to.equal(10n);
+    c.enqueue(0, pos(40)); // from the ended generation: dropped
+    c.enqueue(g, pos(50));
+    await c.settled();
+    expect((await store.load('relay'))?.commit).to.equal(50n);
+  });
+});
