@@ -93,14 +93,18 @@ describe('npm start (src/main.ts)', function () {
     expect(steps).to.deep.equal([
       'http server',
       'jobs runner and projection',
+      'queues background work',
+      'snmp background work',
       'engine background work',
       'items background work',
       'health background work',
+      'upgrades background work',
       'config projection',
       'amqp',
       'redis',
       'event store client',
       'embedded event store',
+      'retained log file',
     ]);
     expect(logs.some((l) => l.msg === 'shutdown finished' && l['code'] === 0)).to.equal(true);
   });
