@@ -342,7 +342,7 @@ async function throughput(svc: Service, jobId: string, readers: Reader[]) {
     postP50ms: ms2(percentile(lat, 50)),
     postP99ms: ms2(percentile(lat, 99)),
     /** CPU time per process over load + drain, and its share of one core over that time. */
-    cpu: cpuMs.map((c) => ({ ...c, coreShare: +(c.cpuMs / drainedMs).toFixed(2) })),
+    cpu: cpuMs.map((c) => ({ ...c, msPer1000: +((c.cpuMs * 1000) / observations).toFixed(2), coreShare: +(c.cpuMs / drainedMs).toFixed(2) })),
     serviceCpuMsPer1000: +((serviceCpuMs * 1000) / observations).toFixed(2),
     loadGeneratorCpuMsPer1000: +((((own.user + own.system) / 1000) * 1000) / observations).toFixed(2),
   };
@@ -487,7 +487,7 @@ async function main(): Promise<void> {
       console.log(`throughput: ${load.readers} readers x ${CONCURRENCY} in flight, ${load.observationsPerReport} observations a report, ${load.seconds} s: ${load.observations} observations in ${load.reports} reports`);
       console.log(`  accepted by the agent API: ${load.acceptedPerSec} observations/s (report POST p50 ${load.postP50ms} ms, p99 ${load.postP99ms} ms)`);
       console.log(`  end to end (until queryable as items): ${load.endToEndPerSec} observations/s (drained ${load.drainAfterLoadMs} ms after the load stopped)   goal >= 100000`);
-      console.log(`  CPU per 1000 observations: service ${load.serviceCpuMsPer1000} ms, load generator ${load.loadGeneratorCpuMsPer1000} ms; per process (share of a core): ${load.cpu.map((c) => `[${c.roles}] ${c.coreShare}`).join(', ')}`);
+      console.log(`  CPU per 1000 observations: service ${load.serviceCpuMsPer1000} ms, load generator ${load.loadGeneratorCpuMsPer1000} ms; per process: ${load.cpu.map((c) => `[${c.roles}] ${c.msPer1000} ms (${c.coreShare} of a core)`).join(', ')}`);
     }
     if (lat) console.log(`report accepted -> item queryable: ${lat.samples} samples, p50 ${lat.p50ms} ms, p99 ${lat.p99ms} ms, max ${lat.maxMs} ms   goal p99 <= 1000 ms`);
     if (seed) console.log(`seeded ${seed.items} items (${seed.stored} stored): appended in ${seed.appendMs} ms, projected after ${seed.projectedMs} ms (${seed.projectedPerSec} items/s)`);
