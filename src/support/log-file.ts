@@ -58,12 +58,19 @@ export function openLogFile(dataDir: string, maxBytes = LOG_FILE_MAX_BYTES, keep
 }
 
 let retainedIn: string | undefined;
+let active: object | undefined;
 /** The DATA_DIR whose log file this process writes (what the log export reads). */
 export const retainedLogDataDir = (): string | undefined => retainedIn;
 
-/** Retains this process's log lines under dataDir until the returned close. */
+/**
+ * Retains this process's log lines under dataDir until the returned close.
+ * The latest call wins (one service a process; tests start several in turn):
+ * closing an older one leaves the newer one's sink in place.
+ */
 export function retainLogs(dataDir: string): () => void {
   const file = openLogFile(dataDir);
+  const me = {};
+  active = me;
   retainedIn = dataDir;
   setLogSink((_level, line) => {
     try {
@@ -73,8 +80,11 @@ export function retainLogs(dataDir: string): () => void {
     }
   });
   return () => {
-    if (retainedIn === dataDir) retainedIn = undefined;
-    setLogSink(undefined);
+    if (active === me) {
+      active = undefined;
+      retainedIn = undefined;
+      setLogSink(undefined);
+    }
     file.close();
   };
 }
