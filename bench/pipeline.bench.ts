@@ -2,9 +2,11 @@
 // readers post tag reports through the agent API, the engine turns them into
 // ItemsChanged, the items projection makes them queryable.
 //
-// The service runs as `npm start` in a child process (temp DATA_DIR, free
-// ports, a Redis key prefix of its own), so the load generator does not share
-// its event loop. Three figures:
+// The service runs as child processes (BENCH_LAYOUT, by default the
+// production layout: the event store | api,jobs,relay | engine,projections;
+// temp DATA_DIR, free ports, a Redis key prefix of its own), so the load
+// generator does not share an event loop with it. Three figures (BENCH_PHASES
+// picks them), plus the CPU time per 1000 observations of each process:
 //   1. sustained observations/s: BENCH_READERS readers post reports of
 //      BENCH_OBSERVATIONS observations each, BENCH_CONCURRENCY in flight per
 //      reader, for BENCH_SECONDS; "accepted" counts what the API answered 200,
