@@ -20,7 +20,6 @@
 // BENCH_CPU_PROF_DIR=dir writes a CPU profile of the relay process there.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { EventStoreDBClient, type EventData } from '@eventstore/db-client';
@@ -33,6 +32,7 @@ import { QUEUE_ARGUMENTS, queueName, queueStream } from '../src/queues/model';
 import { itemMessageBody } from '../src/queues/match';
 import type { ItemChange } from '../projections/items/model';
 import { percentile, progress, rate } from './support/stats';
+import { freePort } from './support/ports';
 
 const num = (name: string, dflt: number): number => {
   const v = Number(process.env[name] ?? dflt);
@@ -46,18 +46,6 @@ const QUEUE_COUNTS = (process.env['BENCH_QUEUES'] ?? '1,10,100').split(',').map(
 const AMQP_URL = process.env['AMQP_URL'] ?? 'amqp://guest:guest@127.0.0.1:5672';
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      const port = typeof a === 'object' && a ? a.port : 0;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts an entry point and resolves once it logs `msg`. */
 function startChild(entry: string, env: NodeJS.ProcessEnv, msg: string, profile = false): Promise<ChildProcess> {

@@ -4,26 +4,18 @@ import type { ItemChange } from '../../projections/items/model';
 import { historyRecordOf, type ItemEvent } from '../../projections/items/model';
 import type { HealthEventView } from '../../projections/health/searchable';
 import type { HealthQueueFilter, ItemQueueFilter } from './model';
+import { writesHistory } from '../engine/types';
 
 /**
- * Zone transitions (FIRST_SEEN from ABSENT, ZONE_CHANGE, EXPIRED to ABSENT)
- * always qualify; MOVED (a move inside a zone or between floors of one
- * logical zone) only with zoneTransitionsOnly=false. HEARTBEAT never: it
- * says an unmoved item is still there, which is no ItemEvent (from = to), and
- * would put every present tag on every queue once per heartbeat period.
+ * Zone transitions (FIRST_SEEN from ABSENT, ZONE_CHANGE, EXPIRED to ABSENT:
+ * the history records) always qualify; MOVED (a move inside a zone or between
+ * floors of one logical zone) only with zoneTransitionsOnly=false. HEARTBEAT
+ * never: it says an unmoved item is still there, which is no ItemEvent
+ * (from = to), and would put every present tag on every queue once per
+ * heartbeat period.
  */
-function kindQualifies(kind: ItemChange['kind'], zoneTransitionsOnly: boolean): boolean {
-  switch (kind) {
-    case 'FIRST_SEEN':
-    case 'ZONE_CHANGE':
-    case 'EXPIRED':
-      return true;
-    case 'MOVED':
-      return !zoneTransitionsOnly;
-    case 'HEARTBEAT':
-      return false;
-  }
-}
+const kindQualifies = (kind: ItemChange['kind'], zoneTransitionsOnly: boolean): boolean =>
+  writesHistory(kind) || (kind === 'MOVED' && !zoneTransitionsOnly);
 
 /** Whether an item queue with `filter` receives `change` (every present field must match). */
 export function matchesItemFilter(filter: ItemQueueFilter, change: ItemChange): boolean {

@@ -4,28 +4,11 @@ import { healthFilterError, parseDeliveryMode } from '../../src/queues/validate'
 import { compact, serverUrl, type ItemQueueFilter } from '../../src/queues/model';
 import type { ItemChange } from '../../projections/items/model';
 import type { HealthEventView } from '../../projections/health/searchable';
+import { change as baseChange } from './support';
 
-const change = (over: Partial<ItemChange> = {}): ItemChange => ({
-  kind: 'ZONE_CHANGE',
-  epc: 'E28011606000020A',
-  tid: 'E2801160',
-  jobId: 'job-1',
-  fromZone: 'DOCK',
-  toZone: 'SHELF',
-  fromFloor: '1',
-  toFloor: '1',
-  fromFacility: 'STORE',
-  toFacility: 'STORE',
-  fromX: 0,
-  fromY: 0,
-  toX: 3,
-  toY: 4,
-  observationTime: Date.parse('2024-03-01T08:00:00.000Z'),
-  reportToDatabaseEnabled: true,
-  reportToHistoryEnabled: true,
-  reportToMessageQueueEnabled: true,
-  ...over,
-});
+// The shared fixture, moved 3 m east and 4 m north (5 m) from DOCK to SHELF of STORE.
+const change = (over: Partial<ItemChange> = {}): ItemChange =>
+  baseChange({ epc: 'E28011606000020A', tid: 'E2801160', jobId: 'job-1', toX: 3, toY: 4, ...over });
 const f = (filter: Partial<ItemQueueFilter>): ItemQueueFilter => filter as ItemQueueFilter;
 
 describe('queues: item filter matching', () => {
