@@ -31,14 +31,33 @@ export const ItemChangeCodec = t.type({
   reportToMessageQueueEnabled: t.boolean,
 });
 
+/**
+ * An item reset (POST /support/v1/itemReset) as the engine carried it out:
+ * every item of `facility` was dropped from the engine's views before the
+ * event's changes (which the engine leaves empty). Consumers apply it in log
+ * order: the items read model drops the facility's items (and its history
+ * records when clearHistory), a replay of the engine drops them again.
+ * Optional, so consumers that only look at `changes` (the AMQP relay) skip it.
+ */
+export const ItemsResetCodec = t.type({
+  facility: t.string,
+  clearHistory: t.boolean,
+  /** id of the ItemsResetRequested event it answers */
+  requestId: t.string,
+});
+export type ItemsReset = t.TypeOf<typeof ItemsResetCodec>;
+
 export const itemEvents = defineEvents({
-  ItemsChanged: t.type({
-    /** $all commit position (decimal string) of the last input this batch covers. */
-    inputPosition: t.string,
-    /** engine time (epoch ms) of the cycle */
-    at: t.number,
-    changes: t.array(ItemChangeCodec),
-  }),
+  ItemsChanged: t.intersection([
+    t.type({
+      /** $all commit position (decimal string) of the last input this batch covers. */
+      inputPosition: t.string,
+      /** engine time (epoch ms) of the cycle */
+      at: t.number,
+      changes: t.array(ItemChangeCodec),
+    }),
+    t.partial({ reset: ItemsResetCodec }),
+  ]),
 });
 export type ItemsEvent = EventOf<typeof itemEvents>;
 

@@ -10,7 +10,8 @@ import { isLeft } from 'fp-ts/Either';
 import { decodeRecorded } from '../core/events';
 import type { Logger } from '../core/logger';
 import { applyChange } from './apply';
-import { ENGINE_STREAM, itemEvents } from './events';
+import { ENGINE_STREAM, itemEvents, type ItemsReset } from './events';
+import { resetFacility } from './reset';
 import { decodeState, snapshotJobIds, type SnapshotPosition } from './snapshot';
 import { readSnapshots, type StoredSnapshot } from './snapshot-store';
 import { emptyState } from './state';
@@ -59,7 +60,7 @@ export async function forEachOutput(
   client: EventStoreDBClient,
   from: bigint,
   to: bigint,
-  visit: (e: { readonly id: string; readonly revision: bigint; readonly inputPosition: string; readonly changes: readonly ItemChange[] }) => void,
+  visit: (e: { readonly id: string; readonly revision: bigint; readonly inputPosition: string; readonly changes: readonly ItemChange[]; readonly reset?: ItemsReset | undefined }) => void,
 ): Promise<number> {
   let next = from;
   let count = 0;
@@ -82,7 +83,7 @@ export async function forEachOutput(
           continue;
         }
         visited++;
-        visit({ id: e.id, revision: e.revision, inputPosition: e.data.inputPosition, changes: e.data.changes });
+        visit({ id: e.id, revision: e.revision, inputPosition: e.data.inputPosition, changes: e.data.changes, reset: e.data.reset });
         count++;
         next = e.revision + 1n;
       }
@@ -157,9 +158,15 @@ export async function restoreState(deps: RestoreDeps, end: StreamEnd | undefined
   const state = snapshot?.state ?? emptyState();
   const jobIds = new Set<string>([...state.jobs.keys(), ...(snapshot?.isolated ?? [])]);
   const changes: ItemChange[] = [];
+  // Item resets replay in log order between the changes (an event's reset comes before its changes).
+  const steps: Array<ItemChange | { readonly resetFacility: string }> = [];
   const from = snapshot === undefined ? 0n : BigInt(snapshot.position.revision) + 1n;
   const events = await forEachOutput(deps.client, from, end.revision, (e) => {
-    for (const c of e.changes) changes.push(c);
+    if (e.reset !== undefined) steps.push({ resetFacility: e.reset.facility });
+    for (const c of e.changes) {
+      changes.push(c);
+      steps.push(c);
+    }
   });
   // Each job's view (shared or its own) is chosen by its useOtherJobData, read once per job.
   const useOther = new Map<string, boolean>();
@@ -167,7 +174,10 @@ export async function restoreState(deps: RestoreDeps, end: StreamEnd | undefined
     jobIds.add(jobId);
     useOther.set(jobId, await deps.useOtherJobDataOf(jobId));
   }
-  for (const change of changes) applyChange(state, change, useOther.get(change.jobId) ?? true);
+  for (const step of steps) {
+    if ('resetFacility' in step) resetFacility(state, step.resetFacility);
+    else applyChange(state, step, useOther.get(step.jobId) ?? true);
+  }
   return {
     state,
     snapshot: snapshot?.position,

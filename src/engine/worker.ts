@@ -23,7 +23,9 @@ import { currentZoneMapOf } from '../zonemaps/current-readmodel';
 import { zoneLocator } from '../zonemaps/lookup';
 import { engineReaders, engineRecipeOf } from './context';
 import { ingest, tick } from './engine';
-import { ENGINE_STREAM, itemEvents } from './events';
+import { ITEM_RESET_STREAM, itemResetEvents, type ItemsResetRequestedData } from '../support/events';
+import { ENGINE_STREAM, itemEvents, type ItemsEvent } from './events';
+import { resetFacility } from './reset';
 import { restoreState } from './restore';
 import { captureState, chunkCount, encodeSections, type SnapshotHeader } from './snapshot';
 import { writeSnapshot } from './snapshot-store';
@@ -67,9 +69,10 @@ export interface EngineWorker extends BackgroundWork {
   readonly runs: number;
 }
 
-const INPUT_CODECS = { ...tagReportEvents, ...jobEvents };
+// Item reset requests (support) are inputs too: carried out in order with the reports.
+const INPUT_CODECS = { ...tagReportEvents, ...jobEvents, ...itemResetEvents };
 type InputEvent = RecordedDomainEvent<
-  { type: 'TagsReported'; data: TagsReportedData } | Parameters<typeof evolveJob>[1]
+  { type: 'TagsReported'; data: TagsReportedData } | { type: 'ItemsResetRequested'; data: ItemsResetRequestedData } | Parameters<typeof evolveJob>[1]
 >;
 
 /** Where ENGINE_STREAM ends: its last revision and the input position its last event covers. */
@@ -202,7 +205,7 @@ class EngineRun {
       client: this.opts.client,
       name: 'item-engine',
       codecs: INPUT_CODECS,
-      filter: streamNameFilter({ prefixes: [TAG_REPORTS_STREAM_PREFIX, JOB_STREAM_PREFIX] }),
+      filter: streamNameFilter({ prefixes: [TAG_REPORTS_STREAM_PREFIX, JOB_STREAM_PREFIX, ITEM_RESET_STREAM] }),
       // The engine's own output is its checkpoint: nothing is saved elsewhere.
       checkpointStore: { load: () => Promise.resolve(resume === undefined ? undefined : positionOf(resume)), save: () => Promise.resolve() },
       checkpointMode: 'handler',
@@ -277,8 +280,12 @@ class EngineRun {
     // A failed run must not apply a batch twice (the subscription retries failed batches).
     if (this.failed || this.stopping) throw new Error('item engine run is stopping');
     try {
+      // Input covered by the events before the current one (an item reset claims only that for the changes before it).
+      let covered = this.inputPosition;
       for (const e of events) {
-        if (e.type === 'TagsReported') {
+        if (e.type === 'ItemsResetRequested') {
+          await this.resetItems(e, covered);
+        } else if (e.type === 'TagsReported') {
           const jobId = e.data.jobId;
           const { info, ctx } = await this.cachedJob(jobId);
           // Reports of an unknown or non-item job, or arriving after the job stopped, place nothing.
@@ -292,6 +299,7 @@ class EngineRun {
           this.jobs.delete(jobId); // refreshed on the job's next report
           if (e.type === 'JobStopped') endJob(this.state, jobId);
         }
+        covered = e.position?.commit.toString() ?? covered;
       }
       this.inputPosition = position.commit.toString();
       if (this.pending.length >= (this.opts.maxChanges ?? 500)) await this.flush();
@@ -331,20 +339,45 @@ class EngineRun {
       const last = i + MAX_CHANGES_PER_EVENT >= changes.length;
       const inputPosition = last ? this.inputPosition : (this.flushedInputPosition ?? '0');
       const chunk = changes.slice(i, i + MAX_CHANGES_PER_EVENT);
-      const event = encodeEvent(itemEvents, { type: 'ItemsChanged', data: { inputPosition, at: this.clock(), changes: chunk } });
-      try {
-        const outcome = await appendEvents(this.opts.client, ENGINE_STREAM, [event], this.revision);
-        this.revision = outcome.nextExpectedRevision;
-        this.flushedInputPosition = inputPosition;
-        this.lastEventId = event.id;
-      } catch (err) {
-        if (err instanceof ConcurrencyError) this.log.warn('ENGINE_STREAM written by someone else: fenced, resyncing', { err: err.message });
-        this.fail(err);
-        throw err;
-      }
+      await this.append({ inputPosition, at: this.clock(), changes: chunk });
     }
     this.changesSinceSnapshot += changes.length;
     this.maybeSnapshot();
+  }
+
+  /** Appends one ItemsChanged, fenced by the revision this run last wrote. */
+  private async append(data: Extract<ItemsEvent, { type: 'ItemsChanged' }>['data']): Promise<void> {
+    const event = encodeEvent(itemEvents, { type: 'ItemsChanged', data });
+    try {
+      const outcome = await appendEvents(this.opts.client, ENGINE_STREAM, [event], this.revision);
+      this.revision = outcome.nextExpectedRevision;
+      this.flushedInputPosition = data.inputPosition;
+      this.lastEventId = event.id;
+    } catch (err) {
+      if (err instanceof ConcurrencyError) this.log.warn('ENGINE_STREAM written by someone else: fenced, resyncing', { err: err.message });
+      this.fail(err);
+      throw err;
+    }
+  }
+
+  /**
+   * An item reset (docs/support.md): the changes pending before it are
+   * appended first, claiming only the input before the request; then the
+   * facility's items leave the state and an ItemsChanged with no changes and
+   * the `reset` record claims the request's position. Every consumer (and
+   * the engine's own restore) meets the reset at the same place in the log.
+   */
+  private async resetItems(e: RecordedDomainEvent<{ type: 'ItemsResetRequested'; data: ItemsResetRequestedData }>, covered: string | undefined): Promise<void> {
+    const at = e.position?.commit;
+    if (at === undefined) throw new Error(`ItemsResetRequested ${e.id} has no $all position`);
+    if (this.pending.length > 0) {
+      this.inputPosition = covered;
+      await this.flush();
+    }
+    const dropped = resetFacility(this.state, e.data.facility);
+    this.inputPosition = at.toString();
+    await this.append({ inputPosition: this.inputPosition, at: this.clock(), changes: [], reset: { facility: e.data.facility, clearHistory: e.data.clearHistory, requestId: e.id } });
+    this.log.info('item engine: items of a facility reset', { facility: e.data.facility, clearHistory: e.data.clearHistory, dropped, requestId: e.id });
   }
 
   /**
