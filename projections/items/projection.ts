@@ -12,12 +12,14 @@
 import { streamNameFilter, type EventStoreDBClient } from '@eventstore/db-client';
 import type { RedisClient } from '../../src/core/redis/connect';
 import type { RedisKeys } from '../../src/core/redis/keys';
+import type { RecordedDomainEvent } from '../../src/core/events';
 import type { Logger } from '../../src/core/logger';
 import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../src/core/subscriptions';
-import { ENGINE_STREAM, itemEvents } from '../../src/engine/events';
+import { ENGINE_STREAM, itemEvents, type ItemsEvent } from '../../src/engine/events';
 import { writesHistory } from '../../src/engine/types';
-import { historyId, ITEMS_PROJECTION, itemKeys } from './keys';
+import { historyId, ITEMS_PROJECTION, itemKeys, type ItemKeys } from './keys';
 import { changeOrder, historyRecordOf, indexKeysOf, itemAfter, type StoredItem } from './model';
+import { queueItemsReset } from './reset';
 
 export function startItemsProjection(opts: {
   client: EventStoreDBClient;
@@ -42,49 +44,72 @@ export function startItemsProjection(opts: {
     logger: opts.logger,
     handler: async (events, position) => {
       const relevant = events.filter((e) => e.streamId === ENGINE_STREAM);
-      const epcs = [
-        ...new Set(relevant.flatMap((e) => e.data.changes.filter((c) => c.reportToDatabaseEnabled).map((c) => c.epc.toUpperCase()))),
-      ];
-      const before = new Map<string, StoredItem>();
-      if (epcs.length > 0) {
-        const raws = await opts.redis.hmGet(k.item, epcs);
-        epcs.forEach((epc, i) => {
-          const raw = raws[i];
-          if (raw != null) before.set(epc, JSON.parse(raw) as StoredItem);
-        });
-      }
-      const after = new Map(before);
-      const tx = opts.redis.multi();
+      // An item reset splits the batch: what comes before it is committed
+      // first, so the reset sees it; the checkpoint goes with the last MULTI
+      // (a crash in between replays the batch, and the reset drops again what
+      // the first part re-adds).
+      const segments: Array<typeof relevant> = [[]];
       for (const e of relevant) {
-        const commit = e.position?.commit;
-        if (commit === undefined) throw new Error(`ItemsChanged ${e.id} has no $all position`);
-        e.data.changes.forEach((change, i) => {
-          if (change.reportToDatabaseEnabled) {
-            const epc = change.epc.toUpperCase();
-            const at = changeOrder(commit, i);
-            const current = after.get(epc);
-            if (current === undefined || current.at < at) after.set(epc, { item: itemAfter(change), ms: change.observationTime, at });
-          }
-          if (change.reportToHistoryEnabled && writesHistory(change.kind)) {
-            const id = historyId(change.observationTime, e.id, i);
-            tx.zAdd(k.history, { score: 0, value: id });
-            tx.hSet(k.historyRecord, id, JSON.stringify(historyRecordOf(change)));
-          }
-        });
+        if (e.data.reset !== undefined) segments.push([e], []);
+        else segments[segments.length - 1]!.push(e);
       }
-      for (const [epc, stored] of after) {
-        const old = before.get(epc);
-        if (old === stored) continue;
-        const newIndices = indexKeysOf(stored.item, k);
-        for (const key of old ? indexKeysOf(old.item, k) : []) if (!newIndices.includes(key)) tx.zRem(key, epc);
-        for (const key of newIndices) tx.zAdd(key, { score: 0, value: epc });
-        tx.zAdd(k.all, { score: 0, value: epc });
-        tx.zAdd(k.time, { score: stored.ms, value: epc });
-        tx.hSet(k.item, epc, JSON.stringify(stored));
+      const nonEmpty = segments.filter((seg, i) => seg.length > 0 || i === segments.length - 1);
+      for (const [i, segment] of nonEmpty.entries()) {
+        const tx = opts.redis.multi();
+        const reset = segment[0]?.data.reset;
+        if (reset !== undefined) {
+          const dropped = await queueItemsReset(opts.redis, k, reset, tx);
+          opts.logger.info('items read model: items of a facility reset', { facility: reset.facility, clearHistory: reset.clearHistory, ...dropped });
+        }
+        await queueChanges(opts.redis, k, segment, tx);
+        if (i === nonEmpty.length - 1) checkpoints.saveInTransaction(tx, name, position);
+        await tx.exec();
       }
-      checkpoints.saveInTransaction(tx, name, position);
-      await tx.exec();
       opts.onApplied?.(events.length);
     },
   });
+}
+
+/**
+ * Reads the items `events` touch, folds their changes and queues the writes
+ * of items, index sets and history records on `tx`.
+ */
+async function queueChanges(redis: RedisClient, k: ItemKeys, events: ReadonlyArray<RecordedDomainEvent<ItemsEvent>>, tx: ReturnType<RedisClient['multi']>): Promise<void> {
+  const epcs = [...new Set(events.flatMap((e) => e.data.changes.filter((c) => c.reportToDatabaseEnabled).map((c) => c.epc.toUpperCase())))];
+  const before = new Map<string, StoredItem>();
+  if (epcs.length > 0) {
+    const raws = await redis.hmGet(k.item, epcs);
+    epcs.forEach((epc, i) => {
+      const raw = raws[i];
+      if (raw != null) before.set(epc, JSON.parse(raw) as StoredItem);
+    });
+  }
+  const after = new Map(before);
+  for (const e of events) {
+    const commit = e.position?.commit;
+    if (commit === undefined) throw new Error(`ItemsChanged ${e.id} has no $all position`);
+    e.data.changes.forEach((change, i) => {
+      if (change.reportToDatabaseEnabled) {
+        const epc = change.epc.toUpperCase();
+        const at = changeOrder(commit, i);
+        const current = after.get(epc);
+        if (current === undefined || current.at < at) after.set(epc, { item: itemAfter(change), ms: change.observationTime, at });
+      }
+      if (change.reportToHistoryEnabled && writesHistory(change.kind)) {
+        const id = historyId(change.observationTime, e.id, i);
+        tx.zAdd(k.history, { score: 0, value: id });
+        tx.hSet(k.historyRecord, id, JSON.stringify(historyRecordOf(change)));
+      }
+    });
+  }
+  for (const [epc, stored] of after) {
+    const old = before.get(epc);
+    if (old === stored) continue;
+    const newIndices = indexKeysOf(stored.item, k);
+    for (const key of old ? indexKeysOf(old.item, k) : []) if (!newIndices.includes(key)) tx.zRem(key, epc);
+    for (const key of newIndices) tx.zAdd(key, { score: 0, value: epc });
+    tx.zAdd(k.all, { score: 0, value: epc });
+    tx.zAdd(k.time, { score: stored.ms, value: epc });
+    tx.hSet(k.item, epc, JSON.stringify(stored));
+  }
 }

@@ -8,7 +8,10 @@
 // its EPC to the change's to-side (the last such change in log order wins,
 // as in the read model), later changes are skipped one by one (a batch may
 // straddle asOf), and the read stops at the first ItemsChanged appended
-// (`at`) more than AS_OF_LATENESS_MS after asOf.
+// (`at`) more than AS_OF_LATENESS_MS after asOf. An item reset (ItemsChanged
+// with `reset`) appended (`at`) at or before asOf drops the facility's items
+// folded so far; one after asOf does not count (the items were there then),
+// clearHistory or not: the log keeps what it recorded.
 import { FORWARDS, START, StreamNotFoundError, type EventStoreDBClient } from '@eventstore/db-client';
 import { isLeft } from 'fp-ts/Either';
 import { decodeRecorded } from '../core/events';
@@ -58,12 +61,16 @@ export class AsOfFold {
   ) {}
 
   /** Applies one event; false when it is past the horizon (not applied): the scan stops. */
-  add(event: { readonly at: number; readonly changes: readonly ItemChange[] }): boolean {
+  add(event: { readonly at: number; readonly changes: readonly ItemChange[]; readonly reset?: { readonly facility: string } | undefined }): boolean {
     if (event.at > this.asOfMs + this.latenessMs) {
       this.stats.stoppedEarly = true;
       return false;
     }
     this.stats.events += 1;
+    const reset = event.reset;
+    if (reset !== undefined && event.at <= this.asOfMs) {
+      for (const [epc, item] of this.latest) if (item.facility === reset.facility) this.latest.delete(epc);
+    }
     for (const change of event.changes) {
       if (!change.reportToDatabaseEnabled || change.observationTime > this.asOfMs) continue;
       const epc = change.epc.toUpperCase();
