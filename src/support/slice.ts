@@ -8,6 +8,7 @@ import { commandMetadata } from '../core/resource/routes';
 import { facilityKind } from '../facilities/kind';
 import { DEFAULT_FACILITY } from '../facilities/codec';
 import { factoryReset } from './factory-reset';
+import { requestItemReset } from './item-reset';
 import { usersSlice } from '../users/slice';
 import { facilitiesSlice } from '../facilities/slice';
 import { decodeInput } from '../core/http/decode';
@@ -120,6 +121,25 @@ function registerFactoryReset(table: RouteTable, deps: AppDeps, clock: () => Dat
   );
 }
 
+function registerItemReset(table: RouteTable, deps: AppDeps, clock: () => Date): void {
+  table.add(
+    {
+      method: 'post', path: `${SUPPORT_PATH}/itemReset`, roles: SUPPORT_ROLES, tag: TAG,
+      summary: "Forget the items of a facility (engine state and items read model) as an event; its history records too with clearHistory",
+      body: {
+        type: 'object',
+        required: ['facility'],
+        properties: { facility: { type: 'string' }, clearHistory: { type: 'boolean', default: false } },
+      },
+      responses: { 202: '{requestId, facility, clearHistory, at}: accepted, carried out by the item engine', 400: 'facility missing or clearHistory not a boolean', 404: 'unknown facility' },
+    },
+    async (ctx) => {
+      ctx.body = await requestItemReset(deps, ctx.request.body, commandMetadata(ctx).user ?? null, clock());
+      ctx.status = 202;
+    },
+  );
+}
+
 function registerIterationData(table: RouteTable): void {
   table.add(
     {
@@ -147,6 +167,7 @@ export function makeSupportSlice(clock: () => Date = () => new Date()): Slice {
       registerConfiguration(table, deps, clock);
       registerLogs(table, clock);
       registerFactoryReset(table, deps, clock);
+      registerItemReset(table, deps, clock);
       registerIterationData(table);
     },
   };
