@@ -14,7 +14,9 @@ export class ConfirmedCheckpoints {
   private current = 0;
   /** A generation whose confirmation failed: nothing more of it is saved. */
   private failed = -1;
-  private inFlight: Array<Promise<void>> = [];
+  /** Confirmations not settled yet, with their message counts (a batch leaves as soon as the broker answered, before its checkpoint is saved). */
+  private readonly inFlight = new Map<Promise<void>, number>();
+  private inFlightMessages = 0;
 
   constructor(
     private readonly store: CheckpointStore,
@@ -30,13 +32,24 @@ export class ConfirmedCheckpoints {
 
   /** Ends the current generation: what is queued in it is dropped. */
   newGeneration(): number {
-    this.inFlight = [];
+    this.inFlight.clear();
+    this.inFlightMessages = 0;
     return ++this.current;
   }
 
-  /** Queues `position` to be saved once `confirmed` (if any) and everything queued before it resolved. */
-  enqueue(generation: number, position: Position, confirmed?: Promise<void>): void {
-    if (confirmed) this.inFlight.push(confirmed);
+  /** Queues `position` to be saved once `confirmed` (if any; a batch of `messages`) and everything queued before it resolved. */
+  enqueue(generation: number, position: Position, confirmed?: Promise<void>, messages = 0): void {
+    if (confirmed) {
+      this.inFlight.set(confirmed, messages);
+      this.inFlightMessages += messages;
+      const leave = (): void => {
+        const n = this.inFlight.get(confirmed);
+        if (n === undefined) return; // dropped by newGeneration
+        this.inFlight.delete(confirmed);
+        this.inFlightMessages -= n;
+      };
+      confirmed.then(leave, leave);
+    }
     this.tail = this.tail.then(async () => {
       if (generation !== this.current || this.failed === generation) return;
       try {
@@ -50,14 +63,25 @@ export class ConfirmedCheckpoints {
         return;
       }
       if (generation !== this.current || this.failed === generation) return;
-      if (confirmed) void this.inFlight.shift();
       await this.store.save(this.name, position).catch((err: unknown) => this.logger.warn('relay checkpoint save failed', { err }));
     });
   }
 
-  /** Batches sent and not yet confirmed (the relay waits on the oldest past a bound). */
-  pending(): readonly Promise<void>[] {
-    return this.inFlight;
+  /** Batches sent and not yet confirmed (or failed). */
+  pending(): number {
+    return this.inFlight.size;
+  }
+
+  /**
+   * Resolves once fewer than `max.batches` batches and `max.messages`
+   * messages of `generation` wait for their confirms, or the generation
+   * ended. A sliding window: the next batch goes out as soon as enough are
+   * answered, not after the whole window (and its checkpoint writes) drained.
+   */
+  async room(generation: number, max: { batches: number; messages: number }): Promise<void> {
+    while (generation === this.current && (this.inFlight.size >= max.batches || this.inFlightMessages >= max.messages)) {
+      await Promise.race([...this.inFlight.keys()].map((p) => p.catch(() => undefined)));
+    }
   }
 
   /** Resolves when everything queued so far is saved or dropped. */

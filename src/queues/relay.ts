@@ -34,8 +34,8 @@ type RelayEvent = RecordedDomainEvent<import('../core/events').EventOf<typeof re
 
 export const relayConnectionName = (pid = process.pid): string => `tagtrail[relay] pid=${pid}`;
 
-/** Messages published (and confirmed) before the handler goes on building the rest of a large batch. */
-const FLUSH_EVERY = 50_000;
+/** Messages handed to the connection (not waiting for their confirms) before the handler goes on building the rest of a large batch. */
+const FLUSH_EVERY = 10_000;
 
 export interface RelayOptions {
   readonly client: EventStoreDBClient;
@@ -116,8 +116,15 @@ async function loadRegistry(client: EventStoreDBClient, logger: Logger): Promise
   return registry;
 }
 
-/** Batches sent ahead of their confirms before the handler waits for the broker. */
-const MAX_BATCHES_IN_FLIGHT = 4;
+/**
+ * How far the relay sends ahead of the broker's confirms before the handler
+ * waits (a sliding window, ./committer.ts). Live, a batch is often one small
+ * event: a bound in batches alone (it was 4) capped the rate at a few events
+ * per confirm round trip (a broker fsync, 250+ ms on a loaded machine). The
+ * message bound keeps what waits for confirms (and for a possible resend)
+ * bounded in memory.
+ */
+const MAX_IN_FLIGHT = { batches: 256, messages: 20_000 };
 
 export function startRelay(opts: RelayOptions): RunningRelay {
   const logger = opts.logger;
@@ -169,22 +176,25 @@ export function startRelay(opts: RelayOptions): RunningRelay {
         maxBatchSize: opts.maxBatchSize ?? 1000,
         handler: async (events, position) => {
           if (generation !== checkpoints.generation) throw new Error('relay generation ended; resubscribing');
-          while (generation === checkpoints.generation && checkpoints.pending().length >= MAX_BATCHES_IN_FLIGHT) await checkpoints.settled();
+          await checkpoints.room(generation, MAX_IN_FLIGHT);
           // Built event by event and sent in slices, so a large batch fanned out to many queues stays bounded in memory.
           const confirmations: Array<Promise<void>> = [];
           let pending: OutMessage[] = [];
+          let sent = 0;
           for (const e of events) {
             pending.push(...messagesOf([e], registry));
             if (pending.length >= FLUSH_EVERY) {
               confirmations.push((await pub.send(pending)).confirmed);
+              sent += pending.length;
               pending = [];
             }
           }
           if (pending.length > 0) confirmations.push((await pub.send(pending)).confirmed);
+          sent += pending.length;
           if (generation !== checkpoints.generation) throw new Error('relay generation ended; resubscribing');
           const all = Promise.all(confirmations).then(() => undefined);
           all.catch(() => undefined);
-          checkpoints.enqueue(generation, position, all);
+          checkpoints.enqueue(generation, position, all, sent);
         },
       });
 
