@@ -14,6 +14,9 @@ import { userWithRole } from '../readerdefinitions/e2e-support';
 import { agentAuthorization } from '../../src/agents/guard';
 import { QUEUE_ARGUMENTS } from '../../src/queues/model';
 import { AMQP_URL, appendChanges, change, consume, T0, type Consumer } from './support';
+import { appendEvents } from '../../src/core/eventstore';
+import { encodeEvent } from '../../src/core/events';
+import { ENGINE_STREAM, itemEvents } from '../../src/engine/events';
 
 const ITEMS = '/data/v1/items/queues';
 const HEALTH = '/health/v1/events/queues';
@@ -188,6 +191,14 @@ describe('AMQP queues (relay role, in-process)', function () {
     await sleep(300);
     expect(other.messages).to.have.length(0);
     expect(byReader.messages).to.have.length(1);
+  });
+
+  it('an item reset marker (ItemsChanged with reset, no changes) sends nothing and the relay moves on past it', async () => {
+    const c = await consumer((await configure(ITEMS, { epc: 'E2800000000000000000E' })).queue);
+    const reset = { inputPosition: '0', at: Date.now(), changes: [], reset: { facility: 'STORE', clearHistory: true, requestId: crypto.randomUUID() } };
+    await appendEvents(client, ENGINE_STREAM, [encodeEvent(itemEvents, { type: 'ItemsChanged', data: reset })], 'any');
+    const next = await appendChanges(client, [change({ epc: 'E2800000000000000000E001' })]);
+    expect((await c.until(1)).map((m) => [m.messageId, m.body.epc])).to.deep.equal([[`${next}:0`, 'E2800000000000000000E001']]);
   });
 
   it('a queue the broker deleted (as x-expires does) is recreated when a matching message must be delivered', async () => {
