@@ -2,9 +2,9 @@
 // readers post tag reports through the agent API, the engine turns them into
 // ItemsChanged, the items projection makes them queryable.
 //
-// The service runs as child processes (BENCH_LAYOUT, by default the
-// production layout: the event store | api,jobs,relay | engine,projections;
-// temp DATA_DIR, free ports, a Redis key prefix of its own), so the load
+// The service runs as child processes (BENCH_LAYOUT: one `npm start` by
+// default, or split by roles; temp DATA_DIR, free ports, a Redis key prefix
+// of its own), so the load
 // generator does not share an event loop with it. Three figures (BENCH_PHASES
 // picks them), plus the CPU time per 1000 observations of each process:
 //   1. sustained observations/s: BENCH_READERS readers post reports of
@@ -74,11 +74,13 @@ async function freePort(): Promise<number> {
  */
 const LAYOUTS: Record<string, string> = {
   single: 'all',
-  // The documented layout (docs/operations.md): the API and the engine each get a core.
+  // The API and the engine each in a process of their own (docs/operations.md).
   split: 'eventstore;api,jobs,relay;engine,projections',
   split4: 'eventstore;api,jobs,relay;engine;projections',
 };
-const LAYOUT = process.env['BENCH_LAYOUT'] ?? 'split';
+// Single by default: on the shared 2-core machine the split did not raise the rate and slowed the
+// items query (docs/benchmarks.md, Pipeline, 2026-11-23).
+const LAYOUT = process.env['BENCH_LAYOUT'] ?? 'single';
 const PROCESSES = (LAYOUTS[LAYOUT] ?? LAYOUT).split(';').map((p) => p.trim());
 /** Which phases run: load (throughput), latency, query (seeding + items query). */
 const PHASES = new Set((process.env['BENCH_PHASES'] ?? 'load,latency,query').split(','));
