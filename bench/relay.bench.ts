@@ -33,6 +33,7 @@ import { itemMessageBody } from '../src/queues/match';
 import type { ItemChange } from '../projections/items/model';
 import { percentile, progress, rate } from './support/stats';
 import { freePort } from './support/ports';
+import { cpuMeter, pidOf } from './support/cpu';
 
 const num = (name: string, dflt: number): number => {
   const v = Number(process.env[name] ?? dflt);
@@ -42,6 +43,8 @@ const num = (name: string, dflt: number): number => {
 const MESSAGES = num('BENCH_MESSAGES', 50_000);
 const CHANGES_PER_EVENT = num('BENCH_CHANGES_PER_EVENT', 100);
 const LATENCY_SECONDS = num('BENCH_LATENCY_SECONDS', 5);
+/** Raw and relay phases alternate this many times per queue count; the figures are medians (the machine is shared, single runs vary). */
+const ROUNDS = num('BENCH_ROUNDS', 3);
 const QUEUE_COUNTS = (process.env['BENCH_QUEUES'] ?? '1,10,100').split(',').map(Number);
 const AMQP_URL = process.env['AMQP_URL'] ?? 'amqp://guest:guest@127.0.0.1:5672';
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
@@ -109,12 +112,24 @@ class Sink {
   }
 }
 
+const median = (xs: readonly number[]): number => percentile([...xs].sort((a, b) => a - b), 50);
+/** CPU ms per 1000 messages, per process. */
+const per1000 = (cpu: Record<string, number>, messages: number): Record<string, number> =>
+  Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, Math.round((v * 1000) / messages)]));
+const addInto = (sum: Record<string, number>, add: Record<string, number>): void => {
+  for (const [k, v] of Object.entries(add)) sum[k] = (sum[k] ?? 0) + v;
+};
+
 interface Row {
   queues: number;
   messages: number;
   rawPerSec: number;
   relayPerSec: number;
   ratio: number;
+  rounds: Array<{ rawPerSec: number; relayPerSec: number; ratio: number }>;
+  /** CPU ms per 1000 messages of each process during the raw and the relay phases (all rounds). */
+  rawCpuPer1000: Record<string, number>;
+  relayCpuPer1000: Record<string, number>;
   latencyMessages: number;
   latencyRatePerSec: number;
   p50Ms: number;
@@ -141,6 +156,7 @@ async function main(): Promise<void> {
     await consumeCh.prefetch(10_000);
     const rawCh = await conn.createConfirmChannel();
     const rows: Row[] = [];
+    const meter = cpuMeter({ bench: process.pid, eventstore: children[0]?.pid, relay: relay.pid, broker: pidOf('beam.smp') });
 
     for (const k of QUEUE_COUNTS) {
       const queues = Array.from({ length: k }, () => queueName('items', crypto.randomUUID()));
@@ -156,41 +172,53 @@ async function main(): Promise<void> {
       const events = Math.max(1, Math.ceil(changesTotal / CHANGES_PER_EVENT));
       const messages = events * CHANGES_PER_EVENT * k;
 
-      // 1. raw publisher
-      sink.reset();
-      const bodies = Array.from({ length: events * CHANGES_PER_EVENT }, () => Buffer.from(JSON.stringify(itemMessageBody(changeOf()))));
-      let t0 = performance.now();
-      for (let i = 0; i < bodies.length; i++) {
-        const body = bodies[i] as Buffer;
-        for (const q of queues) {
-          if (!rawCh.publish('', q, body, { persistent: true, mandatory: true, messageId: `raw:${i}`, contentType: 'application/json' })) await new Promise((r) => rawCh.once('drain', r));
+      const rounds: Row['rounds'] = [];
+      const rawCpu: Record<string, number> = {};
+      const relayCpu: Record<string, number> = {};
+      for (let round = 0; round < ROUNDS; round++) {
+        // 1. raw publisher
+        sink.reset();
+        const bodies = Array.from({ length: events * CHANGES_PER_EVENT }, () => Buffer.from(JSON.stringify(itemMessageBody(changeOf()))));
+        const t = meter.start();
+        let t0 = performance.now();
+        for (let i = 0; i < bodies.length; i++) {
+          const body = bodies[i] as Buffer;
+          for (const q of queues) {
+            if (!rawCh.publish('', q, body, { persistent: true, mandatory: true, messageId: `raw:${i}`, contentType: 'application/json' })) await new Promise((r) => rawCh.once('drain', r));
+          }
         }
-      }
-      await rawCh.waitForConfirms();
-      await sink.until(messages);
-      const rawMs = performance.now() - t0;
-      progress(`K=${k}: raw ${rate(messages, rawMs)} msg/s`);
+        await rawCh.waitForConfirms();
+        await sink.until(messages);
+        const rawMs = performance.now() - t0;
+        addInto(rawCpu, t());
+        progress(`K=${k} round ${round + 1}/${ROUNDS}: raw ${rate(messages, rawMs)} msg/s`);
 
-      // 2. relay: the same number of messages as ItemsChanged, stored while the relay is paused (SIGSTOP), so
-      //    the figure is the relay's own (catching up a backlog), not the speed of this process's appends
-      sink.reset();
-      relay.kill('SIGSTOP');
-      for (let e = 0; e < events; e += 10) {
-        const batch: EventData[] = [];
-        const ids: string[] = [];
-        for (let j = e; j < Math.min(events, e + 10); j++) {
-          const id = crypto.randomUUID();
-          ids.push(id);
-          batch.push(encodeEvent(itemEvents, { type: 'ItemsChanged', data: { inputPosition: '0', at: Date.now(), changes: Array.from({ length: CHANGES_PER_EVENT }, changeOf) } }, undefined, id));
+        // 2. relay: the same number of messages as ItemsChanged, stored while the relay is paused (SIGSTOP), so
+        //    the figure is the relay's own (catching up a backlog), not the speed of this process's appends
+        sink.reset();
+        relay.kill('SIGSTOP');
+        for (let e = 0; e < events; e += 10) {
+          const batch: EventData[] = [];
+          const ids: string[] = [];
+          for (let j = e; j < Math.min(events, e + 10); j++) {
+            const id = crypto.randomUUID();
+            ids.push(id);
+            batch.push(encodeEvent(itemEvents, { type: 'ItemsChanged', data: { inputPosition: '0', at: Date.now(), changes: Array.from({ length: CHANGES_PER_EVENT }, changeOf) } }, undefined, id));
+          }
+          await client.appendToStream(ENGINE_STREAM, batch);
         }
-        await client.appendToStream(ENGINE_STREAM, batch);
+        const r = meter.start();
+        t0 = performance.now();
+        relay.kill('SIGCONT');
+        await sink.until(messages);
+        const relayMs = performance.now() - t0;
+        addInto(relayCpu, r());
+        const relayPerSec = rate(messages, relayMs);
+        rounds.push({ rawPerSec: rate(messages, rawMs), relayPerSec, ratio: +(relayPerSec / rate(messages, rawMs)).toFixed(2) });
+        progress(`K=${k} round ${round + 1}/${ROUNDS}: relay ${relayPerSec} msg/s`);
       }
-      t0 = performance.now();
-      relay.kill('SIGCONT');
-      await sink.until(messages);
-      const relayMs = performance.now() - t0;
-      const relayPerSec = rate(messages, relayMs);
-      progress(`K=${k}: relay ${relayPerSec} msg/s`);
+      const rawPerSec = median(rounds.map((x) => x.rawPerSec));
+      const relayPerSec = median(rounds.map((x) => x.relayPerSec));
 
       // 3. latency at about half the relay's rate: one event every `interval` ms (at least 20) of `perEvent` changes
       sink.reset();
@@ -210,7 +238,8 @@ async function main(): Promise<void> {
       await sink.until(latencyMessages);
       const sorted = [...sink.latencies].sort((a, b) => a - b);
       rows.push({
-        queues: k, messages, rawPerSec: rate(messages, rawMs), relayPerSec, ratio: +(relayPerSec / rate(messages, rawMs)).toFixed(2),
+        queues: k, messages, rawPerSec, relayPerSec, ratio: +(relayPerSec / rawPerSec).toFixed(2), rounds,
+        rawCpuPer1000: per1000(rawCpu, messages * ROUNDS), relayCpuPer1000: per1000(relayCpu, messages * ROUNDS),
         latencyMessages, latencyRatePerSec: Math.round((perEvent * k * 1000) / interval),
         p50Ms: +percentile(sorted, 50).toFixed(1), p99Ms: +percentile(sorted, 99).toFixed(1), maxMs: +(sorted.at(-1) ?? NaN).toFixed(1),
       });
@@ -223,7 +252,12 @@ async function main(): Promise<void> {
     for (const r of rows) {
       console.log(`${String(r.queues).padStart(6)}  ${String(r.messages).padStart(8)}  ${String(r.rawPerSec).padStart(9)}  ${String(r.relayPerSec).padStart(11)}  ${r.ratio.toFixed(2).padStart(9)}  ${String(r.latencyRatePerSec).padStart(18)}  ${String(r.p50Ms).padStart(6)}  ${String(r.p99Ms).padStart(6)}  ${String(r.maxMs).padStart(6)}`);
     }
-    console.log(JSON.stringify({ bench: 'relay', at: new Date().toISOString(), loadavg: [l1, l5, l15], changesPerEvent: CHANGES_PER_EVENT, rows }));
+    console.log('CPU ms per 1000 messages (raw phase | relay phase): bench, event store, relay, broker');
+    for (const r of rows) {
+      const f = (c: Record<string, number>): string => ['bench', 'eventstore', 'relay', 'broker'].map((n) => String(c[n] ?? NaN)).join(' ');
+      console.log(`${String(r.queues).padStart(6)}  ${f(r.rawCpuPer1000)} | ${f(r.relayCpuPer1000)}   rounds relay/raw ${r.rounds.map((x) => x.ratio.toFixed(2)).join(' ')}`);
+    }
+    console.log(JSON.stringify({ bench: 'relay', rounds: ROUNDS, at: new Date().toISOString(), loadavg: [l1, l5, l15], changesPerEvent: CHANGES_PER_EVENT, rows }));
   } finally {
     const ch = await conn.createChannel().catch(() => undefined);
     for (const q of allQueues) await ch?.deleteQueue(q).catch(() => undefined);
