@@ -11,6 +11,7 @@ import { issueReaderCommand, readerCommandsOf, type ReaderCommandRecord } from '
 import { handleCommand } from '../core/command';
 import { aggregateStream } from '../core/eventstore';
 import { decodeInput } from '../core/http/decode';
+import { rootPathBefore } from '../core/http/root-path';
 import { notFound, type ApiError } from '../core/http/errors';
 import { commandMetadata } from '../core/resource/routes';
 import type { AppDeps, Slice } from '../core/slice';
@@ -25,12 +26,6 @@ export const SUPPORT_BASE = '/support/v1';
 const ROLES = ['Admin'];
 const TAG = 'Support';
 const STATUS_PATH = `${SUPPORT_BASE}/readerCommands/show`;
-
-/** The root path the request came under, so Location is a full path. */
-const rootPathOf = (ctx: Pick<Context, 'path'>): string => {
-  const at = ctx.path.indexOf(`${SUPPORT_BASE}/`);
-  return at > 0 ? ctx.path.slice(0, at) : '';
-};
 
 async function statusOf(deps: AppDeps, requestId: string) {
   const { state } = await aggregateStream({ client: deps.client, stream: requestStream(requestId), codecs: readerCommandRequestEvents, initial: null as RequestState, evolve: evolveRequest });
@@ -57,7 +52,7 @@ async function request(ctx: Context, deps: AppDeps, type: SupportCommandType, ta
   for (const reader of names.right) await issueReaderCommand(deps, reader, type, args, { commandId: requestId, metadata });
   const status = await statusOf(deps, requestId);
   ctx.status = 202;
-  ctx.set('Location', `${rootPathOf(ctx)}${STATUS_PATH}/${requestId}`);
+  ctx.set('Location', `${rootPathBefore(ctx, SUPPORT_BASE)}${STATUS_PATH}/${requestId}`);
   ctx.body = status;
 }
 

@@ -2,8 +2,8 @@
 //   POST .../{readerDefinitionName}/featureChanges            202 + Location of the status
 //   GET  .../{readerDefinitionName}/featureChanges/{feature}  the feature's status
 //   GET  .../{readerDefinitionName}/featureChanges            active requests (CONFIGURING or ERROR)
-import type { Context } from 'koa';
 import { decodeInput } from '../core/http/decode';
+import { rootPathBefore } from '../core/http/root-path';
 import type { RouteTable } from '../core/http/routes';
 import { commandMetadata, type ResourceDeps } from '../core/resource/routes';
 import { activeFeatureRequests, featureStatusOf } from './feature-changes';
@@ -15,17 +15,6 @@ import { featureChangeBodySchema } from './schema';
 
 const TAG = 'Reader definitions';
 const PARAM = 'readerDefinitionName';
-
-/**
- * The root path the request came in under (e.g. `/itemsense`), so that
- * `Location` is the full path of the status. The router does not change
- * `ctx.path`, and a reader name cannot hold an unescaped `/`, so the first
- * occurrence of the base is where the interface's paths begin.
- */
-export function rootPathOf(ctx: Pick<Context, 'path'>): string {
-  const at = ctx.path.indexOf(`${READER_DEFINITIONS_BASE}/`);
-  return at > 0 ? ctx.path.slice(0, at) : '';
-}
 
 export function registerFeatureChangeRoutes(table: RouteTable, deps: ResourceDeps, features: ReaderFeatureReadModel): void {
   const base = `${READER_DEFINITIONS_BASE}/:${PARAM}/featureChanges`;
@@ -49,7 +38,7 @@ export function registerFeatureChangeRoutes(table: RouteTable, deps: ResourceDep
       const reader = String(ctx.params[PARAM]);
       const status = await requestFeatureChange(deps, reader, body.feature, body.action, commandMetadata(ctx));
       ctx.status = 202;
-      ctx.set('Location', `${rootPathOf(ctx)}${featureStatusPath(reader, body.feature)}`);
+      ctx.set('Location', `${rootPathBefore(ctx, READER_DEFINITIONS_BASE)}${featureStatusPath(reader, body.feature)}`);
       ctx.body = status;
     },
   );
