@@ -93,20 +93,25 @@ export class ConfirmPublisher {
    */
   async send(messages: readonly OutMessage[], round = 0): Promise<{ confirmed: Promise<void> }> {
     const ch = await this.open();
-    const confirms: Array<Promise<void>> = [];
+    // One promise per batch, counted down by the broker's acks (not one per
+    // message: at 1 queue the relay's own CPU per message is what limits it).
+    let remaining = messages.length;
+    let settleAll: (err?: Error) => void = () => undefined;
+    const all = new Promise<void>((resolve, reject) => {
+      settleAll = (err) => (err ? reject(err) : resolve());
+    });
+    all.catch(() => undefined); // a nack while this loop still sends is handled by settle() below
+    const onConfirm = (err: unknown): void => {
+      if (err) settleAll(err instanceof Error ? err : new Error(String(err)));
+      else if (--remaining === 0) settleAll();
+    };
+    if (remaining === 0) settleAll();
     for (const m of messages) {
-      let ok = true;
-      confirms.push(
-        new Promise<void>((resolve, reject) => {
-          ok = ch.publish('', m.queue, m.body, { mandatory: true, persistent: m.persistent, messageId: m.messageId, contentType: 'application/json' }, (err) =>
-            err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(),
-          );
-        }),
-      );
+      const ok = ch.publish('', m.queue, m.body, { mandatory: true, persistent: m.persistent, messageId: m.messageId, contentType: 'application/json' }, onConfirm);
       // Past the socket's buffer: wait for it to drain (or the channel to end) instead of buffering without bound.
       if (!ok) await this.unlessStopped(drained(ch));
     }
-    const confirmed = this.settle(ch, messages, confirms, round);
+    const confirmed = this.settle(ch, messages, all, round);
     // Awaited by the caller later; a rejection before then is not an unhandled one.
     confirmed.catch(() => undefined);
     return { confirmed };
@@ -120,14 +125,14 @@ export class ConfirmPublisher {
     await ch?.close().catch(() => undefined);
   }
 
-  private async settle(ch: ConfirmChannel, messages: readonly OutMessage[], confirms: Array<Promise<void>>, round: number): Promise<void> {
+  private async settle(ch: ConfirmChannel, messages: readonly OutMessage[], acked: Promise<void>, round: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`no confirms within ${this.confirmTimeoutMs} ms`)), this.confirmTimeoutMs);
     });
     const started = Date.now();
     try {
-      await this.unlessStopped(Promise.race([Promise.all(confirms), timeout]));
+      await this.unlessStopped(Promise.race([acked, timeout]));
     } catch (err) {
       // Late confirms of this channel must not be taken for the retry's: start over on a new one.
       if (this.channel && (await this.channel.catch(() => undefined)) === ch) this.channel = undefined;
