@@ -6,22 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestApp, type TestApp } from '../support/app';
+import { HISTORY, ITEMS, sleep, until } from './e2e-support';
 import { epc, postReport, startInventoryJob } from '../engine/e2e-support';
-
-const ITEMS = '/data/v1/items/show';
-const HISTORY = '/data/v1/items/show/history';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function until(app: TestApp, path: string, ok: (body: any) => boolean, what: string): Promise<any> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const res = await app.request('GET', path);
-    if (res.status === 200 && ok(res.body)) return res.body;
-    if (Date.now() > deadline) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
-    await sleep(100);
-  }
-}
 
 describe('support: factory reset and the item engine', function () {
   this.timeout(120_000);

@@ -8,30 +8,16 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { agentAuthorization } from '../../src/agents/guard';
 import { ITEM_RESET_STREAM } from '../../src/support/events';
 import { startTestApp, type TestApp } from '../support/app';
-import { epc, postReport, startInventoryJob, type RunningJob } from '../engine/e2e-support';
+import { acceptJob, epc, postReport, startInventoryJob, type RunningJob } from '../engine/e2e-support';
 import { expectStatus } from '../readerconfigurations/e2e-support';
+import { HISTORY, ITEMS, sleep, until } from './e2e-support';
 
 const RESET = '/support/v1/itemReset';
-const ITEMS = '/data/v1/items/show';
-const HISTORY = '/data/v1/items/show/history';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Item { epc: string; zone: string; facility: string }
 interface HistoryRecord { epc: string; fromZone: string; toZone: string; toFacility: string }
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function until(app: TestApp, path: string, ok: (body: any) => boolean, what: string): Promise<any> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const res = await app.request('GET', path);
-    if (res.status === 200 && ok(res.body)) return res.body;
-    if (Date.now() > deadline) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
-    await sleep(100);
-  }
-}
 
 /** An INVENTORY job of recipe `rec` (created by startInventoryJob) in facility `facility` on reader `reader` (antenna 1 = DOCK). */
 async function startJobIn(app: TestApp, facility: string, reader: string): Promise<RunningJob> {
@@ -39,29 +25,7 @@ async function startJobIn(app: TestApp, facility: string, reader: string): Promi
   expectStatus(await app.request('POST', '/configuration/v1/readerDefinitions/create', { body: { name: reader, facility, antennaZones: { '1': 'DOCK' } } }), 200);
   const job = await app.request('POST', '/control/v1/jobs/start', { body: { name: `engine-${facility}`, recipeName: 'rec', facility, startDelay: 'PT0S' } });
   expectStatus(job, 200);
-  const jobId = job.body.id as string;
-  const agent = `/agent/v1/readers/${reader}`;
-  const issued = await app.request('PUT', `${agent}/secret`);
-  expectStatus(issued, 200);
-  const auth = agentAuthorization(reader, issued.body.secret as string);
-  for (let i = 0; ; i++) {
-    const res = await app.request('POST', `${agent}/checkin`, { auth, body: { agentId: `agent-${reader}`, versions: { App: '1.0.0', Firmware: '7.6.1' }, state: 'IDLE' } });
-    expectStatus(res, 200);
-    if (res.body.assignment?.jobId === jobId) break;
-    if (i > 100) throw new Error(`no assignment: ${JSON.stringify(res.body)}`);
-    await sleep(100);
-  }
-  const ack = await app.request('POST', `${agent}/assignments/${jobId}/ack`, { auth });
-  expect(ack.status, JSON.stringify(ack.body)).to.be.oneOf([200, 204]);
-  return { jobId, auth };
-}
-
-/** Like postReport, for a job on another reader. */
-async function postReportOn(app: TestApp, reader: string, job: RunningJob, t: number, epcs: string[]): Promise<void> {
-  const at = new Date(t).toISOString();
-  const observations = epcs.map((e) => ({ epc: e, tid: null, antennaId: 1, peakRssi: -60, readCount: 2, firstSeen: at, lastSeen: at, x: null, y: null }));
-  const res = await app.request('POST', `/agent/v1/readers/${reader}/reports`, { auth: job.auth, body: { reportId: crypto.randomUUID(), jobId: job.jobId, from: at, to: at, observations } });
-  expect(res.status, JSON.stringify(res.body)).to.be.oneOf([200, 202, 204]);
+  return acceptJob(app, reader, job.body.id as string);
 }
 
 describe('support: item reset', function () {
@@ -83,7 +47,7 @@ describe('support: item reset', function () {
     const a = await startInventoryJob(app); // facility DEFAULT, reader dock-1
     const b = await startJobIn(app, 'B', 'dock-2');
     await postReport(app, a, Date.now(), 1, [epc(1), epc(2)]);
-    await postReportOn(app, 'dock-2', b, Date.now(), [epc(3)]);
+    await postReport(app, b, Date.now(), 1, [epc(3)], -60, 'dock-2');
     await until(app, ITEMS, (body) => body.items?.length === 3, 'three items');
     await until(app, HISTORY, (body) => body.history?.length === 3, 'three history records');
 
