@@ -119,8 +119,8 @@ export interface ReportData {
   observations: ObservationData[];
 }
 
-/** Validates version 2 data and turns it into observations; errors name `<column>.<index>`. */
-export function validateColumns(u: unknown, c: t.Context): t.Validation<ReportData> {
+/** Validates version 2 data as columns (every column as long as epc); errors name `<column>.<index>`. */
+export function decodeColumns(u: unknown, c: t.Context): t.Validation<ReportColumns> {
   // The intersection's member indexes stay out of error paths only when it is the context's last type.
   const last = c[c.length - 1];
   const decoded = Columns.validate(u, last ? [...c.slice(0, -1), { ...last, type: Columns }] : c);
@@ -133,6 +133,15 @@ export function validateColumns(u: unknown, c: t.Context): t.Validation<ReportDa
       return t.failure(values, [...c, { key: column, type: Columns, actual: values }], `must have as many entries as epc (${n}), got ${values.length}`);
     }
   }
+  return t.success(d);
+}
+
+/** Validates version 2 data and turns it into observations; errors name `<column>.<index>`. */
+export function validateColumns(u: unknown, c: t.Context): t.Validation<ReportData> {
+  const decoded = decodeColumns(u, c);
+  if (decoded._tag === 'Left') return decoded;
+  const d = decoded.right;
+  const n = d.epc.length;
   const base = Date.parse(d.from);
   const iso = isoWriter();
   const observations = new Array<ObservationData>(n);

@@ -1,9 +1,10 @@
 // The item engine's two entry points. Both take the time from the caller (an
 // injected clock), never from the system, and update the state in place
 // (state.ts explains why); the returned changes are the only output.
-import type { Observation, TagsReportedData } from '../agents/events';
+import type { TagsReportedData } from '../agents/events';
 import { ingestInventory, pruneCandidates } from './inventory';
 import { addSamples, computeDue } from './location';
+import { engineReportOf, type EngineReport } from './report';
 import { runtimeOf, viewOf } from './state';
 import { expire } from './transition';
 import { ABSENT, type EngineResult, type EngineState, type ItemChange, type ItemState, type ItemView, type JobContext, type JobRuntime } from './types';
@@ -12,27 +13,31 @@ import { ABSENT, type EngineResult, type EngineState, type ItemChange, type Item
  * Applies one TagsReported report of `ctx`'s job at time `now`, then runs
  * everything due by `now` (tick). The report is applied first so a late
  * report keeps its tags from expiring instead of expiring and re-sighting them.
+ * The report comes decoded into observations (TagsReportedData) or straight
+ * from the stored columns (EngineReport, what the worker reads).
  */
-export function ingest(state: EngineState, report: TagsReportedData, ctx: JobContext, now: number, expiry: ExpiryStrategy = 'index'): EngineResult {
-  if (report.jobId !== ctx.jobId) throw new Error(`report of job ${report.jobId} given with the context of job ${ctx.jobId}`);
+export function ingest(state: EngineState, data: TagsReportedData | EngineReport, ctx: JobContext, now: number, expiry: ExpiryStrategy = 'index'): EngineResult {
+  if (data.jobId !== ctx.jobId) throw new Error(`report of job ${data.jobId} given with the context of job ${ctx.jobId}`);
+  const report = 'observations' in data ? engineReportOf(data) : data;
   const runtime = runtimeOf(state, ctx);
   const view = viewOf(state, ctx);
   // Reader clocks may run ahead; a read is never later than its arrival.
-  const timeOf = (o: Observation): number => Math.min(Date.parse(o.lastSeen), now);
+  const { timeBase, lastSeen } = report;
+  const timeOf = (i: number): number => Math.min(timeBase + lastSeen[i]!, now);
   const changes: ItemChange[] = [];
   switch (ctx.recipe.type) {
     case 'INVENTORY':
-      changes.push(...ingestInventory(runtime, view, report.reader, report.observations, timeOf, now));
+      for (const c of ingestInventory(runtime, view, report, timeOf, now)) changes.push(c);
       break;
     case 'LOCATION':
-      addSamples(runtime, report.reader, report.observations, timeOf, now);
+      addSamples(runtime, report, timeOf, now);
       break;
     default: {
       const never: never = ctx.recipe.type;
       throw new Error(`unknown job type ${String(never)}`);
     }
   }
-  changes.push(...tick(state, now, expiry).changes);
+  for (const c of tick(state, now, expiry).changes) changes.push(c);
   return { state, changes };
 }
 

@@ -110,15 +110,20 @@ export class IndexedView extends Map<string, ItemState> {
     const prev = super.get(epc);
     if (prev !== undefined) this.unindex(prev);
     super.set(epc, item);
-    if (item.zone !== ABSENT) {
-      let job = this.byJob.get(item.jobId);
-      if (job === undefined) {
-        job = new JobBuckets();
-        this.byJob.set(item.jobId, job);
-      }
-      job.add(epc, bucketOf(item.lastSeen));
-    }
+    this.index(epc, item);
     return this;
+  }
+
+  /**
+   * set(item.epc, item) when the caller already holds the current state
+   * `prev` of that EPC (the engine's per-read path): no lookup, and the index
+   * is left alone when the item stays in the same job's bucket.
+   */
+  replace(prev: ItemState, item: ItemState): void {
+    super.set(item.epc, item);
+    if (prev.zone !== ABSENT && item.zone !== ABSENT && prev.jobId === item.jobId && bucketOf(prev.lastSeen) === bucketOf(item.lastSeen)) return;
+    this.unindex(prev);
+    this.index(item.epc, item);
   }
 
   override delete(epc: string): boolean {
@@ -151,6 +156,16 @@ export class IndexedView extends Map<string, ItemState> {
   /** Jobs with present items in this view. */
   indexedJobs(): IterableIterator<string> {
     return this.byJob.keys();
+  }
+
+  private index(epc: string, item: ItemState): void {
+    if (item.zone === ABSENT) return;
+    let job = this.byJob.get(item.jobId);
+    if (job === undefined) {
+      job = new JobBuckets();
+      this.byJob.set(item.jobId, job);
+    }
+    job.add(epc, bucketOf(item.lastSeen));
   }
 
   private unindex(prev: ItemState): void {

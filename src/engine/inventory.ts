@@ -1,8 +1,8 @@
 // INVENTORY placement: a read is placed at its reader (antenna zone, reader
 // zone, the zone around the reader, else FACILITY); among the reads of the
 // compute window the strongest peak RSSI wins.
-import type { Observation } from '../agents/events';
 import { observe } from './transition';
+import type { EngineReport } from './report';
 import { FACILITY, type EngineReader, type InventoryCandidate, type ItemChange, type ItemView, type JobContext, type JobRuntime, type Position } from './types';
 
 /**
@@ -46,55 +46,166 @@ function stronger(a: InventoryCandidate, b: InventoryCandidate): InventoryCandid
   return a.antennaId <= b.antennaId ? a : b;
 }
 
-/** One candidate per EPC and report: its strongest observation, at its latest time. */
-function bestOfReport(reader: string, observations: readonly Observation[], timeOf: (o: Observation) => number): Map<string, InventoryCandidate> {
+/**
+ * One candidate per EPC and report: its strongest observation, at its latest
+ * time; in order of each EPC's first observation. `timeOf(i)` is the time of
+ * observation i.
+ */
+function bestOfReport(report: EngineReport, timeOf: (i: number) => number): Map<string, InventoryCandidate> {
   const best = new Map<string, InventoryCandidate>();
-  for (const o of observations) {
-    const c: InventoryCandidate = { time: timeOf(o), reader, antennaId: o.antennaId, peakRssi: o.peakRssi, tid: o.tid };
-    const known = best.get(o.epc);
-    best.set(o.epc, known === undefined ? c : { ...stronger(known, c), time: Math.max(known.time, c.time) });
+  const { epc, tid, antennaId, peakRssi, reader } = report;
+  for (let i = 0; i < epc.length; i++) {
+    const e = epc[i]!;
+    const c: InventoryCandidate = { time: timeOf(i), reader, antennaId: antennaId[i]!, peakRssi: peakRssi[i]!, tid: tid?.[i] ?? null };
+    const known = best.get(e);
+    best.set(e, known === undefined ? c : { ...stronger(known, c), time: Math.max(known.time, c.time) });
   }
   return best;
 }
 
+/** Positions by reader and antenna, per job context (contexts are replaced, never changed, when readers or zone map change). */
+const positionCache = new WeakMap<JobContext, Map<string, Map<number, Position>>>();
+
+function cachedPosition(ctx: JobContext, readerName: string, antennaId: number): Position {
+  let byReader = positionCache.get(ctx);
+  if (byReader === undefined) {
+    byReader = new Map();
+    positionCache.set(ctx, byReader);
+  }
+  let byAntenna = byReader.get(readerName);
+  if (byAntenna === undefined) {
+    byAntenna = new Map();
+    byReader.set(readerName, byAntenna);
+  }
+  let p = byAntenna.get(antennaId);
+  if (p === undefined) {
+    p = positionOfRead(ctx, readerName, antennaId);
+    byAntenna.set(antennaId, p);
+  }
+  return p;
+}
+
 /** Applies one INVENTORY report; placements happen on arrival (readers already report every reportingInterval). */
-export function ingestInventory(
-  runtime: JobRuntime,
-  view: ItemView,
-  reader: string,
-  observations: readonly Observation[],
-  timeOf: (o: Observation) => number,
-  now: number,
-): ItemChange[] {
+export function ingestInventory(runtime: JobRuntime, view: ItemView, report: EngineReport, timeOf: (i: number) => number, now: number): ItemChange[] {
   const ctx = runtime.ctx;
   const horizon = now - ctx.recipe.computeWindowMs;
+  const window = windowOf(runtime.candidates);
   const changes: ItemChange[] = [];
-  for (const [epc, candidate] of bestOfReport(reader, observations, timeOf)) {
+  for (const [epc, candidate] of bestOfReport(report, timeOf)) {
     // Reads that left the window no longer compete; a reader's newer read replaces its older one.
-    const kept = (runtime.candidates.get(epc) ?? []).filter(
-      (c) => c.time > horizon && !(c.reader === candidate.reader && c.antennaId === candidate.antennaId),
-    );
-    kept.push(candidate);
-    runtime.candidates.set(epc, kept);
-    const winner = kept.reduce(stronger);
-    const next = positionOfRead(ctx, winner.reader, winner.antennaId);
-    const read = { epc, tid: candidate.tid, time: candidate.time };
-    const change = observe(view, ctx, read, next, (prev) => !samePlace(prev, next));
+    let list = runtime.candidates.get(epc);
+    if (list === undefined) {
+      list = [candidate];
+      runtime.candidates.set(epc, list);
+    } else {
+      let n = 0;
+      for (const c of list) if (c.time > horizon && !(c.reader === candidate.reader && c.antennaId === candidate.antennaId)) list[n++] = c;
+      list.length = n;
+      list.push(candidate);
+    }
+    window.add(epc, candidate.time);
+    const winner = list.length === 1 ? candidate : list.reduce(stronger);
+    const next = cachedPosition(ctx, winner.reader, winner.antennaId);
+    const change = observe(view, ctx, epc, candidate.tid, candidate.time, next, movedInventory);
     if (change !== undefined) changes.push(change);
   }
+  window.size = runtime.candidates.size;
   return changes;
 }
 
-function samePlace(a: Position, b: Position): boolean {
-  return a.zone === b.zone && a.facility === b.facility && a.floor === b.floor && a.x === b.x && a.y === b.y;
+/** INVENTORY: any other position is a move. */
+function movedInventory(prev: Position, next: Position): boolean {
+  return !(prev.zone === next.zone && prev.facility === next.facility && prev.floor === next.floor && prev.x === next.x && prev.y === next.y);
+}
+
+/**
+ * When each candidate leaves the compute window: a min-heap of (time, EPC),
+ * one entry per candidate added, so pruning looks at the EPCs with a
+ * candidate at or before the horizon instead of every EPC in the window
+ * (ingest ticks after every report: the full walk was most of the engine's
+ * time). An entry whose candidate was replaced meanwhile prunes nothing.
+ */
+class CandidateWindow {
+  private readonly times: number[] = [];
+  private readonly epcs: string[] = [];
+  /** candidates.size after the last change through inventory.ts: a different size means someone else wrote it (rebuild). */
+  size = 0;
+
+  constructor(candidates: Map<string, readonly InventoryCandidate[]>) {
+    for (const [epc, list] of candidates) for (const c of list) this.add(epc, c.time);
+    this.size = candidates.size;
+  }
+
+  add(epc: string, time: number): void {
+    const times = this.times;
+    const epcs = this.epcs;
+    let i = times.length;
+    times.push(time);
+    epcs.push(epc);
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      const pt = times[p]!;
+      if (pt <= time) break;
+      times[i] = pt;
+      epcs[i] = epcs[p]!;
+      i = p;
+    }
+    times[i] = time;
+    epcs[i] = epc;
+  }
+
+  /** Removes and returns the EPC of the earliest entry when its time is <= horizon. */
+  popUpTo(horizon: number): string | undefined {
+    const times = this.times;
+    const epcs = this.epcs;
+    if (times.length === 0 || times[0]! > horizon) return undefined;
+    const top = epcs[0]!;
+    const lastTime = times.pop()!;
+    const lastEpc = epcs.pop()!;
+    const n = times.length;
+    if (n > 0) {
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= n) break;
+        const r = l + 1;
+        const c = r < n && times[r]! < times[l]! ? r : l;
+        if (times[c]! >= lastTime) break;
+        times[i] = times[c]!;
+        epcs[i] = epcs[c]!;
+        i = c;
+      }
+      times[i] = lastTime;
+      epcs[i] = lastEpc;
+    }
+    return top;
+  }
+}
+
+const windows = new WeakMap<Map<string, InventoryCandidate[]>, CandidateWindow>();
+
+/** The window index of a job's candidates (built from them on first use, e.g. after a snapshot restore, or when they were written elsewhere). */
+function windowOf(candidates: Map<string, InventoryCandidate[]>): CandidateWindow {
+  let w = windows.get(candidates);
+  if (w === undefined || w.size !== candidates.size) {
+    w = new CandidateWindow(candidates);
+    windows.set(candidates, w);
+  }
+  return w;
 }
 
 /** Drops candidates that left the window, so memory follows the tags in view. */
 export function pruneCandidates(runtime: JobRuntime, now: number): void {
   const horizon = now - runtime.ctx.recipe.computeWindowMs;
-  for (const [epc, list] of runtime.candidates) {
-    const kept = list.filter((c) => c.time > horizon);
-    if (kept.length === 0) runtime.candidates.delete(epc);
-    else if (kept.length !== list.length) runtime.candidates.set(epc, kept);
+  const candidates = runtime.candidates;
+  const window = windowOf(candidates);
+  for (let epc = window.popUpTo(horizon); epc !== undefined; epc = window.popUpTo(horizon)) {
+    const list = candidates.get(epc);
+    if (list === undefined) continue;
+    let n = 0;
+    for (const c of list) if (c.time > horizon) list[n++] = c;
+    if (n === 0) candidates.delete(epc);
+    else list.length = n;
   }
+  window.size = candidates.size;
 }

@@ -2,18 +2,24 @@
 // at every multiple of reportingInterval the location is recomputed as the
 // component-wise median of the window, and reported only when it moved at
 // least minimumMovementInMeters from the last reported location.
-import type { Observation } from '../agents/events';
+import type { EngineReport } from './report';
 import { observe } from './transition';
-import { FACILITY, type ItemChange, type ItemState, type ItemView, type JobRuntime, type LocationSample, type Position } from './types';
+import { FACILITY, type ItemChange, type ItemState, type ItemView, type JobContext, type JobRuntime, type LocationSample, type Position } from './types';
 
 /** Keeps the estimates of one report. Observations without x/y (the reader could not locate the tag) are left out. */
-export function addSamples(runtime: JobRuntime, reader: string, observations: readonly Observation[], timeOf: (o: Observation) => number, now: number): void {
-  const floor = runtime.ctx.readers.get(reader)?.floor ?? null;
-  for (const o of observations) {
-    if (o.x === null || o.y === null) continue;
-    const list = runtime.samples.get(o.epc) ?? [];
-    list.push({ time: timeOf(o), x: o.x, y: o.y, floor, tid: o.tid });
-    runtime.samples.set(o.epc, list);
+export function addSamples(runtime: JobRuntime, report: EngineReport, timeOf: (i: number) => number, now: number): void {
+  const floor = runtime.ctx.readers.get(report.reader)?.floor ?? null;
+  const { epc, tid, x: xs, y: ys } = report;
+  if (xs !== undefined && ys !== undefined) {
+    for (let i = 0; i < epc.length; i++) {
+      const x = xs[i] ?? null;
+      const y = ys[i] ?? null;
+      if (x === null || y === null) continue;
+      const e = epc[i]!;
+      const list = runtime.samples.get(e) ?? [];
+      list.push({ time: timeOf(i), x, y, floor, tid: tid?.[i] ?? null });
+      runtime.samples.set(e, list);
+    }
   }
   if (runtime.nextComputeAt === undefined && runtime.samples.size > 0) {
     const interval = runtime.ctx.recipe.reportingIntervalMs;
@@ -54,8 +60,7 @@ function computeAt(runtime: JobRuntime, view: ItemView, at: number): ItemChange[
     const estimate = locate(window);
     const zone = ctx.locator?.(estimate.floor, estimate.x, estimate.y) ?? FACILITY;
     const next: Position = { zone, floor: estimate.floor, facility: ctx.facility, x: estimate.x, y: estimate.y };
-    const read = { epc, tid: estimate.tid, time: estimate.time };
-    const change = observe(view, ctx, read, next, (prev) => movedEnough(prev, next, ctx.recipe.minimumMovementInMeters));
+    const change = observe(view, ctx, epc, estimate.tid, estimate.time, next, movedLocation);
     if (change !== undefined) changes.push(change);
   }
   return changes;
@@ -72,6 +77,8 @@ export function movedEnough(prev: ItemState, next: Position, minimum: number): b
   const distance = Math.hypot((next.x ?? 0) - prev.x, (next.y ?? 0) - prev.y);
   return minimum === 0 ? distance > 0 : distance >= minimum;
 }
+
+const movedLocation = (prev: ItemState, next: Position, ctx: JobContext): boolean => movedEnough(prev, next, ctx.recipe.minimumMovementInMeters);
 
 export interface Estimate {
   readonly x: number;

@@ -5,69 +5,92 @@ import { ABSENT, type ChangeKind, type ItemChange, type ItemState, type ItemView
 /** Where a never-seen item comes from: ABSENT, nowhere, no coordinates. */
 const NOWHERE: Position = { zone: ABSENT, floor: null, facility: null, x: null, y: null };
 
-export interface Read {
-  readonly epc: string;
-  readonly tid: string | null;
-  /** Observation time (epoch ms). */
-  readonly time: number;
-}
-
 /**
- * Applies a placement of a read to the item and returns the change to report,
- * if any. `moved` decides whether the new position counts as a move from the
- * previous one (the job types differ: any position change for INVENTORY, the
- * minimum movement for LOCATION); an unmoved read is a heartbeat candidate.
+ * Applies a placement of a read (of `epc` at observation time `time`, epoch
+ * ms) to the item and returns the change to report, if any. `moved` decides
+ * whether the new position counts as a move from the previous one (the job
+ * types differ: any position change for INVENTORY, the minimum movement for
+ * LOCATION); an unmoved read is a heartbeat candidate. The read comes as
+ * arguments, not an object: this runs once per observation.
  */
 export function observe(
   view: ItemView,
   ctx: JobContext,
-  read: Read,
+  epc: string,
+  readTid: string | null,
+  time: number,
   next: Position,
-  moved: (prev: ItemState) => boolean,
+  moved: (prev: ItemState, next: Position, ctx: JobContext) => boolean,
 ): ItemChange | undefined {
-  const prev = view.get(read.epc);
-  const tid = read.tid ?? prev?.tid ?? null;
+  const prev = view.get(epc);
+  const tid = readTid ?? prev?.tid ?? null;
   if (prev === undefined || prev.zone === ABSENT) {
-    if (prev === undefined) return place(view, ctx, { ...read, tid }, NOWHERE, next, 'FIRST_SEEN');
+    if (prev === undefined) return place(view, ctx, epc, tid, time, prev, NOWHERE, next, 'FIRST_SEEN');
     // A read already accounted for before the expiry does not bring the tag back.
-    if (read.time <= prev.lastSeen) return undefined;
+    if (time <= prev.lastSeen) return undefined;
     // A late read of an expired tag: it is back, but history never runs backwards.
-    const time = Math.max(read.time, prev.lastModifiedTime);
-    return place(view, ctx, { ...read, tid, time }, prev, next, 'ZONE_CHANGE');
+    return place(view, ctx, epc, tid, Math.max(time, prev.lastModifiedTime), prev, prev, next, 'ZONE_CHANGE');
   }
   // A read older than the last reported state would rewrite history backwards
   // (reports of several readers arrive out of order by a report or two).
-  if (read.time < prev.lastModifiedTime) return undefined;
-  if (moved(prev)) {
+  if (time < prev.lastModifiedTime) return undefined;
+  if (moved(prev, next, ctx)) {
     const kind = prev.zone !== next.zone || prev.facility !== next.facility ? 'ZONE_CHANGE' : 'MOVED';
-    return place(view, ctx, { ...read, tid }, prev, next, kind);
+    return place(view, ctx, epc, tid, time, prev, prev, next, kind);
   }
-  const lastSeen = Math.max(prev.lastSeen, read.time);
   // A read by another job is reported at once so the item's jobId follows it.
-  const due = read.time - prev.lastModifiedTime >= ctx.recipe.tagHeartbeatMs || prev.jobId !== ctx.jobId;
+  const due = time - prev.lastModifiedTime >= ctx.recipe.tagHeartbeatMs || prev.jobId !== ctx.jobId;
   if (!due) {
-    view.set(read.epc, { ...prev, tid, lastSeen });
+    const lastSeen = prev.lastSeen >= time ? prev.lastSeen : time;
+    if (lastSeen !== prev.lastSeen || tid !== prev.tid) view.replace(prev, withSeen(prev, tid, lastSeen));
     return undefined;
   }
-  return place(view, ctx, { ...read, tid }, prev, prev, 'HEARTBEAT');
+  return place(view, ctx, epc, tid, time, prev, prev, prev, 'HEARTBEAT');
 }
 
-function place(view: ItemView, ctx: JobContext, read: Read, from: Position, to: Position, kind: ChangeKind): ItemChange {
-  const prev = view.get(read.epc);
-  const lastSeen = Math.max(prev?.lastSeen ?? read.time, read.time);
-  view.set(read.epc, {
-    epc: read.epc,
-    tid: read.tid,
+/** `prev` with another tid and lastSeen (an object literal of the same shape: cheaper than a spread, and keeps every item one hidden class). */
+function withSeen(prev: ItemState, tid: string | null, lastSeen: number): ItemState {
+  return {
+    epc: prev.epc,
+    tid,
+    jobId: prev.jobId,
+    zone: prev.zone,
+    floor: prev.floor,
+    facility: prev.facility,
+    x: prev.x,
+    y: prev.y,
+    lastModifiedTime: prev.lastModifiedTime,
+    lastSeen,
+  };
+}
+
+function place(
+  view: ItemView,
+  ctx: JobContext,
+  epc: string,
+  tid: string | null,
+  time: number,
+  prev: ItemState | undefined,
+  from: Position,
+  to: Position,
+  kind: ChangeKind,
+): ItemChange {
+  const lastSeen = prev === undefined ? time : Math.max(prev.lastSeen, time);
+  const item: ItemState = {
+    epc,
+    tid,
     jobId: ctx.jobId,
     zone: to.zone,
     floor: to.floor,
     facility: to.facility,
     x: to.x,
     y: to.y,
-    lastModifiedTime: read.time,
+    lastModifiedTime: time,
     lastSeen,
-  });
-  return change(kind, read.epc, read.tid, ctx, from, to, read.time);
+  };
+  if (prev === undefined) view.set(epc, item);
+  else view.replace(prev, item);
+  return change(kind, epc, tid, ctx, from, to, time);
 }
 
 /**
