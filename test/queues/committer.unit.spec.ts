@@ -82,4 +82,24 @@ describe('queues: checkpoints saved only after confirms, in log order', () => {
     await c.settled();
     expect((await store.load('relay'))?.commit).to.equal(20n);
   });
+
+  it('a position whose successor is confirmed already is not written (one Redis write for a run of confirmed batches)', async () => {
+    const saved: bigint[] = [];
+    const store = new InMemoryCheckpointStore();
+    const counting = { load: (n: string) => store.load(n), save: async (n: string, p: Position) => (saved.push(p.commit), store.save(n, p)) };
+    const c = new ConfirmedCheckpoints(counting, 'relay', silent, () => undefined);
+    const a = deferred();
+    const b = deferred();
+    const d = deferred();
+    c.enqueue(0, pos(10), a.promise);
+    c.enqueue(0, pos(20), b.promise);
+    c.enqueue(0, pos(30), d.promise);
+    b.resolve();
+    a.resolve();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(saved, 'd still waits: 20 is written').to.deep.equal([20n]);
+    d.resolve();
+    await c.settled();
+    expect(saved).to.deep.equal([20n, 30n]);
+  });
 });
