@@ -8,7 +8,7 @@
 // "Engine wiring").
 import { BACKWARDS, END, NO_STREAM, StreamNotFoundError, streamNameFilter, type EventStoreDBClient, type Position } from '@eventstore/db-client';
 import { isLeft } from 'fp-ts/Either';
-import { TAG_REPORTS_STREAM_PREFIX, tagReportEvents, type TagsReportedData } from '../agents/events';
+import { TAG_REPORTS_STREAM_PREFIX } from '../agents/events';
 import { ConcurrencyError, appendEvents, forEachInStream, type StreamRevision } from '../core/eventstore';
 import { decodeRecorded, encodeEvent, type RecordedDomainEvent } from '../core/events';
 import type { Logger } from '../core/logger';
@@ -23,6 +23,7 @@ import { currentZoneMapOf } from '../zonemaps/current-readmodel';
 import { zoneLocator } from '../zonemaps/lookup';
 import { engineReaders, engineRecipeOf } from './context';
 import { ingest, tick } from './engine';
+import { engineReportEvents, type EngineReport } from './report';
 import { ITEM_RESET_STREAM, itemResetEvents, type ItemsResetRequestedData } from '../support/events';
 import { ENGINE_STREAM, itemEvents, type ItemsEvent } from './events';
 import { resetFacility } from './reset';
@@ -70,9 +71,10 @@ export interface EngineWorker extends BackgroundWork {
 }
 
 // Item reset requests (support) are inputs too: carried out in order with the reports.
-const INPUT_CODECS = { ...tagReportEvents, ...jobEvents, ...itemResetEvents };
+// Reports are decoded straight into the engine's columns (report.ts), not into an object per observation.
+const INPUT_CODECS = { ...engineReportEvents, ...jobEvents, ...itemResetEvents };
 type InputEvent = RecordedDomainEvent<
-  { type: 'TagsReported'; data: TagsReportedData } | { type: 'ItemsResetRequested'; data: ItemsResetRequestedData } | Parameters<typeof evolveJob>[1]
+  { type: 'TagsReported'; data: EngineReport } | { type: 'ItemsResetRequested'; data: ItemsResetRequestedData } | Parameters<typeof evolveJob>[1]
 >;
 
 /** Where ENGINE_STREAM ends: its last revision and the input position its last event covers. */
