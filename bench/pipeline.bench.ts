@@ -22,7 +22,6 @@
 // Redis keys and the temp dir are removed at the end.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir, cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { EventStoreDBClient, BACKWARDS, END } from '@eventstore/db-client';
@@ -31,6 +30,7 @@ import { agentAuthorization } from '../src/agents/guard';
 import { encodeEvent } from '../src/core/events';
 import { ENGINE_STREAM, itemEvents } from '../src/engine/events';
 import { percentile, progress, rate } from './support/stats';
+import { freePort } from './support/ports';
 
 const env = (name: string, dflt: number): number => {
   const v = Number(process.env[name] ?? dflt);
@@ -54,18 +54,6 @@ const hex = (n: number, width: number): string => n.toString(16).toUpperCase().p
 /** 24 hex digits: a family byte, then the number. Families keep the phases' EPCs apart. */
 const epcOf = (family: number, n: number): string => `E2${hex(family, 2)}${hex(n, 20)}`;
 const ms2 = (v: number): number => +v.toFixed(2);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      const port = typeof a === 'object' && a ? a.port : 0;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * How the service is laid out in processes: `;` separates processes, `,` the
