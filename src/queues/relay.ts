@@ -2,7 +2,7 @@
 // engine's ItemsChanged, the reader health streams and the queue
 // configurations that publishes each matching change or health event to every
 // queue whose filter it passes. Batches are sent without waiting for the
-// previous batch's confirms (at most MAX_BATCHES_IN_FLIGHT ahead); the
+// previous batch's confirms (a sliding window, MAX_IN_FLIGHT); the
 // checkpoint (Redis, `relay-v1`) of a batch is saved only once the broker has
 // confirmed it and every batch before it (./committer.ts). A batch that is not
 // confirmed restarts the subscription from the last saved checkpoint:
