@@ -56,6 +56,8 @@ export interface RabbitNode {
   ctl(args: readonly string[]): void;
   /** The node's log so far (for failure messages). */
   logTail(lines?: number): string;
+  /** Stops the node process (`rabbitmqctl stop`) and starts it again on the same data directory and ports. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -89,15 +91,23 @@ export async function startRabbitNode(tools: RabbitTools, opts: RabbitNodeOption
     RABBITMQ_ENABLED_PLUGINS_FILE: join(dir, 'enabled_plugins'),
   };
   const outPath = join(dir, 'server.out');
-  const out = openSync(outPath, 'a');
-  // Its own process group, so a forced stop reaches erl and its helpers.
-  const child: ChildProcess = spawn(tools.server, [], { env, cwd: dir, detached: true, stdio: ['ignore', out, out] });
-  closeSync(out);
-  let exited = false;
-  const exitedPromise = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  void exitedPromise.then(() => (exited = true));
+  let child: ChildProcess | undefined;
+  let exited = true;
+  let exitedPromise: Promise<void> = Promise.resolve();
+  const spawnServer = (): void => {
+    const out = openSync(outPath, 'a');
+    // Its own process group, so a forced stop reaches erl and its helpers.
+    const c: ChildProcess = spawn(tools.server, [], { env, cwd: dir, detached: true, stdio: ['ignore', out, out] });
+    closeSync(out);
+    child = c;
+    exited = false;
+    exitedPromise = new Promise<void>((resolve) => c.once('exit', () => resolve()));
+    void exitedPromise.then(() => {
+      if (child === c) exited = true;
+    });
+  };
   const killGroup = (): void => {
-    if (exited || child.pid === undefined) return;
+    if (exited || child?.pid === undefined) return;
     try {
       process.kill(-child.pid, 'SIGKILL');
     } catch {
@@ -115,41 +125,50 @@ export async function startRabbitNode(tools: RabbitTools, opts: RabbitNodeOption
       .join('\n');
   };
 
+  /** Stops the node process: rabbitmqctl stop, SIGKILL of its group if that fails or takes too long. */
+  const halt = async (): Promise<void> => {
+    if (exited) return;
+    const r = spawnSync(tools.ctl, ['-n', nodeName, 'stop'], { env, timeout: 30_000, encoding: 'utf8' });
+    if (r.status !== 0) killGroup();
+    await Promise.race([exitedPromise, sleep(15_000)]);
+    killGroup();
+    await exitedPromise;
+  };
+
   let stopped = false;
   const stop = async (): Promise<void> => {
     if (stopped) return;
     stopped = true;
-    if (!exited) {
-      const r = spawnSync(tools.ctl, ['-n', nodeName, 'stop'], { env, timeout: 30_000, encoding: 'utf8' });
-      if (r.status !== 0) killGroup();
-      await Promise.race([exitedPromise, sleep(15_000)]);
-      killGroup();
-    }
+    await halt();
     process.removeListener('exit', killGroup);
     rmSync(dir, { recursive: true, force: true });
   };
 
   // Up when the internal user guest (allowed from loopback) can open a connection.
-  const deadline = Date.now() + (opts.startTimeoutMs ?? 60_000);
-  for (;;) {
-    if (exited) {
-      const tail = logTail();
-      await stop();
-      throw new Error(`rabbitmq-server exited during start-up:\n${tail}`);
-    }
-    try {
-      const conn = await amqp.connect(`amqp://guest:guest@127.0.0.1:${port}`, { timeout: 2000 });
-      await conn.close();
-      break;
-    } catch {
-      if (Date.now() > deadline) {
+  const waitUp = async (): Promise<void> => {
+    const deadline = Date.now() + (opts.startTimeoutMs ?? 60_000);
+    for (;;) {
+      if (exited) {
         const tail = logTail();
         await stop();
-        throw new Error(`RabbitMQ node ${nodeName} not up within ${opts.startTimeoutMs ?? 60_000} ms:\n${tail}`);
+        throw new Error(`rabbitmq-server exited during start-up:\n${tail}`);
       }
-      await sleep(250);
+      try {
+        const conn = await amqp.connect(`amqp://guest:guest@127.0.0.1:${port}`, { timeout: 2000 });
+        await conn.close();
+        return;
+      } catch {
+        if (Date.now() > deadline) {
+          const tail = logTail();
+          await stop();
+          throw new Error(`RabbitMQ node ${nodeName} not up within ${opts.startTimeoutMs ?? 60_000} ms:\n${tail}`);
+        }
+        await sleep(250);
+      }
     }
-  }
+  };
+  spawnServer();
+  await waitUp();
   return {
     nodeName,
     port,
@@ -159,6 +178,11 @@ export async function startRabbitNode(tools: RabbitTools, opts: RabbitNodeOption
       if (r.status !== 0) throw new Error(`rabbitmqctl ${args.join(' ')} failed: ${r.stderr || r.stdout}`);
     },
     logTail,
+    async restart() {
+      await halt();
+      spawnServer();
+      await waitUp();
+    },
     stop,
   };
 }
