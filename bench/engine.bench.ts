@@ -29,12 +29,9 @@ import { restoreState } from '../src/engine/restore';
 import { captureState, chunkCount, encodeSections } from '../src/engine/snapshot';
 import { writeSnapshot } from '../src/engine/snapshot-store';
 import { progress } from './support/stats';
+import { positiveEnv } from './support/env';
 
-const num = (name: string, dflt: number): number => {
-  const v = Number(process.env[name] ?? dflt);
-  if (!Number.isFinite(v) || v <= 0) throw new Error(`${name} must be a positive number`);
-  return v;
-};
+const num = positiveEnv;
 const ITEMS = num('BENCH_ENGINE_ITEMS', 1_000_000);
 const TAIL = num('BENCH_ENGINE_TAIL', 100_000);
 const PER_REPORT = 1000;

@@ -31,12 +31,9 @@ import { encodeEvent } from '../src/core/events';
 import { ENGINE_STREAM, itemEvents } from '../src/engine/events';
 import { percentile, progress, rate } from './support/stats';
 import { freePort } from './support/ports';
+import { positiveEnv } from './support/env';
 
-const env = (name: string, dflt: number): number => {
-  const v = Number(process.env[name] ?? dflt);
-  if (!Number.isFinite(v) || v <= 0) throw new Error(`${name} must be a positive number`);
-  return v;
-};
+const env = positiveEnv;
 const SECONDS = env('BENCH_SECONDS', 10);
 const READERS = env('BENCH_READERS', 8);
 const OBSERVATIONS = env('BENCH_OBSERVATIONS', 1000);

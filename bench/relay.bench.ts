@@ -34,12 +34,9 @@ import type { ItemChange } from '../projections/items/model';
 import { percentile, progress, rate } from './support/stats';
 import { freePort } from './support/ports';
 import { cpuMeter, pidOf } from './support/cpu';
+import { positiveEnv } from './support/env';
 
-const num = (name: string, dflt: number): number => {
-  const v = Number(process.env[name] ?? dflt);
-  if (!Number.isFinite(v) || v <= 0) throw new Error(`${name} must be a positive number`);
-  return v;
-};
+const num = positiveEnv;
 const MESSAGES = num('BENCH_MESSAGES', 50_000);
 const CHANGES_PER_EVENT = num('BENCH_CHANGES_PER_EVENT', 100);
 const LATENCY_SECONDS = num('BENCH_LATENCY_SECONDS', 5);
