@@ -4,10 +4,10 @@
 // rabbitmq-server; stopped and removed by stop(), even after a failed test.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as amqp from 'amqplib';
+import { freePort } from '../../bench/support/ports';
 
 export interface RabbitTools {
   readonly server: string;
@@ -35,17 +35,8 @@ export function findRabbitTools(): RabbitTools | undefined {
   return server && ctl ? { server, ctl } : undefined;
 }
 
-/** A port nobody listens on right now (the node binds it a moment later). */
-export async function sparePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const addr = s.address();
-      s.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
-    });
-  });
-}
+/** A port nobody listens on right now (the node binds it a moment later): the benchmarks' helper. */
+export const sparePort = freePort;
 
 export interface RabbitNode {
   readonly nodeName: string;
