@@ -14,14 +14,11 @@ import type { ConfirmChannel, Message } from 'amqplib';
 import type * as amqp from 'amqplib';
 import type { Logger } from '../core/logger';
 import { declareQueue } from './declare';
+import { encodePublishes, type PublishFrame } from './frames';
+import { batchWriterOf } from './channel-writer';
 
-export interface OutMessage {
-  readonly queue: string;
-  readonly body: Buffer;
-  /** `<event id>:<index>`: the same for every copy of one change, so consumers drop duplicates. */
-  readonly messageId: string;
-  readonly persistent: boolean;
-}
+/** A relay message: its frames are encoded by ./frames.ts. */
+export type OutMessage = PublishFrame;
 
 export interface PublisherOptions {
   /** Longest wait for the confirms of one batch before the batch is retried. */
@@ -106,9 +103,16 @@ export class ConfirmPublisher {
       else if (--remaining === 0) settleAll();
     };
     if (remaining === 0) settleAll();
-    for (const m of messages) {
-      const ok = ch.publish('', m.queue, m.body, { mandatory: true, persistent: m.persistent, messageId: m.messageId, contentType: 'application/json' }, onConfirm);
-      // Past the socket's buffer: wait for it to drain (or the channel to end) instead of buffering without bound.
+    const first = batchWriterOf(ch);
+    if (!first) throw new Error('channel closed');
+    for (const chunk of encodePublishes(first.channel, messages, first.frameMax)) {
+      // Looked up again after every wait: a channel closed meanwhile must not be written to.
+      const writer = batchWriterOf(ch);
+      if (!writer) throw new Error('channel closed');
+      const ok = writer.write(chunk.bytes);
+      // One confirm callback per message, in publish order: amqplib's delivery-tag bookkeeping counts them.
+      for (let i = 0; i < chunk.messages; i++) writer.pushConfirmCallback(onConfirm);
+      // Past the channel's buffer: wait for it to drain (or the channel to end) instead of buffering without bound.
       if (!ok) await this.unlessStopped(drained(ch));
     }
     const confirmed = this.settle(ch, messages, all, round);

@@ -1,0 +1,136 @@
+// AMQP 0-9-1 frames of basic.publish messages, encoded for a whole batch into
+// one buffer. Pure: ./publisher.ts hands the buffers to amqplib's channel.
+//
+// Why not amqplib's `publish` per message: at one queue the relay's own CPU
+// is what limits it (docs/benchmarks.md, "Relay"), and amqplib spends per
+// message five buffer allocations, a table encoding of the (empty) headers,
+// one object-mode stream write and one socket write (a system call). Here a
+// batch costs one allocation and, in amqplib's channel stream, a few chunks.
+// The bytes are exactly what amqplib's encoder sends for
+// `publish('', queue, body, {mandatory: true, persistent, messageId,
+// contentType})` (test/queues/frames.unit.spec.ts compares them).
+
+/** One message as the broker receives it: default exchange, routed by queue name. */
+export interface PublishFrame {
+  readonly queue: string;
+  readonly body: Buffer;
+  /** `<event id>:<index>`: the same for every copy of one change, so consumers drop duplicates. */
+  readonly messageId: string;
+  readonly persistent: boolean;
+}
+
+/** Consecutive messages' frames in one buffer. */
+export interface PublishChunk {
+  readonly bytes: Buffer;
+  readonly messages: number;
+}
+
+const FRAME_METHOD = 1;
+const FRAME_HEADER = 2;
+const FRAME_BODY = 3;
+const FRAME_END = 0xce;
+/** Type (1), channel (2), size (4) before the payload; frame end (1) after it. */
+const FRAME_OVERHEAD = 8;
+const CLASS_BASIC = 60;
+const METHOD_PUBLISH = 40;
+const CONTENT_TYPE = 'application/json';
+const CONTENT_TYPE_BYTES = Buffer.from(CONTENT_TYPE, 'latin1');
+// Property flags of basic.properties, highest bit first (AMQP 0-9-1, 4.2.6.1 and the class's field list).
+const FLAG_CONTENT_TYPE = 1 << 15;
+const FLAG_HEADERS = 1 << 13;
+const FLAG_DELIVERY_MODE = 1 << 12;
+const FLAG_MESSAGE_ID = 1 << 7;
+const FLAGS = FLAG_CONTENT_TYPE | FLAG_HEADERS | FLAG_DELIVERY_MODE | FLAG_MESSAGE_ID;
+/** basic.publish `mandatory`: a message no queue takes comes back (basic.return), see ./publisher.ts. */
+const MANDATORY = 1;
+
+function shortString(s: string, field: string): number {
+  const n = Buffer.byteLength(s, 'utf8');
+  if (n > 255) throw new RangeError(`${field} is longer than 255 bytes: ${s.slice(0, 40)}…`);
+  return n;
+}
+
+/** Bytes of one message's frames: method + header + body frames of at most `frameMax` bytes each. */
+function sizeOf(m: PublishFrame, queueLen: number, idLen: number, maxBody: number): number {
+  const method = FRAME_OVERHEAD + 4 + 2 + 1 + 0 + 1 + queueLen + 1;
+  const properties = 1 + CONTENT_TYPE_BYTES.length + 4 + 1 + 1 + idLen;
+  const header = FRAME_OVERHEAD + 2 + 2 + 8 + 2 + properties;
+  const bodyFrames = Math.ceil(m.body.length / maxBody);
+  return method + header + bodyFrames * FRAME_OVERHEAD + m.body.length;
+}
+
+/**
+ * The frames of `messages` on `channel`, in order, as buffers of about
+ * `chunkBytes` each (a message is never split across two). `frameMax` is the
+ * connection's negotiated frame size: larger bodies take several body frames.
+ */
+export function encodePublishes(channel: number, messages: readonly PublishFrame[], frameMax: number, chunkBytes = 256 * 1024): PublishChunk[] {
+  const maxBody = frameMax - FRAME_OVERHEAD;
+  if (!(maxBody > 0)) throw new RangeError(`frameMax ${frameMax} leaves no room for a body frame`);
+  const chunks: PublishChunk[] = [];
+  let start = 0;
+  while (start < messages.length) {
+    // Sizes first, so the chunk is one allocation (uninitialised: every byte is written below).
+    const lengths: Array<[number, number]> = [];
+    let size = 0;
+    let end = start;
+    while (end < messages.length && (end === start || size < chunkBytes)) {
+      const m = messages[end]!;
+      const lens: [number, number] = [shortString(m.queue, 'queue'), shortString(m.messageId, 'messageId')];
+      lengths.push(lens);
+      size += sizeOf(m, lens[0], lens[1], maxBody);
+      end++;
+    }
+    const buf = Buffer.allocUnsafe(size);
+    let o = 0;
+    for (let i = start; i < end; i++) {
+      const m = messages[i]!;
+      const [queueLen, idLen] = lengths[i - start]!;
+      // Method frame: basic.publish(ticket 0, exchange '', routing key = queue, mandatory).
+      const methodStart = o;
+      buf[o++] = FRAME_METHOD;
+      o = buf.writeUInt16BE(channel, o);
+      o += 4; // payload size, below
+      o = buf.writeUInt16BE(CLASS_BASIC, o);
+      o = buf.writeUInt16BE(METHOD_PUBLISH, o);
+      o = buf.writeUInt16BE(0, o);
+      buf[o++] = 0;
+      buf[o++] = queueLen;
+      o += buf.write(m.queue, o, queueLen, 'utf8');
+      buf[o++] = MANDATORY;
+      buf.writeUInt32BE(o - methodStart - 7, methodStart + 3);
+      buf[o++] = FRAME_END;
+      // Header frame: class, weight 0, body size (64 bit), flags, then the properties in flag order.
+      const headerStart = o;
+      buf[o++] = FRAME_HEADER;
+      o = buf.writeUInt16BE(channel, o);
+      o += 4;
+      o = buf.writeUInt16BE(CLASS_BASIC, o);
+      o = buf.writeUInt16BE(0, o);
+      o = buf.writeUInt32BE(Math.floor(m.body.length / 0x1_0000_0000), o);
+      o = buf.writeUInt32BE(m.body.length >>> 0, o);
+      o = buf.writeUInt16BE(FLAGS, o);
+      buf[o++] = CONTENT_TYPE_BYTES.length;
+      o += CONTENT_TYPE_BYTES.copy(buf, o);
+      o = buf.writeUInt32BE(0, o); // headers: an empty table, as amqplib always sends one
+      buf[o++] = m.persistent ? 2 : 1;
+      buf[o++] = idLen;
+      o += buf.write(m.messageId, o, idLen, 'utf8');
+      buf.writeUInt32BE(o - headerStart - 7, headerStart + 3);
+      buf[o++] = FRAME_END;
+      // Body frames.
+      for (let at = 0; at < m.body.length; at += maxBody) {
+        const part = Math.min(maxBody, m.body.length - at);
+        buf[o++] = FRAME_BODY;
+        o = buf.writeUInt16BE(channel, o);
+        o = buf.writeUInt32BE(part, o);
+        o += m.body.copy(buf, o, at, at + part);
+        buf[o++] = FRAME_END;
+      }
+    }
+    if (o !== size) throw new Error(`publish frames: wrote ${o} of ${size} bytes`);
+    chunks.push({ bytes: buf, messages: end - start });
+    start = end;
+  }
+  return chunks;
+}
