@@ -8,6 +8,7 @@
 // confirmed restarts the subscription from the last saved checkpoint:
 // at-least-once delivery, duplicates carry the same messageId.
 // Design, guarantees and restarts: docs/queues.md.
+import { setTimeout as delay } from 'node:timers/promises';
 import { streamNameFilter, type EventStoreDBClient } from '@eventstore/db-client';
 import type { RedisClient } from '../core/redis/connect';
 import type { RedisKeys } from '../core/redis/keys';
@@ -48,6 +49,8 @@ export interface RelayOptions {
   readonly publisher?: PublisherOptions;
   /** Most events per handler call (one confirm wait per call while catching up); default 1000. */
   readonly maxBatchSize?: number;
+  /** Wait after a failed start-up attempt: `initialMs` doubling to at most `maxMs`; default 1 s to 30 s. */
+  readonly startRetry?: { readonly initialMs: number; readonly maxMs: number };
 }
 
 export interface RunningRelay extends BackgroundWork {
@@ -91,8 +94,8 @@ export function messagesOf(events: readonly RelayEvent[], registry: QueueRegistr
   return out;
 }
 
-/** Every queue configured so far: a filtered read of the whole log, up to its end. */
-async function loadRegistry(client: EventStoreDBClient, logger: Logger): Promise<QueueRegistry> {
+/** Every queue configured so far: a filtered read of the whole log, up to its end (the read retries on its own until `signal` aborts). */
+async function loadRegistry(client: EventStoreDBClient, logger: Logger, signal: AbortSignal): Promise<QueueRegistry> {
   const registry = new QueueRegistry();
   const sub = runSubscription({
     client,
@@ -108,9 +111,14 @@ async function loadRegistry(client: EventStoreDBClient, logger: Logger): Promise
       }
     },
   });
+  let onAbort = (): void => undefined;
+  const stopped = new Promise<never>((_, reject) => (onAbort = () => reject(new Error('relay stopped during start-up'))));
+  signal.addEventListener('abort', onAbort, { once: true });
   try {
-    await sub.caughtUp;
+    signal.throwIfAborted();
+    await Promise.race([sub.caughtUp, stopped]);
   } finally {
+    signal.removeEventListener('abort', onAbort);
     await sub.stop();
   }
   return registry;
@@ -135,14 +143,16 @@ export function startRelay(opts: RelayOptions): RunningRelay {
   let restarting: Promise<void> | undefined;
   const store = new RedisCheckpointStore(opts.redis, opts.keys.checkpointPrefix);
   let stopCheckpoints: (() => Promise<void>) | undefined;
+  // stop() during start-up: ends the connect attempt, the registry read and the wait before the next attempt.
+  const abort = new AbortController();
 
-  const started = (async (): Promise<RunningSubscription> => {
+  const startOnce = async (): Promise<RunningSubscription> => {
     await resetIfLogWasReplaced({ client: opts.client, redis: opts.redis, keys: opts.keys, projection: RELAY_SUBSCRIPTION, keyPatterns: [], logger });
-    connection = await connectAmqp(opts.brokerUrl, logger.child('amqp'), opts.startupTimeoutMs ?? 30_000, relayConnectionName());
+    connection = await connectAmqp(opts.brokerUrl, logger.child('amqp'), opts.startupTimeoutMs ?? 30_000, relayConnectionName(), abort.signal);
     if (stopping) throw new Error('relay stopped during start-up');
     const pub = new ConfirmPublisher(connection.model, logger, opts.publisher);
     publisher = pub;
-    const registry = await loadRegistry(opts.client, logger);
+    const registry = await loadRegistry(opts.client, logger, abort.signal);
     if (stopping) throw new Error('relay stopped during start-up');
     // After a broker restart without persistence (or an expiry) the queues are gone: declare them all again.
     try {
@@ -207,15 +217,38 @@ export function startRelay(opts: RelayOptions): RunningRelay {
       await Promise.race([checkpoints.settled(), new Promise((r) => setTimeout(r, 5000).unref())]);
     };
     return sub;
+  };
+
+  // A failed start (broker or event store not reachable yet, a start-up timeout) is retried with back-off until it
+  // succeeds or stop() is called: the rest of the process runs on meanwhile, so giving up would leave the queues dead.
+  const retry = opts.startRetry ?? { initialMs: 1000, maxMs: 30_000 };
+  const started = (async (): Promise<RunningSubscription> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await startOnce();
+      } catch (err) {
+        if (stopping) throw err;
+        // What a half-done attempt opened is closed (stop() would not see it any more); the next attempt opens its own.
+        const [pub, conn] = [publisher, connection];
+        publisher = undefined;
+        connection = undefined;
+        await pub?.stop().catch(() => undefined);
+        await conn?.close().catch(() => undefined);
+        const delayMs = Math.min(retry.initialMs * 2 ** (attempt - 1), retry.maxMs);
+        logger.warn('relay: start failed, retrying', { attempt, delayMs, err: err instanceof Error ? err.message : String(err) });
+        await delay(delayMs, undefined, { signal: abort.signal }).catch(() => undefined); // the timer is cleared on abort
+        if (stopping) throw new Error('relay stopped during start-up', { cause: err });
+      }
+    }
   })();
-  started.catch((err: unknown) => {
-    if (!stopping) logger.error('relay did not start', { err });
-  });
+  // Rejects only when stop() ends the start-up.
+  started.catch(() => undefined);
 
   return {
     started,
     async stop() {
       stopping = true;
+      abort.abort();
       await started.catch(() => undefined);
       // Bounded: with the broker gone, confirms never come; stopping the publisher then ends the waits.
       const stoppedCleanly = await Promise.race([stopCheckpoints?.().then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 5000).unref())]);

@@ -22,7 +22,10 @@ export async function connectAmqp(
   logger: Logger,
   startupTimeoutMs: number,
   connectionName: string,
+  /** Gives up the start-up early (the caller is stopping): the connect attempt and its retry timer end at once. */
+  signal?: AbortSignal,
 ): Promise<AmqpConnection> {
+  signal?.throwIfAborted();
   const shownUrl = redactUrl(url);
   const deadline = Date.now() + startupTimeoutMs;
   let connected = false;
@@ -67,11 +70,16 @@ export async function connectAmqp(
   model.on('unblocked', () => logger.info('amqp connection unblocked'));
   model.on('handler-error', (err: Error, event: string) => logger.error('amqp event handler threw', { event, err }));
 
+  // close() rejects waitForConnect() and cancels the next attempt; a socket still opening is closed once it opens.
+  const giveUp = (): void => void model.close().catch(() => undefined);
+  signal?.addEventListener('abort', giveUp, { once: true });
   try {
     await model.waitForConnect();
   } catch (err) {
     const detail = lastFailure === '' ? '' : ` (last error: ${lastFailure})`;
     throw new Error(`${err instanceof Error ? err.message : String(err)}${detail}`, { cause: err });
+  } finally {
+    signal?.removeEventListener('abort', giveUp);
   }
   logger.info('amqp connected', { url: shownUrl });
 

@@ -1,0 +1,202 @@
+// The relay retries its start-up (docs/queues.md, "Start-up"): it is started
+// with a broker URL whose port nobody listens on yet and a short start-up
+// timeout, so its first attempts fail; a few seconds later a TCP proxy to the
+// machine's RabbitMQ opens on that port. The relay must then start and
+// publish an event appended before the broker was reachable and one appended
+// after. And stop() while it retries (inside a connect attempt, or in the wait
+// between attempts) must end promptly, with no attempt after it. Embedded
+// event store, real Redis and RabbitMQ; the queue is consumed with plain
+// amqplib on the broker itself.
+import net from 'node:net';
+import * as amqp from 'amqplib';
+import { NO_STREAM } from '@eventstore/db-client';
+import { expect } from 'chai';
+import { loadConfigOrThrow } from '../../src/config';
+import { appendEvents } from '../../src/core/eventstore';
+import { encodeEvent } from '../../src/core/events';
+import type { Logger, LogFields } from '../../src/core/logger';
+import { connectRedis, type RedisClient } from '../../src/core/redis/connect';
+import { RedisKeys } from '../../src/core/redis/keys';
+import { queueEvents, type QueueConfiguredData } from '../../src/queues/events';
+import { queueName, queueStream } from '../../src/queues/model';
+import { startRelay, type RunningRelay } from '../../src/queues/relay';
+import { freePort } from '../../bench/support/ports';
+import { withEventStore, testLogger } from '../support/eventstore';
+import { AMQP_URL, appendChanges, change, consume, type Consumer } from './support';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const EPC_PREFIX = 'E2800000C5';
+
+interface Line {
+  readonly level: string;
+  readonly msg: string;
+  readonly fields: LogFields;
+}
+
+/** Records every line (all components) so the test can read the relay's warnings. */
+function recordingLogger(lines: Line[]): Logger {
+  const log = (level: string) => (msg: string, fields: LogFields = {}) => void lines.push({ level, msg, fields });
+  const logger: Logger = { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error'), child: () => logger };
+  return logger;
+}
+
+/** A TCP listener on `port` that forwards every connection to the broker of AMQP_URL (or, without a target, only counts them). */
+async function listenOn(port: number, forward: boolean): Promise<{ readonly accepted: () => number; close(): Promise<void> }> {
+  const broker = new URL(AMQP_URL);
+  const sockets = new Set<net.Socket>();
+  let accepted = 0;
+  const server = net.createServer((client) => {
+    accepted++;
+    sockets.add(client);
+    client.on('close', () => sockets.delete(client));
+    client.on('error', () => undefined);
+    if (!forward) return void client.destroy();
+    const upstream = net.connect(Number(broker.port || 5672), broker.hostname);
+    sockets.add(upstream);
+    upstream.on('close', () => sockets.delete(upstream));
+    upstream.on('error', () => client.destroy());
+    client.on('error', () => upstream.destroy());
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  return {
+    accepted: () => accepted,
+    async close() {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+/** AMQP_URL with its host and port replaced by 127.0.0.1:`port`. */
+function urlOnPort(port: number): string {
+  const u = new URL(AMQP_URL);
+  u.hostname = '127.0.0.1';
+  u.port = String(port);
+  return u.toString();
+}
+
+describe('relay start-up retried until the broker is reachable', function () {
+  this.timeout(60_000);
+  const es = withEventStore();
+  const keys = new RedisKeys(`tagtrail-test-${crypto.randomUUID()}:`);
+  let redis: RedisClient | undefined;
+  const relays: RunningRelay[] = [];
+  const consumers: Consumer[] = [];
+  const proxies: Array<{ close(): Promise<void> }> = [];
+  let queue = '';
+
+  before(async () => {
+    redis = await connectRedis(loadConfigOrThrow({}).redisUrl, testLogger('redis'), 5000);
+    const id = crypto.randomUUID();
+    queue = queueName('items', id);
+    const data: QueueConfiguredData = { kind: 'items', queue, deliveryMode: 'PERSISTENT', filter: { epc: EPC_PREFIX }, configuredAt: new Date().toISOString(), user: 'admin' } as QueueConfiguredData;
+    await appendEvents(es.client, queueStream(id), [encodeEvent(queueEvents, { type: 'QueueConfigured', data })], NO_STREAM);
+  });
+
+  after(async () => {
+    for (const r of relays) await r.stop();
+    for (const p of proxies) await p.close();
+    for (const c of consumers) await c.close();
+    if (queue !== '') {
+      const conn = await amqp.connect(AMQP_URL);
+      await (await conn.createChannel()).deleteQueue(queue).catch(() => undefined);
+      await conn.close().catch(() => undefined);
+    }
+    if (redis) {
+      for await (const found of redis.scanIterator({ MATCH: keys.pattern, COUNT: 500 })) if (found.length) await redis.del(found);
+      await redis.quit();
+    }
+  });
+
+  const start = (port: number, lines: Line[], startupTimeoutMs: number, startRetry: { initialMs: number; maxMs: number }): RunningRelay => {
+    const relay = startRelay({ client: es.client, redis: redis!, keys, logger: recordingLogger(lines), brokerUrl: urlOnPort(port), startupTimeoutMs, startRetry });
+    relays.push(relay);
+    return relay;
+  };
+  const retries = (lines: Line[]): Line[] => lines.filter((l) => l.msg === 'relay: start failed, retrying');
+
+  it('fails while nothing listens, retries with back-off, starts once the broker is reachable and delivers events from before and after', async () => {
+    const consumer = await consume(queue);
+    consumers.push(consumer);
+    const port = await freePort();
+    const lines: Line[] = [];
+    const relay = start(port, lines, 250, { initialMs: 200, maxMs: 800 });
+    let startedAt: number | undefined;
+    void relay.started.then(() => (startedAt = Date.now()), () => undefined);
+
+    const before = await appendChanges(es.client, [change({ epc: `${EPC_PREFIX}00000000000001` })]);
+    await sleep(3000);
+    expect(startedAt, 'started without a broker').to.equal(undefined);
+    const failed = retries(lines);
+    // Each attempt gives up after ~0.3 s (amqplib's own retries inside it), then waits 0.2, 0.4, 0.8 s.
+    expect(failed.length, 'failed attempts in 3 s').to.be.at.least(3);
+    expect(failed.every((l) => l.level === 'warn')).to.equal(true);
+    expect(failed.slice(0, 3).map((l) => [l.fields['attempt'], l.fields['delayMs']])).to.deep.equal([[1, 200], [2, 400], [3, 800]]);
+    expect(failed.slice(3).every((l) => l.fields['delayMs'] === 800), 'capped at maxMs').to.equal(true);
+    expect(String(failed[0]?.fields['err'])).to.contain('not reachable within 250 ms');
+    expect(lines.some((l) => l.msg === 'relay started')).to.equal(false);
+
+    const proxyUpAt = Date.now();
+    proxies.push(await listenOn(port, true));
+    await relay.started;
+    // At most one wait (800 ms) plus one attempt after the proxy opened.
+    expect((startedAt ?? Infinity) - proxyUpAt).to.be.lessThan(5000);
+    expect(lines.some((l) => l.msg === 'relay started')).to.equal(true);
+
+    const after = await appendChanges(es.client, [change({ epc: `${EPC_PREFIX}00000000000002` })]);
+    await appendChanges(es.client, [change({ epc: 'E2800000DD00000000000003' })]); // matches no queue
+    const received = await consumer.until(2);
+    await sleep(300); // a wrong extra message would show up
+    expect(new Set(received.map((m) => m.messageId))).to.deep.equal(new Set([`${before}:0`, `${after}:0`]));
+    expect(received.map((m) => m.body.epc).sort()).to.deep.equal([`${EPC_PREFIX}00000000000001`, `${EPC_PREFIX}00000000000002`]);
+  });
+
+  it('stop() inside a connect attempt ends it at once; no attempt follows', async () => {
+    const port = await freePort();
+    const lines: Line[] = [];
+    // A 20 s start-up timeout: after 1 s the relay is inside its first connect attempt.
+    const relay = start(port, lines, 20_000, { initialMs: 200, maxMs: 200 });
+    await sleep(1000);
+    expect(retries(lines)).to.have.length(0);
+    const t0 = Date.now();
+    await relay.stop();
+    expect(Date.now() - t0, 'stop() took').to.be.lessThan(1000);
+    let outcome = 'pending';
+    await relay.started.then(() => (outcome = 'resolved'), () => (outcome = 'rejected'));
+    expect(outcome).to.equal('rejected');
+    // Something listening now would see any attempt still going on.
+    const listener = await listenOn(port, false);
+    proxies.push(listener);
+    await sleep(1500);
+    expect(listener.accepted(), 'connections after stop()').to.equal(0);
+    expect(retries(lines)).to.have.length(0);
+  });
+
+  it('stop() in the wait between attempts ends it at once; no attempt follows', async () => {
+    const port = await freePort();
+    const lines: Line[] = [];
+    // Attempts fail after 300 ms, then a 20 s wait.
+    const relay = start(port, lines, 300, { initialMs: 20_000, maxMs: 20_000 });
+    const deadline = Date.now() + 10_000;
+    while (retries(lines).length === 0) {
+      if (Date.now() > deadline) throw new Error('no failed attempt logged');
+      await sleep(50);
+    }
+    expect(retries(lines)[0]?.fields['delayMs']).to.equal(20_000);
+    const t0 = Date.now();
+    await relay.stop();
+    expect(Date.now() - t0, 'stop() took').to.be.lessThan(1000);
+    let outcome = 'pending';
+    await relay.started.then(() => (outcome = 'resolved'), () => (outcome = 'rejected'));
+    expect(outcome).to.equal('rejected');
+    const listener = await listenOn(port, false);
+    proxies.push(listener);
+    await sleep(1500);
+    expect(listener.accepted(), 'connections after stop()').to.equal(0);
+    expect(retries(lines)).to.have.length(1);
+  });
+});
