@@ -1,9 +1,9 @@
 // What the items and history read models store, and how one ItemChange turns
 // into them. Pure: the projection does the I/O.
 import type * as t from 'io-ts';
-import type { ItemChangeCodec } from '../../src/engine/events';
+import type { ItemChangeStrictCodec } from '../../src/engine/events';
 
-export type ItemChange = t.TypeOf<typeof ItemChangeCodec>;
+export type ItemChange = t.TypeOf<typeof ItemChangeStrictCodec>;
 
 /** The interface's Item. */
 export interface Item {
