@@ -2,6 +2,7 @@
 // into them. Pure: the projection does the I/O.
 import type * as t from 'io-ts';
 import type { ItemChangeStrictCodec } from '../../src/engine/events';
+import { isoTime } from '../../src/core/iso-time';
 
 export type ItemChange = t.TypeOf<typeof ItemChangeStrictCodec>;
 
@@ -67,7 +68,7 @@ export function itemAfter(change: ItemChange): Item {
     floor: change.toFloor,
     facility: change.toFacility,
     presenceConfidence: 'HIGH',
-    lastModifiedTime: new Date(change.observationTime).toISOString(),
+    lastModifiedTime: isoTime(change.observationTime),
   };
 }
 
@@ -87,7 +88,7 @@ export function historyRecordOf(change: ItemChange): StoredHistory {
       toX: change.toX,
       fromY: change.fromY,
       toY: change.toY,
-      observationTime: new Date(change.observationTime).toISOString(),
+      observationTime: isoTime(change.observationTime),
     },
   };
 }

@@ -27,6 +27,7 @@ import { QUEUE_STREAM_PREFIX } from './model';
 import { QueueRegistry } from './registry';
 import { ConfirmPublisher, type OutMessage, type PublisherOptions } from './publisher';
 import { ConfirmedCheckpoints } from './committer';
+import { BodySlab } from './body-slab';
 import { itemMessageBody, matchesHealthFilter, matchesItemFilter } from './match';
 
 export const RELAY_SUBSCRIPTION = 'relay-v1';
@@ -59,7 +60,7 @@ export interface RunningRelay extends BackgroundWork {
 }
 
 /** The messages `events` produce, given the queues configured so far (which QueueConfigured events in `events` extend). */
-export function messagesOf(events: readonly RelayEvent[], registry: QueueRegistry): OutMessage[] {
+export function messagesOf(events: readonly RelayEvent[], registry: QueueRegistry, slab = new BodySlab()): OutMessage[] {
   const out: OutMessage[] = [];
   for (const e of events) {
     const at = e.position?.commit;
@@ -74,7 +75,7 @@ export function messagesOf(events: readonly RelayEvent[], registry: QueueRegistr
         let body: Buffer | undefined;
         for (const q of queues) {
           if (!matchesItemFilter(q.filter, change)) continue;
-          body ??= Buffer.from(JSON.stringify(itemMessageBody(change)));
+          body ??= slab.body(JSON.stringify(itemMessageBody(change)));
           out.push({ queue: q.queue, body, messageId: `${e.id}:${i}`, persistent: q.deliveryMode === 'PERSISTENT' });
         }
       });
@@ -86,7 +87,7 @@ export function messagesOf(events: readonly RelayEvent[], registry: QueueRegistr
       let body: Buffer | undefined;
       for (const q of registry.configuredBefore('health', at)) {
         if (!matchesHealthFilter(q.filter, view)) continue;
-        body ??= Buffer.from(JSON.stringify(view));
+        body ??= slab.body(JSON.stringify(view));
         out.push({ queue: q.queue, body, messageId: `${e.id}:0`, persistent: q.deliveryMode === 'PERSISTENT' });
       }
     }
@@ -153,6 +154,8 @@ export function startRelay(opts: RelayOptions): RunningRelay {
     const pub = new ConfirmPublisher(connection.model, logger, opts.publisher);
     publisher = pub;
     const registry = await loadRegistry(opts.client, logger, abort.signal);
+    // Bodies of the messages in flight: one slab (./body-slab.ts) for the life of this start.
+    const slab = new BodySlab();
     if (stopping) throw new Error('relay stopped during start-up');
     // After a broker restart without persistence (or an expiry) the queues are gone: declare them all again.
     try {
@@ -192,7 +195,7 @@ export function startRelay(opts: RelayOptions): RunningRelay {
           let pending: OutMessage[] = [];
           let sent = 0;
           for (const e of events) {
-            pending.push(...messagesOf([e], registry));
+            pending.push(...messagesOf([e], registry, slab));
             if (pending.length >= FLUSH_EVERY) {
               confirmations.push((await pub.send(pending)).confirmed);
               sent += pending.length;
