@@ -41,7 +41,8 @@ const MESSAGES = num('BENCH_MESSAGES', 50_000);
 const CHANGES_PER_EVENT = num('BENCH_CHANGES_PER_EVENT', 100);
 const LATENCY_SECONDS = num('BENCH_LATENCY_SECONDS', 5);
 /** Raw and relay phases alternate this many times per queue count; the figures are medians (the machine is shared, single runs vary). */
-const ROUNDS = num('BENCH_ROUNDS', 3);
+// Five: single rounds of one configuration vary by a factor of 1.5 on the shared two-core machine; a median of five is steadier.
+const ROUNDS = num('BENCH_ROUNDS', 5);
 const QUEUE_COUNTS = (process.env['BENCH_QUEUES'] ?? '1,10,100').split(',').map(Number);
 const AMQP_URL = process.env['AMQP_URL'] ?? 'amqp://guest:guest@127.0.0.1:5672';
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';

@@ -148,7 +148,9 @@ export class ConfirmPublisher {
     const waited = Date.now() - started;
     // Every message behind a slow confirm waits for its checkpoint: worth telling an operator.
     if (waited >= SLOW_CONFIRMS_MS) this.logger.warn('relay: slow broker confirms', { waitedMs: waited, messages: messages.length });
-    // A basic.return arrives before the confirm of its message, so the set is complete here.
+    // A basic.return arrives before the confirm of its message, so the set is complete here (and usually empty:
+    // then no key per message is built).
+    if (this.returned.size === 0) return;
     const returned = messages.filter((m) => this.returned.delete(key(m.queue, m.messageId)));
     if (returned.length === 0) return;
     if (round >= this.maxReturnRounds) throw new Error(`messages still unroutable after ${this.maxReturnRounds} redeclarations`);
