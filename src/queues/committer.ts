@@ -26,6 +26,8 @@ export class ConfirmedCheckpoints {
   private inFlightMessages = 0;
   /** The entry queued last: an entry learns its successor, so a save can be skipped when a later one follows at once. */
   private last: Entry | undefined;
+  /** room() callers waiting for a confirmation to settle (one wake-up each, not a race over every promise in flight). */
+  private waiters: Array<() => void> = [];
 
   constructor(
     private readonly store: CheckpointStore,
@@ -43,7 +45,15 @@ export class ConfirmedCheckpoints {
   newGeneration(): number {
     this.inFlight.clear();
     this.inFlightMessages = 0;
-    return ++this.current;
+    const next = ++this.current;
+    this.wake();
+    return next;
+  }
+
+  private wake(): void {
+    const waiting = this.waiters;
+    this.waiters = [];
+    for (const w of waiting) w();
   }
 
   /** Queues `position` to be saved once `confirmed` (if any; a batch of `messages`) and everything queued before it resolved. */
@@ -60,6 +70,7 @@ export class ConfirmedCheckpoints {
         if (n === undefined) return; // dropped by newGeneration
         this.inFlight.delete(confirmed);
         this.inFlightMessages -= n;
+        this.wake();
       };
       confirmed.then(leave, leave);
     }
@@ -97,7 +108,7 @@ export class ConfirmedCheckpoints {
    */
   async room(generation: number, max: { batches: number; messages: number }): Promise<void> {
     while (generation === this.current && (this.inFlight.size >= max.batches || this.inFlightMessages >= max.messages)) {
-      await Promise.race([...this.inFlight.keys()].map((p) => p.catch(() => undefined)));
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
     }
   }
 

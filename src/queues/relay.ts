@@ -50,6 +50,8 @@ export interface RelayOptions {
   readonly publisher?: PublisherOptions;
   /** Most events per handler call (one confirm wait per call while catching up); default 1000. */
   readonly maxBatchSize?: number;
+  /** Confirm window and slice size (tests use small ones); default MAX_IN_FLIGHT and FLUSH_EVERY. */
+  readonly window?: { readonly batches: number; readonly messages: number; readonly flushEvery: number };
   /** Wait after a failed start-up attempt: `initialMs` doubling to at most `maxMs`; default 1 s to 30 s. */
   readonly startRetry?: { readonly initialMs: number; readonly maxMs: number };
 }
@@ -59,9 +61,8 @@ export interface RunningRelay extends BackgroundWork {
   readonly started: Promise<RunningSubscription>;
 }
 
-/** The messages `events` produce, given the queues configured so far (which QueueConfigured events in `events` extend). */
-export function messagesOf(events: readonly RelayEvent[], registry: QueueRegistry, slab = new BodySlab()): OutMessage[] {
-  const out: OutMessage[] = [];
+/** The messages `events` produce (appended to `out`), given the queues configured so far (which QueueConfigured events in `events` extend). */
+export function messagesOf(events: readonly RelayEvent[], registry: QueueRegistry, slab = new BodySlab(), out: OutMessage[] = []): OutMessage[] {
   for (const e of events) {
     const at = e.position?.commit;
     if (at === undefined) throw new Error(`event ${e.id} has no $all position`);
@@ -146,6 +147,7 @@ export function startRelay(opts: RelayOptions): RunningRelay {
   let stopCheckpoints: (() => Promise<void>) | undefined;
   // stop() during start-up: ends the connect attempt, the registry read and the wait before the next attempt.
   const abort = new AbortController();
+  const limits = opts.window ?? { ...MAX_IN_FLIGHT, flushEvery: FLUSH_EVERY };
 
   const startOnce = async (): Promise<RunningSubscription> => {
     await resetIfLogWasReplaced({ client: opts.client, redis: opts.redis, keys: opts.keys, projection: RELAY_SUBSCRIPTION, keyPatterns: [], logger });
@@ -189,21 +191,37 @@ export function startRelay(opts: RelayOptions): RunningRelay {
         maxBatchSize: opts.maxBatchSize ?? 1000,
         handler: async (events, position) => {
           if (generation !== checkpoints.generation) throw new Error('relay generation ended; resubscribing');
-          await checkpoints.room(generation, MAX_IN_FLIGHT);
-          // Built event by event and sent in slices, so a large batch fanned out to many queues stays bounded in memory.
+          await checkpoints.room(generation, limits);
+          // Built event by event and sent in slices, so a large batch fanned out to many queues stays bounded in memory;
+          // a batch larger than the window (catching up with many queues) also waits for its own earlier slices.
           const confirmations: Array<Promise<void>> = [];
           let pending: OutMessage[] = [];
           let sent = 0;
+          let unconfirmedHere = 0;
+          let failedHere = false;
+          let settledHere: () => void = () => undefined;
+          const flush = async (): Promise<void> => {
+            const { confirmed } = await pub.send(pending);
+            const n = pending.length;
+            confirmations.push(confirmed);
+            sent += n;
+            unconfirmedHere += n;
+            pending = [];
+            const leave = (failed: boolean) => (): void => {
+              unconfirmedHere -= n;
+              failedHere ||= failed;
+              settledHere();
+            };
+            confirmed.then(leave(false), leave(true));
+            while (unconfirmedHere >= limits.messages && !failedHere) await new Promise<void>((r) => (settledHere = r));
+          };
           for (const e of events) {
-            pending.push(...messagesOf([e], registry, slab));
-            if (pending.length >= FLUSH_EVERY) {
-              confirmations.push((await pub.send(pending)).confirmed);
-              sent += pending.length;
-              pending = [];
-            }
+            messagesOf([e], registry, slab, pending);
+            if (pending.length >= limits.flushEvery) await flush();
+            // Not confirmed: the batch fails below (its checkpoint is never saved); sending the rest is pointless.
+            if (failedHere) break;
           }
-          if (pending.length > 0) confirmations.push((await pub.send(pending)).confirmed);
-          sent += pending.length;
+          if (pending.length > 0 && !failedHere) await flush();
           if (generation !== checkpoints.generation) throw new Error('relay generation ended; resubscribing');
           const all = Promise.all(confirmations).then(() => undefined);
           all.catch(() => undefined);

@@ -7,7 +7,6 @@
 // between attempts) must end promptly, with no attempt after it. Embedded
 // event store, real Redis and RabbitMQ; the queue is consumed with plain
 // amqplib on the broker itself.
-import net from 'node:net';
 import * as amqp from 'amqplib';
 import { NO_STREAM } from '@eventstore/db-client';
 import { expect } from 'chai';
@@ -23,6 +22,7 @@ import { startRelay, type RunningRelay } from '../../src/queues/relay';
 import { freePort } from '../../bench/support/ports';
 import { withEventStore, testLogger } from '../support/eventstore';
 import { AMQP_URL, appendChanges, change, consume, type Consumer } from './support';
+import { brokerProxy, urlOnPort } from './broker-proxy';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const EPC_PREFIX = 'E2800000C5';
@@ -38,45 +38,6 @@ function recordingLogger(lines: Line[]): Logger {
   const log = (level: string) => (msg: string, fields: LogFields = {}) => void lines.push({ level, msg, fields });
   const logger: Logger = { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error'), child: () => logger };
   return logger;
-}
-
-/** A TCP listener on `port` that forwards every connection to the broker of AMQP_URL (or, without a target, only counts them). */
-async function listenOn(port: number, forward: boolean): Promise<{ readonly accepted: () => number; close(): Promise<void> }> {
-  const broker = new URL(AMQP_URL);
-  const sockets = new Set<net.Socket>();
-  let accepted = 0;
-  const server = net.createServer((client) => {
-    accepted++;
-    sockets.add(client);
-    client.on('close', () => sockets.delete(client));
-    client.on('error', () => undefined);
-    if (!forward) return void client.destroy();
-    const upstream = net.connect(Number(broker.port || 5672), broker.hostname);
-    sockets.add(upstream);
-    upstream.on('close', () => sockets.delete(upstream));
-    upstream.on('error', () => client.destroy());
-    client.on('error', () => upstream.destroy());
-    client.pipe(upstream).pipe(client);
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
-  });
-  return {
-    accepted: () => accepted,
-    async close() {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((r) => server.close(() => r()));
-    },
-  };
-}
-
-/** AMQP_URL with its host and port replaced by 127.0.0.1:`port`. */
-function urlOnPort(port: number): string {
-  const u = new URL(AMQP_URL);
-  u.hostname = '127.0.0.1';
-  u.port = String(port);
-  return u.toString();
 }
 
 describe('relay start-up retried until the broker is reachable', function () {
@@ -141,7 +102,7 @@ describe('relay start-up retried until the broker is reachable', function () {
     expect(lines.some((l) => l.msg === 'relay started')).to.equal(false);
 
     const proxyUpAt = Date.now();
-    proxies.push(await listenOn(port, true));
+    proxies.push(await brokerProxy(port, true));
     await relay.started;
     // At most one wait (800 ms) plus one attempt after the proxy opened.
     expect((startedAt ?? Infinity) - proxyUpAt).to.be.lessThan(5000);
@@ -169,7 +130,7 @@ describe('relay start-up retried until the broker is reachable', function () {
     await relay.started.then(() => (outcome = 'resolved'), () => (outcome = 'rejected'));
     expect(outcome).to.equal('rejected');
     // Something listening now would see any attempt still going on.
-    const listener = await listenOn(port, false);
+    const listener = await brokerProxy(port, false);
     proxies.push(listener);
     await sleep(1500);
     expect(listener.accepted(), 'connections after stop()').to.equal(0);
@@ -193,7 +154,7 @@ describe('relay start-up retried until the broker is reachable', function () {
     let outcome = 'pending';
     await relay.started.then(() => (outcome = 'resolved'), () => (outcome = 'rejected'));
     expect(outcome).to.equal('rejected');
-    const listener = await listenOn(port, false);
+    const listener = await brokerProxy(port, false);
     proxies.push(listener);
     await sleep(1500);
     expect(listener.accepted(), 'connections after stop()').to.equal(0);
