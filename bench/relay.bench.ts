@@ -43,6 +43,9 @@ const LATENCY_SECONDS = num('BENCH_LATENCY_SECONDS', 5);
 /** Raw and relay phases alternate this many times per queue count; the figures are medians (the machine is shared, single runs vary). */
 // Five: single rounds of one configuration vary by a factor of 1.5 on the shared two-core machine; a median of five is steadier.
 const ROUNDS = num('BENCH_ROUNDS', 5);
+// Up to 10 events per append, fewer for large events: an append must stay under the event store's 1 MiB limit
+// (an ItemsChanged change is about 400 bytes of JSON).
+const EVENTS_PER_APPEND = Math.max(1, Math.min(10, Math.floor(2000 / CHANGES_PER_EVENT)));
 const QUEUE_COUNTS = (process.env['BENCH_QUEUES'] ?? '1,10,100').split(',').map(Number);
 const AMQP_URL = process.env['AMQP_URL'] ?? 'amqp://guest:guest@127.0.0.1:5672';
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
@@ -211,10 +214,10 @@ async function main(): Promise<void> {
         //    the figure is the relay's own (catching up a backlog), not the speed of this process's appends
         sink.reset();
         relay.kill('SIGSTOP');
-        for (let e = 0; e < events; e += 10) {
+        for (let e = 0; e < events; e += EVENTS_PER_APPEND) {
           const batch: EventData[] = [];
           const ids: string[] = [];
-          for (let j = e; j < Math.min(events, e + 10); j++) {
+          for (let j = e; j < Math.min(events, e + EVENTS_PER_APPEND); j++) {
             const id = crypto.randomUUID();
             ids.push(id);
             batch.push(encodeEvent(itemEvents, { type: 'ItemsChanged', data: { inputPosition: '0', at: Date.now(), changes: Array.from({ length: CHANGES_PER_EVENT }, changeOf) } }, undefined, id));
@@ -281,6 +284,8 @@ async function main(): Promise<void> {
     await conn.close().catch(() => undefined);
     await client.dispose().catch(() => undefined);
     for (const c of children.reverse()) {
+      // A relay still paused (a failure in the relay phase) would never act on SIGTERM.
+      c.kill('SIGCONT');
       c.kill('SIGTERM');
       await new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)));
     }
