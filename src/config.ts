@@ -49,6 +49,8 @@ export interface Config {
   readonly amqpUrl: string;
   /** Broker address handed to queue clients as `serverUrl` (unset host = the host of AMQP_URL). */
   readonly amqpPublic: { readonly host: string | undefined; readonly port: number };
+  /** Configured queues without a consumer for `idleMs` are retired by the relay (0 = never); checked every `checkEveryMs` (docs/queues.md). */
+  readonly queueRetirement: { readonly idleMs: number; readonly checkEveryMs: number };
   /** Roles this process runs, deduplicated, in the order of ROLES. */
   readonly roles: readonly Role[];
   readonly logLevel: ConfigLogLevel;
@@ -102,6 +104,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): E.Either<ConfigError[], Conf
       amqpUrl: field(env, 'AMQP_URL', urlWithScheme(['amqp', 'amqps']), 'amqp://guest:guest@127.0.0.1:5672', 'url'),
       amqpPublicHost: field(env, 'AMQP_PUBLIC_HOST', hostName, undefined),
       amqpPublicPort: field(env, 'AMQP_PUBLIC_PORT', intInRange(1, 65535), 5672),
+      queueRetireIdleMs: field(env, 'QUEUE_RETIRE_IDLE_MS', intInRange(0, MAX_TIMER_MS), 604_800_000),
+      queueIdleCheckMs: field(env, 'QUEUE_IDLE_CHECK_MS', positiveMs, 600_000),
       roles: field(env, 'ROLES', listOf(ROLES), ROLES),
       logLevel: field(env, 'LOG_LEVEL', oneOf(LOG_LEVELS), 'info' as ConfigLogLevel),
       shutdownTimeoutMs: field(env, 'SHUTDOWN_TIMEOUT_MS', positiveMs, 10_000),
@@ -124,6 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): E.Either<ConfigError[], Conf
         redisKeyPrefix: v.redisKeyPrefix,
         amqpUrl: v.amqpUrl,
         amqpPublic: { host: v.amqpPublicHost, port: v.amqpPublicPort },
+        queueRetirement: { idleMs: v.queueRetireIdleMs, checkEveryMs: v.queueIdleCheckMs },
         roles: v.roles,
         logLevel: v.logLevel,
         shutdownTimeoutMs: v.shutdownTimeoutMs,

@@ -20,7 +20,13 @@ export interface AppDeps extends ResourceDeps {
   /** Every slice's facilityUsage, for refusing to delete a facility in use. */
   readonly facilityUsage: readonly UsageSource[];
   /** RabbitMQ for the AMQP queues: AMQP_URL (the relay connects) and the address clients are given. */
-  readonly broker: { readonly url: string; readonly publicHost: string | undefined; readonly publicPort: number };
+  readonly broker: {
+    readonly url: string;
+    readonly publicHost: string | undefined;
+    readonly publicPort: number;
+    /** Idle configured queues retired by the relay (docs/queues.md, "Idle queues are retired"). */
+    readonly queueRetirement: { readonly idleMs: number; readonly checkEveryMs: number };
+  };
   /** Item engine snapshots: directory (DATA_DIR/engine-snapshots) and how often (ENGINE_SNAPSHOT_*). */
   readonly engineSnapshots: { readonly dir: string; readonly everyChanges: number; readonly everyMs: number };
 }

@@ -1,6 +1,7 @@
-// The one event of the queues slice: a queue was configured. One stream per
-// queue (`queue-<uuid>`), appended with expected revision "no stream". The
-// relay rebuilds its queue registry from these events (docs/queues.md).
+// The events of the queues slice: a queue was configured (by the API, expected
+// revision "no stream"), and a queue was retired by the relay after it had no
+// consumer for QUEUE_RETIRE_IDLE_MS. One stream per queue (`queue-<uuid>`).
+// The relay rebuilds its queue registry from these events (docs/queues.md).
 import * as t from 'io-ts';
 import { defineEvents, type EventOf } from '../core/events';
 import { IsoTimestamp } from '../core/codecs';
@@ -15,5 +16,14 @@ export const QueueConfiguredData = t.union([
 ]);
 export type QueueConfiguredData = t.TypeOf<typeof QueueConfiguredData>;
 
-export const queueEvents = defineEvents({ QueueConfigured: QueueConfiguredData });
+export const QueueRetiredData = t.type({
+  queue: t.string,
+  /** Why: no consumer at any check since `idleSince`. */
+  reason: t.literal('NO_CONSUMER'),
+  idleSince: IsoTimestamp,
+  retiredAt: IsoTimestamp,
+});
+export type QueueRetiredData = t.TypeOf<typeof QueueRetiredData>;
+
+export const queueEvents = defineEvents({ QueueConfigured: QueueConfiguredData, QueueRetired: QueueRetiredData });
 export type QueueEvent = EventOf<typeof queueEvents>;

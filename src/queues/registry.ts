@@ -1,7 +1,8 @@
-// The relay's list of configured queues, rebuilt from QueueConfigured events.
-// Each queue remembers where in the log it was configured: it receives the
-// events after that position only, so a replay after a restart gives every
-// queue exactly the events it would have received live.
+// The relay's list of configured queues, rebuilt from QueueConfigured and
+// QueueRetired events. Each queue remembers where in the log it was
+// configured: it receives the events after that position only, so a replay
+// after a restart gives every queue exactly the events it would have received
+// live. A retired queue receives nothing more, and is not declared again.
 import type { QueueConfiguredData } from './events';
 import type { QueueConfig } from './model';
 
@@ -13,11 +14,18 @@ interface Entry {
 
 export class QueueRegistry {
   private readonly byName = new Map<string, Entry>();
+  private readonly retired = new Set<string>();
 
-  /** Idempotent: the registry load and the live subscription may both see one event. */
+  /** Idempotent: the registry load and the live subscription may both see one event (also after its retirement). */
   add(data: QueueConfiguredData, configuredAt: bigint): void {
-    if (this.byName.has(data.queue)) return;
+    if (this.byName.has(data.queue) || this.retired.has(data.queue)) return;
     this.byName.set(data.queue, { config: { kind: data.kind, queue: data.queue, deliveryMode: data.deliveryMode, filter: data.filter } as QueueConfig, configuredAt });
+  }
+
+  /** For good: a later add() of the same queue (a replay from an older checkpoint) is ignored. */
+  retire(queue: string): void {
+    this.retired.add(queue);
+    this.byName.delete(queue);
   }
 
   get size(): number {

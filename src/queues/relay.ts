@@ -28,6 +28,7 @@ import { QueueRegistry } from './registry';
 import { ConfirmPublisher, type OutMessage, type PublisherOptions } from './publisher';
 import { ConfirmedCheckpoints } from './committer';
 import { BodySlab } from './body-slab';
+import { startIdleQueueRetirer, type RetirementOptions } from './retirement';
 import { itemMessageBody, matchesHealthFilter, matchesItemFilter } from './match';
 
 export const RELAY_SUBSCRIPTION = 'relay-v1';
@@ -52,6 +53,8 @@ export interface RelayOptions {
   readonly maxBatchSize?: number;
   /** Confirm window and slice size (tests use small ones); default MAX_IN_FLIGHT and FLUSH_EVERY. */
   readonly window?: { readonly batches: number; readonly messages: number; readonly flushEvery: number };
+  /** Idle queue retirement (./retirement.ts); default off (idleMs 0). */
+  readonly retirement?: RetirementOptions;
   /** Wait after a failed start-up attempt: `initialMs` doubling to at most `maxMs`; default 1 s to 30 s. */
   readonly startRetry?: { readonly initialMs: number; readonly maxMs: number };
 }
@@ -68,6 +71,8 @@ export function messagesOf(events: readonly RelayEvent[], registry: QueueRegistr
     if (at === undefined) throw new Error(`event ${e.id} has no $all position`);
     if (e.type === 'QueueConfigured') {
       registry.add(e.data, at);
+    } else if (e.type === 'QueueRetired') {
+      registry.retire(e.data.queue);
     } else if (e.type === 'ItemsChanged') {
       if (e.streamId !== ENGINE_STREAM) continue;
       const queues = registry.configuredBefore('items', at);
@@ -109,7 +114,8 @@ async function loadRegistry(client: EventStoreDBClient, logger: Logger, signal: 
     handler: async (events) => {
       for (const e of events) {
         const at = e.position?.commit;
-        if (at !== undefined) registry.add(e.data, at);
+        if (e.type === 'QueueRetired') registry.retire(e.data.queue);
+        else if (at !== undefined) registry.add(e.data, at);
       }
     },
   });
@@ -231,7 +237,12 @@ export function startRelay(opts: RelayOptions): RunningRelay {
 
     logger.info('relay started', { queues: registry.size });
     sub = subscribe(checkpoints.generation);
+    const retirer = startIdleQueueRetirer(
+      { client: opts.client, redis: opts.redis, idleKey: opts.keys.queueIdleSince, model: connection.model, queues: () => registry.names(), logger },
+      opts.retirement ?? { idleMs: 0, checkEveryMs: 1 },
+    );
     stopCheckpoints = async () => {
+      await retirer.stop();
       await restarting;
       await sub?.stop();
       // The last batches' confirms (the publisher is still open), so their checkpoint is saved.

@@ -77,7 +77,9 @@ export const queuesSlice: Slice = {
       work.push(declarer);
     }
     if (hasRole({ roles }, 'relay')) {
-      work.push(startRelay({ client: deps.client, redis: deps.redis, keys: deps.keys, logger: deps.logger.child('relay'), brokerUrl: deps.broker.url }));
+      work.push(
+        startRelay({ client: deps.client, redis: deps.redis, keys: deps.keys, logger: deps.logger.child('relay'), brokerUrl: deps.broker.url, retirement: deps.broker.queueRetirement }),
+      );
     }
     return work.length === 0 ? undefined : { stop: async () => void (await Promise.all(work.map((w) => w.stop()))) };
   },

@@ -18,6 +18,11 @@ export class RedisKeys {
     return `${this.base}v1:token-last-used`;
   }
 
+  /** Hash queue name -> epoch ms the relay first saw it without a consumer (src/queues/retirement.ts). */
+  get queueIdleSince(): string {
+    return `${this.base}v1:relay:queue-idle-since`;
+  }
+
   /** Every key of this namespace (for tests and resets). */
   get pattern(): string {
     return `${this.base}*`;

@@ -1,0 +1,114 @@
+// Idle queues are retired (role relay): every PUT configures a new queue, and
+// the relay recreates a queue the broker expired as soon as a message matches
+// it (docs/queues.md), so without an end every queue a client ever configured
+// would receive every matching message for ever: broker memory and relay CPU
+// growing with each client restart. A queue that has had no consumer at any
+// check for QUEUE_RETIRE_IDLE_MS (default 7 days) is retired: QueueRetired on
+// its stream (the relay's registry drops it when its subscription reaches the
+// event, and after a restart from the log), then the broker queue is deleted
+// if it is still unused. When a queue was first seen without a consumer is
+// kept in Redis, so a relay restart does not reset the clock.
+import type * as amqp from 'amqplib';
+import type { EventStoreDBClient } from '@eventstore/db-client';
+import { appendEvents } from '../core/eventstore';
+import { encodeEvent } from '../core/events';
+import type { Logger } from '../core/logger';
+import type { RedisClient } from '../core/redis/connect';
+import type { BackgroundWork } from '../core/slice';
+import { queueEvents } from './events';
+import { queueStream } from './model';
+import { clientQueueId } from '../brokerauth/client-queues';
+
+export interface RetirementOptions {
+  readonly idleMs: number;
+  readonly checkEveryMs: number;
+}
+
+export interface IdleQueueRetirerDeps {
+  readonly client: EventStoreDBClient;
+  readonly redis: RedisClient;
+  /** Redis hash: queue name -> epoch ms it was first seen without a consumer. */
+  readonly idleKey: string;
+  readonly model: amqp.RecoveringChannelModel;
+  /** The queues configured and not retired, as the relay's registry has them now. */
+  readonly queues: () => readonly string[];
+  readonly logger: Logger;
+  readonly now?: () => number;
+}
+
+/** How many consumers `queue` has; 0 when the broker has no such queue (a passive declare fails and closes its channel). */
+async function consumersOf(model: amqp.RecoveringChannelModel, queue: string): Promise<number> {
+  const ch = await model.createChannel();
+  ch.on('error', () => undefined); // a 404 closes the channel: expected here
+  try {
+    return (await ch.checkQueue(queue)).consumerCount;
+  } catch {
+    return 0;
+  } finally {
+    await ch.close().catch(() => undefined);
+  }
+}
+
+/** One check of every queue; returns the queues retired by it. */
+export async function checkIdleQueues(deps: IdleQueueRetirerDeps, opts: RetirementOptions): Promise<string[]> {
+  const now = (deps.now ?? Date.now)();
+  const retired: string[] = [];
+  for (const queue of deps.queues()) {
+    const consumers = await consumersOf(deps.model, queue);
+    if (consumers > 0) {
+      await deps.redis.hDel(deps.idleKey, queue);
+      continue;
+    }
+    const since = Number(await deps.redis.hGet(deps.idleKey, queue));
+    if (!Number.isFinite(since) || since <= 0) {
+      await deps.redis.hSet(deps.idleKey, queue, String(now));
+      continue;
+    }
+    if (now - since < opts.idleMs) continue;
+    const id = clientQueueId(queue);
+    if (id === undefined) continue; // not a name the queues slice gives: not ours to retire
+    const data = { queue, reason: 'NO_CONSUMER' as const, idleSince: new Date(since).toISOString(), retiredAt: new Date(now).toISOString() };
+    await appendEvents(deps.client, queueStream(id), [encodeEvent(queueEvents, { type: 'QueueRetired', data })], 'any');
+    await deleteIfUnused(deps.model, queue);
+    await deps.redis.hDel(deps.idleKey, queue);
+    deps.logger.info('queue retired: no consumer', { queue, idleSince: data.idleSince });
+    retired.push(queue);
+  }
+  return retired;
+}
+
+async function deleteIfUnused(model: amqp.RecoveringChannelModel, queue: string): Promise<void> {
+  const ch = await model.createChannel();
+  ch.on('error', () => undefined); // gone already (404) or a consumer attached meanwhile (406): both fine
+  try {
+    await ch.deleteQueue(queue, { ifUnused: true });
+  } catch {
+    // see above
+  } finally {
+    await ch.close().catch(() => undefined);
+  }
+}
+
+/** Checks every `checkEveryMs` until stopped; a failed check is logged and the next one tries again. */
+export function startIdleQueueRetirer(deps: IdleQueueRetirerDeps, opts: RetirementOptions): BackgroundWork {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+  const schedule = (): void => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = checkIdleQueues(deps, opts)
+        .catch((err: unknown) => deps.logger.warn('idle queue check failed', { err: err instanceof Error ? err.message : String(err) }))
+        .finally(schedule);
+    }, opts.checkEveryMs);
+    timer.unref();
+  };
+  if (opts.idleMs > 0) schedule();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

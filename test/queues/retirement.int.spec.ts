@@ -1,0 +1,118 @@
+// Idle queue retirement (docs/queues.md, "Idle queues are retired"): a queue
+// nobody consumes is retired after the idle time (QueueRetired on its stream,
+// the broker queue deleted, no message and no redeclaration after, also after
+// a relay restart), while a consumed queue keeps receiving. Embedded event
+// store, real Redis and RabbitMQ; the relay runs in-process with short times.
+import * as amqp from 'amqplib';
+import { NO_STREAM } from '@eventstore/db-client';
+import { expect } from 'chai';
+import { loadConfigOrThrow } from '../../src/config';
+import { appendEvents, readStream } from '../../src/core/eventstore';
+import { encodeEvent } from '../../src/core/events';
+import { createLogger } from '../../src/core/logger';
+import { connectRedis, type RedisClient } from '../../src/core/redis/connect';
+import { RedisKeys } from '../../src/core/redis/keys';
+import { queueEvents, type QueueConfiguredData } from '../../src/queues/events';
+import { queueName, queueStream } from '../../src/queues/model';
+import { startRelay, type RunningRelay } from '../../src/queues/relay';
+import { withEventStore, testLogger } from '../support/eventstore';
+import { AMQP_URL, appendChanges, change, consume, type Consumer } from './support';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const EPC_PREFIX = 'E2800000F3';
+const RETIREMENT = { idleMs: 1500, checkEveryMs: 250 };
+
+describe('relay: idle queues are retired', function () {
+  this.timeout(60_000);
+  const es = withEventStore();
+  const keys = new RedisKeys(`tagtrail-test-${crypto.randomUUID()}:`);
+  let redis: RedisClient | undefined;
+  let plain: amqp.ChannelModel | undefined;
+  const relays: RunningRelay[] = [];
+  const consumers: Consumer[] = [];
+  const ids = { used: crypto.randomUUID(), idle: crypto.randomUUID() };
+  const used = queueName('items', ids.used);
+  const idle = queueName('items', ids.idle);
+
+  before(async () => {
+    redis = await connectRedis(loadConfigOrThrow({}).redisUrl, testLogger('redis'), 5000);
+    plain = await amqp.connect(AMQP_URL);
+    for (const [id, queue] of [[ids.used, used], [ids.idle, idle]] as const) {
+      const data = { kind: 'items', queue, deliveryMode: 'PERSISTENT', filter: { epc: EPC_PREFIX }, configuredAt: new Date().toISOString(), user: 'admin' } as QueueConfiguredData;
+      await appendEvents(es.client, queueStream(id), [encodeEvent(queueEvents, { type: 'QueueConfigured', data })], NO_STREAM);
+    }
+  });
+
+  after(async () => {
+    for (const r of relays) await r.stop();
+    for (const c of consumers) await c.close();
+    const ch = await plain?.createChannel();
+    for (const q of [used, idle]) await ch?.deleteQueue(q).catch(() => undefined);
+    await plain?.close().catch(() => undefined);
+    if (redis) {
+      for await (const found of redis.scanIterator({ MATCH: keys.pattern, COUNT: 500 })) if (found.length) await redis.del(found);
+      await redis.quit();
+    }
+  });
+
+  const start = async (): Promise<RunningRelay> => {
+    const relay = startRelay({ client: es.client, redis: redis!, keys, logger: createLogger('relay'), brokerUrl: AMQP_URL, retirement: RETIREMENT });
+    relays.push(relay);
+    await relay.started;
+    return relay;
+  };
+
+  /** Whether the broker has `queue` (a passive declare on a channel of its own: a 404 closes it). */
+  const exists = async (queue: string): Promise<boolean> => {
+    const ch = await plain!.createChannel();
+    ch.on('error', () => undefined);
+    try {
+      await ch.checkQueue(queue);
+      await ch.close();
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  it('the unconsumed queue is retired and deleted after the idle time; the consumed one keeps receiving, also after a restart', async () => {
+    const relay = await start();
+    const consumer = await consume(used);
+    consumers.push(consumer);
+    // Both queues receive while the idle one is not retired yet.
+    const first = await appendChanges(es.client, [change({ epc: `${EPC_PREFIX}00000000000001` })]);
+    await consumer.until(1);
+    expect(await exists(idle), 'idle queue before its retirement').to.equal(true);
+
+    const deadline = Date.now() + 20_000;
+    let retired: Array<{ type: string; data: unknown }> = [];
+    while (retired.length === 0) {
+      if (Date.now() > deadline) throw new Error('idle queue not retired within 20 s');
+      await sleep(200);
+      retired = (await readStream(es.client, queueStream(ids.idle), queueEvents)).events.filter((e) => e.type === 'QueueRetired');
+    }
+    const data = retired[0]!.data as { queue: string; reason: string; idleSince: string; retiredAt: string };
+    expect(data.queue).to.equal(idle);
+    expect(data.reason).to.equal('NO_CONSUMER');
+    expect(Date.parse(data.retiredAt) - Date.parse(data.idleSince), 'idle for at least idleMs').to.be.at.least(RETIREMENT.idleMs);
+    expect((await readStream(es.client, queueStream(ids.used), queueEvents)).events.map((e) => e.type), 'consumed queue').to.deep.equal(['QueueConfigured']);
+    expect(await exists(idle), 'idle queue after its retirement').to.equal(false);
+
+    // Matching messages go to the consumed queue only: the retired one is not recreated for them.
+    const second = await appendChanges(es.client, [change({ epc: `${EPC_PREFIX}00000000000002` })]);
+    await consumer.until(2);
+    await sleep(500);
+    expect(await exists(idle), 'retired queue recreated by a message').to.equal(false);
+
+    // A restart rebuilds the registry from the log: the retired queue stays retired (not redeclared, no messages).
+    await relay.stop();
+    await start();
+    const third = await appendChanges(es.client, [change({ epc: `${EPC_PREFIX}00000000000003` })]);
+    await consumer.until(3);
+    await sleep(500);
+    expect(await exists(idle), 'retired queue after a relay restart').to.equal(false);
+    expect(consumer.messages.map((m) => m.messageId)).to.deep.equal([`${first}:0`, `${second}:0`, `${third}:0`]);
+    // Its idle clock is gone from Redis, the consumed queue never had one.
+    expect(await redis!.hGetAll(keys.queueIdleSince)).to.deep.equal({});
+  });
+});
