@@ -29,6 +29,7 @@ import { ConfirmPublisher, type OutMessage, type PublisherOptions } from './publ
 import { ConfirmedCheckpoints } from './committer';
 import { BodySlab } from './body-slab';
 import { startIdleQueueRetirer, type RetirementOptions } from './retirement';
+import { RelayLease } from './lease';
 import { itemMessageBody, matchesHealthFilter, matchesItemFilter } from './match';
 
 export const RELAY_SUBSCRIPTION = 'relay-v1';
@@ -53,6 +54,8 @@ export interface RelayOptions {
   readonly maxBatchSize?: number;
   /** Confirm window and slice size (tests use small ones); default MAX_IN_FLIGHT and FLUSH_EVERY. */
   readonly window?: { readonly batches: number; readonly messages: number; readonly flushEvery: number };
+  /** How long the relay lease (./lease.ts) lasts without renewal: a standby takes over after it; default 10 s. */
+  readonly leaseMs?: number;
   /** Idle queue retirement (./retirement.ts); default off (idleMs 0). */
   readonly retirement?: RetirementOptions;
   /** Wait after a failed start-up attempt: `initialMs` doubling to at most `maxMs`; default 1 s to 30 s. */
@@ -155,7 +158,11 @@ export function startRelay(opts: RelayOptions): RunningRelay {
   const abort = new AbortController();
   const limits = opts.window ?? { ...MAX_IN_FLIGHT, flushEvery: FLUSH_EVERY };
 
+  const lease = new RelayLease(opts.redis, opts.keys.relayLease, opts.leaseMs ?? 10_000, logger);
+
   const startOnce = async (): Promise<RunningSubscription> => {
+    // Standby until no other relay publishes (a second relay process waits here).
+    await lease.acquire(abort.signal);
     await resetIfLogWasReplaced({ client: opts.client, redis: opts.redis, keys: opts.keys, projection: RELAY_SUBSCRIPTION, keyPatterns: [], logger });
     connection = await connectAmqp(opts.brokerUrl, logger.child('amqp'), opts.startupTimeoutMs ?? 30_000, relayConnectionName(), abort.signal);
     if (stopping) throw new Error('relay stopped during start-up');
@@ -254,25 +261,45 @@ export function startRelay(opts: RelayOptions): RunningRelay {
   // A failed start (broker or event store not reachable yet, a start-up timeout) is retried with back-off until it
   // succeeds or stop() is called: the rest of the process runs on meanwhile, so giving up would leave the queues dead.
   const retry = opts.startRetry ?? { initialMs: 1000, maxMs: 30_000 };
-  const started = (async (): Promise<RunningSubscription> => {
+  const closeBrokerSide = async (): Promise<void> => {
+    const [pub, conn] = [publisher, connection];
+    publisher = undefined;
+    connection = undefined;
+    await pub?.stop().catch(() => undefined);
+    await conn?.close().catch(() => undefined);
+  };
+  // The lease went to another relay (ours expired: this process was paused, or Redis lost the key): stop publishing at
+  // once and stand by again; the other relay resumes from the saved checkpoint (duplicates possible, nothing lost).
+  const standBy = async (): Promise<void> => {
+    logger.error('relay: lease lost to another relay; stopping publishing and standing by', { holder: lease.holder });
+    const stopNow = stopCheckpoints;
+    stopCheckpoints = undefined;
+    await Promise.race([stopNow?.(), new Promise((r) => setTimeout(r, 5000).unref())]);
+    await closeBrokerSide();
+    if (!stopping) current = run();
+  };
+  const run = async (): Promise<RunningSubscription> => {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await startOnce();
+        const running = await startOnce();
+        lease.keep(() => void standBy());
+        return running;
       } catch (err) {
         if (stopping) throw err;
         // What a half-done attempt opened is closed (stop() would not see it any more); the next attempt opens its own.
-        const [pub, conn] = [publisher, connection];
-        publisher = undefined;
-        connection = undefined;
-        await pub?.stop().catch(() => undefined);
-        await conn?.close().catch(() => undefined);
+        await closeBrokerSide();
+        // A standby relay may do better meanwhile (its broker or event store may be reachable).
+        await lease.release();
         const delayMs = Math.min(retry.initialMs * 2 ** (attempt - 1), retry.maxMs);
         logger.warn('relay: start failed, retrying', { attempt, delayMs, err: err instanceof Error ? err.message : String(err) });
         await delay(delayMs, undefined, { signal: abort.signal }).catch(() => undefined); // the timer is cleared on abort
         if (stopping) throw new Error('relay stopped during start-up', { cause: err });
       }
     }
-  })();
+  };
+  const started = run();
+  /** The start-up in progress or done: `started`, or a later one after the lease was lost. */
+  let current = started;
   // Rejects only when stop() ends the start-up.
   started.catch(() => undefined);
 
@@ -281,12 +308,14 @@ export function startRelay(opts: RelayOptions): RunningRelay {
     async stop() {
       stopping = true;
       abort.abort();
-      await started.catch(() => undefined);
+      await current.catch(() => undefined);
       // Bounded: with the broker gone, confirms never come; stopping the publisher then ends the waits.
       const stoppedCleanly = await Promise.race([stopCheckpoints?.().then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 5000).unref())]);
       await publisher?.stop();
       if (!stoppedCleanly) await stopCheckpoints?.().catch(() => undefined);
       await connection?.close().catch(() => undefined);
+      // After the last checkpoint save: a standby takes over at once, from there.
+      await lease.release();
     },
   };
 }

@@ -135,6 +135,8 @@ describe('relay start-up retried until the broker is reachable', function () {
     await sleep(300); // a wrong extra message would show up
     expect(new Set(received.map((m) => m.messageId))).to.deep.equal(new Set([`${before}:0`, `${after}:0`]));
     expect(received.map((m) => m.body.epc).sort()).to.deep.equal([`${EPC_PREFIX}00000000000001`, `${EPC_PREFIX}00000000000002`]);
+    // It holds the relay lease of this namespace: the next tests' relays would stand by behind it.
+    await relay.stop();
   });
 
   it('stop() inside a connect attempt ends it at once; no attempt follows', async () => {

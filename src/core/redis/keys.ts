@@ -23,6 +23,11 @@ export class RedisKeys {
     return `${this.base}v1:relay:queue-idle-since`;
   }
 
+  /** The relay lease: the holder id of the one relay that publishes (src/queues/lease.ts). */
+  get relayLease(): string {
+    return `${this.base}v1:relay:lease`;
+  }
+
   /** Every key of this namespace (for tests and resets). */
   get pattern(): string {
     return `${this.base}*`;

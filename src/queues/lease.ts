@@ -1,0 +1,105 @@
+// One relay publishes at a time: a lease in Redis (SET NX PX with a random
+// holder id, renewed by a compare-and-extend script). A second relay process
+// (a scaled deployment, an operator starting one by mistake) waits as a
+// standby and takes over once the lease expires or is released. Without it,
+// two relays would each publish every message and overwrite each other's
+// checkpoint: duplicates, never loss. The lease does not fence a paused
+// holder (a process stopped longer than the lease publishes until its next
+// renewal finds the lease taken): duplicates again, same messageId.
+import type { RedisClient } from '../core/redis/connect';
+import type { Logger } from '../core/logger';
+
+/** Takes the lease when free, or extends it when this holder has it already (a start-up attempt after a failed one): 1, else 0. */
+const ACQUIRE =
+  "local v = redis.call('get', KEYS[1]) if v == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end " +
+  "if v == false then redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end return 0";
+/** Extends the lease only while this holder has it: 1 extended, 0 not ours (any more). */
+const RENEW = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
+/** Deletes the lease only while this holder has it. */
+const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+
+export class RelayLease {
+  readonly holder = crypto.randomUUID();
+  private renewTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly key: string,
+    private readonly ttlMs: number,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Resolves once this instance holds the lease; retries every third of the lease; rejects when `signal` aborts. */
+  async acquire(signal: AbortSignal): Promise<void> {
+    let told = false;
+    for (;;) {
+      signal.throwIfAborted();
+      const ok = await this.redis.sendCommand(['EVAL', ACQUIRE, '1', this.key, this.holder, String(this.ttlMs)]);
+      if (Number(ok) === 1) {
+        if (told) this.logger.info('relay: lease acquired, taking over', { holder: this.holder });
+        return;
+      }
+      if (!told) {
+        const current = await this.redis.get(this.key).catch(() => null);
+        this.logger.warn('relay: standby, another relay holds the lease', { holder: current, leaseMs: this.ttlMs });
+        told = true;
+      }
+      await abortableSleep(Math.max(1, Math.floor(this.ttlMs / 3)), signal);
+    }
+  }
+
+  /**
+   * Renews every third of the lease. `onLost` is called once when the lease
+   * turns out to be someone else's (it expired, e.g. Redis lost it, and
+   * another relay took it). A renewal that fails because Redis is
+   * unreachable keeps publishing: no other relay can take the lease without
+   * Redis either, and stopping would only delay delivery.
+   */
+  keep(onLost: () => void): void {
+    this.stopKeeping();
+    const tick = async (): Promise<void> => {
+      try {
+        const renewed = await this.redis.sendCommand(['EVAL', RENEW, '1', this.key, this.holder, String(this.ttlMs)]);
+        if (Number(renewed) !== 1) {
+          this.stopKeeping();
+          onLost();
+          return;
+        }
+      } catch (err) {
+        this.logger.warn('relay: lease renewal failed; publishing on', { err: err instanceof Error ? err.message : String(err) });
+      }
+      if (this.renewTimer) this.schedule(tick);
+    };
+    this.schedule(tick);
+  }
+
+  /** Stops renewing and gives the lease up if still ours, so a standby takes over at once. */
+  async release(): Promise<void> {
+    this.stopKeeping();
+    await this.redis.sendCommand(['EVAL', RELEASE, '1', this.key, this.holder]).catch(() => undefined);
+  }
+
+  private schedule(tick: () => Promise<void>): void {
+    this.renewTimer = setTimeout(() => void tick(), Math.max(1, Math.floor(this.ttlMs / 3)));
+    this.renewTimer.unref();
+  }
+
+  private stopKeeping(): void {
+    clearTimeout(this.renewTimer);
+    this.renewTimer = undefined;
+  }
+}
+
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
