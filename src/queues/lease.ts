@@ -1,5 +1,5 @@
-// One relay publishes at a time: a lease in Redis (SET NX PX with a random
-// holder id, renewed by a compare-and-extend script). A second relay process
+// One relay publishes at a time: a lease in Redis (a random holder id with an
+// expiry, taken when free and extended by its holder, in one script). A second relay process
 // (a scaled deployment, an operator starting one by mistake) waits as a
 // standby and takes over once the lease expires or is released. Without it,
 // two relays would each publish every message and overwrite each other's
@@ -9,12 +9,10 @@
 import type { RedisClient } from '../core/redis/connect';
 import type { Logger } from '../core/logger';
 
-/** Takes the lease when free, or extends it when this holder has it already (a start-up attempt after a failed one): 1, else 0. */
+/** Takes the lease when free, or extends it when this holder has it already (renewal; a start-up attempt after a failed one): 1, else 0. */
 const ACQUIRE =
   "local v = redis.call('get', KEYS[1]) if v == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end " +
   "if v == false then redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end return 0";
-/** Extends the lease only while this holder has it: 1 extended, 0 not ours (any more). */
-const RENEW = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
 /** Deletes the lease only while this holder has it. */
 const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
 
@@ -50,8 +48,7 @@ export class RelayLease {
 
   /**
    * Renews every third of the lease. `onLost` is called once when the lease
-   * turns out to be someone else's (it expired, e.g. Redis lost it, and
-   * another relay took it). A renewal that fails because Redis is
+   * turns out to be someone else's (it expired and another relay took it). A renewal that fails because Redis is
    * unreachable keeps publishing: no other relay can take the lease without
    * Redis either, and stopping would only delay delivery.
    */
@@ -59,7 +56,9 @@ export class RelayLease {
     this.stopKeeping();
     const tick = async (): Promise<void> => {
       try {
-        const renewed = await this.redis.sendCommand(['EVAL', RENEW, '1', this.key, this.holder, String(this.ttlMs)]);
+        // Free again (expired while this process was paused, or Redis lost it) and nobody took it: nobody else
+        // published meanwhile, so taking it again is as good as extending it.
+        const renewed = await this.redis.sendCommand(['EVAL', ACQUIRE, '1', this.key, this.holder, String(this.ttlMs)]);
         if (Number(renewed) !== 1) {
           this.stopKeeping();
           onLost();

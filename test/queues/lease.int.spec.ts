@@ -124,4 +124,20 @@ describe('relay lease: one relay publishes at a time', function () {
     expect(consumer!.messages.slice(before).map((m) => m.messageId)).to.deep.equal(during);
     expect(logged('relay: lease acquired, taking over')).to.equal(takeovers + 1);
   });
+
+  it('a lease that expired with nobody taking it is taken again by its relay, which publishes on', async () => {
+    const lost = (): number => linesB.filter((l) => l.msg === 'relay: lease lost to another relay; stopping publishing and standing by').length;
+    const lostBefore = lost();
+    const holder = await redis!.get(keys.relayLease);
+    expect(holder, 'the relay holds the lease').to.be.a('string');
+    // As if it had expired (the process paused, a factory reset dropped the key).
+    await redis!.del(keys.relayLease);
+    await sleep(LEASE_MS);
+    expect(await redis!.get(keys.relayLease), 'taken again by the same relay').to.equal(holder);
+    const before = consumer!.messages.length;
+    const more = await append(3);
+    await consumer!.until(before + more.length);
+    expect(consumer!.messages.slice(before).map((m) => m.messageId)).to.deep.equal(more);
+    expect(lost(), 'stood by').to.equal(lostBefore);
+  });
 });
