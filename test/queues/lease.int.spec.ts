@@ -5,34 +5,18 @@
 // free, then resumes from the checkpoint without losing anything. Embedded
 // event store, real Redis and RabbitMQ; relays in-process with a short lease.
 import * as amqp from 'amqplib';
-import { NO_STREAM } from '@eventstore/db-client';
 import { expect } from 'chai';
 import { loadConfigOrThrow } from '../../src/config';
-import { appendEvents } from '../../src/core/eventstore';
-import { encodeEvent } from '../../src/core/events';
-import type { Logger, LogFields } from '../../src/core/logger';
 import { connectRedis, type RedisClient } from '../../src/core/redis/connect';
 import { RedisKeys } from '../../src/core/redis/keys';
-import { queueEvents, type QueueConfiguredData } from '../../src/queues/events';
-import { queueName, queueStream } from '../../src/queues/model';
 import { startRelay, type RunningRelay } from '../../src/queues/relay';
 import { withEventStore, testLogger } from '../support/eventstore';
 import { AMQP_URL, appendChanges, change, consume, type Consumer } from './support';
+import { configureItemQueue, dropKeysAndQuit, recordingLogger, type LogLine } from './relay-fixture';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const EPC_PREFIX = 'E2800000A9';
 const LEASE_MS = 1200;
-
-interface Line {
-  readonly msg: string;
-  readonly fields: LogFields;
-}
-
-function recordingLogger(lines: Line[]): Logger {
-  const log = (msg: string, fields: LogFields = {}) => void lines.push({ msg, fields });
-  const logger: Logger = { debug: log, info: log, warn: log, error: log, child: () => logger };
-  return logger;
-}
 
 describe('relay lease: one relay publishes at a time', function () {
   this.timeout(60_000);
@@ -41,16 +25,14 @@ describe('relay lease: one relay publishes at a time', function () {
   let redis: RedisClient | undefined;
   const relays: RunningRelay[] = [];
   let consumer: Consumer | undefined;
-  const queue = queueName('items', crypto.randomUUID());
+  let queue = '';
   let n = 0;
   /** Logs of the relay that takes over in the first test and keeps running into the second. */
-  const linesB: Line[] = [];
+  const linesB: LogLine[] = [];
 
   before(async () => {
     redis = await connectRedis(loadConfigOrThrow({}).redisUrl, testLogger('redis'), 5000);
-    const id = queue.slice(queue.lastIndexOf('.') + 1);
-    const data = { kind: 'items', queue, deliveryMode: 'PERSISTENT', filter: { epc: EPC_PREFIX }, configuredAt: new Date().toISOString(), user: 'admin' } as QueueConfiguredData;
-    await appendEvents(es.client, queueStream(id), [encodeEvent(queueEvents, { type: 'QueueConfigured', data })], NO_STREAM);
+    queue = (await configureItemQueue(es.client, EPC_PREFIX)).queue;
     consumer = await consume(queue);
   });
 
@@ -60,13 +42,10 @@ describe('relay lease: one relay publishes at a time', function () {
     const conn = await amqp.connect(AMQP_URL);
     await (await conn.createChannel()).deleteQueue(queue).catch(() => undefined);
     await conn.close().catch(() => undefined);
-    if (redis) {
-      for await (const found of redis.scanIterator({ MATCH: keys.pattern, COUNT: 500 })) if (found.length) await redis.del(found);
-      await redis.quit();
-    }
+    await dropKeysAndQuit(redis, keys);
   });
 
-  const start = (lines: Line[]): RunningRelay => {
+  const start = (lines: LogLine[]): RunningRelay => {
     const relay = startRelay({ client: es.client, redis: redis!, keys, logger: recordingLogger(lines), brokerUrl: AMQP_URL, leaseMs: LEASE_MS });
     relays.push(relay);
     return relay;
@@ -84,7 +63,7 @@ describe('relay lease: one relay publishes at a time', function () {
   };
 
   it('a second relay stands by without publishing, and takes over when the first stops', async () => {
-    const linesA: Line[] = [];
+    const linesA: LogLine[] = [];
     const a = start(linesA);
     await a.started;
     const b = start(linesB);

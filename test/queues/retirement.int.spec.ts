@@ -4,19 +4,18 @@
 // a relay restart), while a consumed queue keeps receiving. Embedded event
 // store, real Redis and RabbitMQ; the relay runs in-process with short times.
 import * as amqp from 'amqplib';
-import { NO_STREAM } from '@eventstore/db-client';
 import { expect } from 'chai';
 import { loadConfigOrThrow } from '../../src/config';
-import { appendEvents, readStream } from '../../src/core/eventstore';
-import { encodeEvent } from '../../src/core/events';
+import { readStream } from '../../src/core/eventstore';
 import { createLogger } from '../../src/core/logger';
 import { connectRedis, type RedisClient } from '../../src/core/redis/connect';
 import { RedisKeys } from '../../src/core/redis/keys';
-import { queueEvents, type QueueConfiguredData } from '../../src/queues/events';
-import { queueName, queueStream } from '../../src/queues/model';
+import { queueEvents } from '../../src/queues/events';
+import { queueStream } from '../../src/queues/model';
 import { startRelay, type RunningRelay } from '../../src/queues/relay';
 import { withEventStore, testLogger } from '../support/eventstore';
 import { AMQP_URL, appendChanges, change, consume, type Consumer } from './support';
+import { configureItemQueue, dropKeysAndQuit } from './relay-fixture';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const EPC_PREFIX = 'E2800000F3';
@@ -30,17 +29,15 @@ describe('relay: idle queues are retired', function () {
   let plain: amqp.ChannelModel | undefined;
   const relays: RunningRelay[] = [];
   const consumers: Consumer[] = [];
-  const ids = { used: crypto.randomUUID(), idle: crypto.randomUUID() };
-  const used = queueName('items', ids.used);
-  const idle = queueName('items', ids.idle);
+  const ids = { used: '', idle: '' };
+  let used = '';
+  let idle = '';
 
   before(async () => {
     redis = await connectRedis(loadConfigOrThrow({}).redisUrl, testLogger('redis'), 5000);
     plain = await amqp.connect(AMQP_URL);
-    for (const [id, queue] of [[ids.used, used], [ids.idle, idle]] as const) {
-      const data = { kind: 'items', queue, deliveryMode: 'PERSISTENT', filter: { epc: EPC_PREFIX }, configuredAt: new Date().toISOString(), user: 'admin' } as QueueConfiguredData;
-      await appendEvents(es.client, queueStream(id), [encodeEvent(queueEvents, { type: 'QueueConfigured', data })], NO_STREAM);
-    }
+    ({ queue: used, id: ids.used } = await configureItemQueue(es.client, EPC_PREFIX));
+    ({ queue: idle, id: ids.idle } = await configureItemQueue(es.client, EPC_PREFIX));
   });
 
   after(async () => {
@@ -49,10 +46,7 @@ describe('relay: idle queues are retired', function () {
     const ch = await plain?.createChannel();
     for (const q of [used, idle]) await ch?.deleteQueue(q).catch(() => undefined);
     await plain?.close().catch(() => undefined);
-    if (redis) {
-      for await (const found of redis.scanIterator({ MATCH: keys.pattern, COUNT: 500 })) if (found.length) await redis.del(found);
-      await redis.quit();
-    }
+    await dropKeysAndQuit(redis, keys);
   });
 
   const start = async (): Promise<RunningRelay> => {

@@ -8,37 +8,19 @@
 // event store, real Redis and RabbitMQ; the queue is consumed with plain
 // amqplib on the broker itself.
 import * as amqp from 'amqplib';
-import { NO_STREAM } from '@eventstore/db-client';
 import { expect } from 'chai';
 import { loadConfigOrThrow } from '../../src/config';
-import { appendEvents } from '../../src/core/eventstore';
-import { encodeEvent } from '../../src/core/events';
-import type { Logger, LogFields } from '../../src/core/logger';
 import { connectRedis, type RedisClient } from '../../src/core/redis/connect';
 import { RedisKeys } from '../../src/core/redis/keys';
-import { queueEvents, type QueueConfiguredData } from '../../src/queues/events';
-import { queueName, queueStream } from '../../src/queues/model';
 import { startRelay, type RunningRelay } from '../../src/queues/relay';
 import { freePort } from '../../bench/support/ports';
 import { withEventStore, testLogger } from '../support/eventstore';
 import { AMQP_URL, appendChanges, change, consume, type Consumer } from './support';
+import { configureItemQueue, dropKeysAndQuit, recordingLogger, type LogLine } from './relay-fixture';
 import { brokerProxy, urlOnPort } from './broker-proxy';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const EPC_PREFIX = 'E2800000C5';
-
-interface Line {
-  readonly level: string;
-  readonly msg: string;
-  readonly fields: LogFields;
-}
-
-/** Records every line (all components) so the test can read the relay's warnings. */
-function recordingLogger(lines: Line[]): Logger {
-  const log = (level: string) => (msg: string, fields: LogFields = {}) => void lines.push({ level, msg, fields });
-  const logger: Logger = { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error'), child: () => logger };
-  return logger;
-}
 
 describe('relay start-up retried until the broker is reachable', function () {
   this.timeout(60_000);
@@ -52,10 +34,7 @@ describe('relay start-up retried until the broker is reachable', function () {
 
   before(async () => {
     redis = await connectRedis(loadConfigOrThrow({}).redisUrl, testLogger('redis'), 5000);
-    const id = crypto.randomUUID();
-    queue = queueName('items', id);
-    const data: QueueConfiguredData = { kind: 'items', queue, deliveryMode: 'PERSISTENT', filter: { epc: EPC_PREFIX }, configuredAt: new Date().toISOString(), user: 'admin' } as QueueConfiguredData;
-    await appendEvents(es.client, queueStream(id), [encodeEvent(queueEvents, { type: 'QueueConfigured', data })], NO_STREAM);
+    queue = (await configureItemQueue(es.client, EPC_PREFIX)).queue;
   });
 
   after(async () => {
@@ -67,21 +46,18 @@ describe('relay start-up retried until the broker is reachable', function () {
       await (await conn.createChannel()).deleteQueue(queue).catch(() => undefined);
       await conn.close().catch(() => undefined);
     }
-    if (redis) {
-      for await (const found of redis.scanIterator({ MATCH: keys.pattern, COUNT: 500 })) if (found.length) await redis.del(found);
-      await redis.quit();
-    }
+    await dropKeysAndQuit(redis, keys);
   });
 
-  const start = (port: number, lines: Line[], startupTimeoutMs: number, startRetry: { initialMs: number; maxMs: number }): RunningRelay => {
+  const start = (port: number, lines: LogLine[], startupTimeoutMs: number, startRetry: { initialMs: number; maxMs: number }): RunningRelay => {
     const relay = startRelay({ client: es.client, redis: redis!, keys, logger: recordingLogger(lines), brokerUrl: urlOnPort(port), startupTimeoutMs, startRetry });
     relays.push(relay);
     return relay;
   };
-  const retries = (lines: Line[]): Line[] => lines.filter((l) => l.msg === 'relay: start failed, retrying');
+  const retries = (lines: LogLine[]): LogLine[] => lines.filter((l) => l.msg === 'relay: start failed, retrying');
 
   /** stop() returns long before the 20 s the relay would otherwise wait, start-up rejects, and no attempt follows. */
-  const stopsAtOnce = async (relay: RunningRelay, port: number, lines: Line[], retriesBefore: number): Promise<void> => {
+  const stopsAtOnce = async (relay: RunningRelay, port: number, lines: LogLine[], retriesBefore: number): Promise<void> => {
     const t0 = Date.now();
     await relay.stop();
     // A deadline, not a speed figure: without the abort, stop() takes the whole 20 s.
@@ -101,7 +77,7 @@ describe('relay start-up retried until the broker is reachable', function () {
     const consumer = await consume(queue);
     consumers.push(consumer);
     const port = await freePort();
-    const lines: Line[] = [];
+    const lines: LogLine[] = [];
     const relay = start(port, lines, 250, { initialMs: 200, maxMs: 800 });
     let startedAt: number | undefined;
     void relay.started.then(() => (startedAt = Date.now()), () => undefined);
@@ -141,7 +117,7 @@ describe('relay start-up retried until the broker is reachable', function () {
 
   it('stop() inside a connect attempt ends it at once; no attempt follows', async () => {
     const port = await freePort();
-    const lines: Line[] = [];
+    const lines: LogLine[] = [];
     // A 20 s start-up timeout: after 1 s the relay is inside its first connect attempt.
     const relay = start(port, lines, 20_000, { initialMs: 200, maxMs: 200 });
     await sleep(1000);
@@ -151,7 +127,7 @@ describe('relay start-up retried until the broker is reachable', function () {
 
   it('stop() in the wait between attempts ends it at once; no attempt follows', async () => {
     const port = await freePort();
-    const lines: Line[] = [];
+    const lines: LogLine[] = [];
     // Attempts fail after 300 ms, then a 20 s wait.
     const relay = start(port, lines, 300, { initialMs: 20_000, maxMs: 20_000 });
     const deadline = Date.now() + 10_000;

@@ -5,7 +5,6 @@
 // confirms flow again, every message arrives. Embedded event store, real Redis
 // and RabbitMQ (the queues are counted and consumed on the broker itself).
 import * as amqp from 'amqplib';
-import { NO_STREAM } from '@eventstore/db-client';
 import { expect } from 'chai';
 import { loadConfigOrThrow } from '../../src/config';
 import { appendEvents } from '../../src/core/eventstore';
@@ -13,13 +12,12 @@ import { encodeEvent } from '../../src/core/events';
 import { connectRedis, type RedisClient } from '../../src/core/redis/connect';
 import { RedisKeys } from '../../src/core/redis/keys';
 import { ENGINE_STREAM, itemEvents } from '../../src/engine/events';
-import { queueEvents, type QueueConfiguredData } from '../../src/queues/events';
-import { queueName, queueStream } from '../../src/queues/model';
 import { startRelay, type RunningRelay } from '../../src/queues/relay';
 import { freePort } from '../../bench/support/ports';
 import { withEventStore, testLogger } from '../support/eventstore';
 import { createLogger } from '../../src/core/logger';
 import { AMQP_URL, change, consume } from './support';
+import { configureItemQueue, dropKeysAndQuit } from './relay-fixture';
 import { brokerProxy, urlOnPort, type BrokerProxy } from './broker-proxy';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -43,12 +41,7 @@ describe('relay confirm window: bounded while the broker does not confirm', func
   before(async () => {
     redis = await connectRedis(loadConfigOrThrow({}).redisUrl, testLogger('redis'), 5000);
     plain = await amqp.connect(AMQP_URL);
-    for (let i = 0; i < QUEUES; i++) {
-      const id = crypto.randomUUID();
-      queues.push(queueName('items', id));
-      const data = { kind: 'items', queue: queues[i], deliveryMode: 'PERSISTENT', filter: { epc: EPC_PREFIX }, configuredAt: new Date().toISOString(), user: 'admin' } as QueueConfiguredData;
-      await appendEvents(es.client, queueStream(id), [encodeEvent(queueEvents, { type: 'QueueConfigured', data })], NO_STREAM);
-    }
+    for (let i = 0; i < QUEUES; i++) queues.push((await configureItemQueue(es.client, EPC_PREFIX)).queue);
   });
 
   after(async () => {
@@ -57,10 +50,7 @@ describe('relay confirm window: bounded while the broker does not confirm', func
     const ch = await plain?.createChannel();
     for (const q of queues) await ch?.deleteQueue(q).catch(() => undefined);
     await plain?.close().catch(() => undefined);
-    if (redis) {
-      for await (const found of redis.scanIterator({ MATCH: keys.pattern, COUNT: 500 })) if (found.length) await redis.del(found);
-      await redis.quit();
-    }
+    await dropKeysAndQuit(redis, keys);
   });
 
   const onBroker = async (): Promise<number> => {
