@@ -1,9 +1,11 @@
 // Which broker queues are tagtrail's client queues: the ones clients may
 // consume (and redeclare). A queue qualifies when its name has the form the
-// queues slice gives it (`tagtrail.<kind>.<uuid>`) AND its QueueConfigured
-// event exists: a client can neither touch other applications' queues on the
-// same broker nor create new queues under tagtrail's names (redeclaring needs
-// `configure`, which would otherwise let it create any queue it names).
+// queues slice gives it (`tagtrail.<kind>.<uuid>`), its QueueConfigured event
+// exists and the relay has not retired it. So a client can neither touch
+// other applications' queues on the same broker, nor create new queues under
+// tagtrail's names (redeclaring needs `configure`, which would otherwise let
+// it create any queue it names), nor recreate a retired queue and wait on it
+// for messages that never come.
 import type { EventStoreDBClient } from '@eventstore/db-client';
 import { readStream } from '../core/eventstore';
 import { QUEUE_KINDS, queueStream } from '../queues/model';
@@ -19,28 +21,34 @@ export function clientQueueId(name: string): string | undefined {
   return NAME.exec(name)?.[1];
 }
 
-// Queues are never deleted from the log, so a confirmed name stays confirmed;
-// the bound only keeps a flood of distinct names from growing the set forever.
+// How long a confirmed name is taken as still configured: a queue the relay
+// retires (src/queues/retirement.ts) is refused after at most this long. The
+// bound on the count keeps a flood of distinct names from growing the map.
+const REMEMBER_MS = 10_000;
 const MAX_REMEMBERED = 10_000;
 
 /**
- * `name` -> whether tagtrail configured that queue: its stream holds a
- * QueueConfigured naming it. Confirmed names are remembered (the broker asks
- * on every declare and consume); unknown ones are read again each time.
+ * `name` -> whether tagtrail configured that queue and has not retired it:
+ * its stream holds a QueueConfigured naming it and no QueueRetired.
+ * Confirmed names are remembered for `rememberMs` (the broker asks on every
+ * declare and consume); unknown ones are read again each time.
  */
-export function configuredQueueLookup(client: EventStoreDBClient): (name: string) => Promise<boolean> {
-  const known = new Set<string>();
+export function configuredQueueLookup(client: EventStoreDBClient, rememberMs = REMEMBER_MS): (name: string) => Promise<boolean> {
+  const known = new Map<string, number>();
   return async (name) => {
-    if (known.has(name)) return true;
+    const until = known.get(name);
+    if (until !== undefined && until > Date.now()) return true;
+    known.delete(name);
     const id = clientQueueId(name);
     if (id === undefined) return false;
     const { events } = await readStream(client, queueStream(id), queueEvents);
     const configured = events.some((e) => e.type === 'QueueConfigured' && e.data.queue === name);
-    if (configured) {
+    const retired = events.some((e) => e.type === 'QueueRetired' && e.data.queue === name);
+    if (configured && !retired) {
       if (known.size >= MAX_REMEMBERED) known.clear();
-      known.add(name);
+      known.set(name, Date.now() + rememberMs);
     }
-    return configured;
+    return configured && !retired;
   };
 }
 
