@@ -44,7 +44,9 @@ const ITEMS = env('BENCH_ITEMS', 100_000);
 const QUERY_SAMPLES = env('BENCH_QUERY_SAMPLES', 100);
 const ZONES = ['Z0', 'Z1', 'Z2', 'Z3', 'Z4', 'Z5', 'Z6', 'Z7', 'Z8', 'Z9'];
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
-const ADMIN = `Basic ${Buffer.from('admin:admindefault').toString('base64')}`;
+// A password of its own (not the well-known default), so the service does not warn about the default on stdout.
+const ADMIN_PASSWORD = `bench-${crypto.randomUUID()}`;
+const ADMIN = `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}`;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const hex = (n: number, width: number): string => n.toString(16).toUpperCase().padStart(width, '0');
@@ -106,6 +108,7 @@ async function startService(): Promise<Service> {
     DATA_DIR: dataDir,
     REDIS_KEY_PREFIX: keyPrefix,
     JOB_ACK_TIMEOUT_SECONDS: '120',
+    ADMIN_PASSWORD,
     LOG_LEVEL: process.env['BENCH_LOG_LEVEL'] ?? 'warn',
   };
   const children: Service['children'] = [];
