@@ -268,15 +268,18 @@ export function startRelay(opts: RelayOptions): RunningRelay {
     await pub?.stop().catch(() => undefined);
     await conn?.close().catch(() => undefined);
   };
-  // The lease went to another relay (ours expired: this process was paused, or Redis lost the key): stop publishing at
-  // once and stand by again; the other relay resumes from the saved checkpoint (duplicates possible, nothing lost).
+  // The lease went to another relay (ours expired, e.g. while this process was paused, and a standby took it): stop
+  // publishing at once and stand by again; the other relay resumes from the saved checkpoint (duplicates possible,
+  // nothing lost).
   const standBy = async (): Promise<void> => {
     logger.error('relay: lease lost to another relay; stopping publishing and standing by', { holder: lease.holder });
     const stopNow = stopCheckpoints;
     stopCheckpoints = undefined;
     await Promise.race([stopNow?.(), new Promise((r) => setTimeout(r, 5000).unref())]);
     await closeBrokerSide();
-    if (!stopping) current = run();
+    if (stopping) return;
+    current = run();
+    current.catch(() => undefined); // rejects only when stop() ends it; stop() awaits it
   };
   const run = async (): Promise<RunningSubscription> => {
     for (let attempt = 1; ; attempt++) {
