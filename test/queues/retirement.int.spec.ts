@@ -70,9 +70,10 @@ describe('relay: idle queues are retired', function () {
   };
 
   it('the unconsumed queue is retired and deleted after the idle time; the consumed one keeps receiving, also after a restart', async () => {
-    const relay = await start();
+    // Consuming before the relay's first check, so a slow machine cannot make the used queue look idle.
     const consumer = await consume(used);
     consumers.push(consumer);
+    const relay = await start();
     // Both queues receive while the idle one is not retired yet.
     const first = await appendChanges(es.client, [change({ epc: `${EPC_PREFIX}00000000000001` })]);
     await consumer.until(1);
