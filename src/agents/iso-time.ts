@@ -1,11 +1,12 @@
-// ISO timestamps <-> epoch ms for the thousands of firstSeen/lastSeen of a
-// tag report. Date.parse, the IsoTimestamp regex and toISOString cost about
-// as much per observation as everything else the agent API does with it
-// (docs/benchmarks.md, "Pipeline"). The times of one report fall within a few
-// seconds, so both directions remember the last seconds they met and handle
-// the canonical `YYYY-MM-DDTHH:MM:SS.mmmZ` form within it with a few
-// character operations; any other form goes the general way. Each function
-// returned keeps its own memory: use one per report.
+// ISO timestamps -> epoch ms for the thousands of firstSeen/lastSeen of a
+// tag report (the other direction is isoTime, src/core/iso-time.ts).
+// Date.parse and the IsoTimestamp regex cost about as much per observation as
+// everything else the agent API does with it (docs/benchmarks.md,
+// "Pipeline"). The times of one report fall within a few seconds, so the
+// reader remembers the last seconds it met and handles the canonical
+// `YYYY-MM-DDTHH:MM:SS.mmmZ` form within them with a few character
+// operations; any other form goes the general way. Each reader returned keeps
+// its own memory: use one per report.
 import { IsoTimestamp } from '../core/codecs';
 
 const ZERO = 48;
@@ -38,28 +39,5 @@ export function isoMsReader(): (u: unknown) => number {
       return headMs[at]! + ms;
     }
     return IsoTimestamp.is(u) ? Date.parse(u) : NaN;
-  };
-}
-
-const pad3 = (n: number): string => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : String(n));
-
-/** The UTC ISO string of epoch ms (as toISOString). */
-export function isoWriter(): (ms: number) => string {
-  const seconds: number[] = [];
-  const heads: string[] = [];
-  let next = 0;
-  return (ms) => {
-    const s = Math.floor(ms / 1000);
-    let i = seconds.indexOf(s);
-    if (i < 0) {
-      const iso = new Date(s * 1000).toISOString();
-      // Years beyond 9999 or before 0 have another length: no shortcut for them.
-      if (iso.length !== 24) return new Date(ms).toISOString();
-      i = next;
-      seconds[i] = s;
-      heads[i] = iso.slice(0, 20);
-      next = (next + 1) % SECONDS;
-    }
-    return `${heads[i]!}${pad3(ms - s * 1000)}Z`;
   };
 }

@@ -17,7 +17,8 @@
 // is all Date.parse ever saw). Version 1 events (no `v`) stay readable.
 import * as t from 'io-ts';
 import { failureReason, FiniteNumber, Integer, IsoTimestamp, NonEmptyString, nullable, PositiveInteger } from '../core/codecs';
-import { isoMsReader, isoWriter } from './iso-time';
+import { isoMsReader } from './iso-time';
+import { isoTime } from '../core/iso-time';
 
 /** The decoded form of an observation (both versions). */
 export interface ObservationData {
@@ -143,7 +144,6 @@ export function validateColumns(u: unknown, c: t.Context): t.Validation<ReportDa
   const d = decoded.right;
   const n = d.epc.length;
   const base = Date.parse(d.from);
-  const iso = isoWriter();
   const observations = new Array<ObservationData>(n);
   for (let i = 0; i < n; i++) {
     observations[i] = {
@@ -152,8 +152,8 @@ export function validateColumns(u: unknown, c: t.Context): t.Validation<ReportDa
       antennaId: d.antennaId[i]!,
       peakRssi: d.peakRssi[i]!,
       readCount: d.readCount[i]!,
-      firstSeen: iso(base + d.firstSeen[i]!),
-      lastSeen: iso(base + d.lastSeen[i]!),
+      firstSeen: isoTime(base + d.firstSeen[i]!),
+      lastSeen: isoTime(base + d.lastSeen[i]!),
       x: d.x?.[i] ?? null,
       y: d.y?.[i] ?? null,
     };

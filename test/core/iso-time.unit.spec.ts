@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { isoTime } from '../../src/core/iso-time';
+import { mulberry32 } from '../../src/simulator/prng';
 
 describe('core: isoTime', () => {
   it('equals Date#toISOString on 200,000 generated times across the whole supported range and day boundaries', () => {
@@ -16,6 +17,16 @@ describe('core: isoTime', () => {
     let t = Date.UTC(2026, 10, 23, 23, 59, 0);
     for (let i = 0; i < 100_000; i++) times.push((t += Math.floor(next() * 5)));
     for (const ms of times) expect(isoTime(ms), String(ms)).to.equal(new Date(ms).toISOString());
+  });
+
+  it('writes what toISOString writes, across seconds and before 1970 (the agent API\'s report times)', () => {
+    const rnd = mulberry32(9);
+    const base = Date.parse('2026-11-23T10:00:00.000Z');
+    for (const ms of [0, -1, -1000, -1001, 999, 1000, base, base + 999, base + 1000, 253402300799999, 253402300800000]) expect(isoTime(ms)).to.equal(new Date(ms).toISOString());
+    for (let i = 0; i < 5000; i++) {
+      const ms = base + Math.floor(rnd() * 10_000) - 5000;
+      expect(isoTime(ms)).to.equal(new Date(ms).toISOString());
+    }
   });
 
   it('outside years 0000-9999 and for fractional milliseconds it is toISOString itself', () => {
