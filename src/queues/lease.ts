@@ -6,6 +6,7 @@
 // checkpoint: duplicates, never loss. The lease does not fence a paused
 // holder (a process stopped longer than the lease publishes until its next
 // renewal finds the lease taken): duplicates again, same messageId.
+import { setTimeout as delay } from 'node:timers/promises';
 import type { RedisClient } from '../core/redis/connect';
 import type { Logger } from '../core/logger';
 
@@ -42,7 +43,7 @@ export class RelayLease {
         this.logger.warn('relay: standby, another relay holds the lease', { holder: current, leaseMs: this.ttlMs });
         told = true;
       }
-      await abortableSleep(Math.max(1, Math.floor(this.ttlMs / 3)), signal);
+      await delay(Math.max(1, Math.floor(this.ttlMs / 3)), undefined, { signal });
     }
   }
 
@@ -87,18 +88,4 @@ export class RelayLease {
     clearTimeout(this.renewTimer);
     this.renewTimer = undefined;
   }
-}
-
-function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

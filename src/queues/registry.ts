@@ -3,7 +3,7 @@
 // configured: it receives the events after that position only, so a replay
 // after a restart gives every queue exactly the events it would have received
 // live. A retired queue receives nothing more, and is not declared again.
-import type { QueueConfiguredData } from './events';
+import type { QueueConfiguredData, QueueEvent } from './events';
 import type { QueueConfig } from './model';
 
 interface Entry {
@@ -26,6 +26,12 @@ export class QueueRegistry {
   retire(queue: string): void {
     this.retired.add(queue);
     this.byName.delete(queue);
+  }
+
+  /** A queue event read at `at` (its $all commit position). */
+  apply(e: QueueEvent, at: bigint): void {
+    if (e.type === 'QueueRetired') this.retire(e.data.queue);
+    else this.add(e.data, at);
   }
 
   get size(): number {

@@ -72,10 +72,8 @@ export function messagesOf(events: readonly RelayEvent[], registry: QueueRegistr
   for (const e of events) {
     const at = e.position?.commit;
     if (at === undefined) throw new Error(`event ${e.id} has no $all position`);
-    if (e.type === 'QueueConfigured') {
-      registry.add(e.data, at);
-    } else if (e.type === 'QueueRetired') {
-      registry.retire(e.data.queue);
+    if (e.type === 'QueueConfigured' || e.type === 'QueueRetired') {
+      registry.apply(e, at);
     } else if (e.type === 'ItemsChanged') {
       if (e.streamId !== ENGINE_STREAM) continue;
       const queues = registry.configuredBefore('items', at);
@@ -117,8 +115,7 @@ async function loadRegistry(client: EventStoreDBClient, logger: Logger, signal: 
     handler: async (events) => {
       for (const e of events) {
         const at = e.position?.commit;
-        if (e.type === 'QueueRetired') registry.retire(e.data.queue);
-        else if (at !== undefined) registry.add(e.data, at);
+        if (at !== undefined) registry.apply(e, at);
       }
     },
   });

@@ -36,30 +36,43 @@ export interface IdleQueueRetirerDeps {
   readonly now?: () => number;
 }
 
-/** How many consumers `queue` has; 0 when the broker has no such queue (a passive declare fails and closes its channel). */
-async function consumersOf(model: amqp.RecoveringChannelModel, queue: string): Promise<number> {
+/**
+ * Runs `use` on a channel of its own: a broker error there (404 for a queue
+ * the broker does not have, 406 for a queue a consumer attached to meanwhile)
+ * closes only that channel, and `use` answers `otherwise`.
+ */
+async function onOwnChannel<T>(model: amqp.RecoveringChannelModel, use: (ch: amqp.Channel) => Promise<T>, otherwise: T): Promise<T> {
   const ch = await model.createChannel();
-  ch.on('error', () => undefined); // a 404 closes the channel: expected here
+  ch.on('error', () => undefined); // expected, see above
   try {
-    return (await ch.checkQueue(queue)).consumerCount;
+    return await use(ch);
   } catch {
-    return 0;
+    return otherwise;
   } finally {
     await ch.close().catch(() => undefined);
   }
 }
 
+/** How many consumers `queue` has; 0 when the broker has no such queue. */
+const consumersOf = (model: amqp.RecoveringChannelModel, queue: string): Promise<number> =>
+  onOwnChannel(model, async (ch) => (await ch.checkQueue(queue)).consumerCount, 0);
+
+/** Deletes `queue` unless a consumer attached meanwhile (or it is gone already). */
+const deleteIfUnused = (model: amqp.RecoveringChannelModel, queue: string): Promise<void> =>
+  onOwnChannel(model, async (ch) => void (await ch.deleteQueue(queue, { ifUnused: true })), undefined);
+
 /** One check of every queue; returns the queues retired by it. */
 export async function checkIdleQueues(deps: IdleQueueRetirerDeps, opts: RetirementOptions): Promise<string[]> {
   const now = (deps.now ?? Date.now)();
   const retired: string[] = [];
+  const idleSince = await deps.redis.hGetAll(deps.idleKey);
   for (const queue of deps.queues()) {
     const consumers = await consumersOf(deps.model, queue);
     if (consumers > 0) {
-      await deps.redis.hDel(deps.idleKey, queue);
+      if (idleSince[queue] !== undefined) await deps.redis.hDel(deps.idleKey, queue);
       continue;
     }
-    const since = Number(await deps.redis.hGet(deps.idleKey, queue));
+    const since = Number(idleSince[queue]);
     if (!Number.isFinite(since) || since <= 0) {
       await deps.redis.hSet(deps.idleKey, queue, String(now));
       continue;
@@ -75,18 +88,6 @@ export async function checkIdleQueues(deps: IdleQueueRetirerDeps, opts: Retireme
     retired.push(queue);
   }
   return retired;
-}
-
-async function deleteIfUnused(model: amqp.RecoveringChannelModel, queue: string): Promise<void> {
-  const ch = await model.createChannel();
-  ch.on('error', () => undefined); // gone already (404) or a consumer attached meanwhile (406): both fine
-  try {
-    await ch.deleteQueue(queue, { ifUnused: true });
-  } catch {
-    // see above
-  } finally {
-    await ch.close().catch(() => undefined);
-  }
 }
 
 /** Checks every `checkEveryMs` until stopped; a failed check is logged and the next one tries again. */
