@@ -1,6 +1,7 @@
 // Runs an entry point (src/main.ts, src/eventstore/main.ts) as a real child
 // process, the way `npm start` does, and collects its JSON log lines.
 import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
 import path from 'node:path';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -103,8 +104,10 @@ export function parseLogLines(lines: readonly string[]): LogLine[] {
 /** The environment of a child: ours minus tagtrail's variables, plus `vars`. */
 export function childEnv(vars: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const k of ['PORT', 'HOST', 'ROOT_PATH', 'DATA_DIR', 'EVENTSTORE_CONNECTION_STRING', 'ROLES', 'LOG_LEVEL']) {
+  for (const k of ['PORT', 'HOST', 'ROOT_PATH', 'DATA_DIR', 'EVENTSTORE_CONNECTION_STRING', 'ROLES', 'LOG_LEVEL', 'REDIS_KEY_PREFIX']) {
     delete env[k];
   }
-  return { ...env, ...vars };
+  // A child never falls back to the default `tagtrail:` prefix: that is the
+  // namespace of a service a developer may be running beside the tests.
+  return { ...env, REDIS_KEY_PREFIX: `tagtrail-test-${crypto.randomUUID()}:`, ...vars };
 }
