@@ -14,12 +14,14 @@ import { connectAmqp } from '../core/amqp/connect';
 import { createHttpApp, listen } from '../core/http/server';
 import { connectEventStore, eventStoreHealth } from './eventStoreClient';
 import { wireSlices } from './wiring';
-import { buildApi, bootstrapSlices } from './api';
+import { API_VERSION, buildApi, bootstrapSlices } from './api';
 import { SLICES } from './slices';
 import { startJobsWork } from '../jobs/process';
 import { PasswordVerifier } from '../auth/password';
 import { brokerAuthRouter, BROKER_AUTH_PATHS } from '../brokerauth/routes';
 import { configuredQueueLookup } from '../brokerauth/client-queues';
+import { closeLiveStreams } from '../live/slice';
+import { consoleRouter } from '../console/static';
 
 const HEALTH_TIMEOUT_MS = 2000;
 
@@ -109,7 +111,7 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
     logger: httpLogger,
     rootPath: config.http.rootPath,
     routers: [api.router],
-    outerRouters: [brokerAuth],
+    outerRouters: [brokerAuth, consoleRouter(config.http.rootPath, API_VERSION)],
     quietPaths: BROKER_AUTH_PATHS,
     health: () =>
       checkHealth(
@@ -124,6 +126,8 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
   const http = await listen(app, config.http.host, config.http.port, httpLogger);
   // Leave at least half of the budget to the steps behind the HTTP server.
   shutdown.add('http server', (remainingMs) => http.close(Math.floor(remainingMs / 2)));
+  // Runs before the server closes (reverse order): open event streams would hold it to its grace period.
+  shutdown.add('live event streams', () => closeLiveStreams(deps));
   checkpoint();
   return { eventStoreConnectionString: connectionString, httpPort: http.port };
 }
