@@ -1,11 +1,11 @@
 // Reader definition: the request body as clients send it, and the stored
 // document (also the data of its events, so it must round-trip through JSON).
 //
-// Where the spec is silent:
+// Where the published interface is silent:
 // - Only `name` is required. Clients in the field omit most fields for a
 //   simple reader; the service fills defaults (groups [], placement numbers 0).
 // - `type` is one of the four reader families (reader-types.ts) or null.
-// - `placement.floor`: the spec says "number in use" while zones (and the
+// - `placement.floor`: the published interface says "number in use" while zones (and the
 //   Java client) use floor strings. Both are accepted and stored as a string,
 //   so floor 1 and floor "1" are the same floor for the update rules and for
 //   matching zones; responses return the string.
