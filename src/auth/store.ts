@@ -14,7 +14,7 @@ export interface StoredToken {
   readonly token: string;
   readonly username: string;
   readonly issued: Date;
-  /** False once revoked; tokens have no expiry (compat-notes: they last until revoked). */
+  /** False once revoked; tokens have no expiry (docs/interface.md: they last until revoked). */
   readonly valid: boolean;
 }
 

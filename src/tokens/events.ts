@@ -1,6 +1,6 @@
 // Tokens of one user live in one stream, `tokens-<username>`: revoking all of
 // a user's tokens is then one event on one stream, and listing them is one
-// fold. Tokens have no expiry (compat-notes); they are valid until revoked.
+// fold. Tokens have no expiry (docs/interface.md); they are valid until revoked.
 // `lastUsed` is not an event: it changes on every request, so it lives in a
 // read model written by PrincipalStore.touchToken.
 import * as t from 'io-ts';

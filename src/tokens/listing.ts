@@ -1,5 +1,5 @@
 // Response shapes of the token endpoints, as existing clients read them
-// (compat-notes: `{token}` when issued; listing entries
+// (docs/interface.md: `{token}` when issued; listing entries
 // `{authenticationToken: {token}, issued, lastUsed, username, valid}`).
 import type { TokensState } from './events';
 

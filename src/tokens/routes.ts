@@ -164,7 +164,7 @@ export function registerTokenRoutes(table: RouteTable, deps: AppDeps): void {
     422: 'no token given',
   };
   // No `body` schema on these two specs, on purpose: a body without a token
-  // is answered 422 (spec, Authentication), not the 400 that the generic
+  // is answered 422 (docs/interface.md, Authentication), not the 400 that the generic
   // bad-input check (test/app/bad-input) expects of routes declaring a body.
   // The body form is described in the summary and docs/api.md.
   table.add(
