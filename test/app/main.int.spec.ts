@@ -93,6 +93,7 @@ describe('npm start (src/main.ts)', function () {
     expect(steps).to.deep.equal([
       'http server',
       'jobs runner and projection',
+      'readers background work',
       'queues background work',
       'snmp background work',
       'engine background work',
