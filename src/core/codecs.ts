@@ -44,7 +44,7 @@ export const Name = new t.Type<string, string, unknown>(
   'name',
   (u): u is string => typeof u === 'string' && nameProblem(u) === undefined,
   (u, c) => {
-    if (typeof u !== 'string') return t.failure(u, c, failureReason('name', 'must be a string', u));
+    if (typeof u !== 'string') return t.failure(u, c, u === undefined ? 'is required (string)' : 'must be a string');
     const problem = nameProblem(u);
     return problem === undefined ? t.success(u) : t.failure(u, c, problem);
   },

@@ -25,7 +25,7 @@ export function textProblem(s: string): string | undefined {
 
 /** Why a string cannot be a name or id, or undefined when it can. */
 export function nameProblem(s: string): string | undefined {
-  if (s.trim().length === 0) return 'must be a non-empty string';
+  if (s.trim().length === 0) return 'must not be empty';
   if (s.length > MAX_NAME_LENGTH) return `must be at most ${MAX_NAME_LENGTH} characters, got ${s.length}`;
   if (s === '.' || s === '..') return `must not be "${s}" (no URL path can address it)`;
   const control = ANY_CONTROL.exec(s);

@@ -13,8 +13,12 @@ import { badRequest, payloadTooLarge, unsupportedMediaType, type FieldError } fr
 
 /** Largest body in bytes, per size class of a route. */
 export const BODY_LIMITS = {
-  /** Configuration documents and commands; the event store takes 1 MiB per append anyway. */
-  config: 1024 * 1024,
+  /**
+   * Configuration documents and commands. Half the event store's default
+   * append limit (1 MiB), so that a document that passed validation is not
+   * refused by the store after something (an id) was already allocated.
+   */
+  config: 512 * 1024,
   /** Agent tag reports and health batches, configuration archives. */
   bulk: 10 * 1024 * 1024,
 } as const;
@@ -27,7 +31,8 @@ export const JSON_TYPE = 'application/json';
 const JSON_TYPES = [JSON_TYPE, '+json'];
 const READ_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
-export const mebibytes = (bytes: number): string => `${Math.round((bytes / 1024 / 1024) * 100) / 100} MiB`;
+export const sizeText = (bytes: number): string =>
+  bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB` : `${Math.round(bytes / 1024)} KiB`;
 
 const pathOf = (base: string, key: string | number): string => `${base}.${key}`;
 
@@ -69,7 +74,7 @@ const hasBody = (ctx: Context): boolean => ctx.get('Transfer-Encoding') !== '' |
 function bodyError(limit: number) {
   return (err: Error): never => {
     const status = (err as { status?: unknown }).status;
-    if (status === 413) throw payloadTooLarge(`The request body exceeds ${mebibytes(limit)}, the limit of this route`);
+    if (status === 413) throw payloadTooLarge(`The request body exceeds ${sizeText(limit)}, the limit of this route`);
     if (err instanceof SyntaxError || status === 400) throw badRequest(`Malformed JSON body: ${err.message.slice(0, 200)}`);
     throw err;
   };

@@ -143,7 +143,7 @@ describe('http server', () => {
     const big = `{"a":"${'x'.repeat(BODY_LIMITS.config)}"}`;
     const res = await post('/echo/x', big);
     expect(res.status).to.equal(413);
-    expect(((await res.json()) as { message: string }).message).to.contain('1 MiB');
+    expect(((await res.json()) as { message: string }).message).to.contain('512 KiB');
   });
 
   it(`refuses nesting deeper than ${MAX_JSON_DEPTH}, __proto__ keys, control characters and lone surrogates with 400`, async () => {
