@@ -23,6 +23,17 @@ export function textProblem(s: string): string | undefined {
   return undefined;
 }
 
+/** Longest query value: filters are names or lists of names, page markers a few hundred characters. */
+export const MAX_QUERY_VALUE_LENGTH = 2048;
+
+/** Why a query value cannot be one, or undefined when it can: one line of text, bounded. */
+export function queryValueProblem(s: string): string | undefined {
+  if (s.length > MAX_QUERY_VALUE_LENGTH) return `must be at most ${MAX_QUERY_VALUE_LENGTH} characters, got ${s.length}`;
+  const control = ANY_CONTROL.exec(s);
+  if (control) return `must not contain control characters (${codePoint(control[0])} at ${control.index})`;
+  return textProblem(s);
+}
+
 /** Why a string cannot be a name or id, or undefined when it can. */
 export function nameProblem(s: string): string | undefined {
   if (s.trim().length === 0) return 'must not be empty';

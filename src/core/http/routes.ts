@@ -6,7 +6,7 @@
 // that is refused costs no more than reading its headers.
 import Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
-import { MAX_NAME_LENGTH, nameProblem } from '../text';
+import { MAX_NAME_LENGTH, nameProblem, queryValueProblem } from '../text';
 import { jsonBody, type BodySize } from './body';
 import { badRequest } from './errors';
 
@@ -50,7 +50,7 @@ export class RouteTable {
    */
   add(spec: RouteSpec, handler: Middleware, authenticate?: Middleware): this {
     this.specs.push(spec);
-    const steps = [this.guard(spec.roles), checkPathParams, ...(authenticate ? [authenticate] : []), jsonBody(spec.bodySize ?? 'config'), handler];
+    const steps = [this.guard(spec.roles), checkPathAndQuery, ...(authenticate ? [authenticate] : []), jsonBody(spec.bodySize ?? 'config'), handler];
     this.router[spec.method](spec.path, ...steps);
     return this;
   }
@@ -63,15 +63,23 @@ export class RouteTable {
 /**
  * Every path parameter is a name or id: bounded and printable (a longer one
  * would reach the event store's key limit as a stream name), answered 400
- * naming the parameter rather than a 404 or worse.
+ * naming the parameter rather than a 404 or worse. Query values are one
+ * bounded line of text; each route's codec checks the rest.
  */
-async function checkPathParams(ctx: Context, next: Next): Promise<void> {
+async function checkPathAndQuery(ctx: Context, next: Next): Promise<void> {
   const params = (ctx.params ?? {}) as Record<string, string>;
-  const errors = Object.entries(params).flatMap(([name, value]) => {
+  const paramErrors = Object.entries(params).flatMap(([name, value]) => {
     const reason = nameProblem(value);
     return reason === undefined ? [] : [{ path: `params.${name}`, reason }];
   });
-  if (errors.length > 0) throw badRequest('Invalid request path', errors);
+  if (paramErrors.length > 0) throw badRequest('Invalid request path', paramErrors);
+  const queryErrors = Object.entries(ctx.query).flatMap(([name, value]) =>
+    [value ?? []].flat().flatMap((v) => {
+      const reason = queryValueProblem(v);
+      return reason === undefined ? [] : [{ path: `query.${name}`, reason }];
+    }),
+  );
+  if (queryErrors.length > 0) throw badRequest('Invalid request query', queryErrors);
   await next();
 }
 
