@@ -16,12 +16,14 @@ import { connectAmqp } from '../core/amqp/connect';
 import { createHttpApp, listen } from '../core/http/server';
 import { connectEventStore, eventStoreHealth } from './eventStoreClient';
 import { wireSlices } from './wiring';
-import { buildApi, bootstrapSlices } from './api';
+import { API_VERSION, buildApi, bootstrapSlices } from './api';
 import { SLICES } from './slices';
 import { startJobsWork } from '../jobs/process';
 import { PasswordVerifier } from '../auth/password';
 import { brokerAuthRouter } from '../brokerauth/routes';
 import { configuredQueueLookup } from '../brokerauth/client-queues';
+import { closeLiveStreams } from '../live/slice';
+import { consoleRouter } from '../console/static';
 
 const HEALTH_TIMEOUT_MS = 2000;
 
@@ -122,7 +124,7 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
     logger: httpLogger,
     rootPath: config.http.rootPath,
     routers: [api.router],
-    outerRouters: [brokerAuth],
+    outerRouters: [brokerAuth, consoleRouter(config.http.rootPath, API_VERSION)],
     health: () =>
       checkHealth(
         {
@@ -136,6 +138,8 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
   const http = await explainAddressInUse(listen(app, config.http.host, config.http.port, httpLogger), 'the HTTP server', 'PORT', config.http.host, config.http.port);
   // Leave at least half of the budget to the steps behind the HTTP server.
   shutdown.add('http server', (remainingMs) => http.close(Math.floor(remainingMs / 2)));
+  // Runs before the server closes (reverse order): open event streams would hold it to its grace period.
+  shutdown.add('live event streams', () => closeLiveStreams(deps));
   checkpoint();
   return { eventStoreConnectionString: connectionString, httpPort: http.port };
 }
