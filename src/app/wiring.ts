@@ -1,9 +1,10 @@
 // Builds what the slices share (read model, projection waiter, principal
 // store) and starts the config projection when this process runs it.
+import { redactUrl } from '../core/url';
 import path from 'node:path';
 import type { EventStoreDBClient } from '@eventstore/db-client';
 import type { Config } from '../config';
-import { hasRole } from '../config';
+import { eventStoreConnectionString, hasRole } from '../config';
 import type { Logger } from '../core/logger';
 import type { Shutdown } from '../core/shutdown';
 import type { RedisClient } from '../core/redis/connect';
@@ -74,6 +75,13 @@ export async function wireSlices(
     facilityUsage: slices.flatMap((s) => (s.facilityUsage ? [s.facilityUsage] : [])),
     broker: { url: config.amqpUrl, publicHost: config.amqpPublic.host, publicPort: config.amqpPublic.port, queueRetirement: config.queueRetirement },
     engineSnapshots: { dir: path.resolve(config.dataDir, 'engine-snapshots'), ...config.engineSnapshots },
+    about: {
+      startedAt: new Date(),
+      roles: config.roles,
+      dataDir: path.resolve(config.dataDir),
+      rootPath: config.http.rootPath,
+      targets: { eventStore: redactUrl(eventStoreConnectionString(config)), redis: redactUrl(config.redisUrl), amqp: redactUrl(config.amqpUrl) },
+    },
   };
   for (const slice of slices) {
     const work = slice.start?.(deps, config.roles);

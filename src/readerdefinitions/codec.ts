@@ -14,6 +14,7 @@
 import * as t from 'io-ts';
 import { failureReason, FiniteNumber, NonEmptyString, nullable } from './primitives';
 import { ReaderType } from './reader-types';
+import { ConnectionBody, ReaderConnection } from './connection';
 
 const isFloor = (u: unknown): u is string | number => typeof u === 'string' || (typeof u === 'number' && Number.isFinite(u));
 const Floor = new t.Type<string | number, string | number, unknown>(
@@ -49,6 +50,7 @@ export const ReaderDefinitionBody = t.intersection(
       readerZone: nullable(NonEmptyString),
       antennaZones: nullable(t.record(t.string, NonEmptyString)),
       labels: nullable(t.array(t.string)),
+      connection: nullable(ConnectionBody),
     }),
   ],
   'ReaderDefinition',
@@ -69,9 +71,13 @@ export const Placement = t.type(
 );
 export type Placement = t.TypeOf<typeof Placement>;
 
-/** The stored document: every field present, null where unset. */
-export const ReaderDefinition = t.type(
-  {
+/**
+ * The stored document: every field present, null where unset. `connection`
+ * came later: documents stored before it have none (the agent API).
+ */
+export const ReaderDefinition = t.intersection(
+  [
+    t.type({
     name: t.string,
     agentIdentifier: t.string,
     address: nullable(t.string),
@@ -82,7 +88,9 @@ export const ReaderDefinition = t.type(
     readerZone: nullable(t.string),
     antennaZones: nullable(t.record(t.string, t.string)),
     labels: nullable(t.array(t.string)),
-  },
+    }),
+    t.partial({ connection: nullable(ReaderConnection) }),
+  ],
   'StoredReaderDefinition',
 );
 export type ReaderDefinition = t.TypeOf<typeof ReaderDefinition>;
