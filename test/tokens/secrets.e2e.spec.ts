@@ -55,7 +55,7 @@ async function rawEvents(app: TestApp, stream: string): Promise<string> {
 }
 
 async function exportedLogs(app: TestApp, since: string): Promise<string> {
-  const res = await fetch(`${app.baseUrl}/support/v1/logs?from=${encodeURIComponent(since)}`, { headers: { Authorization: ADMIN } });
+  const res = await fetch(`${app.baseUrl}/support/v1/logs?extended=true&from=${encodeURIComponent(since)}`, { headers: { Authorization: ADMIN } });
   expect(res.status).to.equal(200);
   return gunzipSync(Buffer.from(await res.arrayBuffer())).toString('utf8');
 }
