@@ -95,13 +95,15 @@ function buildCases(routes: readonly RouteSpec[]): Case[] {
 }
 
 // Every list a client can read without naming anything (the read models as
-// clients see them), and the admin's tokens. Not the logs, and not GET token,
+// clients see them), and the admin's tokens. Not the logs and the service's
+// own info (uptime), not event streams (they do not end), and not GET token,
 // which issues one.
+const NOT_STATE = new Set(['/support/v1/logs', '/about/v1/info', '/authentication/v1/token']);
 const snapshotPaths = (routes: readonly RouteSpec[]): string[] => [
   ...routes
-    .filter((r) => r.method === 'get' && !r.path.includes(':') && !(r.query ?? []).some((q) => q.required))
+    .filter((r) => r.method === 'get' && r.produces === undefined && !r.path.includes(':') && !(r.query ?? []).some((q) => q.required))
     .map((r) => r.path)
-    .filter((p) => p !== '/support/v1/logs' && p !== '/authentication/v1/token'),
+    .filter((p) => !NOT_STATE.has(p)),
   '/authentication/v1/listTokens/admin',
 ];
 
