@@ -18,6 +18,7 @@ import { checkpointWaiter, localWaiter, type ProjectionWaiter } from '../core/re
 import { RedisCheckpointStore } from '../core/subscriptions';
 import type { AppDeps, Slice } from '../core/slice';
 import { RedisPrincipalStore } from '../auth/redis-store';
+import { replaceStoredTokensByIds } from '../../projections/auth/token-migration';
 
 /** Bound of the read-your-writes wait after a command. */
 export const READ_YOUR_WRITES_MS = 5000;
@@ -53,6 +54,7 @@ export async function wireSlices(
       keyPatterns: [...keyPatterns(model, keys), keys.tokenLastUsed],
       logger,
     });
+    await replaceStoredTokensByIds(clients.redis, keys, logger);
     const sub = model.start({ client: clients.eventStore, redis: clients.redis, keys, logger: logger.child('projection') });
     shutdown.add('config projection', () => sub.stop());
     waiter = localWaiter(sub, READ_YOUR_WRITES_MS, logger);

@@ -10,8 +10,8 @@ export interface StoredUser {
 }
 
 export interface StoredToken {
-  /** Lower-case UUID. */
-  readonly token: string;
+  /** The token's id (tokens/tokenId.ts tokenIdOf): only a digest of the token is stored. */
+  readonly id: string;
   readonly username: string;
   readonly issued: Date;
   /** False once revoked; tokens have no expiry (docs/interface.md: they last until revoked). */
@@ -20,7 +20,7 @@ export interface StoredToken {
 
 export interface PrincipalStore {
   findUser(name: string): Promise<StoredUser | undefined>;
-  /** `token` is already lower-case (as issued). */
+  /** `token` is the token a client presented, already lower-case (as issued). */
   findToken(token: string): Promise<StoredToken | undefined>;
   /**
    * Records that a token was used at `now` (the `lastUsed` of token listings).

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Logger } from '../logger';
+import { redactPath } from '../redact';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -25,7 +26,8 @@ export function requestLog(logger: Logger) {
       log('request', {
         requestId,
         method: ctx.method,
-        path: ctx.path,
+        // Never a secret: the token of validateToken/{token} is masked.
+        path: redactPath(ctx.path),
         status: ctx.status,
         ms: Math.round(ms * 10) / 10,
       });
