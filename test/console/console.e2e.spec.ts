@@ -214,7 +214,7 @@ describe('web console in Chromium', function () {
     jobStartedAt = Date.now();
     await page.click('[data-testid=job-start] button[type=submit]');
     await page.waitForSelector('[data-testid=job-detail]');
-    const options = parseOptions(['--url', app.baseUrl, '--facility', 'Store', '--readers', '2', '--tags', '25', '--seed', '5', '--duration', '50', '--checkin-seconds', '1', '--progress', 'none']);
+    const options = parseOptions(['--url', app.baseUrl, '--facility', 'Store', '--readers', '2', '--tags', '25', '--seed', '5', '--duration', '25', '--checkin-seconds', '1', '--progress', 'none']);
     simulation = runSimulation(options, { log: silent });
     await until(page, 'job RUNNING', async () => (await page.locator('[data-testid=job-detail] .pill:text("RUNNING")').count()) > 0);
     await screenshot(page, '10-jobs');
