@@ -19,12 +19,11 @@
 // Figures go to stdout as a table and one JSON line; progress to stderr.
 // BENCH_CPU_PROF_DIR=dir writes a CPU profile of the relay process there.
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { EventStoreDBClient, type EventData } from '@eventstore/db-client';
 import * as amqp from 'amqplib';
-import { createClient } from 'redis';
 import { encodeEvent } from '../src/core/events';
 import { ENGINE_STREAM, itemEvents } from '../src/engine/events';
 import { queueEvents } from '../src/queues/events';
@@ -36,6 +35,7 @@ import { freePort } from './support/ports';
 import { cpuMeter, pidOf } from './support/cpu';
 import { positiveEnv } from './support/env';
 import { startChild } from './support/child';
+import { removeRunState } from './support/cleanup';
 
 const num = positiveEnv;
 const MESSAGES = num('BENCH_MESSAGES', 50_000);
@@ -271,11 +271,7 @@ async function main(): Promise<void> {
       c.kill('SIGTERM');
       await new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)));
     }
-    const redis = createClient({ url: REDIS_URL });
-    await redis.connect();
-    for await (const keys of redis.scanIterator({ MATCH: `${keyPrefix}*`, COUNT: 1000 })) if (keys.length) await redis.del(keys);
-    await redis.quit();
-    rmSync(dataDir, { recursive: true, force: true });
+    await removeRunState(REDIS_URL, keyPrefix, dataDir);
   }
 }
 

@@ -14,14 +14,14 @@
 // Figures go to stdout as a table and one JSON line; progress to stderr.
 import http from 'node:http';
 import { Worker } from 'node:worker_threads';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { createClient } from 'redis';
 import { percentile, progress } from './support/stats';
 import { freePort } from './support/ports';
 import { positiveEnv } from './support/env';
 import { startChild } from './support/child';
+import { removeRunState } from './support/cleanup';
 
 const GETS = positiveEnv('BENCH_GETS', 300);
 const CLIENTS = positiveEnv('BENCH_CLIENTS', 10);
@@ -140,11 +140,7 @@ async function main(): Promise<void> {
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
-    const redis = createClient({ url: REDIS_URL });
-    await redis.connect();
-    for await (const keys of redis.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) if (keys.length) await redis.del(keys);
-    await redis.quit();
-    rmSync(dataDir, { recursive: true, force: true });
+    await removeRunState(REDIS_URL, prefix, dataDir);
   }
 }
 
