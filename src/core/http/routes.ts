@@ -13,6 +13,13 @@ export interface RouteParam {
   readonly schema?: Record<string, unknown>;
 }
 
+/**
+ * A documented response: its description, and the JSON Schema (OpenAPI 3.0
+ * dialect) of its body when it has one. Error statuses (4xx/5xx) always get
+ * the error body schema; tests check every response against these.
+ */
+export type RouteResponse = string | { readonly description: string; readonly schema?: Record<string, unknown> };
+
 export interface RouteSpec {
   readonly method: HttpMethod;
   /** Koa-style path relative to the root path, e.g. `/configuration/v1/facilities/show/:facilityName`. */
@@ -24,8 +31,8 @@ export interface RouteSpec {
   readonly query?: readonly RouteParam[];
   /** JSON Schema of the request body, when there is one. */
   readonly body?: Record<string, unknown>;
-  /** status -> description */
-  readonly responses: Readonly<Record<number, string>>;
+  /** status -> description, or description and body schema */
+  readonly responses: Readonly<Record<number, RouteResponse>>;
 }
 
 export type Guard = (roles: readonly string[] | 'public') => Middleware;
@@ -49,6 +56,30 @@ export class RouteTable {
 
 const toOpenApiPath = (path: string): string => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
+/** The body of every 4xx/5xx answer (errorMiddleware.ts). */
+export const ERROR_BODY_SCHEMA: Record<string, unknown> = {
+  type: 'object',
+  required: ['message', 'errors'],
+  properties: {
+    message: { type: 'string' },
+    errors: {
+      type: 'array',
+      description: 'one entry per offending field; empty when the error is not about a field',
+      items: {
+        type: 'object',
+        required: ['path', 'reason', 'message'],
+        properties: { path: { type: 'string', description: 'e.g. body.zones.0.name, query.pageSize' }, reason: { type: 'string' }, message: { type: 'string', description: 'the same text as reason' } },
+      },
+    },
+  },
+};
+
+function openApiResponse(status: number, response: RouteResponse): Record<string, unknown> {
+  const { description, schema } = typeof response === 'string' ? { description: response, schema: undefined } : response;
+  const body = status >= 400 ? { $ref: '#/components/schemas/Error' } : schema;
+  return { description, ...(body ? { content: { 'application/json': { schema: body } } } : {}) };
+}
+
 /** The OpenAPI 3 document of every route in the tables. */
 export function openApiDocument(routes: readonly RouteSpec[], rootPath: string, version: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -68,7 +99,7 @@ export function openApiDocument(routes: readonly RouteSpec[], rootPath: string, 
       schema: q.schema ?? { type: 'string' },
     }));
     const responses: Record<string, unknown> = {};
-    for (const [status, description] of Object.entries(r.responses)) responses[status] = { description };
+    for (const [status, response] of Object.entries(r.responses)) responses[status] = openApiResponse(Number(status), response);
     (paths[path] ??= {})[r.method] = {
       summary: r.summary,
       tags: [r.tag],
@@ -83,6 +114,7 @@ export function openApiDocument(routes: readonly RouteSpec[], rootPath: string, 
     info: { title: 'tagtrail REST interface', version },
     servers: [{ url: rootPath || '/' }],
     components: {
+      schemas: { Error: ERROR_BODY_SCHEMA },
       securitySchemes: {
         basic: { type: 'http', scheme: 'basic' },
         token: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Token {"token":"<uuid>"}' },
