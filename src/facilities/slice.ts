@@ -45,6 +45,7 @@ export const facilitiesSlice: Slice = {
       readRoles: READ_ROLES,
       body: FacilityBody,
       bodySchema: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
+      responseSchema: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: { type: 'string' } } },
       nameOf: (b) => b.name,
       context: async () => null,
       validate: (b) => right({ name: b.name }),

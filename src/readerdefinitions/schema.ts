@@ -12,7 +12,7 @@ export const readerDefinitionBodySchema: Record<string, unknown> = {
     name: { type: 'string', minLength: 1 },
     address: { ...nullableString, description: 'reader host name' },
     groups: { type: 'array', items: { type: 'string' }, nullable: true, description: 'reader group names; default []' },
-    type: { type: 'string', enum: [...READER_TYPES], nullable: true },
+    type: { type: 'string', enum: [...READER_TYPES, null], nullable: true },
     placement: {
       type: 'object',
       nullable: true,
@@ -23,7 +23,7 @@ export const readerDefinitionBodySchema: Record<string, unknown> = {
         yaw: { type: 'number' },
         pitch: { type: 'number' },
         roll: { type: 'number' },
-        floor: { oneOf: [{ type: 'string' }, { type: 'number' }], nullable: true, description: 'stored and returned as a string' },
+        floor: { oneOf: [{ type: 'string', nullable: true }, { type: 'number' }], description: 'returned as sent (number or string); 1 and "1" are the same floor' },
       },
     },
     facility: { ...nullableString, description: 'required when several facilities exist' },
@@ -44,5 +44,51 @@ export const featureChangeBodySchema: Record<string, unknown> = {
   properties: {
     feature: { type: 'string', enum: [...FEATURE_NAMES] },
     action: { type: 'string', enum: ['ENABLE', 'DISABLE'] },
+  },
+};
+
+const number = { type: 'number' };
+
+/** A reader definition as returned: every field present, null where unset. */
+export const readerDefinitionResponseSchema: Record<string, unknown> = {
+  type: 'object',
+  required: ['name', 'agentIdentifier', 'address', 'groups', 'type', 'placement', 'facility', 'features', 'labels', 'readerZone', 'antennaZones'],
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string' },
+    agentIdentifier: { type: 'string' },
+    address: nullableString,
+    groups: { type: 'array', items: { type: 'string' } },
+    type: { type: 'string', enum: [...READER_TYPES, null], nullable: true },
+    placement: {
+      type: 'object',
+      nullable: true,
+      required: ['x', 'y', 'z', 'yaw', 'pitch', 'roll', 'floor'],
+      additionalProperties: false,
+      properties: {
+        x: number, y: number, z: number, yaw: number, pitch: number, roll: number,
+        floor: { oneOf: [{ type: 'string', nullable: true }, { type: 'number' }], description: 'as sent' },
+      },
+    },
+    facility: { type: 'string' },
+    features: {
+      type: 'object',
+      description: 'feature name -> its status, for the features the reader has a status for',
+      additionalProperties: {
+        type: 'object',
+        required: ['status', 'statusLastUpdated', 'requestStatus', 'requestStatusLastUpdated', 'requestTargetStatus'],
+        properties: {
+          status: { type: 'string', enum: ['ENABLED', 'DISABLED'] },
+          statusLastUpdated: nullableString,
+          requestStatus: { type: 'string', enum: ['IDLE', 'INITIALIZING', 'CONFIGURING', 'ERROR'] },
+          requestStatusLastUpdated: nullableString,
+          requestTargetStatus: { type: 'string', enum: ['ENABLED', 'DISABLED', null], nullable: true },
+          message: { type: 'string' },
+        },
+      },
+    },
+    labels: { type: 'array', items: { type: 'string' }, nullable: true },
+    readerZone: nullableString,
+    antennaZones: { type: 'object', nullable: true, additionalProperties: { type: 'string' } },
   },
 };

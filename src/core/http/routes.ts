@@ -74,6 +74,18 @@ export const ERROR_BODY_SCHEMA: Record<string, unknown> = {
   },
 };
 
+/**
+ * What the shared middleware answers on any route of a kind, so every route
+ * need not repeat it: the guard's 401/403, and a body that is not JSON or
+ * over the size limit.
+ */
+function implicitResponses(r: RouteSpec): Record<number, RouteResponse> {
+  const implicit: Record<number, RouteResponse> = {};
+  if (r.body) Object.assign(implicit, { 400: 'the body is not valid JSON or does not decode', 413: 'the body is over the size limit' });
+  if (r.roles !== 'public') Object.assign(implicit, { 401: 'no or unknown credentials', 403: 'a role this route needs is missing' });
+  return implicit;
+}
+
 function openApiResponse(status: number, response: RouteResponse): Record<string, unknown> {
   const { description, schema } = typeof response === 'string' ? { description: response, schema: undefined } : response;
   const body = status >= 400 ? { $ref: '#/components/schemas/Error' } : schema;
@@ -99,7 +111,7 @@ export function openApiDocument(routes: readonly RouteSpec[], rootPath: string, 
       schema: q.schema ?? { type: 'string' },
     }));
     const responses: Record<string, unknown> = {};
-    for (const [status, response] of Object.entries(r.responses)) responses[status] = openApiResponse(Number(status), response);
+    for (const [status, response] of Object.entries({ ...implicitResponses(r), ...r.responses })) responses[status] = openApiResponse(Number(status), response);
     (paths[path] ??= {})[r.method] = {
       summary: r.summary,
       tags: [r.tag],
