@@ -87,8 +87,8 @@ export function registerThresholdRoutes(table: RouteTable, deps: ResourceDeps): 
       : await replaceThreshold(deps, body.id, doc.right, metadata);
   };
   const replaceAtPath = async (ctx: Context): Promise<void> => {
-    const { id } = decodeInput(ThresholdParams, { ...ctx.params }, 'params');
     const body = decodeInput(ThresholdBody, ctx.request.body, 'body');
+    const { id } = decodeInput(ThresholdParams, { ...ctx.params }, 'params');
     if (body.id !== undefined && body.id !== null && body.id !== id) {
       throw badRequest(`The id in the body (${body.id}) differs from the id in the path (${id})`, [{ path: 'body.id', reason: `must be ${id}, the id in the path` }]);
     }
