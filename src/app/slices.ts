@@ -22,5 +22,7 @@ import { snmpSlice } from '../snmp/slice';
 import { supportSlice } from '../support/slice';
 import { queuesSlice } from '../queues/slice';
 import { factoryDefaultsSlice } from '../defaults/slice';
+import { liveSlice } from '../live/slice';
+import { aboutSlice } from '../about/slice';
 
-export const SLICES: readonly Slice[] = [usersSlice, tokensSlice, facilitiesSlice, factoryDefaultsSlice, zoneMapsSlice, readerDefinitionsSlice, thresholdsSlice, settingsSlice, softwareSlice, upgradesSlice, readerConfigurationsSlice, makeRecipesSlice({ deletionGuards: [recipeInUseByJobs] }), jobsSlice, healthSlice, itemsSlice, makeAgentsSlice(jobsForAgents), readerCommandsSlice, engineSlice, snmpSlice, supportSlice, queuesSlice];
+export const SLICES: readonly Slice[] = [usersSlice, tokensSlice, facilitiesSlice, factoryDefaultsSlice, zoneMapsSlice, readerDefinitionsSlice, thresholdsSlice, settingsSlice, softwareSlice, upgradesSlice, readerConfigurationsSlice, makeRecipesSlice({ deletionGuards: [recipeInUseByJobs] }), jobsSlice, healthSlice, itemsSlice, makeAgentsSlice(jobsForAgents), readerCommandsSlice, engineSlice, snmpSlice, supportSlice, queuesSlice, liveSlice, aboutSlice];

@@ -1,4 +1,4 @@
-// Threshold definitions under /configuration/v1/thresholds, in the two path
+// Threshold definitions under /configuration/v1/thresholds (docs/interface.md), in the two path
 // styles clients use, one handler behind both:
 // - verb style: create, createOrReplace, destroy/{id}, show, show/{id};
 // - REST style: GET|POST the collection, GET|PUT|DELETE /{id}.
