@@ -3,7 +3,7 @@
 import { nameSchema } from '../core/codecs';
 import { READER_TYPES } from './reader-types';
 import { FEATURE_NAMES } from './features';
-import { connectionBodySchema } from './connection';
+import { connectionBodySchema, IOT_DELIVERIES } from './connection';
 
 const nullableString = { type: 'string', nullable: true };
 
@@ -55,7 +55,7 @@ const number = { type: 'number' };
 /** A reader definition as returned: every field present, null where unset. */
 export const readerDefinitionResponseSchema: Record<string, unknown> = {
   type: 'object',
-  required: ['name', 'agentIdentifier', 'address', 'groups', 'type', 'placement', 'facility', 'features', 'labels', 'readerZone', 'antennaZones'],
+  required: ['name', 'agentIdentifier', 'address', 'groups', 'type', 'placement', 'facility', 'features', 'labels', 'readerZone', 'antennaZones', 'connection'],
   additionalProperties: false,
   properties: {
     name: { type: 'string' },
@@ -93,5 +93,20 @@ export const readerDefinitionResponseSchema: Record<string, unknown> = {
     labels: { type: 'array', items: { type: 'string' }, nullable: true },
     readerZone: nullableString,
     antennaZones: { type: 'object', nullable: true, additionalProperties: { type: 'string' } },
+    connection: {
+      type: 'object',
+      nullable: true,
+      required: ['protocol'],
+      additionalProperties: false,
+      description: 'null: the agent API; never the IOT password, only whether one is set',
+      properties: {
+        protocol: { type: 'string', enum: ['AGENT', 'LLRP', 'IOT'] },
+        port: { type: 'integer', nullable: true },
+        scheme: { type: 'string', enum: ['https', 'http'] },
+        username: { type: 'string' },
+        passwordSet: { type: 'boolean' },
+        delivery: { type: 'string', enum: [...IOT_DELIVERIES] },
+      },
+    },
   },
 };
