@@ -16,6 +16,7 @@ export const API_ERROR_STATUSES = {
   conflict: 409, // already exists / in use / concurrent change
   preconditionFailed: 412, // an explicit expected revision or state did not hold
   unprocessable: 422, // well-formed but refused by a domain rule
+  tooManyRequests: 429, // held back (failed-login throttling); Retry-After says how long
 } as const;
 
 export type ApiErrorKind = keyof typeof API_ERROR_STATUSES;
@@ -45,3 +46,4 @@ export const conflict = (message: string, errors: readonly FieldError[] = []): A
 export const preconditionFailed = (message: string): ApiError => new ApiError('preconditionFailed', message);
 export const unprocessable = (message: string, errors: readonly FieldError[] = []): ApiError =>
   new ApiError('unprocessable', message, errors);
+export const tooManyRequests = (message: string): ApiError => new ApiError('tooManyRequests', message);
