@@ -29,7 +29,7 @@ import { consoleRouter } from '../console/static';
 const HEALTH_TIMEOUT_MS = 2000;
 
 /** The roles that need the shared clients (everything but the bare event store). */
-const CLIENT_ROLES: readonly Role[] = ['api', 'engine', 'projections', 'relay', 'jobs'];
+const CLIENT_ROLES: readonly Role[] = ['api', 'engine', 'projections', 'relay', 'jobs', 'readers'];
 
 export interface Started {
   /** Where this process reaches the event store. */
