@@ -114,7 +114,8 @@ export const ERROR_BODY_SCHEMA: Record<string, unknown> = {
 
 /**
  * What the steps every route runs (add) answer on any route of a kind, so
- * no route need repeat it: checkPathAndQuery's 400, the guard's 401/403,
+ * no route need repeat it: checkPathAndQuery's 400, the guard's 401/403 (429
+ * while the login throttle holds the caller back),
  * jsonBody's 400/413/415 on a method that may carry a body.
  */
 function implicitResponses(r: RouteSpec): Record<number, RouteResponse> {
@@ -122,7 +123,9 @@ function implicitResponses(r: RouteSpec): Record<number, RouteResponse> {
   if (r.method === 'post' || r.method === 'put') {
     Object.assign(implicit, { 400: 'invalid input: the body is not valid JSON or does not decode, or a bad path parameter or query value', 413: 'the body is over the size limit of the route', 415: 'a body that is not sent as JSON' });
   }
-  if (r.roles !== 'public') Object.assign(implicit, { 401: 'no or unknown credentials', 403: 'a role this route needs is missing' });
+  if (r.roles !== 'public') {
+    Object.assign(implicit, { 401: 'no or unknown credentials', 403: 'a role this route needs is missing', 429: 'logins of this user name or address are held back after failures (Retry-After)' });
+  }
   return implicit;
 }
 
