@@ -43,15 +43,21 @@ async function must(what: string, p: Promise<HttpAnswer>, ok: readonly number[] 
   return a;
 }
 
+/** How tagtrail reaches each reader: absent = an agent (the agent API); else its address and `connection`. */
+export type DemoConnections = ReadonlyMap<string, { readonly address: string; readonly connection: Record<string, unknown> }>;
+
 export interface DemoOptions {
   /** --time-scale (default 1): shortens the LOCATION recipe's times with the world's. */
   readonly timeScale?: number;
   /** Names the run's reader group (default: the current time). */
   readonly runId?: string;
+  /** --protocol llrp: how tagtrail reaches each reader (absent: an agent). */
+  readonly connections?: DemoConnections;
 }
 
 export async function createDemoConfiguration(admin: HttpClient, layout: Layout, prefix: string, log: Logger, o: DemoOptions = {}): Promise<DemoNames> {
   const names = demoNames(prefix, o.runId ?? Date.now().toString(36));
+  const connections = o.connections;
   const f = layout.facility;
   const shown = await admin.request('GET', `/configuration/v1/facilities/show/${enc(f)}`);
   if (shown.status === 404) await must(`create facility ${f}`, admin.request('POST', '/configuration/v1/facilities/create', { name: f }), [200, 409]);
@@ -67,7 +73,8 @@ export async function createDemoConfiguration(admin: HttpClient, layout: Layout,
   for (const r of layout.readers) {
     await must(`reader definition ${r.name}`, admin.request('PUT', '/configuration/v1/readerDefinitions/createOrReplace', {
       name: r.name,
-      address: `${r.name}.sim.local`,
+      address: connections?.get(r.name)?.address ?? `${r.name}.sim.local`,
+      ...(connections?.has(r.name) ? { connection: connections.get(r.name)?.connection } : {}),
       groups: [names.group, r.family.toLowerCase(), names.runGroup],
       type: r.family,
       placement: { x: r.placement.x, y: r.placement.y, z: r.placement.z, yaw: 0, pitch: 0, roll: 0, floor: r.placement.floor },
@@ -87,7 +94,8 @@ export async function createDemoConfiguration(admin: HttpClient, layout: Layout,
   for (const c of configs) await must(`reader configuration ${c.name}`, admin.request('PUT', '/configuration/v1/readerConfigurations/createOrReplace', c));
 
   const timing = locationTiming(o.timeScale ?? 1);
-  const portals = Object.fromEntries(layout.readers.filter((r) => r.family === 'XPORTAL').map((r) => [r.name, `${prefix}portal`]));
+  // Polarized portals need an agent on the reader: readers tagtrail connects to run the plain inventory.
+  const portals = Object.fromEntries(layout.readers.filter((r) => r.family === 'XPORTAL' && !connections?.has(r.name)).map((r) => [r.name, `${prefix}portal`]));
   const nonLocation = Object.fromEntries(layout.readers.filter((r) => !LOCATION_FAMILIES.has(r.family)).map((r) => [r.name, `${prefix}off`]));
   await must(`recipe ${names.inventoryRecipe}`, admin.request('PUT', '/configuration/v1/recipes/createOrReplace', {
     name: names.inventoryRecipe, type: 'INVENTORY', readerConfigurationName: `${prefix}inventory`, readerConfigurations: portals, reportingInterval: 2,

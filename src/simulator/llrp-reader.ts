@@ -27,6 +27,7 @@ import type { Logger } from '../core/logger';
 import type { ReaderLayout } from './layout';
 import { newSessionState, readWindow, type ReadSettings, type SearchMode } from './radio';
 import type { World } from './world';
+import type { Stats } from './stats';
 
 const MODE_NAME = new Map(Object.entries(RF_MODE_OF).map(([k, v]) => [v, k]));
 const SEARCH_NAME = new Map(Object.entries(SEARCH_MODE_OF).map(([k, v]) => [v, k as SearchMode]));
@@ -51,6 +52,8 @@ export interface LlrpReaderOptions {
   readonly refuseRoSpec?: string | null;
   /** Real ms between two read windows (default 1000). */
   readonly windowMs?: number;
+  /** Run counters: a host connection counts as a check-in, each RO_ACCESS_REPORT as a report sent. */
+  readonly stats?: Stats;
 }
 
 interface ReaderRoSpec {
@@ -139,6 +142,7 @@ export class SimLlrpReader {
     });
     socket.on('error', () => undefined);
     socket.write(readerEventNotification(0, this.now() * 1000, { kind: 'connectionAttempt', status: 0 }));
+    this.o.stats?.add(this.name, 'checkins');
     this.o.log.info('LLRP host connected', { reader: this.name, from: `${socket.remoteAddress}:${socket.remotePort}` });
   }
 
@@ -246,6 +250,7 @@ export class SimLlrpReader {
     this.stopReading();
     this.running = spec;
     this.windowFrom = this.now();
+    if (this.o.stats) this.o.stats.reader(this.name).state = 'RUNNING_JOB';
     const settings = this.settingsOf(spec);
     const every = this.o.windowMs ?? 1000;
     this.readTimer = setInterval(() => {
@@ -262,10 +267,14 @@ export class SimLlrpReader {
       for (let i = 0; i < reads.length; i += n) out.push(roAccessReport(this.nextId++, reads.slice(i, i + n)));
       if (out.length > 0 && this.host !== undefined) this.host.write(Buffer.concat(out));
       this.readsSent += reads.length;
+      this.o.stats?.add(this.name, 'reportsSent', out.length);
+      this.o.stats?.add(this.name, 'reportsAccepted', out.length);
+      this.o.stats?.add(this.name, 'observations', reads.length);
     }, every);
   }
 
   private stopReading(): void {
+    if (this.o.stats && this.running) this.o.stats.reader(this.name).state = 'IDLE';
     clearInterval(this.readTimer);
     this.readTimer = undefined;
     this.running = undefined;

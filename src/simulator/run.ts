@@ -13,6 +13,7 @@ import type { SimOptions } from './options';
 import { parseScenario, type Scenario } from './scenario';
 import { progressLine, Stats, type CounterKey } from './stats';
 import { World } from './world';
+import { SimLlrpReader } from './llrp-reader';
 
 export interface RunDeps {
   readonly clock?: Clock;
@@ -51,8 +52,10 @@ async function layoutFromService(admin: HttpClient, o: SimOptions): Promise<Layo
   const current = await admin.request('GET', `/control/v1/currentZoneMap/show/${enc(o.facility)}`);
   let zones: Zone[];
   let zoneMapName: string;
-  if (current.status === 200 && typeof current.body === 'object' && current.body !== null) {
-    const zm = current.body as { name: string; zones: Array<{ name: string; floor: string | null; points: Array<{ x: number; y: number }> }> };
+  const shown = current.status === 200 && typeof current.body === 'object' && current.body !== null ? (current.body as { name: unknown }) : undefined;
+  // A facility without a current zone map answers {name: null}.
+  if (shown !== undefined && typeof shown.name === 'string') {
+    const zm = shown as { name: string; zones: Array<{ name: string; floor: string | null; points: Array<{ x: number; y: number }> }> };
     zones = zm.zones.map((z) => ({ name: z.name, floor: z.floor, points: z.points }));
     zoneMapName = zm.name;
   } else {
@@ -62,6 +65,17 @@ async function layoutFromService(admin: HttpClient, o: SimOptions): Promise<Layo
   }
   const tags = Array.from({ length: o.tags }, (_, i) => ({ epc: generatedEpc(o.seed, i), tid: null }));
   return { facility: o.facility, zoneMapName, zones, readers, tags };
+}
+
+/** LLRP ports of the existing reader definitions (connection.protocol LLRP), by reader name. */
+async function definitionPorts(admin: HttpClient): Promise<Map<string, number>> {
+  const defs = await admin.request('GET', '/configuration/v1/readerDefinitions/show');
+  if (defs.status !== 200 || !Array.isArray(defs.body)) throw new HttpError('list reader definitions', defs);
+  const out = new Map<string, number>();
+  for (const d of defs.body as Array<{ name: string; connection?: { protocol?: string; port?: number } | null }>) {
+    if (d.connection?.protocol === 'LLRP' && typeof d.connection.port === 'number') out.set(d.name, d.connection.port);
+  }
+  return out;
 }
 
 export async function runSimulation(o: SimOptions, deps: RunDeps = {}): Promise<Summary> {
@@ -79,14 +93,28 @@ export async function runSimulation(o: SimOptions, deps: RunDeps = {}): Promise<
   const world = scenario ? World.scripted(layout, o.seed, scenario.moves) : World.random(layout, o.seed);
   log.info('world ready', { source: scenario ? `scenario ${scenario.name}` : o.demo ? 'generated' : 'service', facility: layout.facility, zones: layout.zones.length, readers: layout.readers.map((r) => `${r.name} (${r.family})`), tags: layout.tags.length, seed: o.seed, timeScale: o.timeScale });
 
-  // With --demo the run's readers have a group of their own and the job takes only them.
-  const names: DemoNames = o.demo ? await createDemoConfiguration(admin, layout, o.prefix, log, { timeScale: o.timeScale }) : demoNames(o.prefix, '');
-  const readerGroups = o.demo ? [names.runGroup] : undefined;
-
   const stats = new Stats(clock.now());
   const t0 = clock.now();
+  // LLRP: every reader is a TCP server tagtrail's readers role connects to; no agents.
+  const llrpReaders: SimLlrpReader[] = [];
+  if (o.protocol === 'llrp') {
+    const ports = o.demo || scenario ? new Map<string, number>() : await definitionPorts(admin);
+    for (const [i, r] of layout.readers.entries()) {
+      const port = o.llrpPort > 0 ? o.llrpPort + i : (ports.get(r.name) ?? 0);
+      const sim = new SimLlrpReader({ reader: r, world, seed: o.seed, t0, timeScale: o.timeScale, host: o.llrpHost, port, log: log.child('llrp', { reader: r.name }), stats });
+      await sim.listen();
+      llrpReaders.push(sim);
+      stats.reader(r.name).state = 'IDLE';
+    }
+    log.info('LLRP readers listening', { readers: llrpReaders.map((s) => `${s.name} ${o.llrpHost}:${s.port}`) });
+  }
+  const connections = o.protocol === 'llrp' ? new Map(llrpReaders.map((s) => [s.name, { address: o.llrpHost, connection: { protocol: 'LLRP', port: s.port } }])) : undefined;
+  // With --demo the run's readers have a group of their own and the job takes only them.
+  const names: DemoNames = o.demo ? await createDemoConfiguration(admin, layout, o.prefix, log, { timeScale: o.timeScale, ...(connections ? { connections } : {}) }) : demoNames(o.prefix, '');
+  const readerGroups = o.demo ? [names.runGroup] : undefined;
+
   const agents: SimAgent[] = [];
-  for (const r of layout.readers) {
+  for (const r of o.protocol === 'agent' ? layout.readers : []) {
     const secret = await issueSecret(admin, r.name);
     agents.push(new SimAgent({
       reader: r, world, seed: o.seed, clock, stats, log: log.child('agent', { reader: r.name }), t0, timeScale: o.timeScale, checkinMs: o.checkinSeconds ? o.checkinSeconds * 1000 : null,
@@ -117,6 +145,9 @@ export async function runSimulation(o: SimOptions, deps: RunDeps = {}): Promise<
         stats.error('(job)', (err as Error).message);
       }
     }
+    // LLRP readers after the job's stop: tagtrail stops their ROSpecs and takes the last reads first.
+    if (jobId && llrpReaders.length > 0) await clock.sleep(2000);
+    for (const sim of llrpReaders) await sim.close();
     clearInterval(progressTimer);
     deps.signal?.removeEventListener('abort', onAbort);
     const snap = stats.snapshot(clock.now());

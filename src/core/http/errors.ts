@@ -18,6 +18,7 @@ export const API_ERROR_STATUSES = {
   payloadTooLarge: 413, // the body exceeds the route's limit (or what the event store takes in one append)
   unsupportedMediaType: 415, // a body that is not JSON on a route that reads JSON
   unprocessable: 422, // well-formed but refused by a domain rule
+  tooManyRequests: 429, // held back (failed-login throttling); Retry-After says how long
 } as const;
 
 export type ApiErrorKind = keyof typeof API_ERROR_STATUSES;
@@ -49,3 +50,4 @@ export const payloadTooLarge = (message: string): ApiError => new ApiError('payl
 export const unsupportedMediaType = (message: string): ApiError => new ApiError('unsupportedMediaType', message);
 export const unprocessable = (message: string, errors: readonly FieldError[] = []): ApiError =>
   new ApiError('unprocessable', message, errors);
+export const tooManyRequests = (message: string): ApiError => new ApiError('tooManyRequests', message);
