@@ -8,7 +8,10 @@ import { startEmbeddedEventStore } from '../eventstore/server';
 import { eventStoreConnectionString, hasRole, type Config, type Role } from '../config';
 import type { Logger } from '../core/logger';
 import type { Shutdown } from '../core/shutdown';
-import { checkHealth } from '../core/health';
+import { checkHealth, withTimeout } from '../core/health';
+import { readModelStatuses } from '../../projections/read-model-status';
+import { readModelsOf } from './read-models';
+import { redisDown } from '../core/redis/readiness';
 import { connectRedis, closeRedis, redisHealth } from '../core/redis/connect';
 import { connectAmqp } from '../core/amqp/connect';
 import { createHttpApp, listen } from '../core/http/server';
@@ -96,7 +99,7 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
 
   // Jobs projection (projections role) and job runner (jobs role).
   const jobsWork = startJobsWork(deps, config.roles);
-  if (jobsWork) shutdown.add('jobs runner and projection', () => jobsWork.stop());
+  if (jobsWork) shutdown.add('jobs runner', () => jobsWork.stop());
 
   if (!hasRole(config, 'api')) return { eventStoreConnectionString: connectionString };
   await bootstrapSlices(SLICES, deps);
@@ -105,21 +108,37 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
   const brokerAuth = brokerAuthRouter({ principals, verifier, isClientQueue: configuredQueueLookup(eventStore), logger: logger.child('broker-auth') });
 
   const httpLogger = logger.child('http');
+  const readModels = readModelsOf(SLICES);
   const app = createHttpApp({
     logger: httpLogger,
     rootPath: config.http.rootPath,
     routers: [api.router],
     outerRouters: [brokerAuth],
     quietPaths: BROKER_AUTH_PATHS,
-    health: () =>
-      checkHealth(
-        {
-          eventStore: () => eventStoreHealth(eventStore, HEALTH_TIMEOUT_MS),
-          redis: () => redisHealth(redis),
-          amqp: () => amqp.health(HEALTH_TIMEOUT_MS),
-        },
-        HEALTH_TIMEOUT_MS,
-      ),
+    // Every request needs Redis (authentication at least): while it is
+    // away, answer at once rather than queue commands until it is back.
+    refuse: () => (redis.isReady ? undefined : redisDown()),
+    health: async () => {
+      const [dependencies, models] = await Promise.all([
+        checkHealth(
+          {
+            eventStore: () => eventStoreHealth(eventStore, HEALTH_TIMEOUT_MS),
+            redis: () => redisHealth(redis),
+            amqp: () => amqp.health(HEALTH_TIMEOUT_MS),
+          },
+          HEALTH_TIMEOUT_MS,
+        ),
+        redis.isReady
+          ? withTimeout(readModelStatuses({ client: eventStore, redis, keys: deps.keys, models: readModels }), HEALTH_TIMEOUT_MS, 'read model states').catch((err: unknown) => ({
+              error: err instanceof Error ? err.message : String(err),
+            }))
+          : { error: 'Redis is not reachable' },
+      ]);
+      // Not ready while a read model is not served: a load balancer should
+      // send requests elsewhere (they would answer 503 here).
+      const allReady = !('error' in models) && Object.values(models).every((m) => m.status === 'ready');
+      return { ...dependencies, status: dependencies.status === 'ok' && allReady ? 'ok' : 'down', readModels: models };
+    },
   });
   const http = await listen(app, config.http.host, config.http.port, httpLogger);
   // Leave at least half of the budget to the steps behind the HTTP server.

@@ -9,6 +9,8 @@ import { formatDecodeErrors } from '../core/decode-errors';
 import { Role } from './roles';
 import type { PrincipalStore, StoredToken, StoredUser } from './store';
 import { USER_KIND, tokensKey, tokensRevokedKey } from '../../projections/auth/parts';
+import { CONFIG_READ_MODEL } from '../../projections/config/readmodel';
+import { ReadModelGate } from '../core/redis/readiness';
 
 const UserDoc = t.type({ name: t.string, roles: t.array(Role), passwordHash: t.string });
 const TokenDoc = t.type({ token: t.string, username: t.string, issued: t.string, valid: t.boolean, seq: t.string });
@@ -32,19 +34,25 @@ const TOUCH_EVERY_MS = 10_000;
 
 export class RedisPrincipalStore implements PrincipalStore {
   private readonly lastTouch = new Map<string, number>();
+  // Users and tokens are part of the config read model. While it is not
+  // ready (Redis lost it and it is rebuilding) "no such user" would be a
+  // lie: the gate answers 503 instead of a wrong 401.
+  private readonly gate: ReadModelGate;
 
   constructor(
     private readonly redis: RedisClient,
     private readonly keys: RedisKeys,
-  ) {}
+  ) {
+    this.gate = new ReadModelGate(redis, keys);
+  }
 
   async findUser(name: string): Promise<StoredUser | undefined> {
-    const raw = await this.redis.hGet(this.keys.config(USER_KIND), name);
+    const raw = await this.gate.read(CONFIG_READ_MODEL, () => this.redis.hGet(this.keys.config(USER_KIND), name));
     return raw == null ? undefined : decode(UserDoc, raw, `user ${name}`);
   }
 
   async findToken(token: string): Promise<StoredToken | undefined> {
-    const raw = await this.redis.hGet(tokensKey(this.keys.base), token);
+    const raw = await this.gate.read(CONFIG_READ_MODEL, () => this.redis.hGet(tokensKey(this.keys.base), token));
     if (raw == null) return undefined;
     const doc = decode(TokenDoc, raw, 'token');
     return { token: doc.token, username: doc.username, issued: new Date(doc.issued), valid: await this.isValid(doc) };
@@ -60,7 +68,7 @@ export class RedisPrincipalStore implements PrincipalStore {
 
   /** Every token of a user, revoked ones included, oldest first. */
   async listTokens(username: string): Promise<TokenListing[]> {
-    const all = await this.redis.hGetAll(tokensKey(this.keys.base));
+    const all = await this.gate.read(CONFIG_READ_MODEL, () => this.redis.hGetAll(tokensKey(this.keys.base)));
     const docs = Object.values(all)
       .map((raw) => decode(TokenDoc, raw, 'token'))
       .filter((d) => d.username === username)

@@ -7,7 +7,11 @@
 import { STATUS_CODES } from 'node:http';
 import type { Context, Next } from 'koa';
 import type { Logger } from '../logger';
-import { ApiError, type FieldError } from './errors';
+import { isRedisUnavailable } from '../redis/connect';
+import { ApiError, unavailable, type FieldError } from './errors';
+
+/** What a request answers when Redis dropped the connection under it. */
+export const REDIS_UNAVAILABLE_RETRY_AFTER_S = 1;
 
 export interface ErrorBody {
   message: string;
@@ -42,8 +46,12 @@ export function errorMiddleware(logger: Logger) {
         const message = ctx.status === 404 ? `Not found: ${ctx.method} ${ctx.path}` : text;
         reply(ctx, ctx.status, { message, errors: [] });
       }
-    } catch (err) {
+    } catch (caught) {
+      // A Redis connection lost mid-request is the service's outage, not a
+      // bug: the client is told to retry, like a request refused up front.
+      const err = isRedisUnavailable(caught) ? unavailable('Redis is not reachable; retry shortly', REDIS_UNAVAILABLE_RETRY_AFTER_S) : caught;
       if (err instanceof ApiError) {
+        if (err.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(err.retryAfterSeconds));
         reply(ctx, err.status, { message: err.message, errors: err.errors.map((e) => ({ ...e, message: e.reason })) });
       } else if (isExposedHttpError(err) && err.status >= 400 && err.status < 500) {
         reply(ctx, err.status, { message: err.message, errors: [] });

@@ -16,6 +16,7 @@ export const API_ERROR_STATUSES = {
   conflict: 409, // already exists / in use / concurrent change
   preconditionFailed: 412, // an explicit expected revision or state did not hold
   unprocessable: 422, // well-formed but refused by a domain rule
+  unavailable: 503, // a dependency is down or a read model is rebuilding: retry after Retry-After
 } as const;
 
 export type ApiErrorKind = keyof typeof API_ERROR_STATUSES;
@@ -28,6 +29,8 @@ export class ApiError extends Error {
     readonly kind: ApiErrorKind,
     message: string,
     readonly errors: readonly FieldError[] = [],
+    /** Sent as `Retry-After` (seconds): the client may try again then. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -45,3 +48,6 @@ export const conflict = (message: string, errors: readonly FieldError[] = []): A
 export const preconditionFailed = (message: string): ApiError => new ApiError('preconditionFailed', message);
 export const unprocessable = (message: string, errors: readonly FieldError[] = []): ApiError =>
   new ApiError('unprocessable', message, errors);
+/** 503 with `Retry-After`: nothing is wrong with the request, the service cannot answer it truthfully yet. */
+export const unavailable = (message: string, retryAfterSeconds: number, errors: readonly FieldError[] = []): ApiError =>
+  new ApiError('unavailable', message, errors, retryAfterSeconds);

@@ -28,6 +28,11 @@ export interface HttpAppOptions {
   readonly outerRouters?: readonly Router[];
   /** Paths logged at debug rather than info, besides /healthz (frequent machine-to-machine calls). */
   readonly quietPaths?: readonly string[];
+  /**
+   * Checked before every request under rootPath: an error to answer at once
+   * (e.g. 503 while Redis is not reachable), or undefined to go on.
+   */
+  readonly refuse?: () => Error | undefined;
   /** Largest accepted JSON body. */
   readonly jsonLimit?: string;
 }
@@ -65,6 +70,14 @@ export function createHttpApp(opts: HttpAppOptions): Koa {
   }
 
   const api = opts.rootPath === '' ? new Router() : new Router({ prefix: opts.rootPath });
+  const refuse = opts.refuse;
+  if (refuse) {
+    api.use(async (_ctx, next) => {
+      const err = refuse();
+      if (err) throw err;
+      await next();
+    });
+  }
   api.use(
     koaBody({
       json: true,
