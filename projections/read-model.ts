@@ -1,5 +1,5 @@
 // What every Redis read model in projections/ declares once, so that the
-// service starts it (projections/resettable.ts) and `npm run rebuild`
+// service starts and watches it (projections/supervisor.ts) and `npm run rebuild`
 // rebuilds it (projections/rebuild.ts) from the same definition.
 import type { EventStoreDBClient, Filter } from '@eventstore/db-client';
 import type { RedisClient } from '../src/core/redis/connect';
