@@ -92,14 +92,13 @@ describe('npm start (src/main.ts)', function () {
     const steps = logs.filter((l) => l.msg === 'shutdown step done').map((l) => l['step']);
     expect(steps).to.deep.equal([
       'http server',
-      'jobs runner and projection',
+      'jobs runner',
       'queues background work',
       'snmp background work',
       'engine background work',
-      'items background work',
       'health background work',
       'upgrades background work',
-      'config projection',
+      'read model projections',
       'amqp',
       'redis',
       'event store client',
@@ -136,8 +135,9 @@ describe('npm run eventstore (src/eventstore/main.ts)', function () {
       const started = await store.waitForLog((l) => l.msg === 'started', 45_000);
       const esPort = started['port'];
       expect(esPort).to.be.a('number');
+      // With its read models (an api alone answers 503 until some process builds them).
       api = runEntryPoint('src/main.ts', childEnv({
-        ROLES: 'api',
+        ROLES: 'api,projections',
         PORT: '0',
         HOST: '127.0.0.1',
         EVENTSTORE_PORT: String(esPort),
