@@ -49,6 +49,8 @@ export interface SuperviseOptions {
 
 interface Running {
   readonly model: RebuildableReadModel;
+  /** The generation it was started in. */
+  readonly generation: string;
   readonly sub: RunningSubscription;
   readonly startedAt: number;
   rebuilding: boolean;
@@ -89,8 +91,9 @@ export function superviseReadModels(opts: SuperviseOptions): ReadModelSupervisor
   let stopping = false;
   let busy: Promise<void> | undefined;
 
-  const stateDoc = (state: ReadModelStateDoc['state'], extra: Partial<ReadModelStateDoc> = {}): string =>
-    JSON.stringify({ state, generation, since: new Date().toISOString(), ...extra } satisfies Partial<ReadModelStateDoc>);
+  /** The state of a read model in generation `gen` (the one its projection was started in, not whatever is current by now). */
+  const stateDoc = (gen: string, state: ReadModelStateDoc['state'], extra: Partial<ReadModelStateDoc> = {}): string =>
+    JSON.stringify({ state, generation: gen, since: new Date().toISOString(), ...extra } satisfies ReadModelStateDoc);
 
   async function drop(model: RebuildableReadModel): Promise<void> {
     for (const pattern of [...keyPatterns(model, keys), globEscape(checkpoints.key(model.projection))]) {
@@ -103,8 +106,10 @@ export function superviseReadModels(opts: SuperviseOptions): ReadModelSupervisor
     for (;;) {
       if (stopping || running.get(r.model.name) !== r) return;
       try {
-        if ((await redis.get(keys.generation)) !== generation) return; // lost again: the check rebuilds
-        await redis.hSet(keys.readModelStates, r.model.name, stateDoc('ready'));
+        if ((await redis.get(keys.generation)) !== r.generation) return; // lost again: the check rebuilds
+        // Should Redis lose its data right here, this state names a generation
+        // that no marker will ever name again: it makes nothing servable.
+        await redis.hSet(keys.readModelStates, r.model.name, stateDoc(r.generation, 'ready'));
         r.rebuilding = false;
         log.info('read model rebuilt; serving it', {
           readModel: r.model.name, events: r.events, position: positionToString(r.sub.position), seconds: Math.round((Date.now() - r.startedAt) / 100) / 10,
@@ -117,9 +122,10 @@ export function superviseReadModels(opts: SuperviseOptions): ReadModelSupervisor
     }
   }
 
-  function start(model: RebuildableReadModel, rebuilding: boolean): void {
+  function start(model: RebuildableReadModel, rebuilding: boolean, gen: string): void {
     const r: Running = {
       model,
+      generation: gen,
       rebuilding,
       events: 0,
       startedAt: Date.now(),
@@ -159,9 +165,9 @@ export function superviseReadModels(opts: SuperviseOptions): ReadModelSupervisor
       }
     }
     const tx = redis.multi().set(keys.generation, generation);
-    for (const n of rebuild) tx.hSet(keys.readModelStates, n, stateDoc('rebuilding', { events: 0 }));
+    for (const n of rebuild) tx.hSet(keys.readModelStates, n, stateDoc(generation, 'rebuilding', { events: 0 }));
     await tx.exec();
-    for (const m of models) start(m, rebuild.has(m.name));
+    for (const m of models) start(m, rebuild.has(m.name), generation);
   }
 
   async function stopAll(): Promise<void> {
@@ -210,7 +216,7 @@ export function superviseReadModels(opts: SuperviseOptions): ReadModelSupervisor
       const fields = { readModel: r.model.name, events: r.events, position: positionToString(position), logHead: positionToString(head), percent: percentOf(position, head) };
       log.info('read model rebuilding', fields);
       await redis
-        .hSet(keys.readModelStates, r.model.name, stateDoc('rebuilding', { events: r.events, position: fields.position, since: new Date(r.startedAt).toISOString() }))
+        .hSet(keys.readModelStates, r.model.name, stateDoc(r.generation, 'rebuilding', { events: r.events, position: fields.position, since: new Date(r.startedAt).toISOString() }))
         .catch(() => undefined);
     }
   }

@@ -1,10 +1,11 @@
 // Builds what the slices share (read model, projection waiter, principal
 // store) and, when this process runs the projections role, starts every read
 // model under the supervisor that rebuilds them when Redis loses its data.
+import { redactUrl } from '../core/url';
 import path from 'node:path';
 import type { EventStoreDBClient } from '@eventstore/db-client';
 import type { Config } from '../config';
-import { hasRole } from '../config';
+import { eventStoreConnectionString, hasRole } from '../config';
 import type { Logger } from '../core/logger';
 import type { Shutdown } from '../core/shutdown';
 import type { RedisClient } from '../core/redis/connect';
@@ -20,6 +21,7 @@ import { RedisPrincipalStore } from '../auth/redis-store';
 import { configParts, readModelsOf } from './read-models';
 
 export { configParts };
+import { replaceStoredTokensByIds } from '../../projections/auth/token-migration';
 
 /** Bound of the read-your-writes wait after a command. */
 export const READ_YOUR_WRITES_MS = 5000;
@@ -42,6 +44,8 @@ export async function wireSlices(
   let readModelReady: Promise<void> = Promise.resolve();
   let readModels: AppDeps['readModels'] = { ready: () => Promise.resolve() };
   if (hasRole(config, 'projections')) {
+    // Tokens stored by an older version are rewritten under their ids first.
+    await replaceStoredTokensByIds(clients.redis, keys, logger);
     const supervisor = superviseReadModels({ client: clients.eventStore, redis: clients.redis, keys, logger, models: readModelsOf(slices) });
     shutdown.add('read model projections', () => supervisor.stop());
     waiter = localWaiter(() => supervisor.subscription(CONFIG_READ_MODEL), READ_YOUR_WRITES_MS, logger);
@@ -64,6 +68,13 @@ export async function wireSlices(
     facilityUsage: slices.flatMap((s) => (s.facilityUsage ? [s.facilityUsage] : [])),
     broker: { url: config.amqpUrl, publicHost: config.amqpPublic.host, publicPort: config.amqpPublic.port, queueRetirement: config.queueRetirement },
     engineSnapshots: { dir: path.resolve(config.dataDir, 'engine-snapshots'), ...config.engineSnapshots },
+    about: {
+      startedAt: new Date(),
+      roles: config.roles,
+      dataDir: path.resolve(config.dataDir),
+      rootPath: config.http.rootPath,
+      targets: { eventStore: redactUrl(eventStoreConnectionString(config)), redis: redactUrl(config.redisUrl), amqp: redactUrl(config.amqpUrl) },
+    },
   };
   for (const slice of slices) {
     const work = slice.start?.(deps, config.roles);

@@ -1,18 +1,19 @@
 // Threshold antenna configurations: which antennas of a reader look to the
 // inbound side, which to the outbound side and which are ignored. Values the
-// spec leaves unshown come from compat-notes (side LEFT|RIGHT, the four
+// published interface leaves unshown come from what clients send (docs/interface.md: side LEFT|RIGHT, the four
 // arrangements, the `ignored` list).
 //
-// Where the spec is silent:
+// Where the published interface is silent:
 // - name, side, readerType and readerArrangement are required: a threshold
 //   cannot interpret reads without them. in/out/ignored default to [].
 // - An `id` in a create body is ignored (the service assigns ids); in a
 //   replace body it must equal the id of the path.
 // - Names need not be unique: configurations are identified by id.
 import * as t from 'io-ts';
+import { Name } from '../core/codecs';
 import { left, right, type Either } from 'fp-ts/Either';
 import { badRequest, type ApiError, type FieldError } from '../core/http/errors';
-import { Integer, IntegerFromString, NonEmptyString, nullable } from '../readerdefinitions/primitives';
+import { Integer, IntegerFromString, nullable } from '../readerdefinitions/primitives';
 import { ANTENNA_ID_RULE, isAntennaId, ReaderType } from '../readerdefinitions/reader-types';
 import { nextId } from './ids';
 
@@ -30,7 +31,7 @@ type AntennaList = (typeof ANTENNA_LISTS)[number];
 
 export const AntennaConfigurationBody = t.intersection(
   [
-    t.type({ name: NonEmptyString, side: ThresholdSide, readerType: ReaderType, readerArrangement: ReaderArrangement }),
+    t.type({ name: Name, side: ThresholdSide, readerType: ReaderType, readerArrangement: ReaderArrangement }),
     t.partial({
       id: nullable(Integer),
       in: nullable(t.array(AntennaRef)),

@@ -1,7 +1,7 @@
-// Threshold definitions (compat-notes: thresholds): a named doorway in a
+// Threshold definitions (docs/interface.md): a named doorway in a
 // facility, watched by readers each with an antenna configuration.
 //
-// Where the spec is silent:
+// Where the published interface is silent:
 // - name and readerArrangement are required; `readers` defaults to {}.
 // - Every reader must exist and belong to the threshold's facility: a job
 //   runs in one facility, so a reader elsewhere could never report for it.
@@ -12,6 +12,7 @@
 // - Unknown references in a well-formed body are 422; 404 is kept for the
 //   resource named by the path.
 import * as t from 'io-ts';
+import { Name } from '../core/codecs';
 import { chain, left, right, type Either } from 'fp-ts/Either';
 import { pipe } from 'fp-ts/function';
 import { unprocessable, type ApiError, type FieldError } from '../core/http/errors';
@@ -25,7 +26,7 @@ export type ThresholdReader = t.TypeOf<typeof ThresholdReader>;
 
 export const ThresholdBody = t.intersection(
   [
-    t.type({ name: NonEmptyString, readerArrangement: ReaderArrangement }),
+    t.type({ name: Name, readerArrangement: ReaderArrangement }),
     t.partial({
       id: nullable(PositiveInteger),
       facility: nullable(t.string),

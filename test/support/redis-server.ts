@@ -14,6 +14,8 @@ export interface OwnRedis {
   start(): Promise<void>;
   /** Kills the server (SIGKILL: it keeps nothing). */
   kill(): Promise<void>;
+  /** Whether the server runs (started and not killed). */
+  readonly running: boolean;
   /** Kills it and removes its directory. */
   close(): Promise<void>;
 }
@@ -36,6 +38,9 @@ export async function startOwnRedis(): Promise<OwnRedis> {
   let child: ChildProcess | undefined;
   const own: OwnRedis = {
     url,
+    get running() {
+      return child !== undefined && child.exitCode === null;
+    },
     async start() {
       child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
       const deadline = Date.now() + 10_000;

@@ -5,13 +5,13 @@
 // http-errors marked `expose` such as koa-body's 413/415) keep their status
 // and message; anything else is a 500 with a generic message, details logged.
 import { STATUS_CODES } from 'node:http';
+import { MaxAppendSizeExceededError } from '@eventstore/db-client';
 import type { Context, Next } from 'koa';
 import type { Logger } from '../logger';
+import { redactPath } from '../redact';
 import { isRedisUnavailable } from '../redis/connect';
-import { ApiError, unavailable, type FieldError } from './errors';
-
-/** What a request answers when Redis dropped the connection under it. */
-export const REDIS_UNAVAILABLE_RETRY_AFTER_S = 1;
+import { redisDown } from '../redis/readiness';
+import { ApiError, type FieldError } from './errors';
 
 export interface ErrorBody {
   message: string;
@@ -31,6 +31,9 @@ function isExposedHttpError(err: unknown): err is ExposedHttpError {
 }
 
 function reply(ctx: Context, status: number, body: ErrorBody): void {
+  // A refused request whose body was not read (401, 413, 415, ...): close
+  // the connection after the answer rather than receive the rest of it.
+  if (!ctx.req.complete) ctx.set('Connection', 'close');
   ctx.status = status;
   ctx.type = 'application/json';
   ctx.body = body;
@@ -49,14 +52,18 @@ export function errorMiddleware(logger: Logger) {
     } catch (caught) {
       // A Redis connection lost mid-request is the service's outage, not a
       // bug: the client is told to retry, like a request refused up front.
-      const err = isRedisUnavailable(caught) ? unavailable('Redis is not reachable; retry shortly', REDIS_UNAVAILABLE_RETRY_AFTER_S) : caught;
+      const err = isRedisUnavailable(caught) ? redisDown() : caught;
       if (err instanceof ApiError) {
         if (err.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(err.retryAfterSeconds));
         reply(ctx, err.status, { message: err.message, errors: err.errors.map((e) => ({ ...e, message: e.reason })) });
+      } else if (err instanceof MaxAppendSizeExceededError) {
+        // Every append a request makes carries what the client sent.
+        const message = `The request is too large to store: the event store takes at most ${err.maxAppendSize} bytes in one append`;
+        reply(ctx, 413, { message, errors: [] });
       } else if (isExposedHttpError(err) && err.status >= 400 && err.status < 500) {
         reply(ctx, err.status, { message: err.message, errors: [] });
       } else {
-        logger.error('request failed', { method: ctx.method, path: ctx.path, requestId: ctx.state['requestId'], err });
+        logger.error('request failed', { method: ctx.method, path: redactPath(ctx.path), requestId: ctx.state['requestId'], err });
         reply(ctx, 500, { message: 'Internal server error', errors: [] });
       }
     }

@@ -5,10 +5,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import Router from '@koa/router';
-import { koaBody } from 'koa-body';
 import type { Logger } from '../logger';
 import { errorMiddleware } from './errorMiddleware';
-import { badRequest } from './errors';
 import { requestLog } from './requestLog';
 
 export const HEALTH_PATH = '/healthz';
@@ -26,23 +24,11 @@ export interface HttpAppOptions {
    * authentication endpoints, which read their own form bodies).
    */
   readonly outerRouters?: readonly Router[];
-  /** Paths logged at debug rather than info, besides /healthz (frequent machine-to-machine calls). */
-  readonly quietPaths?: readonly string[];
   /**
    * Checked before every request under rootPath: an error to answer at once
    * (e.g. 503 while Redis is not reachable), or undefined to go on.
    */
   readonly refuse?: () => Error | undefined;
-  /** Largest accepted JSON body. */
-  readonly jsonLimit?: string;
-}
-
-// co-body reports malformed JSON as a bare SyntaxError; make it a 400 in our
-// error shape. Size and encoding errors (413, 415) are already proper.
-function rethrowBodyError(err: Error): never {
-  const status = (err as { status?: unknown }).status;
-  if (err instanceof SyntaxError || status === 400) throw badRequest(`Malformed JSON body: ${err.message}`);
-  throw err;
 }
 
 export function createHttpApp(opts: HttpAppOptions): Koa {
@@ -52,7 +38,7 @@ export function createHttpApp(opts: HttpAppOptions): Koa {
   // Registering it also stops Koa from printing them with console.error.
   app.on('error', (err: unknown) => opts.logger.warn('http error after response', { err }));
 
-  app.use(requestLog(opts.logger, new Set([HEALTH_PATH, ...(opts.quietPaths ?? [])])));
+  app.use(requestLog(opts.logger));
   app.use(errorMiddleware(opts.logger));
 
   const root = new Router();
@@ -69,6 +55,7 @@ export function createHttpApp(opts: HttpAppOptions): Koa {
     app.use(r.allowedMethods());
   }
 
+  // Each route reads its own body, after its guard (routes.ts).
   const api = opts.rootPath === '' ? new Router() : new Router({ prefix: opts.rootPath });
   const refuse = opts.refuse;
   if (refuse) {
@@ -78,16 +65,6 @@ export function createHttpApp(opts: HttpAppOptions): Koa {
       await next();
     });
   }
-  api.use(
-    koaBody({
-      json: true,
-      multipart: false,
-      urlencoded: false,
-      text: false,
-      jsonLimit: opts.jsonLimit ?? '10mb',
-      onError: rethrowBodyError,
-    }),
-  );
   for (const r of opts.routers ?? []) api.use(r.routes(), r.allowedMethods());
   app.use(api.routes());
   app.use(api.allowedMethods());

@@ -1,6 +1,9 @@
 // The Redis client of a process. Start-up fails within `startupTimeoutMs` if
 // Redis cannot be reached (a wrong REDIS_URL should fail the deployment, not
 // hang it); once connected, the client reconnects for as long as it takes.
+// Commands issued while it is away fail at once (no offline queue): a request
+// answers 503 instead of hanging until Redis is back, and background work
+// (projections, relay, timers) retries as it does for any Redis error.
 import {
   ClientClosedError,
   ClientOfflineError,
@@ -28,6 +31,7 @@ export async function connectRedis(url: string, logger: Logger, startupTimeoutMs
   let down = false;
   const client = createClient({
     url,
+    disableOfflineQueue: true,
     socket: {
       connectTimeout: Math.min(5000, startupTimeoutMs),
       reconnectStrategy: (retries, cause) => {

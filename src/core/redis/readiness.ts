@@ -13,7 +13,9 @@
 // A read model is servable only when both keys exist, agree on the
 // generation and say `ready`. Each read goes with that check in the same
 // round trip (commands issued together are pipelined), so a flush is seen
-// by the very next read, before the supervisor has even noticed it.
+// by the very next read, before the supervisor has even noticed it; and
+// the marker is read once more after the read, so a read that a loss cut
+// through (its first command before, its last after) is refused too.
 import * as t from 'io-ts';
 import { isRight } from 'fp-ts/Either';
 import { unavailable, type ApiError } from '../http/errors';
@@ -81,8 +83,8 @@ export class ReadModelGate {
     private readonly keys: RedisKeys,
   ) {}
 
-  /** Throws the 503 when Redis is down or one of `names` is not ready. */
-  async check(names: readonly string[]): Promise<void> {
+  /** Throws the 503 when Redis is down or one of `names` is not ready; else answers the generation. */
+  async check(names: readonly string[]): Promise<string> {
     if (!this.redis.isReady) throw redisDown();
     const [generation, docs] = await Promise.all([this.redis.get(this.keys.generation), this.redis.hmGet(this.keys.readModelStates, [...names])]);
     const reasons = new Map<string, string>();
@@ -91,6 +93,7 @@ export class ReadModelGate {
       if (why !== undefined) reasons.set(name, why);
     });
     if (reasons.size > 0) throw readModelsNotReady(reasons);
+    return asString(generation) ?? '';
   }
 
   /** `read()` and the check of `names`, sent together; the result only when the read models are ready. */
@@ -102,6 +105,9 @@ export class ReadModelGate {
     const [checked, result] = await Promise.allSettled([this.check(list), read()]);
     if (checked.status === 'rejected') throw checked.reason;
     if (result.status === 'rejected') throw result.reason;
+    if (asString(await this.redis.get(this.keys.generation)) !== checked.value) {
+      throw readModelsNotReady(new Map(list.map((n) => [n, 'Redis lost its data during this read; rebuilding from the event log'])));
+    }
     return result.value;
   }
 }
