@@ -18,6 +18,7 @@ export const API_ERROR_STATUSES = {
   payloadTooLarge: 413, // the body exceeds the route's limit (or what the event store takes in one append)
   unsupportedMediaType: 415, // a body that is not JSON on a route that reads JSON
   unprocessable: 422, // well-formed but refused by a domain rule
+  tooManyRequests: 429, // held back (failed-login throttling); Retry-After says how long
   unavailable: 503, // a dependency is down or a read model is rebuilding: retry after Retry-After
 } as const;
 
@@ -52,6 +53,7 @@ export const payloadTooLarge = (message: string): ApiError => new ApiError('payl
 export const unsupportedMediaType = (message: string): ApiError => new ApiError('unsupportedMediaType', message);
 export const unprocessable = (message: string, errors: readonly FieldError[] = []): ApiError =>
   new ApiError('unprocessable', message, errors);
+export const tooManyRequests = (message: string): ApiError => new ApiError('tooManyRequests', message);
 /** 503 with `Retry-After`: nothing is wrong with the request, the service cannot answer it truthfully yet. */
 export const unavailable = (message: string, retryAfterSeconds: number, errors: readonly FieldError[] = []): ApiError =>
   new ApiError('unavailable', message, errors, retryAfterSeconds);
