@@ -25,6 +25,8 @@ import { startJobsWork } from '../jobs/process';
 import { PasswordVerifier } from '../auth/password';
 import { brokerAuthRouter } from '../brokerauth/routes';
 import { loginThrottle } from '../auth/throttle';
+import { DefaultPasswordCheck, DEFAULT_PASSWORD_WARNING } from '../users/default-password';
+import { BOOTSTRAP_ADMIN_NAME } from '../users/bootstrap';
 import { configuredQueueLookup } from '../brokerauth/client-queues';
 import { closeLiveStreams } from '../live/slice';
 import { consoleRouter } from '../console/static';
@@ -119,6 +121,8 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
 
   if (!hasRole(config, 'api')) return { eventStoreConnectionString: connectionString };
   await bootstrapSlices(SLICES, deps);
+  const defaultPassword = new DefaultPasswordCheck((name) => principals.findUser(name));
+  if (await defaultPassword.inUse()) logger.warn(DEFAULT_PASSWORD_WARNING, { user: BOOTSTRAP_ADMIN_NAME });
   const verifier = new PasswordVerifier();
   // One throttle for REST and broker logins: failures count across both.
   const throttle = loginThrottle(redis, deps.keys, logger.child('auth'));
@@ -136,7 +140,7 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
     // away, answer at once rather than queue commands until it is back.
     refuse: () => (redis.isReady ? undefined : redisDown()),
     health: async () => {
-      const [dependencies, models] = await Promise.all([
+      const [dependencies, models, warnings] = await Promise.all([
         checkHealth(
           {
             eventStore: () => eventStoreHealth(eventStore, HEALTH_TIMEOUT_MS),
@@ -150,11 +154,14 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
               error: err instanceof Error ? err.message : String(err),
             }))
           : { error: 'Redis is not reachable' },
+        defaultPassword.warnings(HEALTH_TIMEOUT_MS),
       ]);
       // Not ready while a read model is not served: a load balancer should
       // send requests elsewhere (they would answer 503 here).
       const allReady = !('error' in models) && Object.values(models).every((m) => m.status === 'ready');
-      return { ...dependencies, status: dependencies.status === 'ok' && allReady ? 'ok' : 'down', readModels: models };
+      const report = { ...dependencies, status: dependencies.status === 'ok' && allReady ? 'ok' : 'down', readModels: models } as const;
+      // Warnings do not make the probe fail: the service works, it is just not safe.
+      return warnings.length > 0 ? { ...report, warnings } : report;
     },
   });
   const http = await explainAddressInUse(listen(app, config.http.host, config.http.port, httpLogger), 'the HTTP server', 'PORT', config.http.host, config.http.port);
