@@ -5,8 +5,9 @@ import type { RebuildableReadModel } from '../../projections/read-model';
 import { configReadModel } from '../../projections/config/projection';
 import { healthReadModel } from '../../projections/health/projection';
 import { itemsReadModel } from '../../projections/items/rebuild';
+import { transitionsReadModel } from '../../projections/transitions/projection';
 import { jobsReadModel } from '../../projections/jobs/projection';
 import { SLICES } from './slices';
 import { configParts } from './wiring';
 
-export const READ_MODELS: readonly RebuildableReadModel[] = [configReadModel(configParts(SLICES)), healthReadModel, jobsReadModel, itemsReadModel];
+export const READ_MODELS: readonly RebuildableReadModel[] = [configReadModel(configParts(SLICES)), healthReadModel, jobsReadModel, itemsReadModel, transitionsReadModel];

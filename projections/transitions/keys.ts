@@ -1,0 +1,16 @@
+// Redis layout of the threshold transitions read model (all under `<base>v1:transitions:`).
+//   transitions:ids      zset  ids `<observationTime ms, 15 digits>:<transitionId>`, score 0, read by lex range
+//   transitions:record   hash  id -> StoredTransition JSON
+// An id is derived from the transition alone, so a replayed transition is the same member.
+import type { RedisKeys } from '../../src/core/redis/keys';
+import { timeKey } from '../items/keys';
+
+export const TRANSITIONS_PROJECTION = 'transitions-v1';
+
+export const transitionKeys = (keys: RedisKeys) => {
+  const base = `${keys.base}v1:transitions:`;
+  return { base, ids: `${base}ids`, record: `${base}record` };
+};
+export type TransitionKeys = ReturnType<typeof transitionKeys>;
+
+export const transitionRecordId = (observationTime: number, transitionId: string): string => `${timeKey(observationTime)}:${transitionId}`;
