@@ -37,6 +37,18 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
+    // The web console: ES modules run by the browser as they are (no build).
+    files: ['console/**/*.js'],
+    languageOptions: {
+      sourceType: 'module',
+      globals: Object.fromEntries(
+        ['window', 'document', 'location', 'history', 'sessionStorage', 'fetch', 'URL', 'URLSearchParams', 'AbortController', 'TextDecoderStream', 'TextEncoder', 'Blob',
+          'requestAnimationFrame', 'cancelAnimationFrame', 'performance', 'devicePixelRatio', 'ResizeObserver', 'addEventListener', 'removeEventListener',
+          'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'console', 'confirm', 'btoa', 'structuredClone', 'Intl'].map((g) => [g, 'readonly']),
+      ),
+    },
+  },
+  {
     files: ['**/*.mjs'],
     languageOptions: { sourceType: 'module' },
   },

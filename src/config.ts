@@ -54,6 +54,8 @@ export interface Config {
   /** Roles this process runs, deduplicated, in the order of ROLES. */
   readonly roles: readonly Role[];
   readonly logLevel: ConfigLogLevel;
+  /** Period of the `ingestion` summary line (reports, observations, item changes). */
+  readonly logSummaryIntervalMs: number;
   readonly shutdownTimeoutMs: number;
   readonly startupTimeoutMs: number;
   /** Password of the built-in `admin` user on first start; unset = the well-known default. */
@@ -108,6 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): E.Either<ConfigError[], Conf
       queueIdleCheckMs: field(env, 'QUEUE_IDLE_CHECK_MS', positiveMs, 600_000),
       roles: field(env, 'ROLES', listOf(ROLES), ROLES),
       logLevel: field(env, 'LOG_LEVEL', oneOf(LOG_LEVELS), 'info' as ConfigLogLevel),
+      logSummaryIntervalMs: field(env, 'LOG_SUMMARY_INTERVAL_MS', positiveMs, 60_000),
       shutdownTimeoutMs: field(env, 'SHUTDOWN_TIMEOUT_MS', positiveMs, 10_000),
       startupTimeoutMs: field(env, 'STARTUP_TIMEOUT_MS', positiveMs, 30_000),
       adminPassword: field(env, 'ADMIN_PASSWORD', nonEmptyText, undefined, 'secret'),
@@ -131,6 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): E.Either<ConfigError[], Conf
         queueRetirement: { idleMs: v.queueRetireIdleMs, checkEveryMs: v.queueIdleCheckMs },
         roles: v.roles,
         logLevel: v.logLevel,
+        logSummaryIntervalMs: v.logSummaryIntervalMs,
         shutdownTimeoutMs: v.shutdownTimeoutMs,
         startupTimeoutMs: v.startupTimeoutMs,
         adminPassword: v.adminPassword,

@@ -61,6 +61,10 @@ export function startConfigProjection(opts: {
     }
   }
   const checkpoints = new RedisCheckpointStore(opts.redis, opts.keys.checkpointPrefix);
+  // Every configuration change is one info line (stream, event, who), written
+  // once it is applied: the operator's record of what changed. The replay
+  // before catching up (a start, a rebuild) only repeats old changes: debug.
+  let live = false;
   return runSubscription({
     client: opts.client,
     name: CONFIG_PROJECTION,
@@ -74,7 +78,14 @@ export function startConfigProjection(opts: {
       for (const e of events) byType.get(e.type)?.apply(tx, e as RecordedDomainEvent<{ type: string; data: unknown }>, opts.keys);
       checkpoints.saveInTransaction(tx, CONFIG_PROJECTION, position);
       await tx.exec();
+      const log = live ? opts.logger.info : opts.logger.debug;
+      for (const e of events) {
+        log('configuration changed', { stream: e.streamId, event: e.type, ...(e.metadata.user ? { user: e.metadata.user } : {}) });
+      }
       opts.onApplied?.(events.length);
+    },
+    onCaughtUp: () => {
+      live = true;
     },
   });
 }

@@ -5,6 +5,7 @@ import type { EventMetadata } from '../core/events';
 import { encodeEvent } from '../core/events';
 import { appendEvents } from '../core/eventstore';
 import { conflict } from '../core/http/errors';
+import { ingestion } from '../core/ingestion-summary';
 import type { AppDeps } from '../core/slice';
 import type { Assignment, JobsForAgents } from '../jobs/assignment';
 import { requireReader } from '../readerdefinitions/feature-commands';
@@ -172,6 +173,7 @@ export async function acceptReport(deps: AppDeps, jobs: JobsForAgents, reader: s
   if (refusal !== undefined || assignment === undefined) {
     const reason = refusal?.reason ?? 'NOT_ASSIGNED';
     await deps.redis.hIncrBy(keys.reportStats, statField.refused(reader, reason), 1);
+    ingestion.reportRefused();
     throw conflict(`Report refused: ${refusal?.message ?? reason}`, [{ path: 'body.jobId', reason }]);
   }
   const data = { reader, jobId: report.jobId, facility: assignment.facility, from: report.from, to: report.to, observations: report.observations };
@@ -182,6 +184,7 @@ export async function acceptReport(deps: AppDeps, jobs: JobsForAgents, reader: s
     .lTrim(keys.recentReports(reader), 0, RECENT_REPORT_IDS - 1)
     .hIncrBy(keys.reportStats, statField.accepted(reader), 1)
     .exec();
+  ingestion.reportAccepted(report.observations.length);
   return { reportId: report.reportId, duplicate: false };
 }
 

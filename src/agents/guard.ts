@@ -36,7 +36,7 @@ export function parseAgentAuthorization(header: string | undefined): AgentCreden
 export const agentAuthorization = (reader: string, secret: string): string =>
   `${AGENT_SCHEME} ${Buffer.from(`${reader}:${secret}`, 'utf8').toString('base64')}`;
 
-export const sha256Hex = (s: string): string => createHash('sha256').update(s, 'utf8').digest('hex');
+export { sha256Hex } from '../core/digest';
 
 /** A fresh secret: 32 random bytes, base64url (43 characters). */
 export const newAgentSecret = (): string => randomBytes(32).toString('base64url');

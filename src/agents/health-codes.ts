@@ -1,4 +1,4 @@
-// Health event types and codes (interface spec: Health event, Health event
+// Health event types and codes (docs/interface.md; Health event, Health event
 // types and codes). Each type accepts the codes of the status object it
 // feeds; LIFECYCLE carries REBOOT, VERSION_UPDATE and HEALTH_RESET, and
 // UNCLASSIFIED carries KNOWN and UNKNOWN. Reader health (src/health) reuses

@@ -5,6 +5,8 @@
 import { retainLogs } from '../support/log-file';
 import path from 'node:path';
 import { startEmbeddedEventStore } from '../eventstore/server';
+import { explainAddressInUse } from '../core/port-in-use';
+import { startIngestionSummary } from '../core/ingestion-summary';
 import { eventStoreConnectionString, hasRole, type Config, type Role } from '../config';
 import type { Logger } from '../core/logger';
 import type { Shutdown } from '../core/shutdown';
@@ -14,12 +16,14 @@ import { connectAmqp } from '../core/amqp/connect';
 import { createHttpApp, listen } from '../core/http/server';
 import { connectEventStore, eventStoreHealth } from './eventStoreClient';
 import { wireSlices } from './wiring';
-import { buildApi, bootstrapSlices } from './api';
+import { API_VERSION, buildApi, bootstrapSlices } from './api';
 import { SLICES } from './slices';
 import { startJobsWork } from '../jobs/process';
 import { PasswordVerifier } from '../auth/password';
-import { brokerAuthRouter, BROKER_AUTH_PATHS } from '../brokerauth/routes';
+import { brokerAuthRouter } from '../brokerauth/routes';
 import { configuredQueueLookup } from '../brokerauth/client-queues';
+import { closeLiveStreams } from '../live/slice';
+import { consoleRouter } from '../console/static';
 
 const HEALTH_TIMEOUT_MS = 2000;
 
@@ -53,13 +57,19 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
   let connectionString = eventStoreConnectionString(config);
   if (hasRole(config, 'eventstore')) {
     if (config.eventStore.connectionString === undefined) {
-      const store = await startEmbeddedEventStore({
-        dataDir: path.resolve(config.dataDir, 'eventstore'),
-        host: config.eventStore.host,
-        port: config.eventStore.port,
-        maxAppendSize: config.eventStore.maxAppendSize,
-        logger: logger.child('eventstore'),
-      });
+      const store = await explainAddressInUse(
+        startEmbeddedEventStore({
+          dataDir: path.resolve(config.dataDir, 'eventstore'),
+          host: config.eventStore.host,
+          port: config.eventStore.port,
+          maxAppendSize: config.eventStore.maxAppendSize,
+          logger: logger.child('eventstore'),
+        }),
+        'the embedded event store',
+        'EVENTSTORE_PORT',
+        config.eventStore.host,
+        config.eventStore.port,
+      );
       shutdown.add('embedded event store', () => store.close());
       connectionString = store.connectionString;
       logger.info('embedded event store started', { connectionString, port: store.port });
@@ -91,6 +101,11 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
   shutdown.add('amqp', () => amqp.close());
   checkpoint();
 
+  if (hasRole(config, 'api') || hasRole(config, 'engine')) {
+    const stopSummary = startIngestionSummary(logger.child('ingestion'), config.logSummaryIntervalMs);
+    shutdown.add('ingestion summary', async () => stopSummary());
+  }
+
   const { deps, principals } = await wireSlices(SLICES, config, { eventStore, redis }, logger, shutdown);
   checkpoint();
 
@@ -109,8 +124,7 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
     logger: httpLogger,
     rootPath: config.http.rootPath,
     routers: [api.router],
-    outerRouters: [brokerAuth],
-    quietPaths: BROKER_AUTH_PATHS,
+    outerRouters: [brokerAuth, consoleRouter(config.http.rootPath, API_VERSION)],
     health: () =>
       checkHealth(
         {
@@ -121,9 +135,11 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
         HEALTH_TIMEOUT_MS,
       ),
   });
-  const http = await listen(app, config.http.host, config.http.port, httpLogger);
+  const http = await explainAddressInUse(listen(app, config.http.host, config.http.port, httpLogger), 'the HTTP server', 'PORT', config.http.host, config.http.port);
   // Leave at least half of the budget to the steps behind the HTTP server.
   shutdown.add('http server', (remainingMs) => http.close(Math.floor(remainingMs / 2)));
+  // Runs before the server closes (reverse order): open event streams would hold it to its grace period.
+  shutdown.add('live event streams', () => closeLiveStreams(deps));
   checkpoint();
   return { eventStoreConnectionString: connectionString, httpPort: http.port };
 }

@@ -1,9 +1,10 @@
 // Builds what the slices share (read model, projection waiter, principal
 // store) and starts the config projection when this process runs it.
+import { redactUrl } from '../core/url';
 import path from 'node:path';
 import type { EventStoreDBClient } from '@eventstore/db-client';
 import type { Config } from '../config';
-import { hasRole } from '../config';
+import { eventStoreConnectionString, hasRole } from '../config';
 import type { Logger } from '../core/logger';
 import type { Shutdown } from '../core/shutdown';
 import type { RedisClient } from '../core/redis/connect';
@@ -17,6 +18,7 @@ import { checkpointWaiter, localWaiter, type ProjectionWaiter } from '../core/re
 import { RedisCheckpointStore } from '../core/subscriptions';
 import type { AppDeps, Slice } from '../core/slice';
 import { RedisPrincipalStore } from '../auth/redis-store';
+import { replaceStoredTokensByIds } from '../../projections/auth/token-migration';
 
 /** Bound of the read-your-writes wait after a command. */
 export const READ_YOUR_WRITES_MS = 5000;
@@ -52,6 +54,7 @@ export async function wireSlices(
       keyPatterns: [...keyPatterns(model, keys), keys.tokenLastUsed],
       logger,
     });
+    await replaceStoredTokensByIds(clients.redis, keys, logger);
     const sub = model.start({ client: clients.eventStore, redis: clients.redis, keys, logger: logger.child('projection') });
     shutdown.add('config projection', () => sub.stop());
     waiter = localWaiter(sub, READ_YOUR_WRITES_MS, logger);
@@ -72,6 +75,13 @@ export async function wireSlices(
     facilityUsage: slices.flatMap((s) => (s.facilityUsage ? [s.facilityUsage] : [])),
     broker: { url: config.amqpUrl, publicHost: config.amqpPublic.host, publicPort: config.amqpPublic.port, queueRetirement: config.queueRetirement },
     engineSnapshots: { dir: path.resolve(config.dataDir, 'engine-snapshots'), ...config.engineSnapshots },
+    about: {
+      startedAt: new Date(),
+      roles: config.roles,
+      dataDir: path.resolve(config.dataDir),
+      rootPath: config.http.rootPath,
+      targets: { eventStore: redactUrl(eventStoreConnectionString(config)), redis: redactUrl(config.redisUrl), amqp: redactUrl(config.amqpUrl) },
+    },
   };
   for (const slice of slices) {
     const work = slice.start?.(deps, config.roles);

@@ -1,4 +1,4 @@
-// Parsing of the `Authorization` header. Two schemes (spec, Authentication):
+// Parsing of the `Authorization` header. Two schemes (docs/interface.md, Authentication):
 //   Basic <base64 of user:password>
 //   Token {"token":"<uuid>"}      (the word Token, then a JSON object)
 // Scheme names are case-insensitive (RFC 7235). Anything present but not

@@ -1,6 +1,7 @@
 // PrincipalStore on the Redis read models written by projections/auth.
 // Token `lastUsed` is a plain Redis write, throttled per token, instead of an
-// event per request.
+// event per request. Tokens are looked up by their id, computed from the
+// digest of the presented token: Redis holds no token.
 import * as t from 'io-ts';
 import * as E from 'fp-ts/Either';
 import type { RedisClient } from '../core/redis/connect';
@@ -8,24 +9,17 @@ import type { RedisKeys } from '../core/redis/keys';
 import { formatDecodeErrors } from '../core/decode-errors';
 import { Role } from './roles';
 import type { PrincipalStore, StoredToken, StoredUser } from './store';
-import { USER_KIND, tokensKey, tokensRevokedKey } from '../../projections/auth/parts';
+import { USER_KIND, tokensKey, tokensRevokedIdsKey, tokensRevokedKey } from '../../projections/auth/parts';
+import { tokenIdOf } from '../tokens/tokenId';
 
 const UserDoc = t.type({ name: t.string, roles: t.array(Role), passwordHash: t.string });
-const TokenDoc = t.type({ token: t.string, username: t.string, issued: t.string, valid: t.boolean, seq: t.string });
+const TokenDoc = t.type({ id: t.string, username: t.string, issued: t.string, valid: t.boolean, seq: t.string });
 type TokenDoc = t.TypeOf<typeof TokenDoc>;
 
 function decode<A>(codec: t.Type<A, unknown, unknown>, raw: string, what: string): A {
   const r = codec.decode(JSON.parse(raw));
   if (E.isRight(r)) return r.right;
   throw new Error(`auth read model: ${what} does not decode: ${formatDecodeErrors(r.left).map((e) => `${e.path} ${e.reason}`).join('; ')}`);
-}
-
-export interface TokenListing {
-  authenticationToken: { token: string };
-  issued: string;
-  lastUsed: string | null;
-  username: string;
-  valid: boolean;
 }
 
 const TOUCH_EVERY_MS = 10_000;
@@ -43,39 +37,30 @@ export class RedisPrincipalStore implements PrincipalStore {
     return raw == null ? undefined : decode(UserDoc, raw, `user ${name}`);
   }
 
-  async findToken(token: string): Promise<StoredToken | undefined> {
-    const raw = await this.redis.hGet(tokensKey(this.keys.base), token);
+  findToken(token: string): Promise<StoredToken | undefined> {
+    return this.findTokenById(tokenIdOf(token));
+  }
+
+  /** The token listed under `id` (what listTokens shows and revokeToken accepts). */
+  async findTokenById(id: string): Promise<StoredToken | undefined> {
+    const raw = await this.redis.hGet(tokensKey(this.keys.base), id);
     if (raw == null) return undefined;
     const doc = decode(TokenDoc, raw, 'token');
-    return { token: doc.token, username: doc.username, issued: new Date(doc.issued), valid: await this.isValid(doc) };
+    return { id: doc.id, username: doc.username, issued: new Date(doc.issued), valid: await this.isValid(doc) };
   }
 
   async touchToken(token: string, now: Date): Promise<void> {
-    const last = this.lastTouch.get(token) ?? 0;
+    const id = tokenIdOf(token);
+    const last = this.lastTouch.get(id) ?? 0;
     if (now.getTime() - last < TOUCH_EVERY_MS) return;
-    this.lastTouch.set(token, now.getTime());
+    this.lastTouch.set(id, now.getTime());
     if (this.lastTouch.size > 10_000) this.lastTouch.clear();
-    await this.redis.hSet(this.keys.tokenLastUsed, token, now.toISOString());
-  }
-
-  /** Every token of a user, revoked ones included, oldest first. */
-  async listTokens(username: string): Promise<TokenListing[]> {
-    const all = await this.redis.hGetAll(tokensKey(this.keys.base));
-    const docs = Object.values(all)
-      .map((raw) => decode(TokenDoc, raw, 'token'))
-      .filter((d) => d.username === username)
-      .sort((a, b) => a.issued.localeCompare(b.issued));
-    const out: TokenListing[] = [];
-    for (const d of docs) {
-      const lastUsed = await this.redis.hGet(this.keys.tokenLastUsed, d.token);
-      out.push({ authenticationToken: { token: d.token }, issued: d.issued, lastUsed: lastUsed ?? null, username: d.username, valid: await this.isValid(d) });
-    }
-    return out;
+    await this.redis.hSet(this.keys.tokenLastUsed, id, now.toISOString());
   }
 
   private async isValid(doc: TokenDoc): Promise<boolean> {
     if (!doc.valid) return false;
-    const revoked = await this.redis.hGet(`${tokensKey(this.keys.base)}:revoked`, doc.token);
+    const revoked = await this.redis.hGet(tokensRevokedIdsKey(this.keys.base), doc.id);
     if (revoked != null) return false;
     const revokedAll = await this.redis.hGet(tokensRevokedKey(this.keys.base), doc.username);
     return revokedAll == null || BigInt(doc.seq) > BigInt(revokedAll);

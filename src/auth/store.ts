@@ -10,17 +10,17 @@ export interface StoredUser {
 }
 
 export interface StoredToken {
-  /** Lower-case UUID. */
-  readonly token: string;
+  /** The token's id (tokens/tokenId.ts tokenIdOf): only a digest of the token is stored. */
+  readonly id: string;
   readonly username: string;
   readonly issued: Date;
-  /** False once revoked; tokens have no expiry (compat-notes: they last until revoked). */
+  /** False once revoked; tokens have no expiry (docs/interface.md: they last until revoked). */
   readonly valid: boolean;
 }
 
 export interface PrincipalStore {
   findUser(name: string): Promise<StoredUser | undefined>;
-  /** `token` is already lower-case (as issued). */
+  /** `token` is the token a client presented, already lower-case (as issued). */
   findToken(token: string): Promise<StoredToken | undefined>;
   /**
    * Records that a token was used at `now` (the `lastUsed` of token listings).

@@ -5,7 +5,7 @@
 // Clients only consume the queues tagtrail declares for them. Reading a queue
 // (basic.consume, basic.get) needs `read` on it. Existing clients also
 // re-declare their queue non-passively with the same durable flag and
-// arguments (compat-notes "AMQP queues"), and RabbitMQ checks `configure` on
+// arguments (docs/interface.md, "AMQP queues"), and RabbitMQ checks `configure` on
 // every non-passive queue.declare, even of an existing, equivalent queue; so
 // `configure` is granted on tagtrail's client queues too, and nothing else.
 // `write` (publishing), every exchange and topic access stay denied: the

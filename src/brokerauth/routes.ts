@@ -21,7 +21,6 @@ import { decideLogin, decideResource, decideTopic, decideVhost, type Decision } 
 
 /** Base path of the four endpoints (`/user`, `/vhost`, `/resource`, `/topic`). */
 export const BROKER_AUTH_PATH = '/rabbitmq/auth';
-export const BROKER_AUTH_PATHS = ['user', 'vhost', 'resource', 'topic'].map((p) => `${BROKER_AUTH_PATH}/${p}`);
 
 // The plugin sends a handful of short fields; anything much larger is not it.
 const MAX_FORM_BYTES = 16 * 1024;

@@ -1,5 +1,7 @@
 // Structured JSON logs, one object per line on stdout (stderr for errors), so
 // operators can ship them to any log pipeline without a parser of ours.
+import { isSecretField, redactSecrets } from './redact';
+
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type LogFields = Record<string, unknown>;
 
@@ -20,12 +22,15 @@ function currentThreshold(): number {
 }
 
 // Errors do not serialise with JSON.stringify; keep their message and stack.
+// Fields named like secrets (password, token, authorization, ...) are
+// replaced by `***` at any depth, whoever logs them (core/redact.ts).
 function normalise(fields: LogFields): LogFields {
   const out: LogFields = {};
   for (const [k, v] of Object.entries(fields)) {
-    if (v instanceof Error) out[k] = { name: v.name, message: v.message, stack: v.stack };
+    if (isSecretField(k) && v !== undefined && v !== null) out[k] = '***';
+    else if (v instanceof Error) out[k] = { name: v.name, message: v.message, stack: v.stack };
     else if (typeof v === 'bigint') out[k] = v.toString();
-    else out[k] = v;
+    else out[k] = redactSecrets(v);
   }
   return out;
 }

@@ -46,15 +46,18 @@ export class Shutdown {
     this.steps.push({ name, run });
   }
 
-  /** Runs every step once; resolves with the exit code (0 only if all succeeded in time). */
-  run(reason: string): Promise<number> {
-    this.running ??= this.runSteps(reason);
+  /**
+   * Runs every step once; resolves with the exit code: `code` (1 when the
+   * shutdown is the answer to a failure) or 1 if a step failed or overran.
+   */
+  run(reason: string, code = 0): Promise<number> {
+    this.running ??= this.runSteps(reason, code);
     return this.running;
   }
 
   /** Runs the steps, then exits the process with their result. */
   async runAndExit(reason: string, code = 0): Promise<void> {
-    const result = await this.run(reason);
+    const result = await this.run(reason, code);
     this.exit(Math.max(code, result));
   }
 
@@ -72,7 +75,7 @@ export class Shutdown {
     }
   }
 
-  private async runSteps(reason: string): Promise<number> {
+  private async runSteps(reason: string, requestedCode: number): Promise<number> {
     const started = Date.now();
     const deadline = started + this.opts.timeoutMs;
     this.logger.info('shutdown started', { reason, timeoutMs: this.opts.timeoutMs, steps: this.steps.length });
@@ -85,7 +88,9 @@ export class Shutdown {
       }, this.opts.timeoutMs);
     });
     const all = (async (): Promise<number> => {
-      let code = 0;
+      // The logged code is the one the process exits with: a failed start
+      // whose resources all closed cleanly still exits 1.
+      let code = requestedCode;
       for (const step of [...this.steps].reverse()) {
         current = step.name;
         const t0 = Date.now();

@@ -29,6 +29,17 @@ export interface AppDeps extends ResourceDeps {
   };
   /** Item engine snapshots: directory (DATA_DIR/engine-snapshots) and how often (ENGINE_SNAPSHOT_*). */
   readonly engineSnapshots: { readonly dir: string; readonly everyChanges: number; readonly everyMs: number };
+  /** What GET /about/v1/info shows of this process (src/about/slice.ts); absent in tests that wire slices by hand. */
+  readonly about?: AboutSource;
+}
+
+export interface AboutSource {
+  readonly startedAt: Date;
+  readonly roles: readonly Role[];
+  readonly dataDir: string;
+  readonly rootPath: string;
+  /** Connection targets, passwords already removed. */
+  readonly targets: { readonly eventStore: string; readonly redis: string; readonly amqp: string };
 }
 
 export interface Slice {

@@ -9,6 +9,7 @@
 import { BACKWARDS, END, NO_STREAM, StreamNotFoundError, streamNameFilter, type EventStoreDBClient, type Position } from '@eventstore/db-client';
 import { isLeft } from 'fp-ts/Either';
 import { TAG_REPORTS_STREAM_PREFIX } from '../agents/events';
+import { ingestion } from '../core/ingestion-summary';
 import { ConcurrencyError, appendEvents, forEachInStream, type StreamRevision } from '../core/eventstore';
 import { decodeRecorded, encodeEvent, type RecordedDomainEvent } from '../core/events';
 import type { Logger } from '../core/logger';
@@ -386,6 +387,7 @@ class EngineRun {
     try {
       const outcome = await appendEvents(this.opts.client, ENGINE_STREAM, [event], this.revision);
       this.revision = outcome.nextExpectedRevision;
+      ingestion.itemsChanged(data.changes.length);
       this.flushedInputPosition = data.inputPosition;
       this.lastEventId = event.id;
     } catch (err) {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { createLogger } from '../core/logger';
 import { bootstrap } from '../app/bootstrap';
 import { startEmbeddedEventStore } from './server';
+import { explainAddressInUse } from '../core/port-in-use';
 
 const logger = createLogger('tagtrail-eventstore');
 const { config, shutdown } = bootstrap(logger);
@@ -13,13 +14,19 @@ if (config.eventStore.connectionString !== undefined) {
   logger.warn('EVENTSTORE_CONNECTION_STRING is ignored here: this process only runs the embedded event store');
 }
 
-startEmbeddedEventStore({
-  dataDir: path.resolve(config.dataDir, 'eventstore'),
-  host: config.eventStore.host,
-  port: config.eventStore.port,
-  maxAppendSize: config.eventStore.maxAppendSize,
-  logger,
-}).then(
+explainAddressInUse(
+  startEmbeddedEventStore({
+    dataDir: path.resolve(config.dataDir, 'eventstore'),
+    host: config.eventStore.host,
+    port: config.eventStore.port,
+    maxAppendSize: config.eventStore.maxAppendSize,
+    logger,
+  }),
+  'the embedded event store',
+  'EVENTSTORE_PORT',
+  config.eventStore.host,
+  config.eventStore.port,
+).then(
   (store) => {
     shutdown.add('embedded event store', () => store.close());
     logger.info('started', { connectionString: store.connectionString, port: store.port });

@@ -1,7 +1,7 @@
 // The embedded event store: an EventStoreDB-protocol gRPC server over the
 // LMDB log, so tagtrail runs on one machine with no EventStoreDB install and
 // the same client code talks to a real cluster in production.
-import { Metadata, Server, ServerCredentials, status, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import { Metadata, Server, ServerCredentials, setLogger, status, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import { createLogger, type Logger } from '../core/logger';
 import { EventLog } from './storage/log';
 import { ServerFeaturesService, StreamsService } from './grpc/proto';
@@ -33,6 +33,16 @@ export interface EmbeddedEventStore {
 
 export const DEFAULT_MAX_APPEND_SIZE = 1024 * 1024;
 
+/**
+ * grpc-js prints its own plain-text lines on stderr ("E No address added
+ * ..."). Every failure it reports also reaches us as an error of the call,
+ * which we log as JSON with context, so its lines go to debug as JSON.
+ */
+function routeGrpcLogs(logger: Logger): void {
+  const line = (...args: unknown[]): void => logger.debug('grpc', { detail: args.map(String).join(' ') });
+  setLogger({ error: line, info: line, debug: line });
+}
+
 // Clients treat UNAVAILABLE as "reconnect and resubscribe".
 function shuttingDown(): Error {
   return Object.assign(new Error('server is shutting down'), {
@@ -51,6 +61,7 @@ function withRawReadResponses(def: ServiceDefinition): ServiceDefinition {
 
 export async function startEmbeddedEventStore(opts: EmbeddedEventStoreOptions): Promise<EmbeddedEventStore> {
   const logger = opts.logger ?? createLogger('eventstore');
+  routeGrpcLogs(logger.child('grpc'));
   const host = opts.host ?? '127.0.0.1';
   const maxAppendSize = opts.maxAppendSize ?? DEFAULT_MAX_APPEND_SIZE;
   const log = new EventLog(opts.dataDir, { maxAppendSize });

@@ -122,7 +122,11 @@ export function startJobRunner(opts: JobRunnerOptions): JobRunner {
       for (const e of events) {
         const id = e.streamId.slice(JOB_STREAM_PREFIX.length);
         if (stopped.has(id)) continue;
-        const next = evolveJob(states.get(id) ?? initialJobState, e as JobEvent);
+        const before = states.get(id) ?? initialJobState;
+        const next = evolveJob(before, e as JobEvent);
+        // Job transitions are the state changes operators look for; the
+        // replay at start repeats old ones, so only live ones are logged.
+        if (live && next.status !== before.status) logJobTransition(opts.logger, before, next);
         if (next.status === 'STOPPED') {
           states.delete(id);
           stopped.add(id);
@@ -149,4 +153,17 @@ export function startJobRunner(opts: JobRunnerOptions): JobRunner {
       await sub.stop();
     },
   };
+}
+
+function logJobTransition(logger: Logger, before: JobState, next: JobState): void {
+  logger.info('job status changed', {
+    jobId: next.id,
+    from: before.status,
+    to: next.status,
+    recipe: next.job?.recipeName,
+    facility: next.job?.facility,
+    readers: next.readerNames.length,
+    ...(next.failedReaderNames.length > 0 ? { failedReaderNames: next.failedReaderNames } : {}),
+    ...(next.stopReason ? { stopReason: next.stopReason } : {}),
+  });
 }

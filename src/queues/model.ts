@@ -10,7 +10,7 @@ export type QueueKind = (typeof QUEUE_KINDS)[number];
 
 /**
  * Exactly the arguments existing clients redeclare (or passively check) the
- * queue with (compat-notes "AMQP queues"); any difference makes their
+ * queue with (docs/interface.md, "AMQP queues"); any difference makes their
  * declare fail with PRECONDITION_FAILED.
  */
 export const QUEUE_ARGUMENTS = {

@@ -2,12 +2,12 @@
 // "required" and "not for this operation" checks and the shape of the
 // response, so the three cannot disagree.
 //
-// INVENTORY, LOCATION and NORMAL follow the spec's field table. For
-// THRESHOLD the spec shows no details; we take the field set of the
+// INVENTORY, LOCATION and NORMAL follow the published interface's field table. For
+// THRESHOLD the published interface shows no details; we take the field set of the
 // published Java client (ThresholdReaderConfigDetails: searchMode,
 // readerMode, session, transmitPowerInDbm, filter, tagPopulationEstimate,
 // polarization, channelConfig), and the factory THRESHOLD configuration has
-// a search mode (compat-notes), so searchMode is optional there.
+// a search mode (docs/interface.md), so searchMode is optional there.
 // The response lists exactly these fields per operation: the Java client
 // decodes `configuration` into a class per operation that fails on any
 // property it does not know, even a null one.

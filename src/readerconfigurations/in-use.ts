@@ -4,7 +4,7 @@
 // with. Pure; the slice loads the recipes from the read model.
 //
 // A replace is checked against the rules that relate a recipe to its reader
-// configurations (spec Errors 8, 2 and 4):
+// configurations (docs/interface.md, Errors):
 // - operation: must stay the recipe type's operation (LLRP: NORMAL) or
 //   become DO_NOTHING;
 // - reader mode: a LOCATION/INVENTORY recipe's reportingInterval must stay

@@ -14,7 +14,7 @@ export const readerConfigurationKind = defineResourceKind<ReaderConfiguration>(
 
 export const READER_CONFIGURATIONS_BASE = '/configuration/v1/readerConfigurations';
 
-/** Roles (Admin is always allowed), per the interface specification. */
+/** Roles (Admin is always allowed), per the interface (docs/interface.md). */
 export const READER_CONFIGURATION_WRITE_ROLES = ['ConfigManager'];
 export const READER_CONFIGURATION_READ_ROLES = ['ConfigManager', 'JobRunner'];
 

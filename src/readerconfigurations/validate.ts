@@ -1,14 +1,14 @@
 // From a request body to the stored reader configuration, or a 400 whose
 // errors[] names every bad field (`body.configuration.session`, ...).
 //
-// Decisions where the spec is silent (docs in fields.ts and rules.ts too):
+// Decisions where the published interface is silent (docs in fields.ts and rules.ts too):
 // - DO_NOTHING needs only `name` and `operation`. Any configuration given
 //   with it is type-checked and then ignored: a disabled reader uses no
 //   setting, a client disabling a reader by changing only the operation
 //   must not be refused, and the Java client reads DO_NOTHING details as an
 //   object without properties (it fails on any field we would return).
 // - NORMAL (earlier revision) is stored as NORMAL; it takes the fields the
-//   spec does not reserve for another operation, plus reportConfig.
+//   published interface does not reserve for another operation, plus reportConfig.
 // - transmitPowerInDbm: any finite number; the valid range depends on the
 //   reader model and region, which a configuration does not know.
 // - tagPopulationEstimate: an integer >= 1.

@@ -1,11 +1,11 @@
 // Reader definition: the request body as clients send it, and the stored
 // document (also the data of its events, so it must round-trip through JSON).
 //
-// Where the spec is silent:
+// Where the published interface is silent:
 // - Only `name` is required. Clients in the field omit most fields for a
 //   simple reader; the service fills defaults (groups [], placement numbers 0).
 // - `type` is one of the four reader families (reader-types.ts) or null.
-// - `placement.floor`: the spec says "number in use" while zones (and the
+// - `placement.floor`: the published interface says "number in use" while zones (and the
 //   Java client) use floor strings. Both are accepted and stored as a string,
 //   so floor 1 and floor "1" are the same floor for the update rules and for
 //   matching zones; responses return the string.
@@ -14,6 +14,7 @@
 import * as t from 'io-ts';
 import { failureReason, FiniteNumber, NonEmptyString, nullable } from './primitives';
 import { ReaderType } from './reader-types';
+import { ConnectionBody, ReaderConnection } from './connection';
 
 const isFloor = (u: unknown): u is string | number => typeof u === 'string' || (typeof u === 'number' && Number.isFinite(u));
 const Floor = new t.Type<string | number, string | number, unknown>(
@@ -49,6 +50,7 @@ export const ReaderDefinitionBody = t.intersection(
       readerZone: nullable(NonEmptyString),
       antennaZones: nullable(t.record(t.string, NonEmptyString)),
       labels: nullable(t.array(t.string)),
+      connection: nullable(ConnectionBody),
     }),
   ],
   'ReaderDefinition',
@@ -69,9 +71,13 @@ export const Placement = t.type(
 );
 export type Placement = t.TypeOf<typeof Placement>;
 
-/** The stored document: every field present, null where unset. */
-export const ReaderDefinition = t.type(
-  {
+/**
+ * The stored document: every field present, null where unset. `connection`
+ * came later: documents stored before it have none (the agent API).
+ */
+export const ReaderDefinition = t.intersection(
+  [
+    t.type({
     name: t.string,
     agentIdentifier: t.string,
     address: nullable(t.string),
@@ -82,7 +88,9 @@ export const ReaderDefinition = t.type(
     readerZone: nullable(t.string),
     antennaZones: nullable(t.record(t.string, t.string)),
     labels: nullable(t.array(t.string)),
-  },
+    }),
+    t.partial({ connection: nullable(ReaderConnection) }),
+  ],
   'StoredReaderDefinition',
 );
 export type ReaderDefinition = t.TypeOf<typeof ReaderDefinition>;

@@ -30,7 +30,7 @@ export const FeatureStatus = t.intersection(
   [
     t.type({
       status: FeatureStatusValue,
-      /** null until the reader first reports the feature (spec types it string; nothing is known before). */
+      /** null until the reader first reports the feature (the interface types it string; nothing is known before). */
       statusLastUpdated: nullable(IsoTimestamp),
       requestStatus: FeatureRequestStatus,
       requestStatusLastUpdated: nullable(IsoTimestamp),

@@ -20,7 +20,7 @@ export async function readerDefinitionOf(readModel: ConfigReadModel, name: strin
   return readModel.get(readerDefinitionKind, name);
 }
 
-/** Roles (Admin is always allowed), per the interface specification. */
+/** Roles (Admin is always allowed), per the interface (docs/interface.md). */
 export const READER_DEFINITION_WRITE_ROLES = ['ConfigManager'];
 export const READER_DEFINITION_READ_ROLES = ['ConfigManager', 'JobRunner'];
 export const READER_GROUPS_ROLES = ['ConfigManager'];

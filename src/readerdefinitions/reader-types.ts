@@ -4,7 +4,7 @@
 import * as t from 'io-ts';
 
 /**
- * The four supported reader families. The spec leaves the values of `type`
+ * The four supported reader families. The published interface leaves the values of `type`
  * unshown; these are the identifiers existing clients send (the Java client's
  * enum has XARRAY, SPEEDWAY, XPORTAL; XSPAN is the fourth family). Speedway
  * stands for every LLRP reader without array antennas (R420, R700, ...).

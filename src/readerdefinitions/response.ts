@@ -3,6 +3,7 @@
 import type { Placement, ReaderDefinition } from './codec';
 import type { FeatureStates } from './features';
 import type { ReaderType } from './reader-types';
+import { connectionResponse, type ConnectionResponse } from './connection';
 
 export interface ReaderDefinitionResponse {
   name: string;
@@ -17,6 +18,8 @@ export interface ReaderDefinitionResponse {
   labels: string[] | null;
   readerZone: string | null;
   antennaZones: Record<string, string> | null;
+  /** How tagtrail reaches the reader; null: the agent API. Never carries the IoT password. */
+  connection: ConnectionResponse | null;
 }
 
 /**
@@ -38,5 +41,6 @@ export function toResponse(def: ReaderDefinition, features: FeatureStates = {}):
     labels: def.labels === null ? null : [...def.labels],
     readerZone: def.readerZone,
     antennaZones: def.antennaZones === null ? null : { ...def.antennaZones },
+    connection: connectionResponse(def.connection),
   };
 }

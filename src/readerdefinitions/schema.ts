@@ -2,6 +2,7 @@
 // document (the io-ts codecs in codec.ts and features.ts are what decides).
 import { READER_TYPES } from './reader-types';
 import { FEATURE_NAMES } from './features';
+import { connectionBodySchema } from './connection';
 
 const nullableString = { type: 'string', nullable: true };
 
@@ -35,6 +36,7 @@ export const readerDefinitionBodySchema: Record<string, unknown> = {
       description: 'antenna id (1-52, 1001-1052, 2001-2052, as a decimal string) -> zone name',
     },
     labels: { type: 'array', items: { type: 'string' }, nullable: true },
+    connection: connectionBodySchema,
   },
 };
 

@@ -7,6 +7,7 @@ import { badRequest, type ApiError, type FieldError } from '../core/http/errors'
 import { normalizePlacement, type ReaderDefinition, type ReaderDefinitionBody } from './codec';
 import { resolveFacility } from '../facilities/facility-field';
 import { ANTENNA_ID_RULE, isAntennaId } from './reader-types';
+import { needsAddress, toStoredConnection, type ReaderConnection } from './connection';
 
 function antennaKeyErrors(antennaZones: Readonly<Record<string, string>> | null | undefined): FieldError[] {
   // JSON object keys are strings; only canonical decimal antenna ids are
@@ -25,9 +26,14 @@ function toDocument(
   input: ReaderDefinitionBody,
   facility: string,
   agentIdentifier: string,
+  existingConnection: ReaderConnection | null = null,
 ): Either<ApiError, ReaderDefinition> {
   const keyErrors = antennaKeyErrors(input.antennaZones);
   if (keyErrors.length > 0) return left(badRequest('Invalid antennaZones', keyErrors));
+  const connection = toStoredConnection(input.connection, existingConnection);
+  if (needsAddress(connection) && (input.address ?? '').trim() === '') {
+    return left(badRequest('Invalid address', [{ path: 'body.address', reason: `is required when connection.protocol is ${connection?.protocol}: tagtrail connects to the reader there` }]));
+  }
   return right({
     name: input.name,
     agentIdentifier,
@@ -39,6 +45,7 @@ function toDocument(
     readerZone: input.readerZone ?? null,
     antennaZones: input.antennaZones ?? null,
     labels: input.labels ?? null,
+    connection,
   });
 }
 
@@ -101,7 +108,7 @@ export function validateReaderDefinitionReplace(
   if (existing === undefined) return validateReaderDefinitionCreate(input, facilityNames);
   return pipe(
     resolveFacility(input.facility, facilityNames, 'body.facility'),
-    chain((facility) => toDocument(input, facility, existing.agentIdentifier)),
+    chain((facility) => toDocument(input, facility, existing.agentIdentifier, existing.connection ?? null)),
     chain((next) => {
       const refusal = floorRemoval(existing, next) ?? unrenamedZones(existing, next);
       return refusal ? left(refusal) : right(next);

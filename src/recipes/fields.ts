@@ -41,7 +41,7 @@ const TIMED: readonly TypeField[] = [
 ];
 
 /**
- * LLRP takes only its deprecated fields (spec). INVENTORY also takes
+ * LLRP takes only its deprecated fields (docs/interface.md). INVENTORY also takes
  * locationAggregationModel because the Java client always sends it there
  * (default BY_TIME); it is stored and returned, and has no effect.
  */
@@ -82,7 +82,7 @@ export const OPERATION_OF: Readonly<Record<RecipeType, ActiveOperation>> = {
   LLRP: 'NORMAL',
 };
 
-/** Factory defaults seen in the field (compat-notes) and the spec's defaults. */
+/** Factory defaults seen in the field (docs/interface.md) and the published interface's defaults. */
 export const DEFAULTS = {
   tagHeartbeatMs: 5 * 60_000, // PT5M
   reportingInterval: 5,

@@ -10,7 +10,7 @@ export const recipeKind = defineResourceKind<Recipe>('recipe', 'Recipe', Recipe)
 
 export const RECIPES_BASE = '/configuration/v1/recipes';
 
-/** Roles (Admin is always allowed), per the interface specification. */
+/** Roles (Admin is always allowed), per the interface (docs/interface.md). */
 export const RECIPE_WRITE_ROLES = ['ConfigManager'];
 export const RECIPE_READ_ROLES = ['ConfigManager', 'JobRunner'];
 

@@ -2,7 +2,7 @@
 // configurations a recipe names (default and per-reader overrides) and the
 // reader definitions its overrides are for.
 //
-// Decisions where the spec is silent:
+// Decisions where the published interface is silent:
 // - A per-reader override must name an existing reader definition: a typo
 //   would otherwise leave that reader on the default without a word.
 // - An empty readerConfigurations map does not count as "set": with no
@@ -13,7 +13,7 @@
 //   wins. MODE_1003 is listed with neither; it is a fast mode, so 0.
 // - tagExpiryDuration with INVENTORY needs searchMode DUAL_TARGET exactly;
 //   every other search mode (READER_SELECTED, TAG_FOCUS, the BTOA
-//   variants, ...) is refused like SINGLE_TARGET: the spec allows only
+//   variants, ...) is refused like SINGLE_TARGET: the published interface allows only
 //   DUAL_TARGET, and with single-target modes a tag that stays quiet
 //   cannot be told from a tag that left.
 import type { FieldError } from '../core/http/errors';

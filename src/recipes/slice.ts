@@ -28,12 +28,10 @@ export async function recipeContext(readModel: ConfigReadModel): Promise<RecipeC
 }
 
 /**
- * JOBS HOOK: a recipe used by an active job must not be deleted. Jobs do
- * not exist yet (a later issue). When they do, the jobs code provides a
- * guard answering a 409 that names the active job(s) using the recipe, and
- * src/app/slices.ts builds this slice with
- * `makeRecipesSlice({ deletionGuards: [thatGuard] })`. Until then no guard
- * runs and any recipe can be deleted.
+ * A recipe used by an active job must not be deleted: the jobs code provides
+ * a guard answering a 409 that names the active job(s) using the recipe,
+ * and src/app/slices.ts builds this slice with it. Guards are passed in so
+ * that this slice does not depend on the jobs slice.
  */
 export type RecipeDeletionGuard = (recipeName: string, recipe: Recipe, deps: ResourceDeps) => Promise<ApiError | undefined>;
 

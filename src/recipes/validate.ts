@@ -2,7 +2,7 @@
 // every bad field (`body.reportingInterval`, `body.readerConfigurations.r1`).
 // All rules run on every request, so a client sees all problems at once.
 //
-// Decisions where the spec is silent (more in fields.ts, timing.ts,
+// Decisions where the published interface is silent (more in fields.ts, timing.ts,
 // references.ts):
 // - computeWindow is an integer >= 1 (a window of 0 s keeps no read) and
 //   >= reportingInterval.

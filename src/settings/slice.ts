@@ -1,6 +1,6 @@
 // SNMP settings under /configuration/v1/settings/SNMP: PUT stores the
 // settings and answers the settings in use (defaults filled in), DELETE
-// removes them, GET (an addition to the spec) shows them. Sending the traps
+// removes them, GET (an addition to the interface) shows them. Sending the traps
 // is another slice's work; it reads the settings from the config read model.
 import { right } from 'fp-ts/Either';
 import { resourcePart } from '../../projections/config/projection';

@@ -1,7 +1,7 @@
 // SNMP settings (`PUT/DELETE /configuration/v1/settings/SNMP`): where the
 // service sends its SNMP notifications. One document for the whole service.
 //
-// Where the spec is silent:
+// Where the published interface is silent:
 // - authConfig.type: only `V2_COMMUNITY` (the value seen). SNMPv3 user
 //   auth would need its own fields and secrets handling; until then it is
 //   refused rather than accepted and ignored.

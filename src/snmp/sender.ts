@@ -4,7 +4,7 @@
 // once, and `timeout`/`retries` do not apply (there is no answer to wait for).
 // INFORM: an InformRequest-PDU that the manager acknowledges; net-snmp
 // resends it after `timeout` up to `retries` times and fails after that.
-// The spec's trap target carries timeout and retries, which only mean
+// The published interface's trap target carries timeout and retries, which only mean
 // something for INFORMs, hence both message types (docs/snmp.md).
 // One session (UDP socket) per distinct settings, reused until they change.
 import * as snmp from 'net-snmp';

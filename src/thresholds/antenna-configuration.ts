@@ -1,9 +1,9 @@
 // Threshold antenna configurations: which antennas of a reader look to the
 // inbound side, which to the outbound side and which are ignored. Values the
-// spec leaves unshown come from compat-notes (side LEFT|RIGHT, the four
+// published interface leaves unshown come from what clients send (docs/interface.md: side LEFT|RIGHT, the four
 // arrangements, the `ignored` list).
 //
-// Where the spec is silent:
+// Where the published interface is silent:
 // - name, side, readerType and readerArrangement are required: a threshold
 //   cannot interpret reads without them. in/out/ignored default to [].
 // - An `id` in a create body is ignored (the service assigns ids); in a

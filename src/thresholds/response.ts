@@ -1,5 +1,5 @@
 // Thresholds and antenna configurations as returned. `embed=antennaConfiguration`
-// (compat-notes) adds each reader's configuration beside its id, so a client
+// (docs/interface.md) adds each reader's configuration beside its id, so a client
 // gets a whole threshold in one call.
 import type { AntennaConfiguration } from './antenna-configuration';
 import type { Threshold } from './threshold';

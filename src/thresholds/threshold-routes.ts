@@ -1,4 +1,4 @@
-// Threshold definitions under /configuration/v1/thresholds (compat-notes):
+// Threshold definitions under /configuration/v1/thresholds (docs/interface.md):
 // create, createOrReplace, destroy/{id}, show, show/{id}; the shows accept
 // `embed=antennaConfiguration`.
 import { isLeft, left, right } from 'fp-ts/Either';

@@ -1,7 +1,7 @@
-// Threshold definitions (compat-notes: thresholds): a named doorway in a
+// Threshold definitions (docs/interface.md): a named doorway in a
 // facility, watched by readers each with an antenna configuration.
 //
-// Where the spec is silent:
+// Where the published interface is silent:
 // - name and readerArrangement are required; `readers` defaults to {}.
 // - Every reader must exist and belong to the threshold's facility: a job
 //   runs in one facility, so a reader elsewhere could never report for it.

@@ -1,7 +1,11 @@
 // Response shapes of the token endpoints, as existing clients read them
-// (compat-notes: `{token}` when issued; listing entries
+// (docs/interface.md: `{token}` when issued; listing entries
 // `{authenticationToken: {token}, issued, lastUsed, username, valid}`).
+// Only digests of tokens are stored, so a listing cannot show a token: its
+// `authenticationToken.token` is the token's id (tokenIdOfDigest), a UUID
+// that revokeToken accepts in place of the token.
 import type { TokensState } from './events';
+import { tokenIdOfDigest } from './tokenId';
 
 export interface TokenResponse {
   readonly token: string;
@@ -21,19 +25,23 @@ export const toTokenResponse = (token: string): TokenResponse => ({ token });
 
 /**
  * `GET /authentication/v1/listTokens/{username}`: every token of the user,
- * revoked ones included (marked valid=false), oldest first. `lastUsed` comes
- * from the read model that PrincipalStore.touchToken writes.
+ * revoked ones included (marked valid=false), oldest first, each under its
+ * id. `lastUsed` (by token id) comes from the read model that
+ * PrincipalStore.touchToken writes.
  */
 export function toTokenListing(
   username: string,
   state: TokensState,
   lastUsed: ReadonlyMap<string, Date>,
 ): TokenListEntry[] {
-  return state.tokens.map((record) => ({
-    authenticationToken: { token: record.token },
-    issued: record.issued.toISOString(),
-    lastUsed: lastUsed.get(record.token)?.toISOString() ?? null,
-    username,
-    valid: record.valid,
-  }));
+  return state.tokens.map((record) => {
+    const id = tokenIdOfDigest(record.tokenSha256);
+    return {
+      authenticationToken: { token: id },
+      issued: record.issued.toISOString(),
+      lastUsed: lastUsed.get(id)?.toISOString() ?? null,
+      username,
+      valid: record.valid,
+    };
+  });
 }

@@ -19,7 +19,7 @@ import { RevokeTokenBody } from './codec';
 import { runTokenCommand } from './commands';
 import { evolveTokens, initialTokensState, tokenEvents, tokensStream, type TokensState } from './events';
 import { toTokenListing, toTokenResponse } from './listing';
-import { newTokenId } from './tokenId';
+import { isTokenId, newTokenId, tokenIdOf, tokenIdOfDigest, tokenSha256 } from './tokenId';
 import { tokenToValidate, validateToken, validateTokenErrorToApi } from './validate';
 
 const BASE = '/authentication/v1';
@@ -34,7 +34,8 @@ async function issue(deps: AppDeps, ctx: Context, username: string): Promise<voi
   const issuer = currentPrincipal(ctx);
   const userExists = (await getUser(deps, username)) !== undefined;
   const token = newTokenId();
-  await runTokenCommand(deps, { type: 'IssueToken', token, username, issuer, userExists }, commandMetadata(ctx));
+  // Only the digest goes into the event; the token is answered once, here.
+  await runTokenCommand(deps, { type: 'IssueToken', tokenSha256: tokenSha256(token), username, issuer, userExists }, commandMetadata(ctx));
   ctx.body = toTokenResponse(token);
 }
 
@@ -89,7 +90,7 @@ export function registerTokenRoutes(table: RouteTable, deps: AppDeps): void {
       path: `${BASE}/listTokens/:username`,
       roles: ADMIN_ONLY,
       tag: TAG,
-      summary: 'Every token of a user, revoked ones included (valid=false), oldest first',
+      summary: 'Every token of a user, revoked ones included (valid=false), oldest first; each shows its token id (a version-8 UUID), not the token, which is not stored',
       responses: {
         200: 'array of {authenticationToken: {token}, issued, lastUsed, username, valid}',
         401: 'no or invalid credentials',
@@ -101,7 +102,7 @@ export function registerTokenRoutes(table: RouteTable, deps: AppDeps): void {
       const username = String(ctx.params['username']);
       const state = await tokensOf(deps, username);
       if (state.tokens.length === 0 && (await getUser(deps, username)) === undefined) throw notFound(`User ${username} not found`);
-      const ids = state.tokens.map((r) => r.token);
+      const ids = state.tokens.map((r) => tokenIdOfDigest(r.tokenSha256));
       const used = ids.length ? await deps.redis.hmGet(deps.keys.tokenLastUsed, ids) : [];
       const lastUsed = new Map<string, Date>();
       ids.forEach((id, i) => {
@@ -118,15 +119,16 @@ export function registerTokenRoutes(table: RouteTable, deps: AppDeps): void {
       path: `${BASE}/revokeToken`,
       roles: ADMIN_ONLY,
       tag: TAG,
-      summary: 'Revoke one token',
+      summary: 'Revoke one token, given as the token or as the id listTokens shows',
       body: tokenBodySchema,
       responses: { 204: 'revoked (or already revoked)', 400: 'body.token missing or not a UUID', 401: 'no or invalid credentials', 403: 'not an Admin', 404: 'unknown token' },
     },
     async (ctx) => {
       const { token } = decodeInput(RevokeTokenBody, ctx.request.body, 'body');
-      const stored = await store.findToken(token);
+      // The token itself, or the id listTokens shows for it.
+      const stored = await store.findTokenById(isTokenId(token) ? token : tokenIdOf(token));
       if (stored === undefined) throw notFound('Token not found');
-      await runTokenCommand(deps, { type: 'RevokeToken', username: stored.username, token }, commandMetadata(ctx));
+      await runTokenCommand(deps, { type: 'RevokeToken', username: stored.username, tokenId: stored.id }, commandMetadata(ctx));
       ctx.status = 204;
     },
   );
@@ -164,7 +166,7 @@ export function registerTokenRoutes(table: RouteTable, deps: AppDeps): void {
     422: 'no token given',
   };
   // No `body` schema on these two specs, on purpose: a body without a token
-  // is answered 422 (spec, Authentication), not the 400 that the generic
+  // is answered 422 (docs/interface.md, Authentication), not the 400 that the generic
   // bad-input check (test/app/bad-input) expects of routes declaring a body.
   // The body form is described in the summary and docs/api.md.
   table.add(

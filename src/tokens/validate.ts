@@ -1,7 +1,7 @@
 // `POST /authentication/v1/validateToken` (body `{token}`) and the path form
 // `POST /authentication/v1/validateToken/{token}` one client uses
-// (compat-notes). 200 with the user when valid, 422 when no token is given,
-// 401 when it is not a valid token (spec, Authentication).
+// (docs/interface.md). 200 with the user when valid, 422 when no token is given,
+// 401 when it is not a valid token (docs/interface.md, Authentication).
 import { left, right, type Either } from 'fp-ts/Either';
 import { badRequest, unauthorized, unprocessable, type ApiError } from '../core/http/errors';
 import { userOfToken } from '../auth/resolve';

@@ -1,5 +1,5 @@
 // UPGRADE_READER_TIMEOUT_SECONDS (default 1800): how long a reader may take
-// to report its UPGRADE command before it counts as FAILED (the spec's
+// to report its UPGRADE command before it counts as FAILED (the published interface's
 // UPGRADE_STATUS "upgrade error or time-out"), read by the `jobs` role.
 import * as E from 'fp-ts/Either';
 import { envVar, formatEnvError, intInRange } from '../core/env';

@@ -1,8 +1,8 @@
 // The upgrade status object (spec: Upgrade status) from the folded state:
 // {id, version, status, target, details: {readers: [{name, previousVersion,
 // status, elapsedTimeSeconds, lastUpdatedTime}]}, elapsedTimeSeconds,
-// lastUpdatedTime}. Two additions in `details`, beside what the spec shows,
-// say what the spec's per-reader entry cannot: `skippedReaders` (readers of
+// lastUpdatedTime}. Two additions in `details`, beside what the published interface shows,
+// say what the published interface's per-reader entry cannot: `skippedReaders` (readers of
 // the target the policy's types left out, with the reason) and
 // `failedReaders` (why each FAILED reader failed: its agent's message, the
 // time-out, or cancelled by stop).

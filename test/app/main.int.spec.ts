@@ -2,6 +2,7 @@
 // RabbitMQ (running locally), /healthz, graceful shutdown on SIGTERM.
 import { expect } from 'chai';
 import fs from 'node:fs/promises';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import * as server from '../../src/eventstore/server';
@@ -100,6 +101,7 @@ describe('npm start (src/main.ts)', function () {
       'health background work',
       'upgrades background work',
       'config projection',
+      'ingestion summary',
       'amqp',
       'redis',
       'event store client',
@@ -108,6 +110,36 @@ describe('npm start (src/main.ts)', function () {
     ]);
     expect(logs.some((l) => l.msg === 'shutdown finished' && l['code'] === 0)).to.equal(true);
   });
+
+  for (const [setting, what] of [['EVENTSTORE_PORT', 'the embedded event store'], ['PORT', 'the HTTP server']] as const) {
+    it(`a second instance whose ${setting} is taken exits 1 naming the port, the setting and the process holding it`, async () => {
+      const holder = net.createServer();
+      await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+      const taken = (holder.address() as net.AddressInfo).port;
+      try {
+        proc = runEntryPoint('src/main.ts', childEnv({
+          PORT: '0',
+          EVENTSTORE_PORT: '0',
+          HOST: '127.0.0.1',
+          EVENTSTORE_HOST: '127.0.0.1',
+          DATA_DIR: dataDir,
+          LOG_LEVEL: 'info',
+          [setting]: String(taken),
+        }));
+        const code = await proc.exited;
+        expect(code).to.equal(1);
+        const failed = parseLogLines(proc.stderrLines).find((l) => l.msg === 'start-up failed');
+        const message = String((failed?.['err'] as { message?: string } | undefined)?.message);
+        expect(message).to.contain(`${what} cannot listen on 127.0.0.1:${taken}`);
+        expect(message).to.contain(`pid ${process.pid}`);
+        expect(message).to.contain(setting);
+        // The logged shutdown code is the exit code.
+        expect(parseLogLines(proc.stdoutLines).find((l) => l.msg === 'shutdown finished')?.['code']).to.equal(1);
+      } finally {
+        await new Promise((resolve) => holder.close(resolve));
+      }
+    });
+  }
 
   it('exits non-zero on bad configuration, naming the variable', async () => {
     proc = runEntryPoint('src/main.ts', childEnv({ PORT: 'abc', DATA_DIR: dataDir }));

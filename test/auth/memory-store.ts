@@ -1,6 +1,7 @@
 // An in-memory PrincipalStore for tests: users and tokens in maps, token uses
 // recorded so tests can see touchToken calls.
 import type { PrincipalStore, StoredToken, StoredUser } from '../../src/auth/store';
+import { tokenIdOf } from '../../src/tokens/tokenId';
 
 export class MemoryPrincipalStore implements PrincipalStore {
   readonly users = new Map<string, StoredUser>();
@@ -13,8 +14,9 @@ export class MemoryPrincipalStore implements PrincipalStore {
     return this;
   }
 
-  addToken(token: StoredToken): this {
-    this.tokens.set(token.token, token);
+  /** `token`: the token clients present; stored under it, as the store finds by it. */
+  addToken(token: string, stored: Omit<StoredToken, 'id'>): this {
+    this.tokens.set(token, { id: tokenIdOf(token), ...stored });
     return this;
   }
 

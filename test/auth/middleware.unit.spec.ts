@@ -26,9 +26,9 @@ describe('auth/middleware authenticate + requireRoles (over HTTP)', function () 
       .addUser({ name: 'admin', roles: ['Admin'], passwordHash: await hashPassword('admindefault') })
       .addUser({ name: 'alice', roles: ['ConfigManager'], passwordHash: await hashPassword('pa:ss') })
       .addUser({ name: 'norole', roles: [], passwordHash: await hashPassword('pw') })
-      .addToken({ token: ALICE_TOKEN, username: 'alice', issued: now, valid: true })
-      .addToken({ token: REVOKED, username: 'alice', issued: now, valid: false })
-      .addToken({ token: ORPHAN, username: 'ghost', issued: now, valid: true });
+      .addToken(ALICE_TOKEN, { username: 'alice', issued: now, valid: true })
+      .addToken(REVOKED, { username: 'alice', issued: now, valid: false })
+      .addToken(ORPHAN, { username: 'ghost', issued: now, valid: true });
 
     const guarded = new Router();
     guarded.use(authenticate(store, { verifier: new PasswordVerifier(), clock: () => now, logger }));

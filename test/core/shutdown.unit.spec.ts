@@ -29,6 +29,17 @@ describe('Shutdown', () => {
     expect(order).to.deep.equal(['last']);
   });
 
+  it('given a shutdown answering a failed start, when every step succeeds, then it logs and exits with code 1', async () => {
+    const logged: Array<Record<string, unknown>> = [];
+    const capture = { ...logger, info: (msg: string, f?: Record<string, unknown>) => void logged.push({ msg, ...f }) };
+    const exits: number[] = [];
+    const s = new Shutdown({ logger: capture, timeoutMs: 1000, exit: (code) => void exits.push(code) });
+    s.add('fine', () => Promise.resolve());
+    await s.runAndExit('start-up failed', 1);
+    expect(exits).to.deep.equal([1]);
+    expect(logged.find((l) => l['msg'] === 'shutdown finished')).to.include({ reason: 'start-up failed', code: 1 });
+  });
+
   it('gives up after the timeout with exit code 1', async () => {
     const s = new Shutdown({ logger, timeoutMs: 100, exit: () => undefined });
     s.add('hangs', () => new Promise<void>(() => undefined));

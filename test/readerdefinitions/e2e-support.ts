@@ -1,6 +1,6 @@
 // What the e2e specs of reader definitions share: the test app's event store
-// and read model seen from outside, as the reader agent gateway (a later
-// issue) will see them, so the agent-side functions can be called directly.
+// and read model seen from outside, as the reader agent gateway
+// sees them, so the agent-side functions can be called directly.
 // Same Redis as startTestApp (which reads no REDIS_URL from the environment).
 import { EventStoreDBClient } from '@eventstore/db-client';
 import { createClient } from 'redis';

@@ -29,6 +29,7 @@ const dockStored = {
   labels: null,
   readerZone: 'Dock',
   antennaZones: { '1': 'DockLeft', '2': 'DockRight' },
+  connection: null,
 };
 
 describe('reader definitions over HTTP', function () {
@@ -53,7 +54,7 @@ describe('reader definitions over HTTP', function () {
       expect(minimal.status).to.equal(200);
       expect(minimal.body).to.deep.equal({
         name: 'bare', agentIdentifier: 'bare', address: null, groups: [], type: null, placement: null,
-        facility: 'DEFAULT', features: {}, labels: null, readerZone: null, antennaZones: null,
+        facility: 'DEFAULT', features: {}, labels: null, readerZone: null, antennaZones: null, connection: null,
       });
 
       const list = await app.request('GET', `${READERS}/show`);
@@ -216,6 +217,33 @@ describe('reader definitions over HTTP', function () {
       const res = await app.request('DELETE', `${READERS}/destroy/nope`);
       expect(res.status).to.equal(404);
       expect(res.body.message).to.match(/nope/);
+    });
+  });
+  describe('connection (how tagtrail reaches the reader)', () => {
+    it('LLRP gets its default port; an IOT password is never returned and is kept by a replace that leaves it out', async () => {
+      const llrp = await app.request('POST', `${READERS}/create`, { body: { name: 'llrp-1', address: '10.1.2.3', connection: { protocol: 'LLRP' } } });
+      expect(llrp.status, JSON.stringify(llrp.body)).to.equal(200);
+      expect(llrp.body.connection).to.deep.equal({ protocol: 'LLRP', port: 5084 });
+
+      const iot = await app.request('POST', `${READERS}/create`, { body: { name: 'r700', address: 'r700.local', connection: { protocol: 'IOT', password: 'not-for-eyes', delivery: 'MQTT' } } });
+      expect(iot.status, JSON.stringify(iot.body)).to.equal(200);
+      const shown = await app.request('GET', `${READERS}/show/r700`);
+      expect(shown.body.connection).to.deep.equal({ protocol: 'IOT', scheme: 'https', port: null, username: 'root', passwordSet: true, delivery: 'MQTT' });
+      const list = await app.request('GET', `${READERS}/show`);
+      expect(JSON.stringify([iot.body, shown.body, list.body])).not.to.contain('not-for-eyes');
+
+      const replaced = await app.request('PUT', `${READERS}/createOrReplace`, { body: { name: 'r700', address: 'r700.local', connection: { protocol: 'IOT', delivery: 'WEBHOOK' } } });
+      expect(replaced.status).to.equal(200);
+      expect(replaced.body.connection).to.include({ passwordSet: true, delivery: 'WEBHOOK' });
+    });
+
+    it('refuses an LLRP reader without an address, or a bad connection, with 400 naming the field and nothing stored', async () => {
+      const noAddress = await app.request('POST', `${READERS}/create`, { body: { name: 'lost', connection: { protocol: 'LLRP' } } });
+      expect(noAddress.status).to.equal(400);
+      expect(errorPaths(noAddress.body)).to.deep.equal(['body.address']);
+      const badPort = await app.request('POST', `${READERS}/create`, { body: { name: 'lost', address: 'a', connection: { protocol: 'LLRP', port: 0 } } });
+      expect(errorPaths(badPort.body)).to.deep.equal(['body.connection.port']);
+      expect((await app.request('GET', `${READERS}/show/lost`)).status).to.equal(404);
     });
   });
 });

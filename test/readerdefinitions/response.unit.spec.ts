@@ -18,9 +18,9 @@ const minimal: ReaderDefinition = {
 
 describe('readerdefinitions/response toResponse', () => {
   it('given a minimal definition, when returned, then every field is present with null where unset', () => {
-    expect(toResponse(minimal)).to.deep.equal({ ...minimal, features: {} });
+    expect(toResponse(minimal)).to.deep.equal({ ...minimal, features: {}, connection: null });
     expect(Object.keys(toResponse(minimal)).sort()).to.deep.equal(
-      ['address', 'agentIdentifier', 'antennaZones', 'facility', 'features', 'groups', 'labels', 'name', 'placement', 'readerZone', 'type'],
+      ['address', 'agentIdentifier', 'antennaZones', 'connection', 'facility', 'features', 'groups', 'labels', 'name', 'placement', 'readerZone', 'type'],
     );
   });
 

@@ -50,6 +50,7 @@ describe('readerdefinitions/validate create', () => {
       readerZone: null,
       antennaZones: null,
       labels: null,
+      connection: null,
     });
   });
 
@@ -84,7 +85,7 @@ describe('readerdefinitions/validate replace (update rules)', () => {
   });
 
   it('given an existing definition, when replaced unchanged, then its agentIdentifier is kept', () => {
-    expect(rightOf(validateReaderDefinitionReplace(stored(), same(), ONE))).to.deep.equal(stored());
+    expect(rightOf(validateReaderDefinitionReplace(stored(), same(), ONE))).to.deep.equal({ ...stored(), connection: null });
   });
 
   it('given a facility change without renaming, when replaced, then 400 naming readerZone and every antennaZones entry', () => {

@@ -4,7 +4,7 @@ import { decideOnHistory } from '../../src/core/command';
 import { tokensAggregate, tokenErrorToApi, type TokenCommand } from '../../src/tokens/decide';
 import { tokenEvents, tokensStream, type TokenEvent } from '../../src/tokens/events';
 import { toTokenListing, toTokenResponse } from '../../src/tokens/listing';
-import { newTokenId } from '../../src/tokens/tokenId';
+import { isTokenId, newTokenId, tokenIdOf, tokenIdOfDigest, tokenSha256 } from '../../src/tokens/tokenId';
 import type { Principal } from '../../src/auth/roles';
 
 const now = new Date('2024-02-03T04:05:06Z');
@@ -18,15 +18,15 @@ const given = (...history: TokenEvent[]) => ({
 });
 const issued = (token: string, username = 'alice', at = earlier): TokenEvent => ({
   type: 'TokenIssued',
-  data: { token, username, issued: at },
+  data: { tokenSha256: tokenSha256(token), username, issued: at },
 });
-const revoked = (token: string): TokenEvent => ({ type: 'TokenRevoked', data: { token } });
+const revoked = (token: string): TokenEvent => ({ type: 'TokenRevoked', data: { tokenSha256: tokenSha256(token) } });
 
 const alice: Principal = { name: 'alice', roles: ['ConfigManager'] };
 const admin: Principal = { name: 'root', roles: ['Admin'] };
 const issue = (issuer: Principal, username = 'alice', userExists = true): TokenCommand => ({
   type: 'IssueToken',
-  token: T3,
+  tokenSha256: tokenSha256(T3),
   username,
   issuer,
   userExists,
@@ -52,7 +52,7 @@ describe('tokens/decide', () => {
   describe('IssueToken', () => {
     it('a user gets a token for itself, issued now', () => {
       expect(events(given().when(issue(alice)))).to.deep.equal([
-        { type: 'TokenIssued', data: { token: T3, username: 'alice', issued: now } },
+        { type: 'TokenIssued', data: { tokenSha256: tokenSha256(T3), username: 'alice', issued: now } },
       ]);
     });
 
@@ -80,17 +80,17 @@ describe('tokens/decide', () => {
 
   describe('RevokeToken', () => {
     it('revokes a valid token', () => {
-      const result = given(issued(T1), issued(T2)).when({ type: 'RevokeToken', username: 'alice', token: T1 });
-      expect(events(result)).to.deep.equal([{ type: 'TokenRevoked', data: { token: T1 } }]);
+      const result = given(issued(T1), issued(T2)).when({ type: 'RevokeToken', username: 'alice', tokenId: tokenIdOf(T1) });
+      expect(events(result)).to.deep.equal([{ type: 'TokenRevoked', data: { tokenSha256: tokenSha256(T1) } }]);
       expect(isRight(result) && result.right.state.tokens.map((r) => r.valid)).to.deep.equal([false, true]);
     });
 
     it('revoking a revoked token writes nothing', () => {
-      expect(events(given(issued(T1), revoked(T1)).when({ type: 'RevokeToken', username: 'alice', token: T1 }))).to.deep.equal([]);
+      expect(events(given(issued(T1), revoked(T1)).when({ type: 'RevokeToken', username: 'alice', tokenId: tokenIdOf(T1) }))).to.deep.equal([]);
     });
 
     it('an unknown token is 404', () => {
-      const err = error(given(issued(T1)).when({ type: 'RevokeToken', username: 'alice', token: T2 }));
+      const err = error(given(issued(T1)).when({ type: 'RevokeToken', username: 'alice', tokenId: tokenIdOf(T2) }));
       expect(err).to.deep.equal({ code: 'TokenNotFound' });
       expect(tokenErrorToApi(err).status).to.equal(404);
     });
@@ -119,9 +119,9 @@ describe('tokens/decide', () => {
 
     it('tokens issued after a revoke-all are valid', () => {
       const result = given(issued(T1), { type: 'AllTokensRevoked', data: { username: 'alice' } }).when(issue(alice));
-      expect(isRight(result) && result.right.state.tokens.map((r) => [r.token, r.valid])).to.deep.equal([
-        [T1, false],
-        [T3, true],
+      expect(isRight(result) && result.right.state.tokens.map((r) => [r.tokenSha256, r.valid])).to.deep.equal([
+        [tokenSha256(T1), false],
+        [tokenSha256(T3), true],
       ]);
     });
   });
@@ -132,20 +132,49 @@ describe('tokens/decide', () => {
         tokensAggregate.evolve,
         tokensAggregate.initial,
       );
-      expect(toTokenListing('alice', state, new Map([[T2, now]]))).to.deep.equal([
-        { authenticationToken: { token: T1 }, issued: earlier.toISOString(), lastUsed: null, username: 'alice', valid: false },
-        { authenticationToken: { token: T2 }, issued: now.toISOString(), lastUsed: now.toISOString(), username: 'alice', valid: true },
+      expect(toTokenListing('alice', state, new Map([[tokenIdOf(T2), now]]))).to.deep.equal([
+        { authenticationToken: { token: tokenIdOf(T1) }, issued: earlier.toISOString(), lastUsed: null, username: 'alice', valid: false },
+        { authenticationToken: { token: tokenIdOf(T2) }, issued: now.toISOString(), lastUsed: now.toISOString(), username: 'alice', valid: true },
       ]);
       expect(toTokenResponse(T1)).to.deep.equal({ token: T1 });
     });
 
-    it('TokenIssued stores issued as ISO 8601 and reads it back as a Date', () => {
-      const data = { token: T1, username: 'alice', issued: now };
+    it('TokenIssued stores the token digest and issued as ISO 8601, and reads them back', () => {
+      const data = { tokenSha256: tokenSha256(T1), username: 'alice', issued: now };
       const encoded = tokenEvents.TokenIssued.encode(data);
-      expect(encoded).to.deep.equal({ token: T1, username: 'alice', issued: '2024-02-03T04:05:06.000Z' });
+      expect(encoded).to.deep.equal({ tokenSha256: tokenSha256(T1), username: 'alice', issued: '2024-02-03T04:05:06.000Z' });
+      expect(JSON.stringify(encoded)).to.not.include(T1);
       expect(tokenEvents.TokenIssued.decode(encoded)).to.deep.equal({ _tag: 'Right', right: data });
       expect(isLeft(tokenEvents.TokenIssued.decode({ ...encoded, issued: 'yesterday' }))).to.equal(true);
+      expect(isLeft(tokenEvents.TokenRevoked.decode({ tokenSha256: 'nope' }))).to.equal(true);
       expect(isLeft(tokenEvents.TokenRevoked.decode({ token: 'nope' }))).to.equal(true);
+    });
+
+    it('events of the older form, with the token itself, read as its digest (upper-case tokens too)', () => {
+      const old = { token: T1.toUpperCase(), username: 'alice', issued: '2024-02-03T04:05:06.000Z' };
+      expect(tokenEvents.TokenIssued.decode(old)).to.deep.equal({
+        _tag: 'Right',
+        right: { tokenSha256: tokenSha256(T1), username: 'alice', issued: now },
+      });
+      expect(tokenEvents.TokenRevoked.decode({ token: T1 })).to.deep.equal({ _tag: 'Right', right: { tokenSha256: tokenSha256(T1) } });
+      // An old history folds and decides like a new one: revoke by id, list by id.
+      const history = [old, { token: T1 }].map((d, i) =>
+        i === 0
+          ? ({ type: 'TokenIssued', data: (tokenEvents.TokenIssued.decode(d) as { right: TokenEvent['data'] }).right } as TokenEvent)
+          : ({ type: 'TokenRevoked', data: (tokenEvents.TokenRevoked.decode(d) as { right: TokenEvent['data'] }).right } as TokenEvent),
+      );
+      const state = history.reduce(tokensAggregate.evolve, tokensAggregate.initial);
+      expect(state.tokens).to.deep.equal([{ tokenSha256: tokenSha256(T1), issued: now, valid: false }]);
+    });
+
+    it('a token id is a version-8 UUID of the digest, told apart from issued (version-4) tokens', () => {
+      const id = tokenIdOf(T1);
+      expect(id).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(id).to.equal(tokenIdOfDigest(tokenSha256(T1)));
+      expect(tokenIdOf(T1.toUpperCase())).to.equal(id);
+      expect(id).to.not.equal(tokenIdOf(T2));
+      expect(isTokenId(id)).to.equal(true);
+      expect(isTokenId(newTokenId())).to.equal(false);
     });
   });
 });

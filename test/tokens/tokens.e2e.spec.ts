@@ -3,6 +3,7 @@
 // all, and validateToken in both its forms.
 import { expect } from 'chai';
 import { startTestApp, basic, type TestApp, type TestResponse } from '../support/app';
+import { tokenIdOf } from '../../src/tokens/tokenId';
 
 const AUTH = '/authentication/v1';
 const ME = '/configuration/v1/users/currentUser';
@@ -107,7 +108,8 @@ describe('authentication tokens over HTTP', function () {
       const before = await call('GET', `${AUTH}/listTokens/lister`);
       expect(before.status).to.equal(200);
       const entries = before.body as Listed[];
-      expect(entries.map((e) => e.authenticationToken.token)).to.deep.equal([first, second]);
+      // Listed under their ids: the tokens themselves are not stored.
+      expect(entries.map((e) => e.authenticationToken.token)).to.deep.equal([tokenIdOf(first), tokenIdOf(second)]);
       for (const e of entries) {
         expect(Object.keys(e).sort()).to.deep.equal(['authenticationToken', 'issued', 'lastUsed', 'username', 'valid']);
         expect(e.username).to.equal('lister');
@@ -152,8 +154,8 @@ describe('authentication tokens over HTTP', function () {
       expect(refused.headers.get('www-authenticate')).to.match(/^Basic/);
       expect((await call('GET', ME, { auth: tokenAuth(b) })).status).to.equal(200);
       const listed = (await call('GET', `${AUTH}/listTokens/runner`)).body as Listed[];
-      expect(listed.find((e) => e.authenticationToken.token === a)?.valid).to.equal(false);
-      expect(listed.find((e) => e.authenticationToken.token === b)?.valid).to.equal(true);
+      expect(listed.find((e) => e.authenticationToken.token === tokenIdOf(a))?.valid).to.equal(false);
+      expect(listed.find((e) => e.authenticationToken.token === tokenIdOf(b))?.valid).to.equal(true);
       expect((await call('PUT', `${AUTH}/revokeToken`, { body: { token: a.toUpperCase() } })).status).to.equal(204);
     });
 
@@ -237,7 +239,7 @@ describe('authentication tokens over HTTP', function () {
       expect((await call('POST', `${AUTH}/validateToken/${token}`, { auth: null })).status).to.equal(401);
       await call('POST', `${AUTH}/validateToken`, { body: { token } });
       const listed = (await call('GET', `${AUTH}/listTokens/runner`)).body as Listed[];
-      expect(listed.find((e) => e.authenticationToken.token === token)?.lastUsed).to.equal(null);
+      expect(listed.find((e) => e.authenticationToken.token === tokenIdOf(token))?.lastUsed).to.equal(null);
     });
 
     it('a token of a deleted user is invalid', async () => {

@@ -14,9 +14,9 @@ const issued = new Date(0);
 describe('tokens/validate', () => {
   const store = new MemoryPrincipalStore()
     .addUser({ name: 'alice', roles: ['JobRunner'], passwordHash: 'h' })
-    .addToken({ token: T1, username: 'alice', issued, valid: true })
-    .addToken({ token: T2, username: 'alice', issued, valid: false })
-    .addToken({ token: T3, username: 'gone', issued, valid: true });
+    .addToken(T1, { username: 'alice', issued, valid: true })
+    .addToken(T2, { username: 'alice', issued, valid: false })
+    .addToken(T3, { username: 'gone', issued, valid: true });
 
   const statusOf = (path: string | undefined, body: unknown): number | string => {
     const r = tokenToValidate(path, body);

@@ -7,6 +7,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Context, Next } from 'koa';
 import type { Logger } from '../logger';
+import { redactPath } from '../redact';
 import { ApiError, type FieldError } from './errors';
 
 export interface ErrorBody {
@@ -48,7 +49,7 @@ export function errorMiddleware(logger: Logger) {
       } else if (isExposedHttpError(err) && err.status >= 400 && err.status < 500) {
         reply(ctx, err.status, { message: err.message, errors: [] });
       } else {
-        logger.error('request failed', { method: ctx.method, path: ctx.path, requestId: ctx.state['requestId'], err });
+        logger.error('request failed', { method: ctx.method, path: redactPath(ctx.path), requestId: ctx.state['requestId'], err });
         reply(ctx, 500, { message: 'Internal server error', errors: [] });
       }
     }

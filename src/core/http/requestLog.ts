@@ -1,12 +1,13 @@
-// One JSON log line per request, with a request id that is also returned to
+// One JSON log line per request (debug; 5xx at warn), with a request id that is also returned to
 // the client (X-Request-Id) so a support case can be matched to the logs.
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Logger } from '../logger';
+import { redactPath } from '../redact';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-export function requestLog(logger: Logger, quietPaths: ReadonlySet<string>) {
+export function requestLog(logger: Logger) {
   return async function logRequest(ctx: Context, next: Next): Promise<void> {
     const started = process.hrtime.bigint();
     const incoming = ctx.get('x-request-id');
@@ -17,12 +18,16 @@ export function requestLog(logger: Logger, quietPaths: ReadonlySet<string>) {
       await next();
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      // Probes poll health every few seconds; keep them out of info logs.
-      const log = quietPaths.has(ctx.path) ? logger.debug : logger.info;
+      // Readers report and check in every few seconds and probes poll
+      // health: a line per request would bury the state changes (logged at
+      // info by the slices) and the per-minute ingestion summary. Requests
+      // are debug; a 5xx is a warning whatever the path.
+      const log = ctx.status >= 500 ? logger.warn : logger.debug;
       log('request', {
         requestId,
         method: ctx.method,
-        path: ctx.path,
+        // Never a secret: the token of validateToken/{token} is masked.
+        path: redactPath(ctx.path),
         status: ctx.status,
         ms: Math.round(ms * 10) / 10,
       });

@@ -26,6 +26,8 @@ export interface RouteSpec {
   readonly body?: Record<string, unknown>;
   /** status -> description */
   readonly responses: Readonly<Record<number, string>>;
+  /** Media type of the 200 answer when it is not JSON (e.g. `text/event-stream`). */
+  readonly produces?: string;
 }
 
 export type Guard = (roles: readonly string[] | 'public') => Middleware;
@@ -68,7 +70,9 @@ export function openApiDocument(routes: readonly RouteSpec[], rootPath: string, 
       schema: q.schema ?? { type: 'string' },
     }));
     const responses: Record<string, unknown> = {};
-    for (const [status, description] of Object.entries(r.responses)) responses[status] = { description };
+    for (const [status, description] of Object.entries(r.responses)) {
+      responses[status] = status === '200' && r.produces ? { description, content: { [r.produces]: { schema: { type: 'string' } } } } : { description };
+    }
     (paths[path] ??= {})[r.method] = {
       summary: r.summary,
       tags: [r.tag],

@@ -26,8 +26,6 @@ export interface HttpAppOptions {
    * authentication endpoints, which read their own form bodies).
    */
   readonly outerRouters?: readonly Router[];
-  /** Paths logged at debug rather than info, besides /healthz (frequent machine-to-machine calls). */
-  readonly quietPaths?: readonly string[];
   /** Largest accepted JSON body. */
   readonly jsonLimit?: string;
 }
@@ -47,7 +45,7 @@ export function createHttpApp(opts: HttpAppOptions): Koa {
   // Registering it also stops Koa from printing them with console.error.
   app.on('error', (err: unknown) => opts.logger.warn('http error after response', { err }));
 
-  app.use(requestLog(opts.logger, new Set([HEALTH_PATH, ...(opts.quietPaths ?? [])])));
+  app.use(requestLog(opts.logger));
   app.use(errorMiddleware(opts.logger));
 
   const root = new Router();

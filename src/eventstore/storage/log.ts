@@ -9,6 +9,15 @@
 // committed in LMDB's batched write transactions. An append is acknowledged
 // only once its transaction is flushed to disk, so an acknowledged append
 // survives kill -9 (and power loss, as far as the disk honours fsync).
+//
+// The in-memory stream state runs ahead of the disk while a write is in
+// flight (the next append must see the revision just assigned). A write that
+// fails to commit is rolled back: its puts run in a child transaction, so a
+// failing put leaves nothing behind; each write checks inside its transaction
+// that the disk holds the stream state it was decided on, so writes decided on
+// top of a failed one fail too instead of leaving a gap; and once the last
+// write of a touched stream has settled, its cached state is dropped and read
+// again from disk (and the next position from the log's last key).
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { mkdirSync } from 'node:fs';
 import { decodeHeader, decodeRecord, encodeRecord, nowTicks, type StoredRecord } from './records';
@@ -43,6 +52,12 @@ export class EventLog {
   private readonly streams: Database<StreamState, string>;
   private readonly index: Database<number, [string, number]>;
   private readonly cache = new Map<string, StreamState>();
+  /** Writes not yet settled, per stream they change. */
+  private readonly inFlight = new Map<string, number>();
+  /** Streams whose cached state a failed write left ahead of the disk. */
+  private readonly stale = new Set<string>();
+  private writesInFlight = 0;
+  private positionStale = false;
   private nextPosition: number;
   readonly head: HeadWatcher;
 
@@ -52,10 +67,15 @@ export class EventLog {
     this.log = this.root.openDB<Buffer, number>('log', { encoding: 'binary' });
     this.streams = this.root.openDB<StreamState, string>('streams', { encoding: 'msgpack' });
     this.index = this.root.openDB<number, [string, number]>('index', { encoding: 'msgpack' });
-    let last = 0;
-    for (const key of this.log.getKeys({ reverse: true, limit: 1 })) last = key;
+    const last = this.lastPositionOnDisk();
     this.nextPosition = last + 1;
     this.head = new HeadWatcher(BigInt(last));
+  }
+
+  private lastPositionOnDisk(): number {
+    let last = 0;
+    for (const key of this.log.getKeys({ reverse: true, limit: 1 })) last = key;
+    return last;
   }
 
   state(stream: string): StreamState {
@@ -166,16 +186,72 @@ export class EventLog {
     this.setState(stream, next);
     const metaTarget = this.metadataTarget(stream, events);
     if (metaTarget) this.setState(metaTarget.stream, metaTarget.state);
-    const committed = this.root.transaction(() => {
-      for (const p of puts) p();
-      void this.streams.put(stream, next);
-      if (metaTarget) void this.streams.put(metaTarget.stream, metaTarget.state);
-    });
+    const touched = metaTarget ? [stream, metaTarget.stream] : [stream];
+    this.begin(touched);
+    let failed = false;
+    try {
+      // A child transaction: if any put throws (a key over LMDB's size limit,
+      // say), none of this write's puts stay in the batch.
+      await this.root.transaction(() =>
+        this.root.childTransaction(() => {
+          this.assertOnDisk(stream, s);
+          for (const p of puts) p();
+          void this.streams.put(stream, next);
+          if (metaTarget) void this.streams.put(metaTarget.stream, metaTarget.state);
+        }),
+      );
+      await this.root.flushed;
+    } catch (err) {
+      failed = true;
+      throw err;
+    } finally {
+      this.settle(touched, failed);
+    }
     const lastPosition = BigInt(base + events.length - 1);
-    await committed;
-    await this.root.flushed;
     this.head.advance(lastPosition);
     return { revision: tombstone ? TOMBSTONE_REVISION : BigInt(first + events.length - 1), position: lastPosition };
+  }
+
+  /**
+   * Inside the write transaction: the stream on disk is in the state the
+   * write was decided on. It is not when an earlier write this one was
+   * decided on top of failed; then this one must fail too.
+   */
+  private assertOnDisk(stream: string, decidedOn: StreamState): void {
+    const onDisk = this.streams.get(stream) ?? EMPTY_STREAM;
+    if (onDisk.last !== decidedOn.last || onDisk.tombstoned !== decidedOn.tombstoned) {
+      throw new Error(`Append to ${stream} was decided on a write that failed to commit; retry`);
+    }
+  }
+
+  private begin(streams: readonly string[]): void {
+    this.writesInFlight++;
+    for (const st of streams) this.inFlight.set(st, (this.inFlight.get(st) ?? 0) + 1);
+  }
+
+  /**
+   * Ends a write. After a failure the touched streams (and the next position)
+   * are re-read from disk once no other write on them is in flight: until
+   * then those writes still count on the cached state, and fail the disk
+   * check if it was wrong.
+   */
+  private settle(streams: readonly string[], failed: boolean): void {
+    this.writesInFlight--;
+    if (failed) this.positionStale = true;
+    for (const st of streams) {
+      if (failed) this.stale.add(st);
+      const left = (this.inFlight.get(st) ?? 1) - 1;
+      if (left > 0) {
+        this.inFlight.set(st, left);
+        continue;
+      }
+      this.inFlight.delete(st);
+      if (this.stale.delete(st)) this.cache.delete(st);
+    }
+    if (this.writesInFlight === 0 && this.positionStale) {
+      this.positionStale = false;
+      this.nextPosition = this.lastPositionOnDisk() + 1;
+    }
   }
 
   /** A `$metadata` event appended to `$$x` changes what readers of `x` may see. */

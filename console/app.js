@@ -1,0 +1,152 @@
+// The console shell: login, navigation by role, hash routes, the live stream.
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { html } from './html.js';
+import { api, loadSession, saveSession, setAuthorization, setOnUnauthorized, version } from './api.js';
+import { startLive, stopLive, useLiveState } from './live.js';
+import { Overview } from './screens/overview.js';
+import { FloorMap } from './screens/map.js';
+import { Items, ItemPage } from './screens/items.js';
+import { Jobs } from './screens/jobs.js';
+import { ConfigScreen, CONFIG_KINDS } from './screens/config.js';
+import { HealthScreen } from './screens/health.js';
+import { Software } from './screens/software.js';
+import { Queues } from './screens/queues.js';
+import { Users } from './screens/users.js';
+import { About } from './screens/about.js';
+
+const ANY = ['DataReader', 'JobRunner', 'ConfigManager'];
+/** Screens, in menu order, with the roles whose REST calls they need (Admin sees all). */
+const SCREENS = [
+  { id: 'overview', label: 'Overview', roles: ANY, view: Overview },
+  { id: 'map', label: 'Floor map', roles: ANY, view: FloorMap },
+  { id: 'items', label: 'Items', roles: ['DataReader'], view: Items },
+  { id: 'jobs', label: 'Jobs', roles: ['JobRunner'], view: Jobs },
+  { id: 'health', label: 'Reader health', roles: ANY, view: HealthScreen },
+  { group: 'Configuration' },
+  ...CONFIG_KINDS.map((k) => ({ id: `config/${k.id}`, label: k.label, roles: ['ConfigManager'], view: ConfigScreen, kind: k })),
+  { id: 'software', label: 'Software & upgrades', roles: ['ConfigManager'], view: Software },
+  { id: 'queues', label: 'Queues', roles: ['DataReader'], view: Queues },
+  { group: 'Administration' },
+  { id: 'users', label: 'Users & tokens', roles: ['Admin'], view: Users },
+  { id: 'about', label: 'About', roles: ANY, view: About },
+];
+
+export const allowed = (session, roles) => !!session && (session.roles.includes('Admin') || roles.some((r) => session.roles.includes(r)));
+
+function parseHash() {
+  const raw = location.hash.replace(/^#\/?/, '');
+  const [path, qs] = raw.split('?');
+  return { path: path || 'overview', params: new URLSearchParams(qs ?? '') };
+}
+
+const utf8Base64 = (s) => btoa(String.fromCharCode(...new TextEncoder().encode(s)));
+
+function Login({ onLogin }) {
+  const [name, setName] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const submit = async (e) => {
+    e.preventDefault();
+    setBusy(true);
+    setError('');
+    const basic = `Basic ${utf8Base64(`${name}:${password}`)}`;
+    try {
+      const me = await api('GET', '/configuration/v1/users/currentUser', { auth: basic });
+      let authorization = basic;
+      // A token keeps the password out of the browser's storage; the API
+      // mints them for every role but DataReader, who keeps Basic credentials.
+      if (me.roles.some((r) => r !== 'DataReader')) {
+        const { token } = await api('GET', '/authentication/v1/token', { auth: basic });
+        authorization = `Token ${JSON.stringify({ token })}`;
+      }
+      onLogin({ name: me.name, roles: me.roles, authorization, token: authorization.startsWith('Token'), defaultPassword: me.name === 'admin' && password === 'admindefault' });
+    } catch (err) {
+      setError(err.status === 401 ? 'Unknown user or wrong password.' : err.status === 403 ? 'This user holds no role.' : err.message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return html`<form class="login" onSubmit=${submit} aria-labelledby="login-title">
+    <h1 id="login-title">tagtrail</h1>
+    <div class="form">
+      <label>User<input name="username" autocomplete="username" value=${name} onInput=${(e) => setName(e.target.value)} required autofocus /></label>
+      <label>Password<input name="password" type="password" autocomplete="current-password" value=${password} onInput=${(e) => setPassword(e.target.value)} required /></label>
+      ${error && html`<div class="error" role="alert">${error}</div>`}
+      <button class="primary" type="submit" disabled=${busy}>Log in</button>
+    </div>
+  </form>`;
+}
+
+function Shell({ session, onLogout, setSession }) {
+  const [route, setRoute] = useState(parseHash());
+  const live = useLiveState();
+  useEffect(() => {
+    const on = () => setRoute(parseHash());
+    addEventListener('hashchange', on);
+    return () => removeEventListener('hashchange', on);
+  }, []);
+  const visible = SCREENS.filter((s) => s.group || allowed(session, s.roles));
+  const itemPage = route.path.startsWith('item/');
+  const screen = itemPage ? null : visible.find((s) => s.id === route.path);
+  const nav = [];
+  visible.forEach((s, i) => {
+    if (s.group) {
+      if (visible[i + 1] && !visible[i + 1].group) nav.push(html`<div class="group">${s.group}</div>`);
+      return;
+    }
+    nav.push(html`<a href=${`#/${s.id}`} aria-current=${route.path === s.id ? 'page' : undefined}>${s.label}</a>`);
+  });
+  let body;
+  if (itemPage && allowed(session, ['DataReader'])) body = html`<${ItemPage} epc=${decodeURIComponent(route.path.slice(5))} session=${session} />`;
+  else if (screen) body = html`<${screen.view} session=${session} params=${route.params} kind=${screen.kind} key=${screen.id} setSession=${setSession} />`;
+  else body = html`<h1>Not available</h1><p>This screen does not exist or needs a role you do not hold (${session.roles.join(', ') || 'no roles'}).</p>`;
+  return html`<div class="shell">
+    <header class="top">
+      <span class="brand">tagtrail</span>
+      <span class="live" aria-live="polite">live: ${live}</span>
+      <span class="spacer"></span>
+      <span data-testid="whoami">${session.name} (${session.roles.join(', ') || 'no roles'})</span>
+      <button onClick=${onLogout}>Log out</button>
+    </header>
+    <nav class="side" aria-label="Screens">${nav}</nav>
+    <main id="main">
+      ${session.defaultPassword && html`<div class="banner" role="alert" data-testid="default-password">The admin user still has the well-known default password. <a href="#/users">Change it now</a>.</div>`}
+      ${body}
+    </main>
+  </div>`;
+}
+
+function App() {
+  const [session, setSessionState] = useState(loadSession());
+  const setSession = (s) => {
+    saveSession(s);
+    setAuthorization(s?.authorization ?? null);
+    setSessionState(s);
+  };
+  useEffect(() => {
+    setOnUnauthorized(() => setSession(null));
+  }, []);
+  useEffect(() => {
+    if (!session) return undefined;
+    startLive(session);
+    return () => stopLive();
+  }, [session?.authorization]);
+  const logout = async () => {
+    // An Admin revokes the console's token; other users' tokens stay valid until an Admin revokes them (docs/console.md).
+    if (session?.token && session.roles.includes('Admin')) {
+      const token = JSON.parse(session.authorization.slice('Token '.length)).token;
+      await api('PUT', '/authentication/v1/revokeToken', { body: { token } }).catch(() => undefined);
+    }
+    setSession(null);
+    location.hash = '#/overview';
+  };
+  if (!session) return html`<${Login} onLogin=${setSession} />`;
+  return html`<${Shell} session=${session} onLogout=${logout} setSession=${setSession} />`;
+}
+
+document.documentElement.dataset.version = version;
+const root = document.getElementById('app');
+root.textContent = '';
+render(html`<${App} />`, root);

@@ -1,0 +1,59 @@
+// Reader health: each reader's statuses and the health events, filtered and paged on the server.
+import { useEffect, useState } from 'preact/hooks';
+import { html } from '../html.js';
+import { api, get } from '../api.js';
+import { Age, StatusPill, Time } from '../format.js';
+import { useLive, useLoad } from '../live.js';
+import { ErrorText, Pager } from './common.js';
+
+const TYPES = ['CONNECTION', 'THROUGHPUT', 'CLOCK_SYNC', 'HARDWARE_FAULT', 'SOFTWARE_FAULT', 'LIFECYCLE', 'UNCLASSIFIED'];
+const STATUSES = ['connectionStatus', 'throughputStatus', 'clockSyncStatus', 'hardwareStatus', 'softwareStatus'];
+
+export function HealthScreen() {
+  const [readers, readersError, reloadReaders] = useLoad(() => get('/health/v1/readers'));
+  const [form, setForm] = useState({ readerNames: '', types: '', codes: '', fromTime: '', toTime: '' });
+  const [filter, setFilter] = useState({});
+  const [markers, setMarkers] = useState([]);
+  const [page, setPage] = useState(null);
+  const [error, setError] = useState(null);
+  useLive((name) => { if (name === 'health') void reloadReaders(); });
+  const load = async (marker, nextMarkers) => {
+    try {
+      setPage(await api('POST', '/health/v1/events', { body: { ...filter, pageSize: 50, ...(marker ? { nextPageMarker: marker } : {}) } }));
+      setMarkers(nextMarkers);
+      setError(null);
+    } catch (err) { setError(err); }
+  };
+  useEffect(() => { void load(undefined, []); }, [filter]);
+  const apply = (e) => {
+    e.preventDefault();
+    const list = (s) => s.split(',').map((x) => x.trim()).filter(Boolean);
+    const f = {};
+    if (form.readerNames) f.readerNames = list(form.readerNames);
+    if (form.types) f.types = [form.types];
+    if (form.codes) f.codes = list(form.codes);
+    if (form.fromTime) f.fromTime = new Date(form.fromTime).toISOString();
+    if (form.toTime) f.toTime = new Date(form.toTime).toISOString();
+    setFilter(f);
+  };
+  const set = (k) => (e) => setForm({ ...form, [k]: e.target.value });
+  return html`<h1>Reader health</h1>
+  <${ErrorText} error=${readersError} />
+  <div class="table-wrap" style="max-height:40vh"><table data-testid="reader-health"><thead><tr><th>Reader</th><th>State</th><th>Last check-in</th>${STATUSES.map((s) => html`<th>${s.replace('Status', '')}</th>`)}<th>Versions</th><th>Last reboot</th></tr></thead>
+  <tbody>${(readers ?? []).map((r) => html`<tr><td>${r.readerName}</td><td><${StatusPill} status=${r.state} /></td><td><${Age} iso=${r.lastCheckin} /></td>
+    ${STATUSES.map((s) => html`<td><${StatusPill} status=${r[s]?.status} />${r[s]?.code ? html` <code>${r[s].code}</code>` : ''}</td>`)}
+    <td class="muted">${r.version ? Object.entries(r.version).map(([k, v]) => `${k} ${v}`).join(', ') : '–'}</td><td><${Time} iso=${r.lastReboot} />${r.lastRebootReason ? ` (${r.lastRebootReason})` : ''}</td></tr>`)}</tbody></table></div>
+  <h2>Events</h2>
+  <form class="filters" onSubmit=${apply}>
+    <label>Readers<input value=${form.readerNames} onInput=${set('readerNames')} placeholder="comma-separated" /></label>
+    <label>Type<select value=${form.types} onChange=${set('types')}><option value="">any</option>${TYPES.map((t) => html`<option>${t}</option>`)}</select></label>
+    <label>Codes<input value=${form.codes} onInput=${set('codes')} placeholder="comma-separated" /></label>
+    <label>From<input type="datetime-local" value=${form.fromTime} onInput=${set('fromTime')} /></label>
+    <label>To<input type="datetime-local" value=${form.toTime} onInput=${set('toTime')} /></label>
+    <button class="primary" type="submit">Apply</button>
+  </form>
+  <${ErrorText} error=${error} />
+  <${Pager} page=${page} markers=${markers} onPrev=${() => load(markers[markers.length - 2], markers.slice(0, -1))} onNext=${() => load(page.nextPageMarker, [...markers, page.nextPageMarker])} />
+  <table data-testid="health-events"><thead><tr><th>Time</th><th>Reader</th><th>Type</th><th>Code</th><th>Details</th></tr></thead>
+  <tbody>${(page?.events ?? []).map((e) => html`<tr><td><${Time} iso=${e.eventTime} /></td><td>${e.readerName}</td><td>${e.type}</td><td><code>${e.code}</code></td><td class="muted">${JSON.stringify(e.args)}</td></tr>`)}</tbody></table>`;
+}

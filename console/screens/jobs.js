@@ -1,0 +1,103 @@
+// Jobs: start one from a recipe, see each job's readers, counters and
+// errors with their times, stop it.
+import { useEffect, useState } from 'preact/hooks';
+import { html } from '../html.js';
+import { api, get } from '../api.js';
+import { StatusPill, Time, num } from '../format.js';
+import { useLive, useLoad } from '../live.js';
+import { ErrorText } from './common.js';
+import { facilityNames } from './floor-data.js';
+
+function StartForm({ onStarted }) {
+  const [recipes] = useLoad(() => get('/configuration/v1/recipes/show'));
+  const [facilities] = useLoad(() => facilityNames());
+  const [form, setForm] = useState({ name: '', recipeName: '', facility: '', startDelay: 'PT0S', durationSeconds: '', readerGroups: '' });
+  const [error, setError] = useState(null);
+  const set = (k) => (e) => setForm({ ...form, [k]: e.target.value });
+  const submit = async (e) => {
+    e.preventDefault();
+    const body = {
+      recipeName: form.recipeName || recipes?.[0]?.name,
+      ...(form.name ? { name: form.name } : {}),
+      ...(form.facility ? { facility: form.facility } : {}),
+      startDelay: form.startDelay || 'PT0S',
+      ...(form.durationSeconds ? { durationSeconds: Number(form.durationSeconds) } : {}),
+      ...(form.readerGroups ? { readerGroups: form.readerGroups.split(',').map((s) => s.trim()).filter(Boolean) } : {}),
+    };
+    try {
+      const job = await api('POST', '/control/v1/jobs/start', { body });
+      setError(null);
+      onStarted(job);
+    } catch (err) {
+      setError(err);
+    }
+  };
+  const fieldError = (k) => error?.errors?.find((x) => x.path === `body.${k}`);
+  const field = (k, label, input) => html`<label>${label}${input}${fieldError(k) && html`<span class="field-error">${fieldError(k).reason}</span>`}</label>`;
+  return html`<form class="filters" onSubmit=${submit} aria-label="Start a job" data-testid="job-start">
+    ${field('recipeName', 'Recipe', html`<select name="recipeName" value=${form.recipeName || recipes?.[0]?.name || ""} onChange=${set('recipeName')}>${(recipes ?? []).map((r) => html`<option value=${r.name}>${r.name} (${r.type})</option>`)}</select>`)}
+    ${field('name', 'Name', html`<input name="name" value=${form.name} onInput=${set('name')} />`)}
+    ${field('facility', 'Facility', html`<select name="facility" value=${form.facility} onChange=${set('facility')}><option value="">(the only one)</option>${(facilities ?? []).map((f) => html`<option>${f}</option>`)}</select>`)}
+    ${field('startDelay', 'Start delay', html`<input name="startDelay" value=${form.startDelay} onInput=${set('startDelay')} size="6" />`)}
+    ${field('durationSeconds', 'Duration (s, empty: until stopped)', html`<input name="durationSeconds" type="number" min="0" value=${form.durationSeconds} onInput=${set('durationSeconds')} />`)}
+    ${field('readerGroups', 'Reader groups', html`<input name="readerGroups" value=${form.readerGroups} onInput=${set('readerGroups')} />`)}
+    <button class="primary" type="submit" disabled=${!recipes?.length}>Start job</button>
+    ${error && !error.errors?.length ? html`<span class="error" role="alert">${error.message}</span>` : ''}
+  </form>`;
+}
+
+function JobDetail({ id, onClose }) {
+  const [job, error, reload] = useLoad(() => get(`/control/v1/jobs/show/${id}`), [id]);
+  const [stats, setStats] = useState(null);
+  const [health, setHealth] = useState([]);
+  const [stopError, setStopError] = useState(null);
+  useLive((name, data) => { if (name === 'job' && data.jobId === id) void reload(); }, [id]);
+  useEffect(() => {
+    const poll = () => {
+      get(`/control/v1/jobs/stats/${id}`).then(setStats, () => undefined);
+      get('/health/v1/readers').then(setHealth, () => undefined);
+    };
+    poll();
+    const t = setInterval(poll, 2000);
+    return () => clearInterval(t);
+  }, [id]);
+  if (error) return html`<${ErrorText} error=${error} />`;
+  if (!job) return html`<p class="muted">Loading…</p>`;
+  const stop = async (graceful) => {
+    try {
+      await api('POST', `/control/v1/jobs/stop/${id}`, { query: { graceful } });
+      await reload();
+    } catch (err) {
+      setStopError(err);
+    }
+  };
+  const healthOf = new Map(health.map((h) => [h.readerName, h]));
+  return html`<section class="card" data-testid="job-detail">
+    <div class="row"><h2 style="margin:0">${job.job.name ?? 'Job'} <code class="muted">${job.id}</code></h2><span class="spacer"></span>
+      <${StatusPill} status=${job.status} />
+      ${job.status !== 'STOPPED' && html`<button onClick=${() => stop(true)}>Stop</button><button class="danger" onClick=${() => stop(false)}>Stop now</button>`}
+      <button onClick=${onClose}>Close</button></div>
+    <${ErrorText} error=${stopError} />
+    <p>Recipe <strong>${job.job.recipeName}</strong> · facility ${job.job.facility ?? '–'} · created <${Time} iso=${job.creationTime} /> · last activity <${Time} iso=${job.lastActivityTime} /> · running ${num(job.activeDuration)} s${job.stopReason ? ` · stopped: ${job.stopReason}` : ''}</p>
+    <p data-testid="job-stats">Reports ${num(stats?.reports)} · observations ${num(stats?.observations)} · items seen ${num(stats?.itemsSeen)} · last report <${Time} iso=${stats?.lastReportTime} /></p>
+    <h2>Readers</h2>
+    <table><thead><tr><th>Reader</th><th>In this job</th><th>Agent state</th><th>Last check-in</th></tr></thead>
+    <tbody>${[...job.readerNames, ...job.failedReaderNames.filter((n) => !job.readerNames.includes(n))].map((n) => html`<tr><td>${n}</td><td><${StatusPill} status=${job.failedReaderNames.includes(n) ? 'FAILED' : job.status} /></td><td><${StatusPill} status=${healthOf.get(n)?.state} /></td><td><${Time} iso=${healthOf.get(n)?.lastCheckin} /></td></tr>`)}</tbody></table>
+    <h2>Errors</h2>
+    ${job.errors.length === 0 ? html`<p class="muted">None.</p>` : html`<ul>${job.errors.map((e) => html`<li><${Time} iso=${e.time} />: ${e.message}</li>`)}</ul>`}
+  </section>`;
+}
+
+export function Jobs({ params }) {
+  const [jobs, error, reload] = useLoad(() => get('/control/v1/jobs/show', { latest: 50 }));
+  const [selected, setSelected] = useState(params.get('job'));
+  useLive((name) => { if (name === 'job') void reload(); });
+  return html`<h1>Jobs</h1>
+  <${StartForm} onStarted=${(job) => { setSelected(job.id); void reload(); }} />
+  ${selected && html`<${JobDetail} id=${selected} onClose=${() => setSelected(null)} key=${selected} />`}
+  <h2>Latest jobs</h2>
+  <${ErrorText} error=${error} />
+  <table data-testid="jobs-table"><thead><tr><th>Name</th><th>Recipe</th><th>Status</th><th>Readers</th><th>Created</th><th>Last activity</th><th>Errors</th></tr></thead>
+  <tbody>${(jobs ?? []).map((j) => html`<tr class="clickable" tabindex="0" onClick=${() => setSelected(j.id)} onKeyDown=${(e) => { if (e.key === 'Enter') setSelected(j.id); }}>
+    <td>${j.job.name ?? j.id.slice(0, 8)}</td><td>${j.job.recipeName}</td><td><${StatusPill} status=${j.status} /></td><td>${j.readerNames.join(', ')}</td><td><${Time} iso=${j.creationTime} /></td><td><${Time} iso=${j.lastActivityTime} /></td><td class="num">${j.errors.length}</td></tr>`)}</tbody></table>`;
+}

@@ -1,0 +1,138 @@
+// Overview: readers by state with the age of their last check-in, running
+// jobs with live counters, items by zone, rates, and the health of the
+// service's dependencies and read models from /healthz.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { html } from '../html.js';
+import { get, healthz, allPages } from '../api.js';
+import { Age, StatusPill, num, Time } from '../format.js';
+import { rates, tickRates, useLive, useLoad, useTick } from '../live.js';
+import { ErrorText, Spark, has } from './common.js';
+
+const ITEM_LIMIT = 50_000;
+
+function Readers() {
+  const [readers, error, reload] = useLoad(() => get('/health/v1/readers'));
+  useTick(1000);
+  useEffect(() => {
+    const t = setInterval(reload, 5000);
+    return () => clearInterval(t);
+  }, []);
+  useLive((name) => { if (name === 'health') void reload(); });
+  if (error) return html`<${ErrorText} error=${error} />`;
+  if (!readers) return html`<p class="muted">Loading…</p>`;
+  const byState = {};
+  for (const r of readers) byState[r.state] = (byState[r.state] ?? 0) + 1;
+  return html`<div>
+    <p>${Object.entries(byState).map(([s, n]) => html`<span style="margin-right:.6rem"><${StatusPill} status=${s} /> ${n}</span>`)}${readers.length === 0 ? html`<span class="muted">No reader defined.</span>` : ''}</p>
+    <table data-testid="readers-table"><thead><tr><th>Reader</th><th>State</th><th>Connection</th><th>Last check-in</th></tr></thead>
+    <tbody>${readers.map((r) => html`<tr><td>${r.readerName}</td><td><${StatusPill} status=${r.state} /></td><td><${StatusPill} status=${r.connectionStatus?.status} /></td><td><${Age} iso=${r.lastCheckin} /></td></tr>`)}</tbody></table>
+  </div>`;
+}
+
+function RunningJobs() {
+  const [jobs, error, reload] = useLoad(() => get('/control/v1/jobs/show', { status: 'WAITING,INITIALIZING,STARTING,RUNNING,RESTARTING_RDE,STOPPING', latest: 100 }));
+  const [stats, setStats] = useState({});
+  const previous = useRef({});
+  useLive((name) => { if (name === 'job') void reload(); });
+  useEffect(() => {
+    if (!jobs?.length) return undefined;
+    const poll = async () => {
+      const next = {};
+      for (const j of jobs) {
+        const s = await get(`/control/v1/jobs/stats/${j.id}`).catch(() => null);
+        if (!s) continue;
+        const prev = previous.current[j.id];
+        const now = Date.now();
+        s.rate = prev ? ((s.observations - prev.observations) * 1000) / (now - prev.at) : null;
+        previous.current[j.id] = { observations: s.observations, at: now };
+        next[j.id] = s;
+      }
+      setStats(next);
+    };
+    void poll();
+    const t = setInterval(poll, 2000);
+    return () => clearInterval(t);
+  }, [jobs]);
+  if (error) return html`<${ErrorText} error=${error} />`;
+  if (!jobs) return html`<p class="muted">Loading…</p>`;
+  if (jobs.length === 0) return html`<p class="muted">No job is running. <a href="#/jobs">Start one</a>.</p>`;
+  return html`<table data-testid="running-jobs"><thead><tr><th>Job</th><th>Status</th><th class="num">Reports</th><th class="num">Observations</th><th class="num">Obs/s</th><th class="num">Items seen</th><th>Last report</th></tr></thead>
+  <tbody>${jobs.map((j) => {
+    const s = stats[j.id];
+    return html`<tr><td><a href=${`#/jobs?job=${j.id}`}>${j.job.name ?? j.id.slice(0, 8)}</a></td><td><${StatusPill} status=${j.status} /></td><td class="num">${num(s?.reports)}</td><td class="num">${num(s?.observations)}</td><td class="num">${s?.rate == null ? '–' : s.rate.toFixed(1)}</td><td class="num">${num(s?.itemsSeen)}</td><td><${Time} iso=${s?.lastReportTime} /></td></tr>`;
+  })}</tbody></table>`;
+}
+
+function ItemsByZone() {
+  const zones = useRef(new Map());
+  const [state, setState] = useState({ loaded: false, truncated: false, total: 0 });
+  const [, setVersion] = useState(0);
+  const load = async () => {
+    const epcZone = new Map();
+    const items = await allPages('/data/v1/items/show', {}, 'items', { limit: ITEM_LIMIT });
+    for (const i of items) epcZone.set(i.epc, `${i.facility ?? '–'} / ${i.zone}`);
+    zones.current = epcZone;
+    setState({ loaded: true, truncated: items.length >= ITEM_LIMIT, total: items.length });
+  };
+  const [, error] = useLoad(load);
+  useLive((name, data) => {
+    if (name !== 'items') return;
+    for (const c of data.changes) zones.current.set(c.epc, `${c.facility ?? '–'} / ${c.zone}`);
+    setVersion((v) => v + 1);
+  });
+  if (error) return html`<${ErrorText} error=${error} />`;
+  if (!state.loaded) return html`<p class="muted">Loading…</p>`;
+  const counts = new Map();
+  for (const z of zones.current.values()) counts.set(z, (counts.get(z) ?? 0) + 1);
+  const rows = [...counts.entries()].sort((a, b) => b[1] - a[1]);
+  return html`<div>
+    ${state.truncated ? html`<p class="muted">Counted over the first ${num(ITEM_LIMIT)} items.</p>` : ''}
+    <table data-testid="items-by-zone"><thead><tr><th>Facility / zone</th><th class="num">Items</th></tr></thead>
+    <tbody>${rows.map(([z, n]) => html`<tr><td>${z}</td><td class="num">${num(n)}</td></tr>`)}</tbody></table>
+    ${rows.length === 0 ? html`<p class="muted">No item yet.</p>` : ''}
+  </div>`;
+}
+
+function Rates() {
+  useTick(1000);
+  tickRates();
+  const n = 300;
+  const xs = Array.from({ length: n }, (_, i) => rates.start + rates.changes.length - n + i);
+  return html`<${Spark} testid="rates" xs=${xs} series=${[{ label: 'item changes/s', values: rates.changes.slice(-n) }, { label: 'health events/s', values: rates.health.slice(-n) }]} />
+  <p class="muted">From the live stream since this page was opened (last 5 minutes).</p>`;
+}
+
+function Dependencies() {
+  const [report, setReport] = useState(null);
+  const [error, setError] = useState(null);
+  useEffect(() => {
+    const poll = () => healthz().then(setReport, setError);
+    void poll();
+    const t = setInterval(poll, 5000);
+    return () => clearInterval(t);
+  }, []);
+  if (error) return html`<${ErrorText} error=${error} />`;
+  if (!report) return html`<p class="muted">Loading…</p>`;
+  const rows = [];
+  // Every component /healthz reports, with nested parts (read models, projections) flattened.
+  const walk = (prefix, v) => {
+    if (v && typeof v === 'object' && 'status' in v && typeof v.status === 'string') {
+      rows.push({ name: prefix, status: v.status, latency: v.latencyMs, lag: v.lag ?? v.lagEvents ?? v.behind, error: v.error });
+    }
+    if (v && typeof v === 'object') for (const [k, c] of Object.entries(v)) if (c && typeof c === 'object') walk(prefix ? `${prefix}.${k}` : k, c);
+  };
+  walk('', report);
+  return html`<table data-testid="dependencies"><thead><tr><th>Component</th><th>Status</th><th class="num">Latency ms</th><th class="num">Lag</th><th>Error</th></tr></thead>
+  <tbody>${rows.map((r) => html`<tr><td>${r.name || 'service'}</td><td><${StatusPill} status=${r.status} /></td><td class="num">${r.latency ?? '–'}</td><td class="num">${r.lag ?? '–'}</td><td>${r.error ?? ''}</td></tr>`)}</tbody></table>`;
+}
+
+export function Overview({ session }) {
+  return html`<h1>Overview</h1>
+  <div class="cards">
+    <section class="card"><h2>Readers</h2><${Readers} /></section>
+    ${has(session, 'JobRunner') && html`<section class="card"><h2>Running jobs</h2><${RunningJobs} /></section>`}
+    ${has(session, 'DataReader') && html`<section class="card"><h2>Items by zone</h2><${ItemsByZone} /></section>`}
+    <section class="card"><h2>Rates</h2><${Rates} /></section>
+    <section class="card"><h2>Service health</h2><${Dependencies} /></section>
+  </div>`;
+}

@@ -1,0 +1,61 @@
+// Users, roles and tokens (Admin). Changing the admin password here ends the default-password warning.
+import { useState } from 'preact/hooks';
+import { html } from '../html.js';
+import { api, get } from '../api.js';
+import { Time } from '../format.js';
+import { useLoad } from '../live.js';
+import { ErrorText } from './common.js';
+
+const ROLES = ['Admin', 'ConfigManager', 'DataReader', 'JobRunner'];
+
+function Tokens({ name }) {
+  const [tokens, error, reload] = useLoad(() => get(`/authentication/v1/listTokens/${encodeURIComponent(name)}`).catch((e) => (e.status === 404 ? [] : Promise.reject(e))), [name]);
+  const [issued, setIssued] = useState(null);
+  const issue = async () => { setIssued((await api('PUT', `/authentication/v1/token/${encodeURIComponent(name)}`)).token); await reload(); };
+  const revoke = async (token) => { await api('PUT', '/authentication/v1/revokeToken', { body: { token } }); await reload(); };
+  return html`<div><h2>Tokens of ${name}</h2><${ErrorText} error=${error} />
+    <button onClick=${issue}>Issue a token</button> ${issued && html`<span>New token (shown once): <code data-testid="issued-token">${issued}</code></span>`}
+    <table><thead><tr><th>Token</th><th>Issued</th><th>Last used</th><th>Valid</th><th></th></tr></thead>
+    <tbody>${(tokens ?? []).map((t) => html`<tr><td><code>${t.authenticationToken.token.slice(0, 8)}…</code></td><td><${Time} iso=${t.issued} /></td><td><${Time} iso=${t.lastUsed} /></td><td>${t.valid ? 'yes' : 'revoked'}</td><td>${t.valid && html`<button class="danger" onClick=${() => revoke(t.authenticationToken.token)}>Revoke</button>`}</td></tr>`)}</tbody></table></div>`;
+}
+
+export function Users({ session, setSession }) {
+  const [users, error, reload] = useLoad(() => get('/configuration/v1/users/show'));
+  const [form, setForm] = useState({ name: '', password: '', roles: [] });
+  const [editing, setEditing] = useState(false);
+  const [formError, setFormError] = useState(null);
+  const [tokensOf, setTokensOf] = useState(null);
+  const save = async (e) => {
+    e.preventDefault();
+    try {
+      await api(editing ? 'PUT' : 'POST', `/configuration/v1/users/${editing ? 'createOrReplace' : 'create'}`, { body: { name: form.name, roles: form.roles, ...(form.password ? { password: form.password } : {}) } });
+      if (form.name === session.name && form.password && session.defaultPassword) setSession({ ...session, defaultPassword: false });
+      setForm({ name: '', password: '', roles: [] });
+      setEditing(false);
+      setFormError(null);
+      await reload();
+    } catch (err) { setFormError(err); }
+  };
+  const destroy = async (name) => {
+    if (!confirm(`Delete user ${name} and revoke its tokens?`)) return;
+    try { await api('DELETE', `/configuration/v1/users/destroy/${encodeURIComponent(name)}`); await reload(); } catch (err) { setFormError(err); }
+  };
+  const fieldError = (f) => (formError?.errors ?? []).filter((x) => x.path === `body.${f}` || x.path.startsWith(`body.${f}.`));
+  const toggleRole = (r) => setForm({ ...form, roles: form.roles.includes(r) ? form.roles.filter((x) => x !== r) : [...form.roles, r] });
+  return html`<h1>Users, roles and tokens</h1>
+  <${ErrorText} error=${error} />
+  <form class="filters" onSubmit=${save} data-testid="user-form">
+    <label>Name<input name="name" value=${form.name} readOnly=${editing} onInput=${(e) => setForm({ ...form, name: e.target.value })} />${fieldError('name').map((x) => html`<span class="field-error">${x.reason}</span>`)}</label>
+    <label>${editing ? 'New password (empty: keep)' : 'Password'}<input name="password" type="password" autocomplete="new-password" value=${form.password} onInput=${(e) => setForm({ ...form, password: e.target.value })} />${fieldError('password').map((x) => html`<span class="field-error">${x.reason}</span>`)}</label>
+    <fieldset class="row" style="border:none;padding:0"><legend class="sr-only">Roles</legend>${ROLES.map((r) => html`<label style="flex-direction:row;align-items:center;gap:.2rem"><input type="checkbox" name=${`role-${r}`} checked=${form.roles.includes(r)} onChange=${() => toggleRole(r)} />${r}</label>`)}</fieldset>
+    <button class="primary" type="submit">${editing ? 'Save user' : 'Create user'}</button>
+    ${editing && html`<button type="button" onClick=${() => { setEditing(false); setForm({ name: '', password: '', roles: [] }); setFormError(null); }}>Cancel</button>`}
+  </form>
+  ${formError && !formError.errors?.length ? html`<p class="error" role="alert">${formError.message}</p>` : ''}
+  <table data-testid="users-table"><thead><tr><th>Name</th><th>Roles</th><th></th></tr></thead>
+  <tbody>${(users ?? []).map((u) => html`<tr><td>${u.name}</td><td>${u.roles.join(', ') || html`<span class="muted">none</span>`}</td><td>
+    <button onClick=${() => { setEditing(true); setForm({ name: u.name, password: '', roles: u.roles }); }}>Edit</button>
+    <button onClick=${() => setTokensOf(u.name)}>Tokens</button>
+    <button class="danger" onClick=${() => destroy(u.name)}>Delete</button></td></tr>`)}</tbody></table>
+  ${tokensOf && html`<${Tokens} name=${tokensOf} key=${tokensOf} />`}`;
+}

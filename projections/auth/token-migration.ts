@@ -1,0 +1,49 @@
+// Read models written before tokens were stored hashed keep each token
+// itself as a hash field (tokens, revoked tokens, last-used times), and the
+// projection's checkpoint is past the events that wrote them, so a start
+// would not rewrite them. This rewrites them in place, once, under the
+// token's id (tokens/tokenId.ts) and removes the tokens: the tokens keep
+// working, and Redis holds none. Issued tokens are version-4 UUIDs and ids
+// version-8 ones, so the fields still to convert are told apart by shape;
+// running it again finds nothing to do.
+import type { RedisClient } from '../../src/core/redis/connect';
+import type { RedisKeys } from '../../src/core/redis/keys';
+import type { Logger } from '../../src/core/logger';
+import { isTokenId, normaliseTokenId, tokenIdOf } from '../../src/tokens/tokenId';
+import { tokensKey, tokensRevokedIdsKey } from './parts';
+
+/** A field that holds a token itself rather than a token id. */
+const isPlainToken = (field: string): boolean => normaliseTokenId(field) !== undefined && !isTokenId(field);
+
+/** Rewrites every token-keyed field of the token read models; answers how many tokens it found. */
+export async function replaceStoredTokensByIds(redis: RedisClient, keys: RedisKeys, logger: Logger): Promise<number> {
+  const docsKey = tokensKey(keys.base);
+  const revokedKey = tokensRevokedIdsKey(keys.base);
+  const [docs, revoked, lastUsed] = await Promise.all([redis.hGetAll(docsKey), redis.hGetAll(revokedKey), redis.hGetAll(keys.tokenLastUsed)]);
+  const tx = redis.multi();
+  let tokens = 0;
+  for (const [field, raw] of Object.entries(docs)) {
+    if (!isPlainToken(field)) continue;
+    const doc = JSON.parse(raw) as Record<string, unknown>;
+    const id = tokenIdOf(field);
+    tx.hSet(docsKey, id, JSON.stringify({ id, username: doc['username'], issued: doc['issued'], valid: doc['valid'], seq: doc['seq'] }));
+    tx.hDel(docsKey, field);
+    tokens++;
+  }
+  let fields = tokens;
+  for (const [key, hash] of [
+    [revokedKey, revoked],
+    [keys.tokenLastUsed, lastUsed],
+  ] as const) {
+    for (const [field, value] of Object.entries(hash)) {
+      if (!isPlainToken(field)) continue;
+      tx.hSet(key, tokenIdOf(field), value);
+      tx.hDel(key, field);
+      fields++;
+    }
+  }
+  if (fields === 0) return 0;
+  await tx.exec();
+  logger.info('token read model: stored tokens replaced by their ids', { tokens, fields });
+  return tokens;
+}

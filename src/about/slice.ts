@@ -1,0 +1,58 @@
+// GET /about/v1/info: what is running (version, commit, uptime, roles, data
+// directory, connection targets without passwords), for the console's About
+// panel and for support questions. Any authenticated role may read it.
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import type { Slice } from '../core/slice';
+import { API_VERSION } from '../app/api';
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const PACKAGE_VERSION = (require('../../package.json') as { version: string }).version;
+
+let commit: string | null | undefined;
+/** GIT_COMMIT (set by image builds), else the checkout's HEAD, else null; looked up once. */
+function currentCommit(): string | null {
+  if (commit !== undefined) return commit;
+  const fromEnv = process.env['GIT_COMMIT']?.trim();
+  if (fromEnv) return (commit = fromEnv);
+  try {
+    commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 }).toString().trim() || null;
+  } catch {
+    commit = null;
+  }
+  return commit;
+}
+
+export const aboutSlice: Slice = {
+  name: 'about',
+  register(table, deps) {
+    table.add(
+      {
+        method: 'get',
+        path: '/about/v1/info',
+        roles: ['DataReader', 'JobRunner', 'ConfigManager'],
+        tag: 'About',
+        summary: 'Version, commit, uptime, roles, data directory and connection targets (no passwords) of this process',
+        responses: { 200: '{version, apiVersion, commit, node, startedAt, uptimeSeconds, roles, dataDir, rootPath, targets}' },
+      },
+      async (ctx) => {
+        const about = deps.about;
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = {
+          version: PACKAGE_VERSION,
+          apiVersion: API_VERSION,
+          commit: currentCommit(),
+          node: process.version,
+          startedAt: about?.startedAt.toISOString() ?? null,
+          uptimeSeconds: Math.round(process.uptime()),
+          roles: about?.roles ?? [],
+          dataDir: about?.dataDir ?? null,
+          rootPath: about?.rootPath ?? null,
+          targets: about?.targets ?? null,
+        };
+      },
+    );
+  },
+};

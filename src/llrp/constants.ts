@@ -1,0 +1,184 @@
+// Numbers of EPCglobal LLRP 1.0.1 (ratified 2007, also carried by 1.1):
+// message types (section 16.1), parameter types (section 16.2) and the value
+// lengths of the TV-encoded parameters, which carry no length on the wire
+// and can only be skipped when their type is known. Impinj's vendor
+// extensions (vendor id 25882, Octane LLRP) are listed where tagtrail uses them.
+
+/** Protocol version in the message header: 1 = LLRP 1.0.1, 2 = LLRP 1.1. */
+export const LLRP_VERSION_1_0_1 = 1;
+export const HEADER_BYTES = 10;
+
+export const MSG = {
+  GET_READER_CAPABILITIES: 1,
+  GET_READER_CONFIG: 2,
+  SET_READER_CONFIG: 3,
+  CLOSE_CONNECTION_RESPONSE: 4,
+  GET_READER_CAPABILITIES_RESPONSE: 11,
+  GET_READER_CONFIG_RESPONSE: 12,
+  SET_READER_CONFIG_RESPONSE: 13,
+  CLOSE_CONNECTION: 14,
+  ADD_ROSPEC: 20,
+  DELETE_ROSPEC: 21,
+  START_ROSPEC: 22,
+  STOP_ROSPEC: 23,
+  ENABLE_ROSPEC: 24,
+  DISABLE_ROSPEC: 25,
+  ADD_ROSPEC_RESPONSE: 30,
+  DELETE_ROSPEC_RESPONSE: 31,
+  START_ROSPEC_RESPONSE: 32,
+  STOP_ROSPEC_RESPONSE: 33,
+  ENABLE_ROSPEC_RESPONSE: 34,
+  DISABLE_ROSPEC_RESPONSE: 35,
+  GET_REPORT: 60,
+  RO_ACCESS_REPORT: 61,
+  KEEPALIVE: 62,
+  READER_EVENT_NOTIFICATION: 63,
+  ENABLE_EVENTS_AND_REPORTS: 64,
+  KEEPALIVE_ACK: 72,
+  ERROR_MESSAGE: 100,
+  CUSTOM_MESSAGE: 1023,
+} as const;
+
+/** The response type of each request the host sends. */
+export const RESPONSE_OF: Readonly<Record<number, number>> = {
+  [MSG.GET_READER_CAPABILITIES]: MSG.GET_READER_CAPABILITIES_RESPONSE,
+  [MSG.GET_READER_CONFIG]: MSG.GET_READER_CONFIG_RESPONSE,
+  [MSG.SET_READER_CONFIG]: MSG.SET_READER_CONFIG_RESPONSE,
+  [MSG.CLOSE_CONNECTION]: MSG.CLOSE_CONNECTION_RESPONSE,
+  [MSG.ADD_ROSPEC]: MSG.ADD_ROSPEC_RESPONSE,
+  [MSG.DELETE_ROSPEC]: MSG.DELETE_ROSPEC_RESPONSE,
+  [MSG.START_ROSPEC]: MSG.START_ROSPEC_RESPONSE,
+  [MSG.STOP_ROSPEC]: MSG.STOP_ROSPEC_RESPONSE,
+  [MSG.ENABLE_ROSPEC]: MSG.ENABLE_ROSPEC_RESPONSE,
+  [MSG.DISABLE_ROSPEC]: MSG.DISABLE_ROSPEC_RESPONSE,
+};
+
+/** TLV parameter types used by tagtrail. */
+export const P = {
+  UTCTimestamp: 128,
+  Uptime: 129,
+  GeneralDeviceCapabilities: 137,
+  ReceiveSensitivityTableEntry: 139,
+  PerAntennaAirProtocol: 140,
+  GPIOCapabilities: 141,
+  LLRPCapabilities: 142,
+  RegulatoryCapabilities: 143,
+  UHFBandCapabilities: 144,
+  TransmitPowerLevelTableEntry: 145,
+  FrequencyInformation: 146,
+  ROSpec: 177,
+  ROBoundarySpec: 178,
+  ROSpecStartTrigger: 179,
+  PeriodicTriggerValue: 180,
+  ROSpecStopTrigger: 182,
+  AISpec: 183,
+  AISpecStopTrigger: 184,
+  InventoryParameterSpec: 186,
+  KeepaliveSpec: 220,
+  AntennaConfiguration: 222,
+  RFReceiver: 223,
+  RFTransmitter: 224,
+  ROReportSpec: 237,
+  TagReportContentSelector: 238,
+  TagReportData: 240,
+  EPCData: 241,
+  ReaderEventNotificationSpec: 244,
+  EventNotificationState: 245,
+  ReaderEventNotificationData: 246,
+  ROSpecEvent: 249,
+  ReaderExceptionEvent: 252,
+  AISpecEvent: 254,
+  AntennaEvent: 255,
+  ConnectionAttemptEvent: 256,
+  ConnectionCloseEvent: 257,
+  LLRPStatus: 287,
+  FieldError: 288,
+  ParameterError: 289,
+  C1G2LLRPCapabilities: 327,
+  C1G2UHFRFModeTable: 328,
+  C1G2UHFRFModeTableEntry: 329,
+  C1G2InventoryCommand: 330,
+  C1G2Filter: 331,
+  C1G2TagInventoryMask: 332,
+  C1G2TagInventoryStateUnawareFilterAction: 334,
+  C1G2RFControl: 335,
+  C1G2SingulationControl: 336,
+  C1G2EPCMemorySelector: 348,
+  Custom: 1023,
+} as const;
+
+/** TV parameter types (1-127) and the byte length of their value (section 16.2.7.3 and 15.2.1.5). */
+export const TV = {
+  AntennaID: 1,
+  FirstSeenTimestampUTC: 2,
+  FirstSeenTimestampUptime: 3,
+  LastSeenTimestampUTC: 4,
+  LastSeenTimestampUptime: 5,
+  PeakRSSI: 6,
+  ChannelIndex: 7,
+  TagSeenCount: 8,
+  ROSpecID: 9,
+  InventoryParameterSpecID: 10,
+  C1G2_CRC: 11,
+  C1G2_PC: 12,
+  EPC96: 13,
+  SpecIndex: 14,
+  ClientRequestOpSpecResult: 15,
+  AccessSpecID: 16,
+  OpSpecID: 17,
+  C1G2SingulationDetails: 18,
+  C1G2XPCW1: 19,
+  C1G2XPCW2: 20,
+} as const;
+
+/** Value bytes of each TV type (index = type); 0 = not a known TV type. */
+export const TV_VALUE_BYTES: readonly number[] = (() => {
+  const len = new Array<number>(128).fill(0);
+  const set = (type: number, n: number): void => void (len[type] = n);
+  set(TV.AntennaID, 2);
+  set(TV.FirstSeenTimestampUTC, 8);
+  set(TV.FirstSeenTimestampUptime, 8);
+  set(TV.LastSeenTimestampUTC, 8);
+  set(TV.LastSeenTimestampUptime, 8);
+  set(TV.PeakRSSI, 1);
+  set(TV.ChannelIndex, 2);
+  set(TV.TagSeenCount, 2);
+  set(TV.ROSpecID, 4);
+  set(TV.InventoryParameterSpecID, 2);
+  set(TV.C1G2_CRC, 2);
+  set(TV.C1G2_PC, 2);
+  set(TV.EPC96, 12);
+  set(TV.SpecIndex, 2);
+  set(TV.ClientRequestOpSpecResult, 2);
+  set(TV.AccessSpecID, 4);
+  set(TV.OpSpecID, 2);
+  set(TV.C1G2SingulationDetails, 4);
+  set(TV.C1G2XPCW1, 2);
+  set(TV.C1G2XPCW2, 2);
+  return len;
+})();
+
+/** LLRPStatus codes (section 14.2.2.1) tagtrail names in messages. */
+export const STATUS_NAMES: Readonly<Record<number, string>> = {
+  0: 'M_Success', 100: 'M_ParameterError', 101: 'M_FieldError', 102: 'M_UnexpectedParameter', 103: 'M_MissingParameter',
+  104: 'M_DuplicateParameter', 105: 'M_OverflowParameter', 106: 'M_OverflowField', 107: 'M_UnknownParameter',
+  108: 'M_UnknownField', 109: 'M_UnsupportedMessage', 110: 'M_UnsupportedVersion', 111: 'M_UnsupportedParameter',
+  200: 'P_ParameterError', 201: 'P_FieldError', 202: 'P_UnexpectedParameter', 203: 'P_MissingParameter',
+  204: 'P_DuplicateParameter', 205: 'P_OverflowParameter', 206: 'P_OverflowField', 207: 'P_UnknownParameter',
+  208: 'P_UnknownField', 209: 'P_UnsupportedParameter', 300: 'A_Invalid', 301: 'A_OutOfRange', 401: 'R_DeviceError',
+};
+
+/** Impinj's vendor id (IANA private enterprise number) and the extensions tagtrail uses. */
+export const IMPINJ = {
+  VENDOR: 25882,
+  /** CUSTOM_MESSAGE subtype: IMPINJ_ENABLE_EXTENSIONS (and its response, 22). */
+  ENABLE_EXTENSIONS: 21,
+  ENABLE_EXTENSIONS_RESPONSE: 22,
+  /** Custom parameter subtypes. */
+  InventorySearchMode: 23,
+  TagReportContentSelector: 50,
+  EnableRFPhaseAngle: 52,
+  EnablePeakRSSI: 53,
+  RFPhaseAngle: 56,
+  PeakRSSI: 57,
+} as const;

@@ -1,0 +1,183 @@
+// The LLRP codec against messages written byte by byte from the layouts of
+// LLRP 1.0.1 (section 15: header 3 reserved bits | 3-bit version | 10-bit
+// type, 32-bit length, 32-bit id; TLV parameters: 6 reserved bits | 10-bit
+// type, 16-bit length including the 4-byte header; TV parameters: 1 | 7-bit
+// type, then a value whose length the type fixes). The helpers below only
+// glue hex strings and count bytes, so the layouts are written out here and
+// not produced by the code under test.
+import { expect } from 'chai';
+import { MSG } from '../../src/llrp/constants';
+import { encodeMessage, LlrpFrameError, LlrpFramer } from '../../src/llrp/frame';
+import { decodeParams, LlrpDecodeError } from '../../src/llrp/params';
+import {
+  addRoSpec,
+  decodeAddRoSpec,
+  decodeCapabilities,
+  decodeReaderEvent,
+  decodeTagReads,
+  keepaliveAck,
+  readKeepaliveSpec,
+  setReaderConfig,
+  statusOf,
+  type RoSpec,
+} from '../../src/llrp/messages';
+
+const hex = (s: string): Buffer => Buffer.from(s.replace(/\s+/g, ''), 'hex');
+const h16 = (n: number): string => n.toString(16).padStart(4, '0');
+const h32 = (n: number): string => n.toString(16).padStart(8, '0');
+/** A TLV parameter: type, then length = 4 + body bytes. */
+const tlv = (type: number, body: string): string => `${h16(type)}${h16(4 + hex(body).length)}${body.replace(/\s+/g, '')}`;
+/** A message of version 1: (1 << 10) | type, length = 10 + body, id. */
+const msg = (type: number, id: number, body: string): Buffer => hex(`${h16((1 << 10) | type)}${h32(10 + hex(body).length)}${h32(id)}${body}`);
+
+const EPC96 = '300833B2DDD9014000000001';
+const EPC128 = 'E2801160600002054CC2A1B300000000';
+
+/** RO_ACCESS_REPORT with two TagReportData: an EPC-96 one with Impinj PeakRSSI and a foreign custom parameter, an EPCData one. */
+const report = msg(MSG.RO_ACCESS_REPORT, 0x11, [
+  tlv(240, [
+    `8D ${EPC96}`, // EPC-96 (TV 13, 12 bytes)
+    '89 00000001', // ROSpecID (TV 9, 4 bytes)
+    '81 0002', // AntennaID (TV 1) = 2
+    '86 C4', // PeakRSSI (TV 6, signed) = -60 dBm
+    '87 0005', // ChannelIndex (TV 7) = 5
+    '82 0005C0C7F2D41000', // FirstSeenTimestampUTC (TV 2, microseconds) = 1621021740000000 + 0x1000
+    '84 0005C0C7F2D42000', // LastSeenTimestampUTC (TV 4)
+    '88 0003', // TagSeenCount (TV 8) = 3
+    tlv(1023, `${h32(9999)} ${h32(7)} DEADBEEF`), // a vendor's custom parameter tagtrail does not know
+    tlv(1023, `${h32(25882)} ${h32(57)} E926`), // ImpinjPeakRSSI = -5850 (hundredths of dBm)
+  ].join('')),
+  tlv(240, [
+    tlv(241, `0080 ${EPC128}`), // EPCData: 128 bits
+    '81 0001',
+    '86 B5', // -75
+  ].join('')),
+].join(''));
+
+describe('llrp/frame', () => {
+  it('given KEEPALIVE_ACK, when encoded, then header bytes are version 1, type 72, length 10, the id', () => {
+    expect(keepaliveAck(7).toString('hex')).to.equal('0448' + '0000000a' + '00000007');
+    expect(encodeMessage(MSG.KEEPALIVE, 0x01020304).toString('hex')).to.equal('043e0000000a01020304');
+  });
+
+  it('given a message split into single bytes, when pushed, then it is whole once its last byte arrives', () => {
+    const framer = new LlrpFramer();
+    const got = [];
+    for (let i = 0; i < report.length; i++) {
+      const out = framer.push(report.subarray(i, i + 1));
+      if (i < report.length - 1) expect(out, `byte ${i}`).to.have.length(0);
+      got.push(...out);
+    }
+    expect(got).to.have.length(1);
+    expect(got[0]).to.include({ version: 1, type: MSG.RO_ACCESS_REPORT, id: 0x11 });
+    expect(got[0]?.body.equals(report.subarray(10))).to.equal(true);
+    expect(framer.pending).to.equal(0);
+  });
+
+  it('given three messages coalesced with a fourth cut in half, when pushed, then three come out and the fourth after its rest', () => {
+    const keepalive = msg(MSG.KEEPALIVE, 1, '');
+    const all = Buffer.concat([keepalive, report, keepalive, report]);
+    const cut = all.length - 20;
+    const framer = new LlrpFramer();
+    expect(framer.push(all.subarray(0, cut)).map((m) => m.type)).to.deep.equal([MSG.KEEPALIVE, MSG.RO_ACCESS_REPORT, MSG.KEEPALIVE]);
+    expect(framer.push(all.subarray(cut)).map((m) => m.type)).to.deep.equal([MSG.RO_ACCESS_REPORT]);
+  });
+
+  it('given a length below the header size, when pushed, then a frame error (the connection cannot resync)', () => {
+    expect(() => new LlrpFramer().push(hex('043e 00000004 00000001'))).to.throw(LlrpFrameError);
+  });
+});
+
+describe('llrp/messages tag reports', () => {
+  it('given RO_ACCESS_REPORT built from the layouts, when decoded, then every read with its fields; custom parameters of other vendors skipped', () => {
+    const [m] = new LlrpFramer().push(report);
+    const reads = decodeTagReads(m?.body ?? Buffer.alloc(0));
+    expect(reads).to.have.length(2);
+    expect(reads[0]).to.deep.include({ epc: EPC96, antennaId: 2, channelIndex: 5, seenCount: 3, peakRssi: -58.5 });
+    expect(reads[0]?.firstSeenUs).to.equal(0x0005c0c7f2d41000);
+    expect(reads[0]?.lastSeenUs).to.equal(0x0005c0c7f2d42000);
+    expect(reads[1]).to.deep.include({ epc: EPC128, antennaId: 1, peakRssi: -75, seenCount: null, firstSeenUs: null });
+  });
+
+  it('given an unknown TV type, when decoded, then a decode error (its length is unknown)', () => {
+    const bad = hex(tlv(240, `8D ${EPC96} FF 0001`));
+    expect(() => decodeTagReads(bad)).to.throw(LlrpDecodeError, /unknown TV parameter type 127/);
+  });
+
+  it('given a TLV whose length runs past its container, when decoded, then a decode error', () => {
+    expect(() => decodeTagReads(hex(`00F0 0040 8D ${EPC96}`))).to.throw(LlrpDecodeError);
+  });
+});
+
+describe('llrp/messages responses and events', () => {
+  it('given ADD_ROSPEC_RESPONSE with an error status and a ParameterError, when decoded, then its code, name and description', () => {
+    const desc = Buffer.from('TransmitPower index 99 not in table').toString('hex');
+    const m = msg(MSG.ADD_ROSPEC_RESPONSE, 5, tlv(287, `0065 ${h16(desc.length / 2)} ${desc} ${tlv(289, '00e0 012d')}`));
+    const [framed] = new LlrpFramer().push(m);
+    const status = statusOf(framed as never);
+    expect(status).to.deep.equal({ code: 101, name: 'M_FieldError', description: 'TransmitPower index 99 not in table (parameter type 224, error A_OutOfRange)' });
+  });
+
+  it('given GET_READER_CAPABILITIES_RESPONSE with parameters the table skips, when decoded, then antennas, maker, firmware, power and RF mode tables', () => {
+    const fw = Buffer.from('7.6.1').toString('hex');
+    const body = [
+      tlv(287, '0000 0000'),
+      tlv(137, `0004 C000 ${h32(25882)} ${h32(2001002)} 0005 ${fw} ${tlv(139, '0001 0000')} ${tlv(141, '0004 0004')}`),
+      tlv(142, '00 00 00000000 0000 00000000'), // LLRPCapabilities: not in the table, skipped by its length
+      tlv(143, `0348 0001 ${tlv(144, [tlv(145, '0001 0a28'), tlv(145, '0002 0bb8'), tlv(146, '00'), tlv(328, tlv(329, `000003ea 00 01 02 01 0009c400 000005dc 0000186a 0000186a 00000000`))].join(''))}`),
+    ].join('');
+    const [m] = new LlrpFramer().push(msg(MSG.GET_READER_CAPABILITIES_RESPONSE, 1, body));
+    const { status, capabilities } = decodeCapabilities(m as never);
+    expect(status.code).to.equal(0);
+    expect(capabilities).to.deep.equal({
+      maxAntennas: 4,
+      manufacturer: 25882,
+      model: 2001002,
+      firmware: '7.6.1',
+      transmitPower: [{ index: 1, dbm: 26 }, { index: 2, dbm: 30 }],
+      rfModes: [1002],
+    });
+  });
+
+  it('given READER_EVENT_NOTIFICATION with ConnectionAttemptEvent, when decoded, then its status and the UTC time', () => {
+    const m = msg(MSG.READER_EVENT_NOTIFICATION, 0, tlv(246, `${tlv(128, '0005C0C7F2D41000')}${tlv(256, '0002')}`));
+    const [framed] = new LlrpFramer().push(m);
+    expect(decodeReaderEvent(framed as never)).to.deep.include({ connectionAttempt: 2, timestampUs: 0x0005c0c7f2d41000, antenna: null });
+    const antenna = msg(MSG.READER_EVENT_NOTIFICATION, 0, tlv(246, `${tlv(128, '0005C0C7F2D41000')}${tlv(255, '00 0003')}`));
+    expect(decodeReaderEvent(new LlrpFramer().push(antenna)[0] as never).antenna).to.deep.equal({ connected: false, antennaId: 3 });
+  });
+});
+
+describe('llrp/messages host requests', () => {
+  it('given SET_READER_CONFIG, when encoded, then the layout: reset bit, ReaderEventNotificationSpec, KeepaliveSpec(periodic, ms)', () => {
+    const m = setReaderConfig(9, { keepaliveMs: 5000 });
+    const [framed] = new LlrpFramer().push(m);
+    expect(framed?.type).to.equal(MSG.SET_READER_CONFIG);
+    expect(framed?.body[0]).to.equal(0);
+    const params = decodeParams(framed?.body ?? Buffer.alloc(0), 1);
+    expect(params.map((p) => p.type)).to.deep.equal([244, 220]);
+    expect(framed?.body.subarray(framed.body.length - 9).toString('hex')).to.equal('00dc0009' + '01' + '00001388');
+    expect(readKeepaliveSpec(framed as never)).to.equal(5000);
+  });
+
+  it('given a ROSpec, when encoded, then its header fields sit where the layout puts them and it decodes back', () => {
+    const spec: RoSpec = {
+      roSpecId: 0x1234,
+      startTrigger: 0,
+      durationMs: 0,
+      antennaIds: [1, 2],
+      antennas: [1, 2].map((antennaId) => ({ antennaId, transmitPowerIndex: 81, modeIndex: 1002, session: 2, tagPopulation: 32, impinjSearchMode: 2, filter: antennaId === 1 ? { memoryBank: 1, pointer: 32, mask: hex('3008') } : null })),
+      reportTrigger: 1,
+      reportEveryN: 1,
+      impinjPeakRssi: true,
+      impinjPhase: false,
+    };
+    const m = addRoSpec(3, spec);
+    // ROSpec TLV right after the header: type 177, length, ROSpecID, priority 0, state 0 (disabled)
+    expect(m.subarray(10, 12).toString('hex')).to.equal('00b1');
+    expect(m.readUInt16BE(12)).to.equal(m.length - 10);
+    expect(m.subarray(14, 20).toString('hex')).to.equal('00001234' + '00' + '00');
+    const [framed] = new LlrpFramer().push(m);
+    expect(decodeAddRoSpec(framed as never)).to.deep.equal(spec);
+  });
+});
