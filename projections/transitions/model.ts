@@ -1,6 +1,6 @@
 // A threshold transition as the query and the threshold queue show it.
 import { isoTime } from '../../src/core/iso-time';
-import type { ThresholdTransition } from '../../src/engine/threshold/transition';
+import type { ThresholdIteration, ThresholdTransition } from '../../src/engine/threshold/transition';
 
 export interface TransitionRecord {
   readonly thresholdId: number;
@@ -25,4 +25,11 @@ export function transitionRecordOf(t: ThresholdTransition): TransitionRecord {
     confidence: t.confidence,
     creationTime: isoTime(t.observationTime),
   };
+}
+
+/** An iteration record as GET /support/v1/iterationData shows it: times in ISO 8601. */
+export type IterationRecord = Omit<ThresholdIteration, 'time' | 'firstRead' | 'lastRead'> & { time: string; firstRead: string; lastRead: string };
+
+export function iterationRecordOf(i: ThresholdIteration): IterationRecord {
+  return { ...i, time: isoTime(i.time), firstRead: isoTime(i.firstRead), lastRead: isoTime(i.lastRead) };
 }

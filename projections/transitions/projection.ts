@@ -11,8 +11,8 @@ import type { Logger } from '../../src/core/logger';
 import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../src/core/subscriptions';
 import { ENGINE_STREAM, itemEvents } from '../../src/engine/events';
 import type { RebuildableReadModel } from '../read-model';
-import { TRANSITIONS_PROJECTION, transitionKeys, transitionRecordId } from './keys';
-import { transitionRecordOf } from './model';
+import { MAX_ITERATIONS, TRANSITIONS_PROJECTION, transitionKeys, transitionRecordId } from './keys';
+import { iterationRecordOf, transitionRecordOf } from './model';
 
 export function startTransitionsProjection(opts: {
   client: EventStoreDBClient;
@@ -41,7 +41,9 @@ export function startTransitionsProjection(opts: {
           tx.zAdd(k.ids, { score: 0, value: id });
           tx.hSet(k.record, id, JSON.stringify(transitionRecordOf(t)));
         }
+        for (const it of e.data.iterations ?? []) tx.zAdd(k.iterations, { score: it.time, value: JSON.stringify(iterationRecordOf(it)) });
       }
+      tx.zRemRangeByRank(k.iterations, 0, -MAX_ITERATIONS - 1);
       checkpoints.saveInTransaction(tx, TRANSITIONS_PROJECTION, position);
       await tx.exec();
       opts.onApplied?.(events.length);

@@ -7,7 +7,7 @@ import { formatEpc } from '../../src/items/epc';
 import type { TransitionsQuery } from '../../src/items/transitions-query';
 import { lexPage, timeRangeOf } from '../lex-page';
 import { transitionKeys, type TransitionKeys } from './keys';
-import type { TransitionRecord } from './model';
+import type { IterationRecord, TransitionRecord } from './model';
 
 export interface TransitionsPage {
   readonly transitions: TransitionRecord[];
@@ -47,5 +47,21 @@ export class TransitionsReadModel {
       nextPageMarker: more || q.alwaysIncludePageMarker ? q.marker(lastId) : null,
       moreTransitionsAvailable: more,
     };
+  }
+
+  /** Iteration records of `jobId` (all jobs when undefined) decided in [from, to], oldest first, at most `limit`. */
+  async iterations(q: { jobId?: string; from?: Date; to?: Date }, limit = 10_000): Promise<IterationRecord[]> {
+    const min = q.from === undefined ? '-inf' : String(q.from.getTime());
+    const max = q.to === undefined ? '+inf' : String(q.to.getTime());
+    const out: IterationRecord[] = [];
+    for (let offset = 0; out.length < limit; offset += 1000) {
+      const raws = await this.redis.zRange(this.k.iterations, min, max, { BY: 'SCORE', LIMIT: { offset, count: 1000 } });
+      for (const raw of raws) {
+        const r = JSON.parse(raw) as IterationRecord;
+        if (q.jobId === undefined || r.jobId === q.jobId) out.push(r);
+      }
+      if (raws.length < 1000) break;
+    }
+    return out.slice(0, limit);
   }
 }

@@ -83,7 +83,7 @@ describe('THRESHOLD job: transitions through the query and the threshold queue',
     });
     expectStatus(threshold, 200);
     thresholdId = threshold.body.id as number;
-    expectStatus(await app.request('POST', `${RECIPES}/create`, { body: { name: 'door', type: 'THRESHOLD', readerConfigurationName: 'thr', thresholdIds: [] } }), 200);
+    expectStatus(await app.request('POST', `${RECIPES}/create`, { body: { name: 'door', type: 'THRESHOLD', readerConfigurationName: 'thr', thresholdIds: [], iterationDataLogEnabled: true } }), 200);
     expectStatus(await app.request('POST', `${RECIPES}/create`, { body: { name: 'stock', type: 'INVENTORY', readerConfigurationName: 'inv', reportingInterval: 1, computeWindow: 1 } }), 200);
     const byName = await app.request('PUT', '/data/v1/items/queues/threshold', { body: { threshold: 'Dock door' } });
     expectStatus(byName, 200);
@@ -139,6 +139,15 @@ describe('THRESHOLD job: transitions through the query and the threshold queue',
       expect(Math.abs(Date.parse(t.creationTime) - (t0 + 1500))).to.be.at.most(500);
     }
     expect(Object.keys(byEpc.get(A)!).sort()).to.deep.equal(['confidence', 'creationTime', 'destination', 'epc', 'jobId', 'thresholdId', 'thresholdName', 'transitionId']);
+  });
+
+  it('with iterationDataLogEnabled every decision is in GET /support/v1/iterationData with its evidence', async () => {
+    const body = await eventually('three decisions', async () => (await app.request('GET', `/support/v1/iterationData?jobId=${job.jobId}`)).body as { iterations: Array<Record<string, unknown>> }, (b) => b.iterations.length >= 3);
+    const outcomes = new Map(body.iterations.map((i) => [i['epc'], i['outcome']]));
+    expect(Object.fromEntries(outcomes)).to.deep.equal({ [A]: 'TRANSITION', [B]: 'TRANSITION', [C]: 'ONE_SIDE' });
+    const c = body.iterations.find((i) => i['epc'] === C)!;
+    expect(c).to.include({ thresholdId, readsOut: 0, readsIn: 24 });
+    expect((await app.request('GET', '/support/v1/iterationData?jobId=another-job')).body).to.deep.equal({ iterations: [] });
   });
 
   it('filters, epcFormat and paging as the history query', async () => {
