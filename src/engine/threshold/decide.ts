@@ -100,96 +100,112 @@ export type Verdict =
     }
   | { readonly kind: 'NONE'; readonly reason: NoTransition };
 
-interface Run {
-  side: Side;
-  /** Indexes into the track's columns of its first and last bin. */
-  first: number;
-  last: number;
-  weight: number;
-}
-
-/** A bin leans to a side when that side's weight is at least LEAN times the other's; else it is neutral. */
-const LEAN = 1.5;
-
-function runsOf(track: Track, minRunShare: number): { runs: Run[]; total: number } {
-  const { wIn, wOut } = track;
-  let total = 0;
-  const raw: Run[] = [];
-  for (let i = 0; i < wIn.length; i++) {
-    const a = wIn[i]!;
-    const b = wOut[i]!;
-    total += a + b;
-    const side: Side | 0 = a > LEAN * b ? 1 : b > LEAN * a ? -1 : 0;
-    if (side === 0) continue;
-    const prev = raw[raw.length - 1];
-    if (prev !== undefined && prev.side === side) {
-      prev.last = i;
-      prev.weight += side === 1 ? a : b;
-    } else {
-      raw.push({ side, first: i, last: i, weight: side === 1 ? a : b });
-    }
-  }
-  // Stray reads (a few from the other side) form short runs with little weight: dropped, their neighbours joined.
-  const runs: Run[] = [];
-  for (const r of raw) {
-    if (r.weight < minRunShare * total) continue;
-    const prev = runs[runs.length - 1];
-    if (prev !== undefined && prev.side === r.side) {
-      prev.last = r.last;
-      prev.weight += r.weight;
-    } else {
-      runs.push({ ...r });
-    }
-  }
-  return { runs, total };
-}
+/** Balance of a bin: (IN weight - OUT weight) / (IN + OUT), from -1 (all OUT) to +1 (all IN). */
+const balanceOf = (wIn: number, wOut: number): number => (wIn + wOut === 0 ? 0 : (wIn - wOut) / (wIn + wOut));
 
 /**
  * The decision for a track. `final`: the tag went quiet (or its job ended),
- * so this is the last look at these reads; otherwise the destination side
- * must have held for settleMs.
+ * so this is the last look at these reads; otherwise the tag must have held
+ * the destination side for settleMs.
  *
- * Rules: the reads form runs of bins leaning to one side; runs carrying less
- * than minRunShare of the weight are stray reads and dropped. Fewer than two
- * runs: the tag stayed on one side (nothing). The first and the last run on
- * the same side: it turned back (nothing). Otherwise a transition towards
- * the last run's side, with confidence = separation x evidence, where
- * separation is how much of the weight lies on the source side before the
- * crossing and on the destination side after it (0.5 = no better than
- * chance, scaled to 0..1) and evidence = 1 - exp(-n/3) for the smaller read
- * count of the two sides.
+ * Both sides of a door usually hear a tag all the way through, only at
+ * different strengths, so the rule looks at how the balance between the
+ * sides moves, not at which side hears it at all. The reads are split into
+ * thirds by read count: the start, middle and end levels S, M, E are the
+ * read-weighted mean balances of each third. The shift D = E - S says where
+ * the tag went: towards IN when positive. |D| below minBalanceShift: the tag
+ * stayed where it was, either on one side or between both (ONE_SIDE), or it
+ * went over and came back (TURNED_BACK: M differs from both ends by that
+ * much). S and E must also lie on their sides of zero (by a third of
+ * minBalanceShift): a drift within one side is no passage (ONE_SIDE). Confidence = min(1, |D| / FULL_SHIFT) x evidence, evidence = 1 -
+ * exp(-n/3) for n = the smaller read count of the first and last third. The
+ * crossing is the split of the bins where the mean balance after minus the
+ * mean before is largest in the direction of D.
  */
 export function decide(track: Track, params: TransitionParams, final: boolean): Verdict {
-  if (track.bins.length === 0) return { kind: 'NONE', reason: 'NO_READS' };
-  const { runs, total } = runsOf(track, params.minRunShare);
-  const first = runs[0];
-  const last = runs[runs.length - 1];
-  if (first === undefined || last === undefined || runs.length < 2) return { kind: 'NONE', reason: 'ONE_SIDE' };
-  if (first.side === last.side) return { kind: 'NONE', reason: 'TURNED_BACK' };
-  const dest = last.side;
-  if (dest === track.side) return { kind: 'NONE', reason: 'ALREADY_THERE' };
-  const b = last.first;
   const { bins, wIn, wOut, nIn, nOut } = track;
-  if (!final && (bins[bins.length - 1]! - bins[b]! + 1) * BIN_MS < params.settleMs) return { kind: 'NONE', reason: 'NOT_SETTLED' };
-  let agree = 0;
-  let readsBefore = 0;
-  let readsAfter = 0;
-  for (let i = 0; i < bins.length; i++) {
-    if (i < b) {
-      agree += dest === 1 ? wOut[i]! : wIn[i]!;
-      readsBefore += dest === 1 ? nOut[i]! : nIn[i]!;
-    } else {
-      agree += dest === 1 ? wIn[i]! : wOut[i]!;
-      readsAfter += dest === 1 ? nIn[i]! : nOut[i]!;
+  const n = bins.length;
+  let reads = 0;
+  for (let i = 0; i < n; i++) reads += nIn[i]! + nOut[i]!;
+  if (reads === 0) return { kind: 'NONE', reason: 'NO_READS' };
+  // Levels of the thirds; a bin straddling a third's edge is split by its reads.
+  const level = [0, 0, 0];
+  const count = [0, 0, 0];
+  let seen = 0;
+  for (let i = 0; i < n; i++) {
+    const c = nIn[i]! + nOut[i]!;
+    const b = balanceOf(wIn[i]!, wOut[i]!);
+    let left = c;
+    while (left > 0) {
+      const third = Math.min(2, Math.floor((seen * 3) / reads));
+      const edge = ((third + 1) * reads) / 3;
+      const take = third === 2 ? left : Math.min(left, Math.max(edge - seen, 1e-9));
+      level[third]! += b * take;
+      count[third]! += take;
+      seen += take;
+      left -= take;
     }
   }
-  const separation = Math.min(1, Math.max(0, (agree / total - 0.5) / 0.5));
-  const evidence = 1 - Math.exp(-Math.min(readsBefore, readsAfter) / 3);
-  const confidence = Math.round(separation * evidence * 100) / 100;
+  const [S, M, E] = level.map((l, i) => (count[i]! > 0 ? l / count[i]! : 0)) as [number, number, number];
+  const shift = E - S;
+  if (Math.abs(shift) < params.minBalanceShift) {
+    const turned = Math.abs(M - S) >= params.minBalanceShift && Math.abs(M - E) >= params.minBalanceShift && Math.sign(M - S) === Math.sign(M - E);
+    return { kind: 'NONE', reason: turned ? 'TURNED_BACK' : 'ONE_SIDE' };
+  }
+  const dest: Side = shift > 0 ? 1 : -1;
+  // A passage starts on the source side and ends on the destination side, each by a third of minBalanceShift; a tag
+  // that only drifts on one side or in the middle (RSSI noise, a pallet nudged in the doorway) does not cross zero so.
+  const margin = params.minBalanceShift / 3;
+  if (dest * S > -margin || dest * E < margin) return { kind: 'NONE', reason: 'ONE_SIDE' };
+  if (dest === track.side) return { kind: 'NONE', reason: 'ALREADY_THERE' };
+  // The crossing: the split maximising dest x (mean balance after - mean before) x sqrt(reads before x reads after).
+  let totalB = 0;
+  for (let i = 0; i < n; i++) totalB += balanceOf(wIn[i]!, wOut[i]!) * (nIn[i]! + nOut[i]!);
+  let bestSplit = 1;
+  let best = -Infinity;
+  let beforeB = 0;
+  let beforeC = 0;
+  for (let k = 1; k < n; k++) {
+    const c = nIn[k - 1]! + nOut[k - 1]!;
+    beforeB += balanceOf(wIn[k - 1]!, wOut[k - 1]!) * c;
+    beforeC += c;
+    const afterC = reads - beforeC;
+    if (beforeC === 0 || afterC === 0) continue;
+    // Weighted by the sizes of both parts (a t-statistic's numerator): a split next to an end is not favoured by one odd bin.
+    const gain = dest * ((totalB - beforeB) / afterC - beforeB / beforeC) * Math.sqrt(beforeC * afterC);
+    if (gain > best) {
+      best = gain;
+      bestSplit = k;
+    }
+  }
+  if (!final && !settled(track, dest, bestSplit, params)) return { kind: 'NONE', reason: 'NOT_SETTLED' };
+  const evidence = 1 - Math.exp(-Math.min(count[0]!, count[2]!) / 3);
+  const confidence = Math.round(Math.min(1, Math.abs(shift) / FULL_SHIFT) * evidence * 100) / 100;
   if (confidence < params.minConfidence) return { kind: 'NONE', reason: 'LOW_CONFIDENCE' };
-  // The source run's last bin before b: the crossing lies between it and b.
-  let src = b - 1;
-  while (src > 0 && (dest === 1 ? wOut[src]! <= LEAN * wIn[src]! : wIn[src]! <= LEAN * wOut[src]!)) src--;
-  const at = Math.round(((bins[src]! + 1 + bins[b]!) / 2) * BIN_MS);
-  return { kind: 'TRANSITION', destination: destinationOf(dest), confidence, at, fromBin: bins[b]! };
+  const split = Math.min(bestSplit, n - 1);
+  const at = n < 2 ? bins[0]! * BIN_MS : Math.round(((bins[split - 1]! + 1 + bins[split]!) / 2) * BIN_MS);
+  return { kind: 'TRANSITION', destination: destinationOf(dest), confidence, at, fromBin: bins[split]! };
+}
+
+/** A shift of the balance this large (from clearly one side to clearly the other) is full confidence. */
+const FULL_SHIFT = 0.8;
+
+/**
+ * Decided before the tag goes quiet only when it crossed at least settleMs
+ * ago and the bins of the last settleMs lean to the destination side by at
+ * least half of minBalanceShift: a tag on its way back does not qualify.
+ */
+function settled(track: Track, dest: Side, split: number, params: TransitionParams): boolean {
+  const { bins, wIn, wOut, nIn, nOut } = track;
+  const n = bins.length;
+  const last = bins[n - 1]!;
+  if ((last - bins[Math.min(split, n - 1)]! + 1) * BIN_MS < params.settleMs) return false;
+  let sum = 0;
+  let reads = 0;
+  for (let i = n - 1; i >= 0 && (last - bins[i]! + 1) * BIN_MS <= params.settleMs; i--) {
+    const c = nIn[i]! + nOut[i]!;
+    sum += balanceOf(wIn[i]!, wOut[i]!) * c;
+    reads += c;
+  }
+  return reads > 0 && (dest * sum) / reads >= params.minBalanceShift / 2;
 }

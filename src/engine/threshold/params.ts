@@ -15,16 +15,16 @@ export interface TransitionParams {
   readonly settleMs: number;
   /** Transitions whose confidence is below this are not reported. */
   readonly minConfidence: number;
-  /** A run of reads on one side carrying less than this share of the evidence is stray reads. */
-  readonly minRunShare: number;
+  /** The balance between the sides (-1 all OUT .. +1 all IN) must move at least this much from the start to the end of a passage. */
+  readonly minBalanceShift: number;
 }
 
 export const DEFAULT_TRANSITION_PARAMS: TransitionParams = {
   passageWindowMs: 10_000,
   quietMs: 1_500,
-  settleMs: 2_000,
+  settleMs: 3_000,
   minConfidence: 0.5,
-  minRunShare: 0.15,
+  minBalanceShift: 0.3,
 };
 
 function ranged(name: string, min: number, max: number): t.Type<number, number, unknown> {
@@ -44,7 +44,7 @@ export const TransitionParameters = t.exact(
     quietSeconds: ranged('seconds 0.25-30', 0.25, 30),
     settleSeconds: ranged('seconds 0.25-60', 0.25, 60),
     minConfidence: ranged('number 0-1', 0, 1),
-    minRunShare: ranged('number 0-0.5', 0, 0.5),
+    minBalanceShift: ranged('number 0.05-2', 0.05, 2),
   }),
   'TransitionParameters',
 );
@@ -59,6 +59,6 @@ export function transitionParamsOf(p: TransitionParameters | undefined): Transit
     quietMs: ms(p?.quietSeconds, d.quietMs),
     settleMs: ms(p?.settleSeconds, d.settleMs),
     minConfidence: p?.minConfidence ?? d.minConfidence,
-    minRunShare: p?.minRunShare ?? d.minRunShare,
+    minBalanceShift: p?.minBalanceShift ?? d.minBalanceShift,
   };
 }
