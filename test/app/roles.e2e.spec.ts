@@ -58,7 +58,7 @@ function matches(e: Expectation, status: number): boolean {
 }
 
 describe('role matrix over every route', function () {
-  this.timeout(900_000);
+  this.timeout(120_000);
   let app: TestApp;
   let specs: readonly RouteSpec[];
   const callers: Caller[] = [{ label: 'no credentials', auth: null, roles: undefined }];
@@ -82,12 +82,10 @@ describe('role matrix over every route', function () {
 
     for (const spec of specs) {
       for (const caller of callers) {
-        const t0 = Date.now();
         const r = await app.request(spec.method.toUpperCase(), fill(spec.path, token), {
           auth: caller.auth,
           ...(spec.body !== undefined ? { body: {} } : {}),
         });
-        if (Date.now() - t0 > 1500) console.log('SLOW', spec.method, spec.path, caller.label, Date.now() - t0, r.status);
         results.push({ spec, caller, status: r.status });
       }
     }
