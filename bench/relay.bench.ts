@@ -18,13 +18,12 @@
 //      per message, delivery time minus the time its append was acknowledged.
 // Figures go to stdout as a table and one JSON line; progress to stderr.
 // BENCH_CPU_PROF_DIR=dir writes a CPU profile of the relay process there.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { EventStoreDBClient, type EventData } from '@eventstore/db-client';
 import * as amqp from 'amqplib';
-import { createClient } from 'redis';
 import { encodeEvent } from '../src/core/events';
 import { ENGINE_STREAM, itemEvents } from '../src/engine/events';
 import { queueEvents } from '../src/queues/events';
@@ -35,6 +34,8 @@ import { percentile, progress, rate } from './support/stats';
 import { freePort } from './support/ports';
 import { cpuMeter, pidOf } from './support/cpu';
 import { positiveEnv } from './support/env';
+import { startChild } from './support/child';
+import { removeRunState } from './support/cleanup';
 
 const num = positiveEnv;
 const MESSAGES = num('BENCH_MESSAGES', 50_000);
@@ -50,25 +51,6 @@ const QUEUE_COUNTS = (process.env['BENCH_QUEUES'] ?? '1,10,100').split(',').map(
 const AMQP_URL = process.env['AMQP_URL'] ?? 'amqp://guest:guest@127.0.0.1:5672';
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Starts an entry point and resolves once it logs `msg`. */
-function startChild(entry: string, env: NodeJS.ProcessEnv, msg: string, profile = false): Promise<ChildProcess> {
-  const prof = profile && process.env['BENCH_CPU_PROF_DIR'] ? ['--cpu-prof', `--cpu-prof-dir=${process.env['BENCH_CPU_PROF_DIR']}`] : [];
-  const child = spawn(process.execPath, [...prof, '--require', 'tsx/cjs', join(__dirname, '..', entry)], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let partial = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      partial += chunk.toString('utf8');
-      const lines = partial.split('\n');
-      partial = lines.pop() ?? '';
-      for (const l of lines) {
-        if (l.includes(`"msg":"${msg}"`)) resolve(child);
-        if (process.env['BENCH_SHOW_LOGS'] && !l.includes('"level":"info"')) process.stderr.write(`${l}\n`);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`${entry} exited with ${String(code)} before logging ${msg}`)));
-  });
-}
 
 const hex = (n: number, w: number): string => n.toString(16).toUpperCase().padStart(w, '0');
 let epcCounter = 0;
@@ -289,11 +271,7 @@ async function main(): Promise<void> {
       c.kill('SIGTERM');
       await new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)));
     }
-    const redis = createClient({ url: REDIS_URL });
-    await redis.connect();
-    for await (const keys of redis.scanIterator({ MATCH: `${keyPrefix}*`, COUNT: 1000 })) if (keys.length) await redis.del(keys);
-    await redis.quit();
-    rmSync(dataDir, { recursive: true, force: true });
+    await removeRunState(REDIS_URL, keyPrefix, dataDir);
   }
 }
 

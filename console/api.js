@@ -51,7 +51,10 @@ export async function api(method, path, { body, query, auth, signal } = {}) {
   const a = auth ?? authorization;
   if (a) headers.Authorization = a;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await fetch(url(path, query), { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
+  // credentials 'omit': the console sends its own Authorization header and no
+  // cookies; it also keeps the browser from answering the API's Basic
+  // challenge (WWW-Authenticate) with its own password dialog.
+  const res = await fetch(url(path, query), { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal, credentials: 'omit' });
   const text = await res.text();
   let parsed;
   try {
@@ -69,7 +72,7 @@ export const get = (path, query, opts) => api('GET', path, { ...opts, query });
 
 /** /healthz, outside the API root and unauthenticated; answers 503 with the same body when something is down. */
 export async function healthz() {
-  const res = await fetch(new URL('healthz', serviceBase), { headers: { Accept: 'application/json' } });
+  const res = await fetch(new URL('healthz', serviceBase), { headers: { Accept: 'application/json' }, credentials: 'omit' });
   return res.json();
 }
 
@@ -98,7 +101,7 @@ export function openLiveStream(query, onEvent, onState = () => undefined) {
   const run = async () => {
     while (!stopped) {
       try {
-        const res = await fetch(url('/live/v1/stream', query), { headers: { Authorization: authorization ?? '', Accept: 'text/event-stream' }, signal: controller.signal });
+        const res = await fetch(url('/live/v1/stream', query), { headers: { Authorization: authorization ?? '', Accept: 'text/event-stream' }, signal: controller.signal, credentials: 'omit' });
         if (res.status === 401) {
           onUnauthorized();
           return;

@@ -34,6 +34,10 @@ function boundsOf(zones, readers, items) {
   for (const r of readers) add(r.placement?.x, r.placement?.y);
   if (x0 === Infinity) for (const i of items) add(i.x, i.y);
   if (x0 === Infinity) return { x0: -1, y0: -1, x1: 20, y1: 12 };
+  // At least 10 m across, so one reader or one item is not drawn a metre wide.
+  const grow = (a, b) => (b - a < 10 ? [(a + b) / 2 - 5, (a + b) / 2 + 5] : [a, b]);
+  [x0, x1] = grow(x0, x1);
+  [y0, y1] = grow(y0, y1);
   const m = Math.max(1, (x1 - x0) * 0.08, (y1 - y0) * 0.08);
   return { x0: x0 - m, y0: y0 - m, x1: x1 + m, y1: y1 + m };
 }
@@ -63,14 +67,16 @@ export function MapView(props) {
   const [drawing, setDrawing] = useState(null);
   const drag = useRef(null);
   const itemList = items ? [...items.values()] : [];
-  const fit = useMemo(() => boundsOf(zones, readers, itemList), [zones, readers, itemList.length === 0]);
+  const fit = boundsOf(zones, readers, itemList);
 
   useEffect(() => {
     const ro = new ResizeObserver(([e]) => setSize({ w: e.contentRect.width || 800, h: e.contentRect.height || 500 }));
     ro.observe(wrap.current);
     return () => ro.disconnect();
   }, []);
-  useEffect(() => setView(null), [fit.x0, fit.y0, fit.x1, fit.y1]);
+  // A new floor (another facility) is fitted again; otherwise the view follows the content until the user
+  // first touches it, then stays put so shapes being drawn or dragged do not slide under the pointer.
+  useEffect(() => setView(null), [props.resetKey]);
 
   // The visible world rectangle, keeping the aspect ratio of the element.
   const v = view ?? (() => {
@@ -106,6 +112,7 @@ export function MapView(props) {
     const target = e.target;
     const readerName = target.dataset?.reader;
     e.currentTarget.setPointerCapture(e.pointerId);
+    if (!view) setView(v);
     const at = toWorld(e.clientX, e.clientY);
     if (readerName && onReaderMove) drag.current = { kind: 'reader', name: readerName };
     else if (onDraw) drag.current = { kind: 'draw', from: at };

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Makes sure the local Redis (127.0.0.1:6379) and RabbitMQ (127.0.0.1:5672)
 # that tagtrail and its tests use are answering, starting the machine's own
-# servers if they are not. Exits 1 with a clear message if either cannot be
-# started. Safe to run again: services already up are left alone.
+# servers if they are not, and that Chromium (for the web console's browser
+# tests) is installed. Exits 1 with a clear message if Redis or RabbitMQ
+# cannot be started. Safe to run again: services already up are left alone.
 #
 #   TAGTRAIL_SKIP_SERVICES=1   do nothing (services are managed elsewhere)
 #   RABBITMQ_WAIT_SECONDS=60   how long to wait for RabbitMQ to accept connections
@@ -88,3 +89,19 @@ ensure_rabbitmq() {
 
 ensure_redis
 ensure_rabbitmq
+
+# The web console's browser tests drive Debian's Chromium. Installed where we
+# can (root with apt-get, as in CI); elsewhere a warning, since only those
+# tests need it (they then fail naming the missing browser).
+ensure_chromium() {
+  local browser="${CHROMIUM_PATH:-/usr/bin/chromium}"
+  if [[ -x "$browser" ]]; then
+    log "Chromium found at $browser"
+  elif [[ "$(id -u)" == "0" ]] && command -v apt-get >/dev/null 2>&1; then
+    install_if_missing chromium chromium
+  else
+    log "WARNING: Chromium not found at $browser; the console's browser tests need it (apt-get install chromium)"
+  fi
+}
+
+ensure_chromium

@@ -18,7 +18,7 @@ import {
   type EnvError,
 } from './core/env';
 
-export const ROLES = ['api', 'eventstore', 'engine', 'projections', 'relay', 'jobs'] as const;
+export const ROLES = ['api', 'eventstore', 'engine', 'projections', 'relay', 'jobs', 'readers'] as const;
 export type Role = (typeof ROLES)[number];
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;

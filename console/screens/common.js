@@ -17,7 +17,7 @@ export function Spark({ xs, series, height = 120, testid }) {
   useEffect(() => {
     const opts = {
       width: Math.max(200, ref.current.clientWidth), height,
-      legend: { show: true }, cursor: { show: true },
+      legend: { show: false }, cursor: { show: false },
       scales: { x: { time: true } },
       axes: [{ space: 60 }, { size: 40 }],
       series: [{}, ...series.map((s, i) => ({ label: s.label, stroke: ['#1b63d6', '#c27a00', '#1a8a4a'][i % 3], width: 1.5 }))],
@@ -28,7 +28,9 @@ export function Spark({ xs, series, height = 120, testid }) {
   useEffect(() => {
     plot.current?.setData([xs, ...series.map((s) => s.values)]);
   });
-  return html`<div ref=${ref} data-testid=${testid}></div>`;
+  const colours = ['#1b63d6', '#c27a00', '#1a8a4a'];
+  return html`<div><div ref=${ref} data-testid=${testid}></div>
+    <div class="legend">${series.map((s, i) => html`<span style=${`margin-right:1rem;color:${colours[i % 3]}`}>■ ${s.label}: ${s.values[s.values.length - 2] ?? 0}</span>`)}</div></div>`;
 }
 
 /** Pages of a paged query, forward by marker and back by the markers kept. */

@@ -3,13 +3,15 @@
 // DataReader may read zone maps in use but not reader definitions).
 import { get } from '../api.js';
 
-/** Facility names: the facilities query, or for roles that may not list them, those given. */
-export async function facilityNames(fallback = []) {
+/** Facility names: the facilities query, or for a DataReader (who may not list them) the facilities of the items. */
+export async function facilityNames() {
   try {
     return (await get('/configuration/v1/facilities/show')).map((f) => f.name);
   } catch (err) {
     if (err.status !== 403) throw err;
-    return fallback.length ? fallback : ['DEFAULT'];
+    const items = await get('/data/v1/items/show', { pageSize: 1000 }).catch(() => ({ items: [] }));
+    const names = [...new Set(items.items.map((i) => i.facility).filter(Boolean))].sort();
+    return names.length ? names : ['DEFAULT'];
   }
 }
 

@@ -10,7 +10,8 @@ import { ErrorText, has } from './common.js';
 import { currentZoneMap, facilityNames, readersOf } from './floor-data.js';
 
 const ITEM_LIMIT = 100_000;
-const REPLAY_MINUTES = 60;
+const REPLAY_SECONDS = 3600;
+const REPLAY_STEP = 1;
 
 const toMapItem = (i) => ({ epc: i.epc, x: i.xLocation, y: i.yLocation, zone: i.zone, facility: i.facility, time: i.lastModifiedTime });
 
@@ -24,7 +25,7 @@ export function FloorMap({ session, params }) {
   const live = useRef(new Map());
   const [version, setVersion] = useState(0);
   const [itemsError, setItemsError] = useState(null);
-  const [replay, setReplay] = useState(null); // {minutesAgo, time, items: Map} | null = live
+  const [replay, setReplay] = useState(null); // {secondsAgo, time, items: Map} | null = live
   const [replayBusy, setReplayBusy] = useState(false);
   const loadItems = async () => {
     if (!canItems || !f) return;
@@ -53,19 +54,26 @@ export function FloorMap({ session, params }) {
     }
   }, [f]);
 
-  const onSlide = async (minutesAgo) => {
-    if (minutesAgo === 0) return setReplay(null);
-    const time = new Date(Date.now() - minutesAgo * 60_000).toISOString();
-    setReplay({ minutesAgo, time, items: replay?.items ?? new Map() });
-    setReplayBusy(true);
-    try {
-      const items = await allPages('/data/v1/items/show/asOf', { facility: f, time }, 'items', { limit: ITEM_LIMIT });
-      setReplay({ minutesAgo, time, items: new Map(items.map((i) => [i.epc, toMapItem(i)])) });
-    } catch (err) {
-      setItemsError(err);
-    } finally {
-      setReplayBusy(false);
-    }
+  // The as-of query scans the engine log: ask once the slider rests, and only keep the latest answer.
+  const slideTimer = useRef(null);
+  const slideSeq = useRef(0);
+  const onSlide = (secondsAgo) => {
+    clearTimeout(slideTimer.current);
+    if (secondsAgo === 0) return setReplay(null);
+    const time = new Date(Date.now() - secondsAgo * 1000).toISOString();
+    setReplay({ secondsAgo, time, items: replay?.items ?? new Map() });
+    slideTimer.current = setTimeout(async () => {
+      const seq = ++slideSeq.current;
+      setReplayBusy(true);
+      try {
+        const items = await allPages('/data/v1/items/show/asOf', { facility: f, time }, 'items', { limit: ITEM_LIMIT });
+        if (seq === slideSeq.current) setReplay({ secondsAgo, time, items: new Map(items.map((i) => [i.epc, toMapItem(i)])), loaded: true });
+      } catch (err) {
+        setItemsError(err);
+      } finally {
+        if (seq === slideSeq.current) setReplayBusy(false);
+      }
+    }, 300);
   };
 
   const zones = floorData?.zoneMap?.zones ?? [];
@@ -77,13 +85,13 @@ export function FloorMap({ session, params }) {
       <fieldset class="row" style="border:none;padding:0;margin:0"><legend class="sr-only">Layers</legend>
         ${['zones', 'readers', 'items', 'labels'].map((k) => html`<label style="flex-direction:row;align-items:center;gap:.25rem"><input type="checkbox" checked=${layers[k]} onChange=${() => toggle(k)} />${k}</label>`)}
       </fieldset>
-      ${canItems && html`<label style="min-width:320px">${replay ? html`Floor as of <span data-testid="replay-time" title=${replay.time}>${new Date(replay.time).toLocaleString()}</span>${replayBusy ? ' (loading…)' : ''}` : html`<span data-testid="replay-time">Live</span>`}
-        <input type="range" data-testid="time-slider" min="0" max=${REPLAY_MINUTES} step="1" value=${REPLAY_MINUTES - (replay?.minutesAgo ?? 0)} aria-label="Time: right is now, left is up to an hour ago"
-          onChange=${(e) => onSlide(REPLAY_MINUTES - Number(e.target.value))} /></label>`}
+      ${canItems && html`<label style="min-width:320px">${replay ? html`Floor as of <span data-testid="replay-time" data-loaded=${replay.loaded ? 'yes' : 'no'} title=${`${replay.time} (UTC)`}>${new Date(replay.time).toLocaleString()}</span>${replayBusy ? ' (loading…)' : ''}` : html`<span data-testid="replay-time">Live</span>`}
+        <input type="range" data-testid="time-slider" min="0" max=${REPLAY_SECONDS} step=${REPLAY_STEP} value=${REPLAY_SECONDS - (replay?.secondsAgo ?? 0)} aria-label="Time: right is now, left is up to an hour ago"
+          onInput=${(e) => onSlide(REPLAY_SECONDS - Number(e.target.value))} /></label>`}
       ${replay && html`<button onClick=${() => setReplay(null)}>Back to live</button>`}
       <span class="legend" data-testid="map-count">${items.size} items${floorData && !floorData.zoneMap ? ' · no current zone map' : ''}</span>
     </div>
     <${ErrorText} error=${facilitiesError ?? floorError ?? itemsError} />
-    <${MapView} zones=${zones} readers=${floorData?.readers ?? []} items=${canItems ? items : null} layers=${layers} onItem=${(epc) => { location.hash = `#/item/${encodeURIComponent(epc)}`; }} version=${version} />
+    <${MapView} resetKey=${f} zones=${zones} readers=${floorData?.readers ?? []} items=${canItems ? items : null} layers=${layers} onItem=${(epc) => { location.hash = `#/item/${encodeURIComponent(epc)}`; }} version=${version} />
     <p class="muted">Drag to pan, wheel or +/− to zoom, 0 to fit. Items without a location are drawn near the centre of their zone.</p>`;
 }

@@ -107,7 +107,12 @@ function parseLast(raw: string | null | undefined): LastCheckinEvent | undefined
   }
 }
 
-export async function checkin(deps: AppDeps, jobs: JobsForAgents, reader: string, body: CheckinBody, now: Date): Promise<CheckinAnswer> {
+/**
+ * What a check-in records, whoever checks in (an agent, or the readers role
+ * for the readers it holds a connection to): the Redis `lastCheckin`, and
+ * AgentCheckedIn when something changed or the last one is a minute old.
+ */
+export async function recordCheckin(deps: AppDeps, reader: string, body: CheckinBody, now: Date): Promise<void> {
   const keys = agentKeys(deps.keys);
   const at = now.toISOString();
   await deps.redis.hSet(keys.lastCheckin, reader, at);
@@ -118,6 +123,10 @@ export async function checkin(deps: AppDeps, jobs: JobsForAgents, reader: string
     const summary: LastCheckinEvent = { agentId: body.agentId, versions: body.versions, state: body.state, at };
     await deps.redis.hSet(keys.lastCheckinEvent, reader, JSON.stringify(summary));
   }
+}
+
+export async function checkin(deps: AppDeps, jobs: JobsForAgents, reader: string, body: CheckinBody, now: Date): Promise<CheckinAnswer> {
+  await recordCheckin(deps, reader, body, now);
   const [assignment, features, pending] = await Promise.all([
     jobs.assignmentFor(deps, reader),
     new ReaderFeatureReadModel(deps.redis, deps.keys).of(reader),

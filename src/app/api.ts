@@ -7,6 +7,7 @@ import type { AppDeps, Slice } from '../core/slice';
 import { authenticate, requireRoles, type PrincipalStore } from '../auth/middleware';
 import type { Role } from '../auth/roles';
 import type { PasswordVerifier } from '../auth/password';
+import type { LoginThrottle } from '../auth/throttle';
 
 export const API_VERSION = '1.0.0';
 export const OPENAPI_PATH = '/openapi.json';
@@ -20,7 +21,14 @@ export interface Api {
 }
 
 /** `verifier`: shared with other password checks (the broker's login) so they share one cache. */
-export function buildApi(slices: readonly Slice[], deps: AppDeps, principals: PrincipalStore, rootPath: string, verifier?: PasswordVerifier): Api {
+export function buildApi(
+  slices: readonly Slice[],
+  deps: AppDeps,
+  principals: PrincipalStore,
+  rootPath: string,
+  verifier?: PasswordVerifier,
+  throttle?: LoginThrottle,
+): Api {
   const table = new RouteTable(guard);
   for (const slice of slices) slice.register(table, deps);
   table.add(
@@ -37,7 +45,7 @@ export function buildApi(slices: readonly Slice[], deps: AppDeps, principals: Pr
     },
   );
   const router = new Router();
-  router.use(authenticate(principals, { logger: deps.logger.child('auth'), ...(verifier ? { verifier } : {}) }));
+  router.use(authenticate(principals, { logger: deps.logger.child('auth'), ...(verifier ? { verifier } : {}), ...(throttle ? { throttle } : {}) }));
   router.use(table.router.routes(), table.router.allowedMethods());
   return { router, table };
 }

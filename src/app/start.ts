@@ -21,6 +21,7 @@ import { SLICES } from './slices';
 import { startJobsWork } from '../jobs/process';
 import { PasswordVerifier } from '../auth/password';
 import { brokerAuthRouter } from '../brokerauth/routes';
+import { loginThrottle } from '../auth/throttle';
 import { configuredQueueLookup } from '../brokerauth/client-queues';
 import { closeLiveStreams } from '../live/slice';
 import { consoleRouter } from '../console/static';
@@ -28,7 +29,7 @@ import { consoleRouter } from '../console/static';
 const HEALTH_TIMEOUT_MS = 2000;
 
 /** The roles that need the shared clients (everything but the bare event store). */
-const CLIENT_ROLES: readonly Role[] = ['api', 'engine', 'projections', 'relay', 'jobs'];
+const CLIENT_ROLES: readonly Role[] = ['api', 'engine', 'projections', 'relay', 'jobs', 'readers'];
 
 export interface Started {
   /** Where this process reaches the event store. */
@@ -116,8 +117,10 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
   if (!hasRole(config, 'api')) return { eventStoreConnectionString: connectionString };
   await bootstrapSlices(SLICES, deps);
   const verifier = new PasswordVerifier();
-  const api = buildApi(SLICES, deps, principals, config.http.rootPath, verifier);
-  const brokerAuth = brokerAuthRouter({ principals, verifier, isClientQueue: configuredQueueLookup(eventStore), logger: logger.child('broker-auth') });
+  // One throttle for REST and broker logins: failures count across both.
+  const throttle = loginThrottle(redis, deps.keys, logger.child('auth'));
+  const api = buildApi(SLICES, deps, principals, config.http.rootPath, verifier, throttle);
+  const brokerAuth = brokerAuthRouter({ principals, verifier, throttle, isClientQueue: configuredQueueLookup(eventStore), logger: logger.child('broker-auth') });
 
   const httpLogger = logger.child('http');
   const app = createHttpApp({

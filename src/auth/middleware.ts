@@ -4,12 +4,13 @@
 // whether it needs a caller at all.
 import type { Context, Middleware, Next } from 'koa';
 import type { Logger } from '../core/logger';
-import { forbidden, unauthorized, type ApiError } from '../core/http/errors';
+import { forbidden, tooManyRequests, unauthorized, type ApiError } from '../core/http/errors';
 import { parseAuthorization } from './header';
 import { PasswordVerifier } from './password';
 import { resolveCredentials, type AuthenticatedPrincipal, type Resolution } from './resolve';
 import { hasAnyRole, type Role } from './roles';
 import type { PrincipalStore } from './store';
+import type { LoginThrottle } from './throttle';
 
 export type { PrincipalStore, StoredToken, StoredUser } from './store';
 export type { AuthenticatedPrincipal, AuthScheme } from './resolve';
@@ -24,6 +25,8 @@ export interface AuthenticateOptions {
   readonly verifier?: PasswordVerifier;
   readonly clock?: () => Date;
   readonly logger?: Logger;
+  /** Failed-login throttling of Basic credentials, by user name and client address; absent: none. */
+  readonly throttle?: LoginThrottle;
 }
 
 /** Resolves the caller into `ctx.state.principal` (undefined when none or invalid). */
@@ -38,7 +41,8 @@ export function authenticate(store: PrincipalStore, opts: AuthenticateOptions = 
     // for paths routed further on), verifying and recording token use twice.
     if (ctx.state[STATE_KEY] !== undefined) return next();
     const credentials = parseAuthorization(ctx.get('Authorization') || undefined);
-    const resolution = await resolveCredentials(store, verifier, credentials, clock(), onTouchError);
+    const throttled = opts.throttle ? { throttle: opts.throttle, origin: { address: ctx.ip } } : undefined;
+    const resolution = await resolveCredentials(store, verifier, credentials, clock(), onTouchError, throttled);
     ctx.state[STATE_KEY] = resolution;
     ctx.state['principal'] = resolution.ok ? resolution.principal : undefined;
     // Never the header or the password: only which scheme failed and why.
@@ -59,15 +63,29 @@ function challenge(ctx: Context, message: string): ApiError {
   return Object.assign(unauthorized(message), { headers: { 'WWW-Authenticate': WWW_AUTHENTICATE } });
 }
 
+/** Seconds for a Retry-After header: whole, at least 1. */
+export const retryAfterSeconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
+
+/** A 429 with Retry-After: the login throttle holds this user name or address back. */
+function holdBack(ctx: Context, message: string, retryAfterMs: number): ApiError {
+  const seconds = String(retryAfterSeconds(retryAfterMs));
+  ctx.set('Retry-After', seconds);
+  return Object.assign(tooManyRequests(message), { headers: { 'Retry-After': seconds } });
+}
+
 /**
- * The authenticated caller, or a thrown 401. Throws a plain Error (a 500)
+ * The authenticated caller, or a thrown 401 (429 while the login throttle
+ * holds the caller back). Throws a plain Error (a 500)
  * when `authenticate` is not mounted: a wiring mistake must fail closed, not
  * look like an anonymous request.
  */
 export function currentPrincipal(ctx: Context): AuthenticatedPrincipal {
   const resolution = ctx.state[STATE_KEY] as Resolution | undefined;
   if (resolution === undefined) throw new Error('authenticate() middleware is not mounted before this route');
-  if (!resolution.ok) throw challenge(ctx, resolution.message);
+  if (!resolution.ok) {
+    if (resolution.retryAfterMs !== undefined) throw holdBack(ctx, resolution.message, resolution.retryAfterMs);
+    throw challenge(ctx, resolution.message);
+  }
   return resolution.principal;
 }
 

@@ -5,6 +5,7 @@ import { hashPassword, verifyPassword, type PasswordVerifier } from './password'
 import type { Credentials } from './header';
 import type { Principal } from './roles';
 import type { PrincipalStore, StoredUser } from './store';
+import type { LoginOrigin, LoginThrottle } from './throttle';
 
 /** How the caller proved who it is; `GET /authentication/v1/token` insists on basic. */
 export type AuthScheme = 'basic' | 'token';
@@ -15,7 +16,14 @@ export interface AuthenticatedPrincipal extends Principal {
 
 export type Resolution =
   | { readonly ok: true; readonly principal: AuthenticatedPrincipal }
-  | { readonly ok: false; readonly message: string };
+  /** `retryAfterMs`: refused unchecked, the login throttle holds this user or address back. */
+  | { readonly ok: false; readonly message: string; readonly retryAfterMs?: number };
+
+/** The login throttle and where the attempt comes from; absent: not throttled. */
+export interface ThrottledOrigin {
+  readonly throttle: LoginThrottle;
+  readonly origin: LoginOrigin;
+}
 
 const INVALID = 'Invalid credentials';
 
@@ -32,13 +40,30 @@ function principalOf(user: StoredUser, scheme: AuthScheme): AuthenticatedPrincip
   return { name: user.name, roles: user.roles, scheme };
 }
 
-/** Checks a user name and password. */
+/**
+ * Checks a user name and password; with `throttled`, not at all while the
+ * login throttle holds the name or address back, and a failure counts.
+ */
 export async function resolveBasic(
   store: PrincipalStore,
   verifier: PasswordVerifier,
   username: string,
   password: string,
+  throttled?: ThrottledOrigin,
 ): Promise<Resolution> {
+  const verdict = throttled ? await throttled.throttle.check(username, throttled.origin) : undefined;
+  if (verdict && !verdict.open) {
+    return { ok: false, message: 'Too many failed logins; retry later', retryAfterMs: verdict.retryAfterMs };
+  }
+  const resolution = await checkPassword(store, verifier, username, password);
+  if (throttled && verdict?.open) {
+    if (resolution.ok) await throttled.throttle.succeeded(username, throttled.origin, verdict.failures);
+    else await throttled.throttle.failed(username, throttled.origin);
+  }
+  return resolution;
+}
+
+async function checkPassword(store: PrincipalStore, verifier: PasswordVerifier, username: string, password: string): Promise<Resolution> {
   const user = await store.findUser(username);
   if (!user) {
     // The verifier (and its cache) is bypassed: nothing about a non-user is remembered.
@@ -66,6 +91,7 @@ export async function resolveCredentials(
   credentials: Credentials,
   now: Date,
   onTouchError: (err: unknown) => void,
+  throttled?: ThrottledOrigin,
 ): Promise<Resolution> {
   switch (credentials.kind) {
     case 'none':
@@ -73,7 +99,7 @@ export async function resolveCredentials(
     case 'invalid':
       return { ok: false, message: `${INVALID}: ${credentials.reason}` };
     case 'basic':
-      return resolveBasic(store, verifier, credentials.username, credentials.password);
+      return resolveBasic(store, verifier, credentials.username, credentials.password, throttled);
     case 'token': {
       const user = await userOfToken(store, credentials.token);
       if (!user) return { ok: false, message: 'Invalid or revoked token' };

@@ -14,6 +14,8 @@ import { decodeInput } from '../core/http/decode';
 import { badRequest } from '../core/http/errors';
 import type { PasswordVerifier } from '../auth/password';
 import { resolveBasic } from '../auth/resolve';
+import { retryAfterSeconds } from '../auth/middleware';
+import type { LoginThrottle } from '../auth/throttle';
 import type { PrincipalStore } from '../auth/store';
 import type { Principal } from '../auth/roles';
 import { ResourceRequest, TopicRequest, UserRequest, VhostRequest } from './codec';
@@ -30,6 +32,8 @@ export interface BrokerAuthDeps {
   readonly principals: PrincipalStore;
   /** The REST interface's verifier, so both share one cache of recent successes. */
   readonly verifier: PasswordVerifier;
+  /** The REST interface's login throttle, so failures count across both; absent: none. */
+  readonly throttle?: LoginThrottle;
   /** Whether a queue name is a queue tagtrail configured for clients (client-queues.ts). */
   readonly isClientQueue: (name: string) => boolean | Promise<boolean>;
   readonly logger: Logger;
@@ -74,8 +78,24 @@ export function brokerAuthRouter(deps: BrokerAuthDeps): Router {
 
   const user = async (ctx: Context): Promise<void> => {
     const req = await decodeParams(ctx, UserRequest);
+    // The caller is the broker, on behalf of every AMQP client, so its
+    // address is not a client's: throttled by user name at the caller's
+    // address only (counting the address on its own would hold every AMQP
+    // client back). An `ip` parameter is not used: anyone can call this
+    // endpoint and send any.
+    const origin = { address: `broker-auth ${ctx.ip}`, sharedAddress: true };
     // resolveBasic runs argon2 against a decoy for unknown users, so timing does not reveal which names exist.
-    const resolution = await resolveBasic(principals, verifier, req.username, req.password);
+    const resolution = await resolveBasic(principals, verifier, req.username, req.password, deps.throttle ? { throttle: deps.throttle, origin } : undefined);
+    if (!resolution.ok && resolution.retryAfterMs !== undefined) {
+      logger.warn('broker login held back: too many failed logins', { username: req.username, retryAfterMs: resolution.retryAfterMs });
+      // Any answer but 200 refuses the login; 429 says why.
+      ctx.status = 429;
+      ctx.set('Retry-After', String(retryAfterSeconds(resolution.retryAfterMs)));
+      ctx.set('Cache-Control', 'no-store');
+      ctx.type = 'text/plain';
+      ctx.body = 'deny';
+      return;
+    }
     const decision = decideLogin(resolution.ok ? resolution.principal : undefined, resolution.ok);
     report('user', decision, { username: req.username });
     answer(ctx, decision);

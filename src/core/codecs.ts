@@ -3,10 +3,19 @@
 // tells the client what a valid value looks like rather than an io-ts type
 // name. Unbranded on purpose: values built in code and tests need no casts.
 import * as t from 'io-ts';
+import { MAX_NAME_LENGTH, nameProblem } from './text';
+
+// An echoed value is cut: a 100k-character value must not come back whole in every error.
+const MAX_ECHO = 80;
+
+function echo(u: unknown): string {
+  const text = JSON.stringify(u) ?? typeof u;
+  return text.length > MAX_ECHO ? `${text.slice(0, MAX_ECHO)}… (${text.length} characters)` : text;
+}
 
 /** The `reason` of a failed field: "is required" when absent, else what was wrong. */
 export function failureReason(name: string, reason: string, u: unknown): string {
-  return u === undefined ? `is required (${name})` : `${reason}, got ${JSON.stringify(u) ?? typeof u}`;
+  return u === undefined ? `is required (${name})` : `${reason}, got ${echo(u)}`;
 }
 
 const isNumber = (u: unknown): u is number => typeof u === 'number' && Number.isFinite(u);
@@ -25,6 +34,30 @@ export const NonEmptyString = refined(
   (u): u is string => typeof u === 'string' && u.trim().length > 0,
   'must be a non-empty string',
 );
+
+/**
+ * The name or id of something a client creates and later addresses in a URL
+ * path: non-empty, at most MAX_NAME_LENGTH characters, no control characters
+ * or lone surrogates, not `.` or `..`. Each failure says which rule failed.
+ */
+export const Name = new t.Type<string, string, unknown>(
+  'name',
+  (u): u is string => typeof u === 'string' && nameProblem(u) === undefined,
+  (u, c) => {
+    if (typeof u !== 'string') return t.failure(u, c, u === undefined ? 'is required (string)' : 'must be a string');
+    const problem = nameProblem(u);
+    return problem === undefined ? t.success(u) : t.failure(u, c, problem);
+  },
+  t.identity,
+);
+
+/** JSON Schema of a Name, for the OpenAPI document. */
+export const nameSchema = (description?: string): Record<string, unknown> => ({
+  type: 'string',
+  minLength: 1,
+  maxLength: MAX_NAME_LENGTH,
+  ...(description ? { description } : {}),
+});
 
 export const Integer = refined(
   'integer',

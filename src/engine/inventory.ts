@@ -1,9 +1,11 @@
 // INVENTORY placement: a read is placed at its reader (antenna zone, reader
 // zone, the zone around the reader, else FACILITY); among the reads of the
-// compute window the strongest peak RSSI wins.
+// compute window the strongest peak RSSI wins, with hysteresis: a tag stays
+// where it is while a read there is within INVENTORY_HYSTERESIS_DB of the
+// strongest (docs/item-processing.md, "Hysteresis").
 import { observe } from './transition';
 import type { EngineReport } from './report';
-import { FACILITY, type EngineReader, type InventoryCandidate, type ItemChange, type ItemView, type JobContext, type JobRuntime, type Position } from './types';
+import { ABSENT, FACILITY, type EngineReader, type InventoryCandidate, type ItemChange, type ItemState, type ItemView, type JobContext, type JobRuntime, type Position } from './types';
 
 /**
  * Zone of a read by `antennaId` of `reader`. Polarized antenna ids (1001-1052,
@@ -37,6 +39,17 @@ export function positionOfRead(ctx: JobContext, readerName: string, antennaId: n
     y: p?.y ?? null,
   };
 }
+
+/**
+ * How much stronger (dB of peak RSSI) a read elsewhere must be than the
+ * strongest read at the item's current position to move it while that
+ * position is still read. A tag between two readers is read by both with
+ * a few dB of noise; without a margin it would change zone with every
+ * report. A tag that really moves gets far stronger at its new place (tens
+ * of dB over a few metres), or stops being read at the old one and moves
+ * when those reads leave the compute window.
+ */
+export const INVENTORY_HYSTERESIS_DB = 6;
 
 /** Strongest RSSI first; ties go to the latest read, then by reader and antenna so the choice is deterministic. */
 function stronger(a: InventoryCandidate, b: InventoryCandidate): InventoryCandidate {
@@ -104,13 +117,28 @@ export function ingestInventory(runtime: JobRuntime, view: ItemView, report: Eng
       list.push(candidate);
     }
     window.add(epc, candidate.time);
-    const winner = list.length === 1 ? candidate : list.reduce(stronger);
+    const winner = list.length === 1 ? candidate : hold(view.get(epc), list, list.reduce(stronger), ctx);
     const next = cachedPosition(ctx, winner.reader, winner.antennaId);
     const change = observe(view, ctx, epc, candidate.tid, candidate.time, next, movedInventory);
     if (change !== undefined) changes.push(change);
   }
   window.size = runtime.candidates.size;
   return changes;
+}
+
+/**
+ * The hysteresis: the strongest candidate at the item's current position
+ * (the incumbent) keeps the item unless `best` beats it by the margin.
+ */
+function hold(item: ItemState | undefined, list: readonly InventoryCandidate[], best: InventoryCandidate, ctx: JobContext): InventoryCandidate {
+  if (item === undefined || item.zone === ABSENT) return best;
+  let incumbent: InventoryCandidate | undefined;
+  for (const c of list) {
+    if (movedInventory(item, cachedPosition(ctx, c.reader, c.antennaId))) continue;
+    if (incumbent === undefined || stronger(incumbent, c) === c) incumbent = c;
+  }
+  if (incumbent === undefined || incumbent === best) return best;
+  return best.peakRssi >= incumbent.peakRssi + INVENTORY_HYSTERESIS_DB ? best : incumbent;
 }
 
 /** INVENTORY: any other position is a move. */

@@ -1,6 +1,7 @@
 // Facilities: CRUD on named facility documents. DEFAULT exists from the
 // start; a facility still used by reader definitions, zone maps or active
 // jobs, or the last one, cannot be deleted.
+import { nameSchema } from '../core/codecs';
 import { right } from 'fp-ts/Either';
 import type { EventStoreDBClient } from '@eventstore/db-client';
 import { WrongExpectedVersionError } from '@eventstore/db-client';
@@ -44,7 +45,7 @@ export const facilitiesSlice: Slice = {
       writeRoles: CONFIG_ROLES,
       readRoles: READ_ROLES,
       body: FacilityBody,
-      bodySchema: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
+      bodySchema: { type: 'object', required: ['name'], properties: { name: nameSchema() } },
       nameOf: (b) => b.name,
       context: async () => null,
       validate: (b) => right({ name: b.name }),

@@ -4,7 +4,7 @@
 // fingerprint of the filters, so a marker used with other filters is a 400).
 import * as t from 'io-ts';
 import { badRequest } from '../core/http/errors';
-import { decodeInput } from '../core/http/decode';
+import { decodeInput, refuseUnknownFields } from '../core/http/decode';
 import { failureReason, IsoTimestamp } from '../readerdefinitions/primitives';
 import { HealthEventTypeCodec, SearchableCodeCodec, type HealthEventType } from './codes';
 
@@ -92,11 +92,7 @@ export function parseHealthEventSearch(body: unknown): HealthEventQuery {
   const b = decodeInput(HealthEventSearchBody, body ?? {}, 'body');
   // An unknown field is most likely a misspelt filter (readerName): refusing
   // it beats silently answering every event.
-  const known = Object.keys(HealthEventSearchBody.props);
-  const unknown = Object.keys(b).filter((key) => !known.includes(key));
-  if (unknown.length) {
-    throw badRequest('Invalid request body', unknown.map((key) => ({ path: `body.${key}`, reason: `is not a search field (${known.join(', ')})` })));
-  }
+  refuseUnknownFields(b, Object.keys(HealthEventSearchBody.props), 'search');
   const fromMs = b.fromTime === undefined ? undefined : Date.parse(b.fromTime);
   const toMs = b.toTime === undefined ? undefined : Date.parse(b.toTime);
   if (fromMs !== undefined && toMs !== undefined && fromMs > toMs) {

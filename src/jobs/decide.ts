@@ -26,6 +26,12 @@ export type JobCommand =
   /** Readers resolved by the runner in INITIALIZING; `notes` become job errors (e.g. readers taken meanwhile). */
   | { readonly type: 'Initialize'; readonly readerNames: readonly string[]; readonly notes: readonly string[]; readonly ackTimeoutMs: number }
   | { readonly type: 'Acknowledge'; readonly readerName: string }
+  /**
+   * A reader tagtrail drives itself (LLRP, IoT) cannot run its part of the
+   * job: the reason becomes a job error and the reader a failed reader, as a
+   * reader that never acknowledged.
+   */
+  | { readonly type: 'FailReader'; readonly readerName: string; readonly message: string }
   | { readonly type: 'Stop'; readonly graceful: boolean; readonly stopTimeoutMs: number };
 
 type Decision = E.Either<ApiError, ReadonlyArray<JobEvent>>;
@@ -53,7 +59,8 @@ export function nextDue(s: JobState): { at: number; action: DueAction } | undefi
     case 'INITIALIZING':
       return { at: ms(s.lastActivityTime), action: 'Initialize' };
     case 'STARTING': {
-      const allAcked = s.readerNames.length > 0 && s.readerNames.every((r) => s.acknowledged.includes(r));
+      // A failed reader has settled too: the others need not wait for the deadline.
+      const allAcked = s.acknowledged.length > 0 && s.readerNames.every((r) => s.acknowledged.includes(r) || s.failedReaderNames.includes(r));
       return { at: allAcked ? ms(s.lastActivityTime) : ms(s.ackDeadline ?? s.lastActivityTime), action: 'Tick' };
     }
     case 'RUNNING': {
@@ -85,7 +92,7 @@ function tick(s: JobState, now: Date): Decision {
     case 'WAITING':
       return E.right([{ type: 'JobInitializing', data: { time } }]);
     case 'STARTING': {
-      const missing = s.readerNames.filter((r) => !s.acknowledged.includes(r));
+      const missing = s.readerNames.filter((r) => !s.acknowledged.includes(r) && !s.failedReaderNames.includes(r));
       if (missing.length === 0) return E.right([{ type: 'JobRunning', data: { time } }]);
       const failures: JobEvent[] = missing.map((readerName) => ({ type: 'JobReaderFailed', data: { time, readerName } }));
       if (s.acknowledged.length === 0) {
@@ -138,6 +145,17 @@ export function decideJob(cmd: JobCommand, s: JobState, now: Date): Decision {
       if (s.status !== 'STARTING' && s.status !== 'RUNNING') return E.left(conflict(`job ${s.id} is ${s.status}`));
       if (s.acknowledged.includes(cmd.readerName)) return E.right([]);
       return E.right([{ type: 'JobReaderAcknowledged', data: { time, readerName: cmd.readerName } }]);
+    }
+    case 'FailReader': {
+      if (s.status !== 'STARTING' && s.status !== 'RUNNING') return E.right([]);
+      if (!s.readerNames.includes(cmd.readerName) || s.failedReaderNames.includes(cmd.readerName)) return E.right([]);
+      const events: JobEvent[] = [
+        { type: 'JobErrorRecorded', data: { time, message: `reader ${cmd.readerName}: ${cmd.message}` } },
+        { type: 'JobReaderFailed', data: { time, readerName: cmd.readerName } },
+      ];
+      const left = s.readerNames.filter((r) => r !== cmd.readerName && !s.failedReaderNames.includes(r));
+      if (left.length === 0) events.push(...failed(time, 'no reader of the job could run it'));
+      return E.right(events);
     }
     case 'Stop': {
       const stop = (graceful: boolean): JobEvent => ({

@@ -26,16 +26,26 @@ export class RelayLease {
     private readonly key: string,
     private readonly ttlMs: number,
     private readonly logger: Logger,
+    /** Who holds it, in log lines ("relay"; the readers role names the reader). */
+    private readonly what = 'relay',
   ) {}
+
+  /**
+   * One attempt: true when this instance holds the lease now (taken or
+   * extended). The readers role holds one lease per reader this way, so two
+   * processes never connect to one reader.
+   */
+  async tryAcquire(): Promise<boolean> {
+    return Number(await this.redis.sendCommand(['EVAL', ACQUIRE, '1', this.key, this.holder, String(this.ttlMs)])) === 1;
+  }
 
   /** Resolves once this instance holds the lease; retries every third of the lease; rejects when `signal` aborts. */
   async acquire(signal: AbortSignal): Promise<void> {
     let told = false;
     for (;;) {
       signal.throwIfAborted();
-      const ok = await this.redis.sendCommand(['EVAL', ACQUIRE, '1', this.key, this.holder, String(this.ttlMs)]);
-      if (Number(ok) === 1) {
-        if (told) this.logger.info('relay: lease acquired, taking over', { holder: this.holder });
+      if (await this.tryAcquire()) {
+        if (told) this.logger.info(`${this.what}: lease acquired, taking over`, { holder: this.holder });
         return;
       }
       if (!told) {
@@ -66,7 +76,7 @@ export class RelayLease {
           return;
         }
       } catch (err) {
-        this.logger.warn('relay: lease renewal failed; publishing on', { err: err instanceof Error ? err.message : String(err) });
+        this.logger.warn(`${this.what}: lease renewal failed; carrying on`, { err: err instanceof Error ? err.message : String(err) });
       }
       if (this.renewTimer) this.schedule(tick);
     };

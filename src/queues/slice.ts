@@ -7,8 +7,7 @@ import type { Context } from 'koa';
 import type * as t from 'io-ts';
 import { hasRole } from '../config';
 import type { AppDeps, BackgroundWork, Slice } from '../core/slice';
-import { decodeInput } from '../core/http/decode';
-import { badRequest } from '../core/http/errors';
+import { decodeInput, refuseUnknownFields } from '../core/http/decode';
 import { appendEvents } from '../core/eventstore';
 import { encodeEvent } from '../core/events';
 import { currentPrincipal } from '../auth/middleware';
@@ -54,13 +53,7 @@ const RESPONSES = { 200: '{serverUrl, queue}', 400: 'a bad filter field or deliv
 /** The body as a filter of `codec`, refusing fields the filter does not know (a typo would widen the queue silently). */
 function decodeFilter<A extends object>(codec: t.InterfaceType<t.Props, A>, raw: unknown): A {
   const body: unknown = raw ?? {};
-  const known = Object.keys(codec.props);
-  if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
-    const unknown = Object.keys(body).filter((k) => !known.includes(k));
-    if (unknown.length > 0) {
-      throw badRequest('Invalid request body', unknown.map((k) => ({ path: `body.${k}`, reason: `unknown filter field; known: ${known.join(', ')}` })));
-    }
-  }
+  refuseUnknownFields(body, Object.keys(codec.props), 'filter');
   return decodeInput(codec, body, 'body');
 }
 

@@ -32,6 +32,8 @@ const targetFields = { readerNames: t.array(NonEmptyString), facility: NonEmptyS
 const Target = t.partial(targetFields);
 export const TimeSyncBody = t.exact(Target);
 export const RebootBody = t.exact(t.partial({ ...targetFields, reason: t.string }));
+export const TIME_SYNC_FIELDS = Object.keys(targetFields);
+export const REBOOT_FIELDS = [...TIME_SYNC_FIELDS, 'reason'];
 export type TargetBody = t.TypeOf<typeof Target>;
 
 const targetSchema = {

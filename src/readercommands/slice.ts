@@ -10,7 +10,7 @@ import type { Context } from 'koa';
 import { issueReaderCommand, readerCommandsOf, type ReaderCommandRecord } from '../agents/commands';
 import { handleCommand } from '../core/command';
 import { aggregateStream } from '../core/eventstore';
-import { decodeInput } from '../core/http/decode';
+import { decodeInput, refuseUnknownFields } from '../core/http/decode';
 import { rootPathBefore } from '../core/http/root-path';
 import { notFound, type ApiError } from '../core/http/errors';
 import { commandMetadata } from '../core/resource/routes';
@@ -18,7 +18,7 @@ import type { AppDeps, Slice } from '../core/slice';
 import { facilityKind } from '../facilities/kind';
 import { readerDefinitionsOf } from '../readerdefinitions/kind';
 import {
-  evolveRequest, RebootBody, rebootBodySchema, readerCommandRequestEvents, requestStream, resolveTarget, TimeSyncBody, timeSyncBodySchema, toRequestStatus,
+  evolveRequest, REBOOT_FIELDS, RebootBody, rebootBodySchema, readerCommandRequestEvents, requestStream, resolveTarget, TIME_SYNC_FIELDS, TimeSyncBody, timeSyncBodySchema, toRequestStatus,
   type ReaderCommandRequestEvent, type RequestState, type SupportCommandType, type TargetBody,
 } from './request';
 
@@ -67,6 +67,8 @@ export const readerCommandsSlice: Slice = {
         responses: { 202: 'accepted; header Location: the request status; body: the status (readers PENDING)', 400: 'unknown reader or facility, both given, or no reader' },
       },
       async (ctx) => {
+        // An unknown (misspelt) field would leave no target: every reader.
+        refuseUnknownFields(ctx.request.body, TIME_SYNC_FIELDS, 'target');
         const body = decodeInput(TimeSyncBody, ctx.request.body ?? {}, 'body');
         await request(ctx, deps, 'TIME_SYNC', body, {}, true);
       },
@@ -79,6 +81,7 @@ export const readerCommandsSlice: Slice = {
         responses: { 202: 'accepted; header Location: the request status; body: the status (readers PENDING)', 400: 'no readers named, unknown reader or facility' },
       },
       async (ctx) => {
+        refuseUnknownFields(ctx.request.body, REBOOT_FIELDS, 'reboot');
         const body = decodeInput(RebootBody, ctx.request.body, 'body');
         const principal = (ctx.state as { principal?: { name: string } }).principal?.name ?? 'an administrator';
         const reason = body.reason !== undefined && body.reason.trim() !== '' ? body.reason : `reboot requested by ${principal} through ${SUPPORT_BASE}/readerReboot`;

@@ -12,12 +12,12 @@
 // response returns unset fields as null and a client may send a document it
 // read back.
 import * as t from 'io-ts';
+import { Name } from '../core/codecs';
 import { MemoryBank, Operation, ReaderMode, SearchMode, Session } from './model';
 import {
   FiniteNumber,
   HexString,
   Integer,
-  NonEmptyString,
   NonNegativeInteger,
   PositiveInteger,
   PositiveNumber,
@@ -73,7 +73,7 @@ export type ReaderConfigDetailsBody = t.TypeOf<typeof ReaderConfigDetailsBody>;
 
 export const ReaderConfigurationBody = t.intersection(
   [
-    t.exact(t.type({ name: NonEmptyString, operation: Operation })),
+    t.exact(t.type({ name: Name, operation: Operation })),
     // Optional for DO_NOTHING only; validate.ts requires it for the others.
     t.exact(t.partial({ configuration: nullable(ReaderConfigDetailsBody) })),
   ],

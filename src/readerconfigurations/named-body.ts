@@ -8,8 +8,8 @@
 // stream to read, so this codec refuses the body at once, with the full
 // body codec's field errors, so the client still sees every problem.
 import * as t from 'io-ts';
+import { Name } from '../core/codecs';
 import { isLeft } from 'fp-ts/Either';
-import { NonEmptyString } from './primitives';
 
 export interface NamedBody {
   readonly name: string;
@@ -25,7 +25,7 @@ export function namedBody(name: string, full: t.Decoder<unknown, unknown>): t.Ty
     name,
     (u): u is NamedBody => isObject(u) && typeof u['name'] === 'string' && 'body' in u,
     (u, c) => {
-      if (isObject(u) && NonEmptyString.is(u['name'])) return t.success({ name: u['name'], body: u });
+      if (isObject(u) && Name.is(u['name'])) return t.success({ name: u['name'], body: u });
       // Present `full` as the type at this point of the context, so its
       // errors read as the body's own (no intersection member index).
       const last = c[c.length - 1];

@@ -1,6 +1,7 @@
 // JSON Schema (OpenAPI 3.0 dialect) of the reader configuration request
 // body. The io-ts codec (codec.ts) and the rules (rules.ts, validate.ts) are
 // what is enforced; this documents them.
+import { nameSchema } from '../core/codecs';
 import { REPORT_CONFIG_FLAGS } from './model';
 
 const READER_MODES = [
@@ -72,7 +73,7 @@ export const readerConfigurationBodySchema: Record<string, unknown> = {
   type: 'object',
   required: ['name', 'operation'],
   properties: {
-    name: { type: 'string', minLength: 1 },
+    name: nameSchema(),
     operation: {
       type: 'string',
       enum: ['INVENTORY', 'LOCATION', 'THRESHOLD', 'DO_NOTHING', 'NORMAL'],

@@ -12,7 +12,8 @@
 // - `antennaZones` keys are antenna ids written as decimal strings (JSON keys).
 // - `agentIdentifier` and `features` are the service's: ignored on input.
 import * as t from 'io-ts';
-import { failureReason, FiniteNumber, NonEmptyString, nullable } from './primitives';
+import { Name } from '../core/codecs';
+import { failureReason, FiniteNumber, nullable } from './primitives';
 import { ReaderType } from './reader-types';
 import { ConnectionBody, ReaderConnection } from './connection';
 
@@ -40,15 +41,15 @@ export type PlacementBody = t.TypeOf<typeof PlacementBody>;
 
 export const ReaderDefinitionBody = t.intersection(
   [
-    t.type({ name: NonEmptyString }),
+    t.type({ name: Name }),
     t.partial({
       address: nullable(t.string),
       groups: nullable(t.array(t.string)),
       type: nullable(ReaderType),
       placement: nullable(PlacementBody),
       facility: nullable(t.string),
-      readerZone: nullable(NonEmptyString),
-      antennaZones: nullable(t.record(t.string, NonEmptyString)),
+      readerZone: nullable(Name),
+      antennaZones: nullable(t.record(t.string, Name)),
       labels: nullable(t.array(t.string)),
       connection: nullable(ConnectionBody),
     }),

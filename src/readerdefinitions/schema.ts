@@ -1,5 +1,6 @@
 // JSON Schemas of the reader definition request bodies, for the OpenAPI
 // document (the io-ts codecs in codec.ts and features.ts are what decides).
+import { nameSchema } from '../core/codecs';
 import { READER_TYPES } from './reader-types';
 import { FEATURE_NAMES } from './features';
 import { connectionBodySchema } from './connection';
@@ -10,7 +11,7 @@ export const readerDefinitionBodySchema: Record<string, unknown> = {
   type: 'object',
   required: ['name'],
   properties: {
-    name: { type: 'string', minLength: 1 },
+    name: nameSchema(),
     address: { ...nullableString, description: 'reader host name' },
     groups: { type: 'array', items: { type: 'string' }, nullable: true, description: 'reader group names; default []' },
     type: { type: 'string', enum: [...READER_TYPES], nullable: true },

@@ -12,11 +12,11 @@
 // Every optional field accepts null as "not set": responses return unset
 // fields as null and clients send back what they read.
 import * as t from 'io-ts';
+import { Name } from '../core/codecs';
 import { isLeft, isRight, left, right, type Either } from 'fp-ts/Either';
 import { parseIsoDuration } from '../core/duration';
 import {
   Integer,
-  NonEmptyString,
   NonNegativeNumber,
   PositiveInteger,
   failureReason,
@@ -59,11 +59,11 @@ export const DurationValue = new t.Type<string | number, string | number, unknow
 
 export const RecipeBody = t.intersection(
   [
-    t.exact(t.type({ name: NonEmptyString, type: RecipeType })),
+    t.exact(t.type({ name: Name, type: RecipeType })),
     t.exact(
       t.partial({
-        readerConfigurationName: nullable(NonEmptyString),
-        readerConfigurations: nullable(t.record(t.string, NonEmptyString)),
+        readerConfigurationName: nullable(Name),
+        readerConfigurations: nullable(t.record(t.string, Name)),
         // LOCATION and INVENTORY
         tagHeartbeatDuration: nullable(DurationValue),
         tagHeartbeatMinutes: nullable(PositiveInteger), // deprecated; >= 1 is the PT1M minimum

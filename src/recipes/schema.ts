@@ -2,6 +2,7 @@
 // codec (codec.ts) and the rules (fields.ts, timing.ts, references.ts) are
 // what is enforced; this documents them. Fields not taken by the recipe's
 // type are refused with a 400 naming them.
+import { nameSchema } from '../core/codecs';
 import { REPORTING_INTERVALS } from './model';
 
 const duration = (description: string, dflt?: string) => ({
@@ -16,7 +17,7 @@ export const recipeBodySchema: Record<string, unknown> = {
   type: 'object',
   required: ['name', 'type'],
   properties: {
-    name: { type: 'string', minLength: 1 },
+    name: nameSchema(),
     type: { type: 'string', enum: ['LOCATION', 'INVENTORY', 'THRESHOLD', 'LLRP'], description: 'LLRP is deprecated' },
     readerConfigurationName: {
       type: 'string',

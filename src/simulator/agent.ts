@@ -81,8 +81,12 @@ export class SimAgent {
   private updating = false;
   private readonly versions: { App: string; Firmware: string };
   private readonly upgradeFaults: UpgradeFault[];
+  /** Real epoch ms at world time 0 (moved by startTimeline). */
+  private t0: number;
+  private faultActions: Action[] = [];
 
   constructor(private readonly d: AgentDeps) {
+    this.t0 = d.t0;
     this.base = `/agent/v1/readers/${enc(d.reader.name)}`;
     this.rng = rngFor(d.seed, 'faults', d.reader.name);
     this.jitter = rngFor(d.seed, 'jitter', d.reader.name);
@@ -122,11 +126,37 @@ export class SimAgent {
   }
 
   private worldSeconds(ms: number): number {
-    return ((ms - this.d.t0) / 1000) * this.d.timeScale;
+    return ((ms - this.t0) / 1000) * this.d.timeScale;
   }
 
   private realMs(worldSeconds: number): number {
-    return this.d.t0 + (worldSeconds * 1000) / this.d.timeScale;
+    return this.t0 + (worldSeconds * 1000) / this.d.timeScale;
+  }
+
+  /**
+   * Starts world time 0 at `t0` (real epoch ms): a run with a job starts its
+   * story once the readers read, so no scripted phase passes unseen while
+   * the job is starting. Scripted faults move with it.
+   */
+  startTimeline(t0: number): void {
+    this.t0 = t0;
+    this.scheduleScriptedFaults();
+  }
+
+  /** Checks in at once (a job was just started: its assignment is waiting). */
+  checkinNow(): void {
+    if (!this.silent()) this.scheduleCheckin(this.d.clock.now());
+  }
+
+  /** Real epoch ms until which a fault keeps this reader silent (0: never was). */
+  get silentUntilMs(): number {
+    return this.silentUntil;
+  }
+
+  private scheduleScriptedFaults(): void {
+    const old = new Set(this.faultActions);
+    this.agenda = this.agenda.filter((a) => !old.has(a));
+    this.faultActions = this.pendingFaults.map((f) => this.schedule(this.realMs(f.at), () => this.inject(f.fault, f.seconds, 'scenario')));
   }
 
   private schedule(due: number, run: () => Promise<void>): Action {
@@ -145,7 +175,7 @@ export class SimAgent {
 
   async run(signal: AbortSignal): Promise<void> {
     this.scheduleCheckin(this.d.clock.now());
-    for (const f of this.pendingFaults) this.schedule(this.realMs(f.at), () => this.inject(f.fault, f.seconds, 'scenario'));
+    this.scheduleScriptedFaults();
     while (!signal.aborted) {
       const next = this.agenda[0];
       if (!next) break;
@@ -320,9 +350,14 @@ export class SimAgent {
     this.d.log.info('fault injected', { reader: this.name, fault: kind, source });
     switch (kind) {
       case 'not-responding': {
-        // Silent past the point where the server counts missed check-ins; what it sees is only the silence.
-        const ms = seconds !== null ? (seconds * 1000) / this.d.timeScale : 3 * Math.max(this.checkinMs, this.serviceCheckinMs) + 5_000;
+        // Silent past the point where the server counts missed check-ins;
+        // what it sees is only the silence. A scripted outage shortened by
+        // --time-scale still lasts that long, or the service (which counts
+        // in real time) would never notice it.
+        const noticed = 3 * Math.max(this.checkinMs, this.serviceCheckinMs) + this.checkinMs + 2_000;
+        const ms = seconds !== null ? Math.max((seconds * 1000) / this.d.timeScale, noticed) : noticed + 3_000;
         this.silentUntil = Math.max(this.silentUntil, now + ms);
+        this.d.log.info('reader silent', { reader: this.name, seconds: Math.round(ms / 100) / 10 });
         return;
       }
       case 'restart':

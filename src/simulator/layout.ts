@@ -108,11 +108,13 @@ export interface GenerateOptions {
 }
 
 /**
- * A facility of one floor: a row of 12 x 10 m zones (two per reader, at
- * least three) with a reader over the middle of every other zone.
+ * A facility of one floor: rows of 12 x 10 m zones, one per reader, each
+ * reader over the middle of its zone. Every zone is watched: tags walk into
+ * any zone and an INVENTORY job places a read at its reader's zone, so a zone
+ * without a reader would look empty however many tags dwell in it.
  */
 export function generateLayout(o: GenerateOptions): Layout {
-  const zoneCount = Math.max(3, o.readers * 2);
+  const zoneCount = Math.max(1, o.readers);
   const cols = Math.ceil(Math.sqrt(zoneCount * 1.5));
   const zones: Zone[] = Array.from({ length: zoneCount }, (_, i) => {
     const cx = (i % cols) * 12;
@@ -121,7 +123,7 @@ export function generateLayout(o: GenerateOptions): Layout {
   });
   const readers: ReaderLayout[] = Array.from({ length: o.readers }, (_, i) => {
     const family = o.families[i % o.families.length] as Family;
-    const zone = zones[(i * 2) % zoneCount] as Zone;
+    const zone = zones[i] as Zone;
     const [a, b] = zone.points as [Point, Point];
     const placement: Placement = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2, z: family === 'XPORTAL' ? 1.5 : 4, floor: '1' };
     return { name: `${o.prefix}${family.toLowerCase()}-${i + 1}`, family, placement, antennas: defaultAntennas(family, placement) };

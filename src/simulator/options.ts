@@ -7,6 +7,9 @@ import { FAULT_KINDS, type FaultKind } from './scenario';
 import { UPGRADE_FAULTS, type UpgradeFault } from './upgrade';
 
 export type ProgressMode = 'text' | 'json' | 'none';
+/** How the simulated readers talk to tagtrail: as agents calling the agent API, or as LLRP readers tagtrail connects to. */
+export const PROTOCOLS = ['agent', 'llrp'] as const;
+export type Protocol = (typeof PROTOCOLS)[number];
 
 export interface SimOptions {
   readonly url: string;
@@ -37,6 +40,11 @@ export interface SimOptions {
   readonly upgradeSeconds: number | null;
   /** Failures injected into readers' next upgrades, in order. */
   readonly upgradeFailures: ReadonlyArray<{ readonly reader: string; readonly fault: UpgradeFault }>;
+  readonly protocol: Protocol;
+  /** LLRP: first port (reader i listens on port + i); 0 = free ports (or the definitions' ports when playing existing readers). */
+  readonly llrpPort: number;
+  /** LLRP: the address readers listen on and reader definitions name. */
+  readonly llrpHost: string;
   readonly help: boolean;
 }
 
@@ -81,6 +89,11 @@ Plays reader agents against tagtrail's agent API (docs/simulator.md).
   --upgrade-seconds S    how long an UPGRADE command takes (default: the scenario's, else 90)
   --upgrade-failures LIST  fail readers' next upgrades: READER=CHECKSUM or READER=UPGRADE_STATUS,
                          comma-separated (a reader named twice fails its next two upgrades)
+  --protocol P           agent (readers call the agent API) or llrp (each reader is an LLRP
+                         reader on a TCP port of its own; tagtrail's readers role connects) (default agent)
+  --llrp-port N          llrp: first port, reader i on N+i (default 0: free ports, or the
+                         reader definitions' own ports without --demo)
+  --llrp-host H          llrp: address the readers listen on and their definitions name (default 127.0.0.1)
   --help                 this text`;
 
 function int(name: string, raw: string | undefined, min: number, fallback: number): number {
@@ -137,6 +150,7 @@ export function parseOptions(argv: readonly string[], isTty = false): SimOptions
         scenario: { type: 'string' }, faults: { type: 'string' }, 'time-scale': { type: 'string' }, 'checkin-seconds': { type: 'string' },
         progress: { type: 'string' }, 'progress-seconds': { type: 'string' }, prefix: { type: 'string' },
         'upgrade-seconds': { type: 'string' }, 'upgrade-failures': { type: 'string' },
+        protocol: { type: 'string' }, 'llrp-port': { type: 'string' }, 'llrp-host': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -164,6 +178,10 @@ export function parseOptions(argv: readonly string[], isTty = false): SimOptions
   const startJob = values['start-job'] === true;
   const recipe = str('recipe') ?? null;
   if (recipe !== null && !startJob) throw new OptionsError('--recipe only matters with --start-job');
+  const protocol = str('protocol') ?? 'agent';
+  if (!(PROTOCOLS as readonly string[]).includes(protocol)) throw new OptionsError(`--protocol must be ${PROTOCOLS.join(' or ')}, got "${protocol}"`);
+  const llrpPort = int('llrp-port', str('llrp-port'), 0, 0);
+  if (llrpPort > 65535) throw new OptionsError(`--llrp-port must be a port 0-65535, got "${str('llrp-port')}"`);
   return {
     url: url.replace(/\/+$/, ''),
     user: str('user') ?? 'admin',
@@ -186,6 +204,9 @@ export function parseOptions(argv: readonly string[], isTty = false): SimOptions
     prefix,
     upgradeSeconds: str('upgrade-seconds') === undefined ? null : num('upgrade-seconds', str('upgrade-seconds'), (n) => n >= 0, 'a number of seconds >= 0', 90),
     upgradeFailures: parseUpgradeFailures(str('upgrade-failures')),
+    protocol: protocol as Protocol,
+    llrpPort,
+    llrpHost: str('llrp-host') ?? '127.0.0.1',
     help: values['help'] === true,
   };
 }

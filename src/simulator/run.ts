@@ -6,13 +6,14 @@ import { readFileSync } from 'node:fs';
 import { createLogger, type Logger } from '../core/logger';
 import { DEFAULT_UPGRADE_MS, SimAgent } from './agent';
 import { realClock, type Clock } from './clock';
-import { createDemoConfiguration, demoNames, issueSecret, startJob, stopJob } from './demo';
+import { createDemoConfiguration, demoNames, issueSecret, jobStatus, locationTiming, startJob, stopJob, type DemoNames } from './demo';
 import { agentAuth, basicAuth, enc, fetchTransport, HttpClient, HttpError, type Transport } from './http';
 import { defaultAntennas, FAMILIES, generateLayout, generatedEpc, type Family, type Layout, type ReaderLayout, type Zone } from './layout';
 import type { SimOptions } from './options';
 import { parseScenario, type Scenario } from './scenario';
 import { progressLine, Stats, type CounterKey } from './stats';
 import { World } from './world';
+import { SimLlrpReader } from './llrp-reader';
 
 export interface RunDeps {
   readonly clock?: Clock;
@@ -64,6 +65,17 @@ async function layoutFromService(admin: HttpClient, o: SimOptions): Promise<Layo
   return { facility: o.facility, zoneMapName, zones, readers, tags };
 }
 
+/** LLRP ports of the existing reader definitions (connection.protocol LLRP), by reader name. */
+async function definitionPorts(admin: HttpClient): Promise<Map<string, number>> {
+  const defs = await admin.request('GET', '/configuration/v1/readerDefinitions/show');
+  if (defs.status !== 200 || !Array.isArray(defs.body)) throw new HttpError('list reader definitions', defs);
+  const out = new Map<string, number>();
+  for (const d of defs.body as Array<{ name: string; connection?: { protocol?: string; port?: number } | null }>) {
+    if (d.connection?.protocol === 'LLRP' && typeof d.connection.port === 'number') out.set(d.name, d.connection.port);
+  }
+  return out;
+}
+
 export async function runSimulation(o: SimOptions, deps: RunDeps = {}): Promise<Summary> {
   const clock = deps.clock ?? realClock;
   const log = deps.log ?? createLogger('simulator');
@@ -79,13 +91,28 @@ export async function runSimulation(o: SimOptions, deps: RunDeps = {}): Promise<
   const world = scenario ? World.scripted(layout, o.seed, scenario.moves) : World.random(layout, o.seed);
   log.info('world ready', { source: scenario ? `scenario ${scenario.name}` : o.demo ? 'generated' : 'service', facility: layout.facility, zones: layout.zones.length, readers: layout.readers.map((r) => `${r.name} (${r.family})`), tags: layout.tags.length, seed: o.seed, timeScale: o.timeScale });
 
-  const names = demoNames(o.prefix);
-  if (o.demo) await createDemoConfiguration(admin, layout, o.prefix, log);
-
   const stats = new Stats(clock.now());
   const t0 = clock.now();
+  // LLRP: every reader is a TCP server tagtrail's readers role connects to; no agents.
+  const llrpReaders: SimLlrpReader[] = [];
+  if (o.protocol === 'llrp') {
+    const ports = o.demo || scenario ? new Map<string, number>() : await definitionPorts(admin);
+    for (const [i, r] of layout.readers.entries()) {
+      const port = o.llrpPort > 0 ? o.llrpPort + i : (ports.get(r.name) ?? 0);
+      const sim = new SimLlrpReader({ reader: r, world, seed: o.seed, t0, timeScale: o.timeScale, host: o.llrpHost, port, log: log.child('llrp', { reader: r.name }), stats });
+      await sim.listen();
+      llrpReaders.push(sim);
+      stats.reader(r.name).state = 'IDLE';
+    }
+    log.info('LLRP readers listening', { readers: llrpReaders.map((s) => `${s.name} ${o.llrpHost}:${s.port}`) });
+  }
+  const connections = o.protocol === 'llrp' ? new Map(llrpReaders.map((s) => [s.name, { address: o.llrpHost, connection: { protocol: 'LLRP', port: s.port } }])) : undefined;
+  // With --demo the run's readers have a group of their own and the job takes only them.
+  const names: DemoNames = o.demo ? await createDemoConfiguration(admin, layout, o.prefix, log, { timeScale: o.timeScale, ...(connections ? { connections } : {}) }) : demoNames(o.prefix, '');
+  const readerGroups = o.demo ? [names.runGroup] : undefined;
+
   const agents: SimAgent[] = [];
-  for (const r of layout.readers) {
+  for (const r of o.protocol === 'agent' ? layout.readers : []) {
     const secret = await issueSecret(admin, r.name);
     agents.push(new SimAgent({
       reader: r, world, seed: o.seed, clock, stats, log: log.child('agent', { reader: r.name }), t0, timeScale: o.timeScale, checkinMs: o.checkinSeconds ? o.checkinSeconds * 1000 : null,
@@ -116,6 +143,9 @@ export async function runSimulation(o: SimOptions, deps: RunDeps = {}): Promise<
         stats.error('(job)', (err as Error).message);
       }
     }
+    // LLRP readers after the job's stop: tagtrail stops their ROSpecs and takes the last reads first.
+    if (jobId && llrpReaders.length > 0) await clock.sleep(2000);
+    for (const sim of llrpReaders) await sim.close();
     clearInterval(progressTimer);
     deps.signal?.removeEventListener('abort', onAbort);
     const snap = stats.snapshot(clock.now());
@@ -143,17 +173,66 @@ export async function runSimulation(o: SimOptions, deps: RunDeps = {}): Promise<
   try {
     if (o.startJob) {
       const recipe = o.recipe ?? names.inventoryRecipe;
-      jobId = await startJob(admin, recipe, layout.facility, `${o.prefix}job`);
-      log.info('job started', { jobId, recipe, facility: layout.facility });
+      jobId = await startJob(admin, recipe, layout.facility, `${o.prefix}job`, readerGroups);
+      log.info('job started', { jobId, recipe, facility: layout.facility, ...(readerGroups ? { readerGroups } : {}) });
+      await untilRunning(admin, jobId, agents, clock, stop.signal, log);
     }
+    // World time 0 is now: with a job, the moment its readers read, so the
+    // first phase of a scenario is not spent while the job starts.
+    const t0 = clock.now();
+    for (const a of agents) a.startTimeline(t0);
     const durationS = o.duration || (scenario?.durationSeconds ? scenario.durationSeconds / o.timeScale : 0);
-    if (durationS > 0) await clock.sleep(durationS * 1000, stop.signal);
-    else await new Promise<void>((resolve) => (stop.signal.aborted ? resolve() : stop.signal.addEventListener('abort', () => resolve(), { once: true })));
+    if (durationS > 0) {
+      await clock.sleep(durationS * 1000, stop.signal);
+      if (scenario && !o.duration) await settle(scenario, t0, o, agents, clock, stop.signal, log);
+    } else await new Promise<void>((resolve) => (stop.signal.aborted ? resolve() : stop.signal.addEventListener('abort', () => resolve(), { once: true })));
   } catch (err) {
     await finish();
     throw err;
   }
   return finish();
+}
+
+/**
+ * Waits until the job runs (its readers acknowledged), checking the readers
+ * in as soon as it is STARTING rather than at their next regular check-in.
+ */
+async function untilRunning(admin: HttpClient, jobId: string, agents: readonly SimAgent[], clock: Clock, signal: AbortSignal, log: Logger): Promise<void> {
+  const deadline = clock.now() + 60_000;
+  let nudged = false;
+  while (!signal.aborted && clock.now() < deadline) {
+    const status = await jobStatus(admin, jobId);
+    if (status === 'RUNNING' || status === 'STOPPING' || status === 'STOPPED') {
+      log.info('job status', { jobId, status });
+      return;
+    }
+    if (status === 'STARTING' && !nudged) {
+      nudged = true;
+      for (const a of agents) a.checkinNow();
+    }
+    await clock.sleep(200, signal);
+  }
+  if (!signal.aborted) log.warn('job not RUNNING after 60 s; the scenario starts anyway', { jobId });
+}
+
+/**
+ * A scenario's story ends after its timeline, but what the service makes of
+ * it needs real time: a reader silenced by an outage must check in again
+ * (RESPONDING), and a tag that left must stay unread for the recipe's expiry
+ * before it is ABSENT. The run goes on until both could happen.
+ */
+async function settle(scenario: Scenario, t0: number, o: SimOptions, agents: readonly SimAgent[], clock: Clock, signal: AbortSignal, log: Logger): Promise<void> {
+  const margin = 3_000;
+  const lastLeave = Math.max(-Infinity, ...scenario.moves.filter((m) => m.leave).map((m) => m.at));
+  // The demo recipes' expiry is known; with other recipes the run cannot tell.
+  const expiryEnd = o.demo && Number.isFinite(lastLeave) ? t0 + (lastLeave * 1000) / o.timeScale + locationTiming(o.timeScale).expiryMs + margin : 0;
+  const checkinMs = (o.checkinSeconds ?? 10) * 1000;
+  const outageEnd = Math.max(0, ...agents.map((a) => a.silentUntilMs)) + checkinMs + margin;
+  const until = Math.max(expiryEnd, outageEnd);
+  const wait = until - clock.now();
+  if (wait <= 0) return;
+  log.info('scenario timeline done; waiting for the service to see its end', { seconds: Math.round(wait / 1000), outagesOverAt: new Date(outageEnd).toISOString(), ...(expiryEnd ? { absentAt: new Date(expiryEnd).toISOString() } : {}) });
+  await clock.sleep(wait, signal);
 }
 
 export const runSummaryLines = (s: Summary): string[] => [

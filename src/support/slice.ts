@@ -41,7 +41,7 @@ function registerConfiguration(table: RouteTable, deps: AppDeps, clock: () => Da
   );
   table.add(
     {
-      method: 'post', path: `${SUPPORT_PATH}/configuration`, roles: SUPPORT_ROLES, tag: TAG,
+      method: 'post', path: `${SUPPORT_PATH}/configuration`, roles: SUPPORT_ROLES, tag: TAG, bodySize: 'bulk',
       summary: 'Restore a configuration archive into an instance in first-start state',
       body: {
         type: 'object',

@@ -10,9 +10,10 @@
 //   replace body it must equal the id of the path.
 // - Names need not be unique: configurations are identified by id.
 import * as t from 'io-ts';
+import { Name } from '../core/codecs';
 import { left, right, type Either } from 'fp-ts/Either';
 import { badRequest, type ApiError, type FieldError } from '../core/http/errors';
-import { Integer, IntegerFromString, NonEmptyString, nullable } from '../readerdefinitions/primitives';
+import { Integer, IntegerFromString, nullable } from '../readerdefinitions/primitives';
 import { ANTENNA_ID_RULE, isAntennaId, ReaderType } from '../readerdefinitions/reader-types';
 import { nextId } from './ids';
 
@@ -30,7 +31,7 @@ type AntennaList = (typeof ANTENNA_LISTS)[number];
 
 export const AntennaConfigurationBody = t.intersection(
   [
-    t.type({ name: NonEmptyString, side: ThresholdSide, readerType: ReaderType, readerArrangement: ReaderArrangement }),
+    t.type({ name: Name, side: ThresholdSide, readerType: ReaderType, readerArrangement: ReaderArrangement }),
     t.partial({
       id: nullable(Integer),
       in: nullable(t.array(AntennaRef)),

@@ -1,5 +1,6 @@
 // JSON Schema (OpenAPI 3.0 dialect) of the antenna configuration and
 // threshold bodies. The io-ts codecs are what is enforced; this documents them.
+import { nameSchema } from '../core/codecs';
 import { READER_TYPES } from '../readerdefinitions/reader-types';
 
 const antennaList = (what: string) => ({
@@ -14,7 +15,7 @@ export const antennaConfigurationBodySchema: Record<string, unknown> = {
   required: ['name', 'side', 'readerType', 'readerArrangement'],
   properties: {
     id: { type: 'integer', nullable: true, description: 'ignored on create (the service assigns ids); on replace, if given, must equal the id of the path' },
-    name: { type: 'string', minLength: 1, description: 'need not be unique' },
+    name: nameSchema('need not be unique'),
     side: { type: 'string', enum: ['LEFT', 'RIGHT'] },
     readerType: { type: 'string', enum: [...READER_TYPES] },
     readerArrangement: { type: 'string', enum: ['SIDE_BY_SIDE', 'OVERHEAD', 'OVERHEAD_OFFSET', 'CUSTOM'] },
@@ -29,7 +30,7 @@ export const thresholdBodySchema: Record<string, unknown> = {
   required: ['name', 'readerArrangement'],
   properties: {
     id: { type: 'integer', minimum: 1, nullable: true, description: 'ignored by create; createOrReplace replaces (or creates) this id, or assigns a new id when absent' },
-    name: { type: 'string', minLength: 1 },
+    name: nameSchema(),
     facility: { type: 'string', nullable: true, description: 'may be omitted while only one facility exists' },
     readerArrangement: { type: 'string', enum: ['SIDE_BY_SIDE', 'OVERHEAD', 'OVERHEAD_OFFSET', 'CUSTOM'] },
     readers: {

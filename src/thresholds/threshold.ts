@@ -12,6 +12,7 @@
 // - Unknown references in a well-formed body are 422; 404 is kept for the
 //   resource named by the path.
 import * as t from 'io-ts';
+import { Name } from '../core/codecs';
 import { chain, left, right, type Either } from 'fp-ts/Either';
 import { pipe } from 'fp-ts/function';
 import { unprocessable, type ApiError, type FieldError } from '../core/http/errors';
@@ -25,7 +26,7 @@ export type ThresholdReader = t.TypeOf<typeof ThresholdReader>;
 
 export const ThresholdBody = t.intersection(
   [
-    t.type({ name: NonEmptyString, readerArrangement: ReaderArrangement }),
+    t.type({ name: Name, readerArrangement: ReaderArrangement }),
     t.partial({
       id: nullable(PositiveInteger),
       facility: nullable(t.string),

@@ -2,7 +2,7 @@
 // shapes; geometric rules (polygons, overlaps) and the facility rule live in
 // validate.ts because they need the whole map and the list of facilities.
 import * as t from 'io-ts';
-import { NonBlankString } from '../facilities/codec';
+import { Name } from '../core/codecs';
 
 /** A JSON number that is finite (io-ts' `t.number` lets NaN through). */
 export const FiniteNumber = new t.Type<number, number, unknown>(
@@ -34,7 +34,7 @@ export type PointInput = t.TypeOf<typeof PointInput>;
 const OptionalFloor = t.union([t.string, t.null, t.undefined], 'string or null');
 
 export const ZoneInput = t.intersection(
-  [t.type({ name: NonBlankString, points: t.array(PointInput) }), t.partial({ floor: OptionalFloor })],
+  [t.type({ name: Name, points: t.array(PointInput) }), t.partial({ floor: OptionalFloor })],
   'Zone',
 );
 export type ZoneInput = t.TypeOf<typeof ZoneInput>;
@@ -42,7 +42,7 @@ export type ZoneInput = t.TypeOf<typeof ZoneInput>;
 /** Body of zone map create and create-or-replace. */
 export const ZoneMapInput = t.intersection(
   [
-    t.type({ name: NonBlankString, zones: t.array(ZoneInput) }),
+    t.type({ name: Name, zones: t.array(ZoneInput) }),
     t.partial({ facility: t.union([t.string, t.null, t.undefined], 'string or null') }),
   ],
   'ZoneMap',

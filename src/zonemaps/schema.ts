@@ -1,5 +1,7 @@
 // JSON Schema (OpenAPI 3.0 dialect) of the zone map request body. The io-ts
 // codec in codec.ts is what is enforced; this documents it.
+import { nameSchema } from '../core/codecs';
+
 const point = {
   type: 'object',
   required: ['x', 'y'],
@@ -14,7 +16,7 @@ const zone = {
   type: 'object',
   required: ['name', 'points'],
   properties: {
-    name: { type: 'string', minLength: 1, description: 'not necessarily unique: same-name zones form one logical zone; FACILITY and ABSENT are reserved' },
+    name: nameSchema('not necessarily unique: same-name zones form one logical zone; FACILITY and ABSENT are reserved'),
     floor: { type: 'string', nullable: true, description: 'floor name; omitted or null means no floor' },
     points: {
       type: 'array',
@@ -29,7 +31,7 @@ export const zoneMapBodySchema: Record<string, unknown> = {
   type: 'object',
   required: ['name', 'zones'],
   properties: {
-    name: { type: 'string', minLength: 1 },
+    name: nameSchema(),
     facility: { type: 'string', nullable: true, description: 'required when more than one facility exists' },
     zones: { type: 'array', items: zone, description: 'zones on the same floor must not overlap (touching is fine)' },
   },

@@ -22,14 +22,15 @@ describe('bad input on every body-taking route', function () {
     for (const r of specs) {
       const path = fill(r.path);
       const malformed = await app.request(r.method.toUpperCase(), path, { raw: '{"name": ' });
-      expect(malformed.status, `${r.method} ${r.path} malformed`).to.equal(400);
-      expect(malformed.body.message, `${r.method} ${r.path} malformed`).to.be.a('string');
       const wrong = await app.request(r.method.toUpperCase(), path, { body: { name: 42, facility: [], zones: 'x', type: 7 } });
-      // Agent routes authenticate the agent before decoding (test/agents covers their 400s).
+      // Agent routes authenticate the agent before reading the body (test/agents covers their 400s).
       if (r.roles === 'public' && r.path.startsWith('/agent/')) {
+        expect(malformed.status, `${r.method} ${r.path} malformed, no agent credentials`).to.equal(401);
         expect(wrong.status, `${r.method} ${r.path} wrong types, no agent credentials`).to.equal(401);
         continue;
       }
+      expect(malformed.status, `${r.method} ${r.path} malformed`).to.equal(400);
+      expect(malformed.body.message, `${r.method} ${r.path} malformed`).to.be.a('string');
       expect(wrong.status, `${r.method} ${r.path} wrong types`).to.equal(400);
       expect(wrong.body.errors, `${r.method} ${r.path} wrong types`).to.be.an('array');
       expect(wrong.body.errors.length, `${r.method} ${r.path} wrong types`).to.be.greaterThan(0);

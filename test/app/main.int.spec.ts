@@ -92,8 +92,10 @@ describe('npm start (src/main.ts)', function () {
     expect(logs.length).to.be.greaterThan(3);
     const steps = logs.filter((l) => l.msg === 'shutdown step done').map((l) => l['step']);
     expect(steps).to.deep.equal([
+      'live event streams',
       'http server',
       'jobs runner and projection',
+      'readers background work',
       'queues background work',
       'snmp background work',
       'engine background work',

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { ABSENT, FACILITY } from '../../src/engine';
+import { INVENTORY_HYSTERESIS_DB } from '../../src/engine/inventory';
 import { at, brief, Harness, inventoryRecipe, job, rect, reader, zoneMap } from './fixtures';
 
 // Facility "North": Dock (0..10) and Store (10..30) on floor 1; "South" has no zone map.
@@ -86,6 +87,41 @@ describe('engine INVENTORY', () => {
       h.read(inv, 'door', [{ epc: 'E1', t: 1, rssi: -50 }]);
       h.read(inv, 'shelfA', [{ epc: 'E1', t: 2, rssi: -60 }]); // the tag walked away from shelfA
       expect(h.changes.map(brief)).to.deep.equal(['E1 FIRST_SEEN ABSENT>Store', 'E1 ZONE_CHANGE Store>DockDoor']);
+    });
+  });
+
+  describe('hysteresis between neighbouring readers', () => {
+    // Two readers 10 m apart over two zones; a tag on the line between them.
+    const pair = job('job-pair', 'North', inventoryRecipe({ computeWindowMs: 10_000 }), { readers: { left: reader(5, 5, '1'), right: reader(15, 5, '1') }, map: north });
+    // Peak RSSI of either reader: -60 dB with up to +-2.5 dB of noise (a fixed sequence).
+    const noise = [0.5, -2.5, 2, -1, 2.5, -2, 1, 0, -1.5, 1.5];
+
+    it(`given a tag read by both with noise, then it keeps its first zone (a read elsewhere must be ${INVENTORY_HYSTERESIS_DB} dB stronger)`, () => {
+      const h = new Harness();
+      for (let i = 0; i < 60; i++) {
+        const name = i % 2 === 0 ? 'left' : 'right';
+        h.read(pair, name, [{ epc: 'E1', t: i, rssi: -60 + noise[i % noise.length]! + (name === 'right' ? noise[(i + 3) % noise.length]! : 0) }]);
+      }
+      expect(h.history('E1').map(brief)).to.deep.equal(['E1 FIRST_SEEN ABSENT>Dock']);
+    });
+
+    it('given a tag in one zone, when it walks to the other reader (much stronger there), then it changes zone at once', () => {
+      const h = new Harness();
+      h.read(pair, 'left', [{ epc: 'E1', t: 0, rssi: -45 }]);
+      h.read(pair, 'right', [{ epc: 'E1', t: 2, rssi: -62 }]);
+      h.read(pair, 'left', [{ epc: 'E1', t: 4, rssi: -58 }]);
+      h.read(pair, 'right', [{ epc: 'E1', t: 6, rssi: -44 }]);
+      expect(h.history('E1').map(brief)).to.deep.equal(['E1 FIRST_SEEN ABSENT>Dock', 'E1 ZONE_CHANGE Dock>Store']);
+      expect(h.item('E1')?.lastModifiedTime).to.equal(at(6));
+    });
+
+    it('given a tag no longer read where it is, when its reads there leave the compute window, then a slightly stronger read elsewhere moves it', () => {
+      const h = new Harness();
+      h.read(pair, 'left', [{ epc: 'E1', t: 0, rssi: -60 }]);
+      h.read(pair, 'right', [{ epc: 'E1', t: 5, rssi: -58 }]);
+      expect(h.history('E1')).to.have.length(1);
+      h.read(pair, 'right', [{ epc: 'E1', t: 11, rssi: -58 }]); // the left read (t=0) left the 10 s window
+      expect(h.history('E1').map(brief)).to.deep.equal(['E1 FIRST_SEEN ABSENT>Dock', 'E1 ZONE_CHANGE Dock>Store']);
     });
   });
 

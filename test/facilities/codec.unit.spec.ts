@@ -36,4 +36,18 @@ describe('facilities/codec FacilityBody', () => {
   it('refuses a name that is not a string', () => {
     expect(refusal({ name: 5 }).errors).to.deep.equal([{ path: 'body.name', reason: 'must be a string' }]);
   });
+
+  it('refuses names that cannot be stored or addressed: too long, control characters, lone surrogates, . and ..', () => {
+    expect(decodeInput(FacilityBody, { name: 'x'.repeat(256) }, 'body').name).to.have.length(256);
+    const reasons = (name: string) => refusal({ name }).errors.map((e) => e.reason);
+    expect(reasons('x'.repeat(257))).to.deep.equal(['must be at most 256 characters, got 257']);
+    expect(reasons('x'.repeat(100_000))).to.deep.equal(['must be at most 256 characters, got 100000']);
+    expect(reasons('a\u0000b')).to.deep.equal(['must not contain control characters (U+0000 at 1)']);
+    expect(reasons('tab\there')).to.deep.equal(['must not contain control characters (U+0009 at 3)']);
+    expect(reasons('a\uD800')).to.deep.equal(['must be valid Unicode (it holds a lone surrogate)']);
+    expect(reasons('.')).to.deep.equal(['must not be "." (no URL path can address it)']);
+    expect(reasons('..')).to.deep.equal(['must not be ".." (no URL path can address it)']);
+    expect(decodeInput(FacilityBody, { name: '...' }, 'body').name).to.equal('...');
+    expect(decodeInput(FacilityBody, { name: 'Lager 😀/Süd' }, 'body').name).to.equal('Lager 😀/Süd');
+  });
 });

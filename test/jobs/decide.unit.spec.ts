@@ -102,6 +102,22 @@ describe('job decider', () => {
     expect(state.failedReaderNames).to.deep.equal(['r1', 'r2']);
   });
 
+  it('FailReader: the reason is a job error and the reader failed; the others need not wait for the deadline; the last one fails the job', () => {
+    const fail = (r: string): JobCommand => ({ type: 'FailReader', readerName: r, message: 'transmit power 40 dBm is above the reader maximum 32.5 dBm' });
+    const h = [started(), initializing, initialized, ack('r1')];
+    const { events, state } = when(h, fail('r2'), at(21));
+    expect(types(events)).to.deep.equal(['JobErrorRecorded', 'JobReaderFailed']);
+    expect(state.errors.map((e) => e.message)).to.deep.equal(['reader r2: transmit power 40 dBm is above the reader maximum 32.5 dBm']);
+    expect(state.failedReaderNames).to.deep.equal(['r2']);
+    expect(nextDue(state)).to.deep.equal({ at: at(21).getTime(), action: 'Tick' });
+    const after = when([...h, ...events], tick, at(22));
+    expect(types(after.events)).to.deep.equal(['JobRunning']);
+    expect(when([...h, ...events], fail('r2'), at(23)).events).to.deep.equal([]);
+    const both = when([started(), initializing, initialized, ...when([started(), initializing, initialized], fail('r1'), at(20)).events], fail('r2'), at(21));
+    expect(both.state.status).to.equal('STOPPED');
+    expect(both.state.stopReason).to.equal('JOB_FAILED');
+  });
+
   it('Acknowledge: idempotent; refused for a reader not in the job or failed', () => {
     const h = [started(), initializing, initialized, ack('r1')];
     expect(when(h, { type: 'Acknowledge', readerName: 'r1' }, at(25)).events).to.deep.equal([]);

@@ -23,7 +23,7 @@ describe('validateReaderConfiguration: document and operation', () => {
   it('given no name or a blank one, then 400 at body.name', () => {
     const { name: _name, ...noName } = inventoryBody();
     expectInvalid(validate(noName), 'body.name', /is required/);
-    expectInvalid(validate(inventoryBody({}, '  ')), 'body.name', /non-empty/);
+    expectInvalid(validate(inventoryBody({}, '  ')), 'body.name', /not be empty/);
   });
 
   it('given an unknown operation, then 400 at body.operation listing the values', () => {

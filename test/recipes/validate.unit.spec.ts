@@ -15,7 +15,7 @@ describe('validateRecipe: document', () => {
 
   it('given no name or a blank one, then 400 at body.name', () => {
     expectInvalid(validate(inventoryRecipe({ name: undefined })), 'body.name', /is required/);
-    expectInvalid(validate(inventoryRecipe({ name: '' })), 'body.name', /non-empty/);
+    expectInvalid(validate(inventoryRecipe({ name: '' })), 'body.name', /not be empty/);
   });
 
   it('given an unknown or missing type, then 400 at body.type', () => {
@@ -117,7 +117,7 @@ describe('validateRecipe: reader configuration references', () => {
   });
 
   it('given a blank configuration name in an override, then 400 at that reader', () => {
-    expectInvalid(validate(inventoryRecipe({ readerConfigurations: { r1: '' } })), 'body.readerConfigurations.r1', /non-empty/);
+    expectInvalid(validate(inventoryRecipe({ readerConfigurations: { r1: '' } })), 'body.readerConfigurations.r1', /not be empty/);
   });
 });
 

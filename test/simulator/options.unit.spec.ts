@@ -17,6 +17,11 @@ describe('simulator options', () => {
     expect(o.faults).to.deep.equal({ network: 0.5, restart: 0.005 });
   });
 
+  it('--protocol llrp with a first port and an address; agent by default', () => {
+    expect(parseOptions([]).protocol).to.equal('agent');
+    expect(parseOptions(['--protocol', 'llrp', '--llrp-port', '15084', '--llrp-host', '10.0.0.2'])).to.deep.include({ protocol: 'llrp', llrpPort: 15084, llrpHost: '10.0.0.2' });
+  });
+
   it('refuses bad values with a message naming the option', () => {
     const bad: Array<[string[], RegExp]> = [
       [['--readers', '0'], /--readers must be an integer >= 1, got "0"/],
@@ -30,6 +35,8 @@ describe('simulator options', () => {
       [['--recipe', 'r'], /--recipe only matters with --start-job/],
       [['--nope'], /Unknown option '--nope'/],
       [['stray'], /positional/i],
+      [['--protocol', 'snmp'], /--protocol must be agent or llrp, got "snmp"/],
+      [['--llrp-port', '70000'], /--llrp-port must be a port 0-65535/],
     ];
     for (const [args, re] of bad) expect(() => parseOptions(args), args.join(' ')).to.throw(OptionsError, re);
   });

@@ -21,7 +21,11 @@ export async function buildRouteInventory(): Promise<Array<{ path: string; metho
   return api.table.router.stack.map((l) => ({ path: String(l.path), methods: l.methods }));
 }
 
+/** Every RouteSpec of the real API, in registration order (synchronous: for building test cases). */
+export function routeTableSpecs() {
+  return buildApi(SLICES, inventoryDeps(), {} as PrincipalStore, '').table.routes;
+}
+
 export async function routeSpecs() {
-  const deps = inventoryDeps();
-  return buildApi(SLICES, deps, {} as PrincipalStore, '').table.routes;
+  return routeTableSpecs();
 }

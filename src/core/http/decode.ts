@@ -16,3 +16,16 @@ export function decodeInput<A, O>(codec: t.Type<A, O, unknown>, input: unknown, 
   if (E.isRight(result)) return result.right;
   throw badRequest(`Invalid request ${where}`, formatDecodeErrors(result.left, where));
 }
+
+/**
+ * Throws a 400 naming each field of `body` that is not in `known`. For
+ * bodies whose fields narrow what a request reaches (filters, targets): a
+ * misspelt field would otherwise widen it to everything, silently.
+ * @param what e.g. `filter`: the reason reads "is not a filter field (known: ...)".
+ */
+export function refuseUnknownFields(body: unknown, known: readonly string[], what: string): void {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
+  const unknown = Object.keys(body).filter((k) => !known.includes(k));
+  if (unknown.length === 0) return;
+  throw badRequest('Invalid request body', unknown.map((k) => ({ path: `body.${k}`, reason: `is not a ${what} field (known: ${known.join(', ')})` })));
+}

@@ -5,6 +5,7 @@
 // http-errors marked `expose` such as koa-body's 413/415) keep their status
 // and message; anything else is a 500 with a generic message, details logged.
 import { STATUS_CODES } from 'node:http';
+import { MaxAppendSizeExceededError } from '@eventstore/db-client';
 import type { Context, Next } from 'koa';
 import type { Logger } from '../logger';
 import { redactPath } from '../redact';
@@ -28,6 +29,9 @@ function isExposedHttpError(err: unknown): err is ExposedHttpError {
 }
 
 function reply(ctx: Context, status: number, body: ErrorBody): void {
+  // A refused request whose body was not read (401, 413, 415, ...): close
+  // the connection after the answer rather than receive the rest of it.
+  if (!ctx.req.complete) ctx.set('Connection', 'close');
   ctx.status = status;
   ctx.type = 'application/json';
   ctx.body = body;
@@ -46,6 +50,10 @@ export function errorMiddleware(logger: Logger) {
     } catch (err) {
       if (err instanceof ApiError) {
         reply(ctx, err.status, { message: err.message, errors: err.errors.map((e) => ({ ...e, message: e.reason })) });
+      } else if (err instanceof MaxAppendSizeExceededError) {
+        // Every append a request makes carries what the client sent.
+        const message = `The request is too large to store: the event store takes at most ${err.maxAppendSize} bytes in one append`;
+        reply(ctx, 413, { message, errors: [] });
       } else if (isExposedHttpError(err) && err.status >= 400 && err.status < 500) {
         reply(ctx, err.status, { message: err.message, errors: [] });
       } else {

@@ -15,7 +15,10 @@ export const API_ERROR_STATUSES = {
   notFound: 404, // the named resource does not exist
   conflict: 409, // already exists / in use / concurrent change
   preconditionFailed: 412, // an explicit expected revision or state did not hold
+  payloadTooLarge: 413, // the body exceeds the route's limit (or what the event store takes in one append)
+  unsupportedMediaType: 415, // a body that is not JSON on a route that reads JSON
   unprocessable: 422, // well-formed but refused by a domain rule
+  tooManyRequests: 429, // held back (failed-login throttling); Retry-After says how long
 } as const;
 
 export type ApiErrorKind = keyof typeof API_ERROR_STATUSES;
@@ -43,5 +46,8 @@ export const notFound = (message: string): ApiError => new ApiError('notFound', 
 export const conflict = (message: string, errors: readonly FieldError[] = []): ApiError =>
   new ApiError('conflict', message, errors);
 export const preconditionFailed = (message: string): ApiError => new ApiError('preconditionFailed', message);
+export const payloadTooLarge = (message: string): ApiError => new ApiError('payloadTooLarge', message);
+export const unsupportedMediaType = (message: string): ApiError => new ApiError('unsupportedMediaType', message);
 export const unprocessable = (message: string, errors: readonly FieldError[] = []): ApiError =>
   new ApiError('unprocessable', message, errors);
+export const tooManyRequests = (message: string): ApiError => new ApiError('tooManyRequests', message);

@@ -1,8 +1,14 @@
 // Every REST route is declared once, with its roles and documentation, in a
 // RouteTable. The router and the OpenAPI document are both built from it, so
 // they cannot drift apart; a test checks the router holds nothing else.
+// Each route runs: its guard, the check of its path parameters, its own
+// authentication if any (agents), and only then reads its body, so a request
+// that is refused costs no more than reading its headers.
 import Router from '@koa/router';
-import type { Middleware } from 'koa';
+import type { Context, Middleware, Next } from 'koa';
+import { MAX_NAME_LENGTH, nameProblem, queryValueProblem } from '../text';
+import { jsonBody, type BodySize } from './body';
+import { badRequest } from './errors';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
 
@@ -24,6 +30,8 @@ export interface RouteSpec {
   readonly query?: readonly RouteParam[];
   /** JSON Schema of the request body, when there is one. */
   readonly body?: Record<string, unknown>;
+  /** Size class of the body (BODY_LIMITS); 'config' unless said. */
+  readonly bodySize?: BodySize;
   /** status -> description */
   readonly responses: Readonly<Record<number, string>>;
   /** Media type of the 200 answer when it is not JSON (e.g. `text/event-stream`). */
@@ -38,15 +46,43 @@ export class RouteTable {
 
   constructor(private readonly guard: Guard) {}
 
-  add(spec: RouteSpec, handler: Middleware): this {
+  /**
+   * @param authenticate a route's own credential check (agents), run after
+   *   the role guard and before the body is read.
+   */
+  add(spec: RouteSpec, handler: Middleware, authenticate?: Middleware): this {
     this.specs.push(spec);
-    this.router[spec.method](spec.path, this.guard(spec.roles), handler);
+    const steps = [this.guard(spec.roles), checkPathAndQuery, ...(authenticate ? [authenticate] : []), jsonBody(spec.bodySize ?? 'config'), handler];
+    this.router[spec.method](spec.path, ...steps);
     return this;
   }
 
   get routes(): readonly RouteSpec[] {
     return this.specs;
   }
+}
+
+/**
+ * Every path parameter is a name or id: bounded and printable (a longer one
+ * would reach the event store's key limit as a stream name), answered 400
+ * naming the parameter rather than a 404 or worse. Query values are one
+ * bounded line of text; each route's codec checks the rest.
+ */
+async function checkPathAndQuery(ctx: Context, next: Next): Promise<void> {
+  const params = (ctx.params ?? {}) as Record<string, string>;
+  const paramErrors = Object.entries(params).flatMap(([name, value]) => {
+    const reason = nameProblem(value);
+    return reason === undefined ? [] : [{ path: `params.${name}`, reason }];
+  });
+  if (paramErrors.length > 0) throw badRequest('Invalid request path', paramErrors);
+  const queryErrors = Object.entries(ctx.query).flatMap(([name, value]) =>
+    [value ?? []].flat().flatMap((v) => {
+      const reason = queryValueProblem(v);
+      return reason === undefined ? [] : [{ path: `query.${name}`, reason }];
+    }),
+  );
+  if (queryErrors.length > 0) throw badRequest('Invalid request query', queryErrors);
+  await next();
 }
 
 const toOpenApiPath = (path: string): string => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
@@ -60,7 +96,7 @@ export function openApiDocument(routes: readonly RouteSpec[], rootPath: string, 
       name: m[1],
       in: 'path',
       required: true,
-      schema: { type: 'string' },
+      schema: { type: 'string', minLength: 1, maxLength: MAX_NAME_LENGTH },
     }));
     const query = (r.query ?? []).map((q) => ({
       name: q.name,

@@ -5,10 +5,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import Router from '@koa/router';
-import { koaBody } from 'koa-body';
 import type { Logger } from '../logger';
 import { errorMiddleware } from './errorMiddleware';
-import { badRequest } from './errors';
 import { requestLog } from './requestLog';
 
 export const HEALTH_PATH = '/healthz';
@@ -26,16 +24,6 @@ export interface HttpAppOptions {
    * authentication endpoints, which read their own form bodies).
    */
   readonly outerRouters?: readonly Router[];
-  /** Largest accepted JSON body. */
-  readonly jsonLimit?: string;
-}
-
-// co-body reports malformed JSON as a bare SyntaxError; make it a 400 in our
-// error shape. Size and encoding errors (413, 415) are already proper.
-function rethrowBodyError(err: Error): never {
-  const status = (err as { status?: unknown }).status;
-  if (err instanceof SyntaxError || status === 400) throw badRequest(`Malformed JSON body: ${err.message}`);
-  throw err;
 }
 
 export function createHttpApp(opts: HttpAppOptions): Koa {
@@ -62,17 +50,8 @@ export function createHttpApp(opts: HttpAppOptions): Koa {
     app.use(r.allowedMethods());
   }
 
+  // Each route reads its own body, after its guard (routes.ts).
   const api = opts.rootPath === '' ? new Router() : new Router({ prefix: opts.rootPath });
-  api.use(
-    koaBody({
-      json: true,
-      multipart: false,
-      urlencoded: false,
-      text: false,
-      jsonLimit: opts.jsonLimit ?? '10mb',
-      onError: rethrowBodyError,
-    }),
-  );
   for (const r of opts.routers ?? []) api.use(r.routes(), r.allowedMethods());
   app.use(api.routes());
   app.use(api.allowedMethods());

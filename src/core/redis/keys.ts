@@ -28,6 +28,11 @@ export class RedisKeys {
     return `${this.base}v1:relay:lease`;
   }
 
+  /** Hash `{n, until}` of failed logins of one throttle key (src/auth/throttle.ts); expires by itself. */
+  loginFailures(id: string): string {
+    return `${this.base}v1:login-failures:${id}`;
+  }
+
   /** Every key of this namespace (for tests and resets). */
   get pattern(): string {
     return `${this.base}*`;

@@ -5,6 +5,8 @@ import { createHttpApp, listen, type HttpListener } from '../../../src/core/http
 import { conflict, notFound, preconditionFailed, unprocessable } from '../../../src/core/http/errors';
 import { decodeInput } from '../../../src/core/http/decode';
 import { createLogger } from '../../../src/core/logger';
+import { RouteTable } from '../../../src/core/http/routes';
+import { BODY_LIMITS, MAX_JSON_DEPTH } from '../../../src/core/http/body';
 
 const logger = createLogger('test');
 
@@ -14,13 +16,23 @@ const Recipe = t.type({
   mode: t.union([t.literal('INVENTORY'), t.literal('LOCATION')]),
 });
 
-function routes(): Router {
-  const r = new Router();
-  r.post('/recipes', (ctx) => {
+// Bodies are read by RouteTable routes only (after their guard).
+function table(): Router {
+  const tbl = new RouteTable(() => async (_ctx, next) => next());
+  const spec = { method: 'post', roles: 'public', summary: 'test', tag: 'test', responses: {} } as const;
+  tbl.add({ ...spec, path: '/recipes' }, (ctx) => {
     const recipe = decodeInput(Recipe, ctx.request.body, 'body');
     ctx.status = 201;
     ctx.body = recipe;
   });
+  tbl.add({ ...spec, path: '/echo/:name' }, (ctx) => {
+    ctx.body = { name: ctx.params['name'], body: ctx.request.body ?? null };
+  });
+  return tbl.router;
+}
+
+function routes(): Router {
+  const r = new Router();
   r.get('/recipes/:name', (ctx) => {
     throw notFound(`Recipe ${ctx.params['name'] ?? ''} not found`);
   });
@@ -49,7 +61,7 @@ describe('http server', () => {
     const app = createHttpApp({
       logger,
       rootPath: '/itemsense',
-      routers: [routes()],
+      routers: [routes(), table()],
       health: () => Promise.resolve(healthy ? { status: 'ok' } : { status: 'down' }),
     });
     http = await listen(app, '127.0.0.1', 0, logger);
@@ -106,6 +118,63 @@ describe('http server', () => {
     const body = (await res.json()) as { message: string; errors: unknown[] };
     expect(body.message).to.be.a('string');
     expect(body.errors).to.deep.equal([]);
+  });
+
+  const post = (path: string, body: string | Uint8Array, type: string | null = 'application/json') =>
+    fetch(`${base}/itemsense${path}`, { method: 'POST', headers: type === null ? {} : { 'content-type': type }, body });
+
+  it('answers a body that is not declared JSON with 415 naming the type, with a hint for curl -d', async () => {
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', null]) {
+      const res = await post('/echo/x', '{"name":"x"}', type);
+      expect(res.status, String(type)).to.equal(415);
+      const body = (await res.json()) as { message: string };
+      expect(body.message).to.contain('Content-Type: application/json');
+      expect(body.message).to.contain("-H 'Content-Type: application/json'");
+    }
+    // no body at all is not a media-type question
+    const none = await fetch(`${base}/itemsense/echo/x`, { method: 'POST' });
+    expect(none.status).to.equal(200);
+    expect(await none.json()).to.deep.equal({ name: 'x', body: null });
+    const suffixed = await post('/echo/x', '{"a":1}', 'application/merge-patch+json; charset=utf-8');
+    expect(suffixed.status).to.equal(200);
+  });
+
+  it('answers a body over the route limit with 413 and a JSON message', async () => {
+    const big = `{"a":"${'x'.repeat(BODY_LIMITS.config)}"}`;
+    const res = await post('/echo/x', big);
+    expect(res.status).to.equal(413);
+    expect(((await res.json()) as { message: string }).message).to.contain('512 KiB');
+  });
+
+  it(`refuses nesting deeper than ${MAX_JSON_DEPTH}, __proto__ keys, control characters and lone surrogates with 400`, async () => {
+    const deep = '['.repeat(10_000) + ']'.repeat(10_000);
+    const cases: Array<[string, RegExp]> = [
+      [deep, /nested deeper than 64/],
+      [`{"a":${'{"b":'.repeat(MAX_JSON_DEPTH)}1${'}'.repeat(MAX_JSON_DEPTH)}}`, /nested deeper/],
+      ['{"__proto__":{"admin":true}}', /forbidden prototype property/],
+      ['{"name":"a\\u0000b"}', /control characters \(U\+0000 at 1\)/],
+      ['{"name":"a\\ud800"}', /lone surrogate/],
+      ['{"a\\u0001":1}', /key that must not contain control/],
+    ];
+    for (const [body, reason] of cases) {
+      const res = await post('/echo/x', body);
+      expect(res.status, body.slice(0, 40)).to.equal(400);
+      const answer = (await res.json()) as { message: string; errors: Array<{ reason: string }> };
+      expect(answer.errors[0]?.reason ?? answer.message, body.slice(0, 40)).to.match(reason);
+    }
+    const fine = await post('/echo/x', `{"a":${'['.repeat(MAX_JSON_DEPTH - 1)}${']'.repeat(MAX_JSON_DEPTH - 1)},"t":"tab\\tand\\nline"}`);
+    expect(fine.status, JSON.stringify(await fine.clone().json())).to.equal(200);
+  });
+
+  it('refuses path parameters that are not names with 400 naming the parameter', async () => {
+    // ('..' cannot be sent by a URL-parsing client at all: it is normalised away.)
+    for (const name of ['x'.repeat(257), 'a%00b', 'a%0Ab', 'a%7F']) {
+      const res = await post(`/echo/${name}`, '{}');
+      expect(res.status, name.slice(0, 20)).to.equal(400);
+      const answer = (await res.json()) as { errors: Array<{ path: string }> };
+      expect(answer.errors[0]?.path).to.equal('params.name');
+    }
+    expect((await post(`/echo/${'x'.repeat(256)}`, '{}')).status).to.equal(200);
   });
 
   const statuses: Array<[string, number, string]> = [

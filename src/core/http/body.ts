@@ -1,0 +1,105 @@
+// The request body, read by each route after its guard: a request without
+// valid credentials or roles is answered from its headers alone, its body
+// never read nor parsed. Each route has a size class (configuration
+// documents are small; agent reports and configuration archives large), and
+// what reaches a decoder is JSON it can walk safely: bounded depth (io-ts and
+// JSON.stringify recurse), well-formed Unicode, no control characters but tab
+// and line breaks, no `__proto__` keys (a later object spread would turn one
+// into a prototype).
+import type { Context, Middleware, Next } from 'koa';
+import { koaBody } from 'koa-body';
+import { textProblem } from '../text';
+import { badRequest, payloadTooLarge, unsupportedMediaType, type FieldError } from './errors';
+
+/** Largest body in bytes, per size class of a route. */
+export const BODY_LIMITS = {
+  /**
+   * Configuration documents and commands. Half the event store's default
+   * append limit (1 MiB), so that a document that passed validation is not
+   * refused by the store after something (an id) was already allocated.
+   */
+  config: 512 * 1024,
+  /** Agent tag reports and health batches, configuration archives. */
+  bulk: 10 * 1024 * 1024,
+} as const;
+export type BodySize = keyof typeof BODY_LIMITS;
+
+/** Deepest nesting of arrays and objects accepted in a body (the deepest document we take is about 8). */
+export const MAX_JSON_DEPTH = 64;
+
+export const JSON_TYPE = 'application/json';
+const JSON_TYPES = [JSON_TYPE, '+json'];
+const READ_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+export const sizeText = (bytes: number): string =>
+  bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB` : `${Math.round(bytes / 1024)} KiB`;
+
+const pathOf = (base: string, key: string | number): string => `${base}.${key}`;
+
+/**
+ * The first problem of a parsed body: too deep, a `__proto__` key, a string
+ * or key that is not text. Iterative, so a hostile depth cannot overflow it.
+ */
+export function jsonShapeProblem(root: unknown, where = 'body'): FieldError | undefined {
+  const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value: root, path: where, depth: 0 }];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    const { value, path, depth } = item;
+    if (typeof value === 'string') {
+      const problem = textProblem(value);
+      if (problem) return { path, reason: problem };
+      continue;
+    }
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth >= MAX_JSON_DEPTH) return { path, reason: `is nested deeper than ${MAX_JSON_DEPTH} levels` };
+    if (Array.isArray(value)) {
+      value.forEach((v, i) => stack.push({ value: v, path: pathOf(path, i), depth: depth + 1 }));
+      continue;
+    }
+    for (const [k, v] of Object.entries(value)) {
+      if (k === '__proto__') return { path: pathOf(path, k), reason: 'is not an accepted key' };
+      const problem = textProblem(k);
+      if (problem) return { path, reason: `has a key that ${problem}` };
+      stack.push({ value: v, path: pathOf(path, k), depth: depth + 1 });
+    }
+  }
+  return undefined;
+}
+
+// Not type-is's test: fetch and curl send `Content-Length: 0` on a POST
+// without a body, which is no body to read.
+const hasBody = (ctx: Context): boolean => ctx.get('Transfer-Encoding') !== '' || Number(ctx.get('Content-Length')) > 0;
+
+// co-body reports malformed JSON as a bare SyntaxError and a body over the
+// limit as an http-error 413; both become our error shape.
+function bodyError(limit: number) {
+  return (err: Error): never => {
+    const status = (err as { status?: unknown }).status;
+    if (status === 413) throw payloadTooLarge(`The request body exceeds ${sizeText(limit)}, the limit of this route`);
+    if (err instanceof SyntaxError || status === 400) throw badRequest(`Malformed JSON body: ${err.message.slice(0, 200)}`);
+    throw err;
+  };
+}
+
+/**
+ * Reads and checks the JSON body of POST/PUT/PATCH into `ctx.request.body`;
+ * leaves it undefined when there is none. A body that is not declared JSON
+ * answers 415: it was silently ignored before, which turned a queue filter
+ * into "everything" and a time sync for one reader into one for all.
+ */
+export function jsonBody(size: BodySize): Middleware {
+  const limit = BODY_LIMITS[size];
+  const parse = koaBody({ json: true, jsonTypes: JSON_TYPES, jsonLimit: limit, multipart: false, urlencoded: false, text: false, onError: bodyError(limit) });
+  return async function readJsonBody(ctx: Context, next: Next): Promise<void> {
+    if (!READ_METHODS.has(ctx.method) || !hasBody(ctx)) return next();
+    if (!ctx.is(JSON_TYPES)) {
+      const sent = ctx.get('Content-Type');
+      throw unsupportedMediaType(
+        `The request body must be JSON, sent as Content-Type: ${JSON_TYPE} (got ${sent ? sent.slice(0, 100) : 'no Content-Type'}); with curl -d, add -H 'Content-Type: ${JSON_TYPE}'`,
+      );
+    }
+    await parse(ctx, async () => undefined);
+    const problem = jsonShapeProblem(ctx.request.body);
+    if (problem) throw badRequest('Invalid request body', [problem]);
+    await next();
+  };
+}

@@ -1,0 +1,45 @@
+// What a string must be to be stored and addressed: text (well-formed
+// Unicode, no control characters) and, for names and ids, also bounded and
+// usable as a URL path segment. One definition for bodies, path parameters
+// and codecs, so a name accepted in a body can always be addressed later.
+
+/** Longest name or id, in UTF-16 code units (what a JavaScript string's length counts). */
+export const MAX_NAME_LENGTH = 256;
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+// Control characters (C0, DEL, C1) other than tab, line feed, carriage return.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+// eslint-disable-next-line no-control-regex
+const ANY_CONTROL = /[\u0000-\u001F\u007F-\u009F]/;
+
+const codePoint = (c: string): string => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+
+/** Why a string cannot be stored as text, or undefined when it can. */
+export function textProblem(s: string): string | undefined {
+  if (LONE_SURROGATE.test(s)) return 'must be valid Unicode (it holds a lone surrogate)';
+  const control = CONTROL.exec(s);
+  if (control) return `must not contain control characters (${codePoint(control[0])} at ${control.index})`;
+  return undefined;
+}
+
+/** Longest query value: filters are names or lists of names, page markers a few hundred characters. */
+export const MAX_QUERY_VALUE_LENGTH = 2048;
+
+/** Why a query value cannot be one, or undefined when it can: one line of text, bounded. */
+export function queryValueProblem(s: string): string | undefined {
+  if (s.length > MAX_QUERY_VALUE_LENGTH) return `must be at most ${MAX_QUERY_VALUE_LENGTH} characters, got ${s.length}`;
+  const control = ANY_CONTROL.exec(s);
+  if (control) return `must not contain control characters (${codePoint(control[0])} at ${control.index})`;
+  return textProblem(s);
+}
+
+/** Why a string cannot be a name or id, or undefined when it can. */
+export function nameProblem(s: string): string | undefined {
+  if (s.trim().length === 0) return 'must not be empty';
+  if (s.length > MAX_NAME_LENGTH) return `must be at most ${MAX_NAME_LENGTH} characters, got ${s.length}`;
+  if (s === '.' || s === '..') return `must not be "${s}" (no URL path can address it)`;
+  const control = ANY_CONTROL.exec(s);
+  if (control) return `must not contain control characters (${codePoint(control[0])} at ${control.index})`;
+  return textProblem(s);
+}

@@ -1,0 +1,73 @@
+// Tag reads of one reader between two flushes, folded into the observations
+// of one TagsReported: one per (EPC, antenna), with the read count summed,
+// the peak RSSI the highest and first/last seen the reader's own times.
+import { isoTime } from '../core/iso-time';
+import type { Observation } from '../agents/events';
+import { isAntennaId } from '../agents/events';
+import type { TagRead } from '../llrp/messages';
+
+interface Acc {
+  epc: string;
+  antennaId: number;
+  peakRssi: number;
+  readCount: number;
+  firstMs: number;
+  lastMs: number;
+}
+
+export interface Batch {
+  readonly fromMs: number;
+  readonly toMs: number;
+  readonly observations: Observation[];
+}
+
+export class ReadBatch {
+  private readonly accs = new Map<string, Acc>();
+  /** Reads refused (antenna id outside 1-52 and the polarized ranges): counted, not stored. */
+  dropped = 0;
+
+  get size(): number {
+    return this.accs.size;
+  }
+
+  /** `nowMs` stands in for a time the reader did not give. */
+  add(reads: readonly TagRead[], nowMs: number): void {
+    for (const r of reads) {
+      const antennaId = r.antennaId ?? 1;
+      if (!isAntennaId(antennaId)) {
+        this.dropped++;
+        continue;
+      }
+      const first = r.firstSeenUs === null ? nowMs : Math.floor(r.firstSeenUs / 1000);
+      const last = r.lastSeenUs === null ? first : Math.max(first, Math.floor(r.lastSeenUs / 1000));
+      const key = `${r.epc}/${antennaId}`;
+      const a = this.accs.get(key);
+      // Readers that report no RSSI (the selector asks for it) count as 0 dBm.
+      const rssi = r.peakRssi ?? 0;
+      const count = Math.max(1, r.seenCount ?? 1);
+      if (a === undefined) {
+        this.accs.set(key, { epc: r.epc, antennaId, peakRssi: rssi, readCount: count, firstMs: first, lastMs: last });
+      } else {
+        a.readCount += count;
+        if (rssi > a.peakRssi) a.peakRssi = rssi;
+        if (first < a.firstMs) a.firstMs = first;
+        if (last > a.lastMs) a.lastMs = last;
+      }
+    }
+  }
+
+  /** The observations so far, and an empty batch; null when there is nothing. */
+  take(): Batch | null {
+    if (this.accs.size === 0) return null;
+    let fromMs = Infinity;
+    let toMs = -Infinity;
+    const observations: Observation[] = [];
+    for (const a of this.accs.values()) {
+      if (a.firstMs < fromMs) fromMs = a.firstMs;
+      if (a.lastMs > toMs) toMs = a.lastMs;
+      observations.push({ epc: a.epc, tid: null, antennaId: a.antennaId, peakRssi: a.peakRssi, readCount: a.readCount, firstSeen: isoTime(a.firstMs), lastSeen: isoTime(a.lastMs), x: null, y: null });
+    }
+    this.accs.clear();
+    return { fromMs, toMs, observations };
+  }
+}

@@ -1,0 +1,364 @@
+// tagtrail's connection to one LLRP reader (docs/readers.md): holds the
+// reader's lease, connects, runs the host sequence, keeps the link alive by
+// KEEPALIVE, reconnects with back-off and jitter, and runs the reader's part
+// of a job: the reader configuration becomes a ROSpec (plan.ts), started on
+// the reader, acknowledged to the job; tag reads become TagsReported through
+// the agent gateway's own acceptReport. What goes wrong becomes reader health
+// events; what the reader cannot do fails the reader in the job.
+import { randomUUID } from 'node:crypto';
+import * as E from 'fp-ts/Either';
+import type { AppDeps } from '../core/slice';
+import type { Logger } from '../core/logger';
+import { ApiError } from '../core/http/errors';
+import { acceptReport, reportHealth } from '../agents/gateway';
+import type { AgentHealthEvent } from '../agents/health-codes';
+import type { JobsForAgents } from '../jobs/assignment';
+import { runJobCommand } from '../jobs/commands';
+import { jobsWaiter } from '../jobs/context';
+import { RelayLease } from '../queues/lease';
+import { IMPINJ, MSG } from '../llrp/constants';
+import { LlrpClient } from '../llrp/client';
+import type { LlrpMessage } from '../llrp/frame';
+import {
+  addRoSpec,
+  closeConnection,
+  decodeCapabilities,
+  decodeReaderEvent,
+  decodeTagReads,
+  getReaderCapabilities,
+  impinjEnableExtensions,
+  keepaliveAck,
+  roSpecCommand,
+  setReaderConfig,
+  statusOf,
+  type Capabilities,
+} from '../llrp/messages';
+import { ReadBatch } from './batch';
+import { readerConfigurationKind } from '../readerconfigurations/kind';
+import type { ReaderConfigDetails } from '../readerconfigurations';
+import { planRoSpec, TAGTRAIL_ROSPEC_ID } from './plan';
+import { backoffMs, type ReadersSettings } from './settings';
+import { setTimeout as delay } from 'node:timers/promises';
+
+export interface LinkTarget {
+  readonly name: string;
+  readonly host: string;
+  readonly port: number;
+}
+
+export interface LinkDeps {
+  readonly deps: AppDeps;
+  readonly jobs: JobsForAgents;
+  readonly settings: ReadersSettings;
+  readonly logger: Logger;
+  readonly leaseKey: string;
+  readonly now?: () => Date;
+}
+
+/** The reader refused this host (another holds it) or answered an error: named by the reader. */
+class ReaderRefusal extends Error {
+  override name = 'ReaderRefusal';
+}
+
+interface Running {
+  readonly jobId: string;
+  readonly batch: ReadBatch;
+  readonly flushMs: number;
+  timer: NodeJS.Timeout | undefined;
+}
+
+export type LinkState = 'standby' | 'connecting' | 'connected' | 'waiting' | 'stopped';
+
+export class LlrpLink {
+  state: LinkState = 'connecting';
+  capabilities: Capabilities | null = null;
+  /** Last time anything arrived from the reader (ms). */
+  lastHeardMs = 0;
+  private client: LlrpClient | undefined;
+  private readonly lease: RelayLease;
+  private wantedJob: string | null = null;
+  private running: Running | undefined;
+  /** Jobs this reader failed (or was refused in): not tried again. */
+  private readonly failedJobs = new Set<string>();
+  /** Serialises job changes: one ROSpec change at a time. */
+  private jobChain: Promise<void> = Promise.resolve();
+  private readonly stopping = new AbortController();
+  private loop: Promise<void> | undefined;
+  /** One health event per streak of failed attempts, not one per retry. */
+  private reportedDown = false;
+  private readonly log: Logger;
+
+  constructor(
+    readonly target: LinkTarget,
+    private readonly d: LinkDeps,
+  ) {
+    this.lease = new RelayLease(d.deps.redis, d.leaseKey, d.settings.leaseMs, d.logger, `reader ${target.name}`);
+    this.log = d.logger;
+  }
+
+  private now(): Date {
+    return (this.d.now ?? (() => new Date()))();
+  }
+
+  start(): void {
+    this.loop ??= this.run().catch((err: unknown) => this.log.error('reader link stopped on an error', { reader: this.target.name, err }));
+  }
+
+  /** The job the reader should run now (null: none). Applied as soon as the link is up. */
+  setJob(jobId: string | null): void {
+    if (jobId === this.wantedJob) return;
+    this.wantedJob = jobId;
+    this.kickJob();
+  }
+
+  get runningJob(): string | null {
+    return this.running?.jobId ?? null;
+  }
+
+  async stop(): Promise<void> {
+    // The reader stops reading and the last reads are stored before the connection closes.
+    this.wantedJob = null;
+    this.kickJob();
+    await this.jobChain.catch(() => undefined);
+    this.stopping.abort();
+    const client = this.client;
+    if (client?.isOpen) {
+      await client.request(MSG.CLOSE_CONNECTION, closeConnection, 2000).catch(() => undefined);
+      client.destroy();
+    }
+    await this.loop;
+    await this.lease.release();
+    this.state = 'stopped';
+  }
+
+  private async run(): Promise<void> {
+    let attempt = 0;
+    const signal = this.stopping.signal;
+    while (!signal.aborted) {
+      if (!(await this.lease.tryAcquire().catch(() => false))) {
+        if (this.state !== 'standby') this.log.info('reader held by another tagtrail process; standing by', { reader: this.target.name });
+        this.state = 'standby';
+        await delay(Math.max(100, Math.floor(this.d.settings.leaseMs / 3)), undefined, { signal }).catch(() => undefined);
+        continue;
+      }
+      this.lease.keep(() => {
+        this.log.warn('reader lease lost; disconnecting', { reader: this.target.name });
+        this.client?.destroy(new Error('lease lost to another process'));
+      });
+      this.state = 'connecting';
+      const outcome = await this.session().catch((err: Error) => err);
+      this.client = undefined;
+      this.endJobLocally();
+      if (signal.aborted) break;
+      this.state = 'waiting';
+      if (outcome === 'was-up') attempt = 0;
+      const message = outcome instanceof Error ? outcome.message : 'connection lost';
+      if (!this.reportedDown) {
+        this.reportedDown = true;
+        const refusal = outcome instanceof ReaderRefusal;
+        this.log.warn('reader connection lost or refused', { reader: this.target.name, address: `${this.target.host}:${this.target.port}`, reason: message });
+        await this.health(refusal ? 'SOFTWARE_FAULT' : 'CONNECTION', refusal ? 'READER_CONNECTION' : 'NETWORK', { message });
+      }
+      // Free the reader for another process while this one waits.
+      await this.lease.release();
+      await delay(backoffMs(attempt++, this.d.settings.reconnectMaxMs), undefined, { signal }).catch(() => undefined);
+    }
+  }
+
+  /** One connection, from connect to close. Resolves 'was-up' when the host sequence had completed. */
+  private async session(): Promise<'was-up'> {
+    const { host, port, name } = this.target;
+    const timeout = this.d.settings.timeoutMs;
+    let greeted: (m: LlrpMessage) => void = () => undefined;
+    const greeting = new Promise<LlrpMessage>((r) => (greeted = r));
+    let sawGreeting = false;
+    const client = await LlrpClient.connect(host, port, timeout, (m) => {
+      this.lastHeardMs = Date.now();
+      if (!sawGreeting && m.type === MSG.READER_EVENT_NOTIFICATION) {
+        sawGreeting = true;
+        greeted(m);
+        return;
+      }
+      this.onMessage(m);
+    });
+    this.client = client;
+    try {
+      // The reader speaks first: ConnectionAttemptEvent, status 0 when this host may stay.
+      const hello = await Promise.race([greeting, client.closed.then((e) => Promise.reject(e ?? new Error('closed'))), delay(timeout).then(() => Promise.reject(new Error('the reader sent no ConnectionAttemptEvent')))]);
+      const attemptStatus = decodeReaderEvent(hello).connectionAttempt;
+      if (attemptStatus !== null && attemptStatus !== 0) {
+        throw new ReaderRefusal(`the reader refused the connection (ConnectionAttemptEvent status ${attemptStatus}): another host holds it`);
+      }
+      const caps = await this.ask(client, MSG.GET_READER_CAPABILITIES, getReaderCapabilities);
+      const decoded = decodeCapabilities(caps);
+      this.capabilities = decoded.capabilities;
+      if (decoded.capabilities.manufacturer === IMPINJ.VENDOR) {
+        // Impinj readers take their own parameters (search mode, peak RSSI) only once extensions are on.
+        await client.customRequest(impinjEnableExtensions, timeout).catch((err: unknown) => this.log.debug('IMPINJ_ENABLE_EXTENSIONS failed', { reader: name, err }));
+      }
+      await this.ask(client, MSG.SET_READER_CONFIG, (id) => setReaderConfig(id, { keepaliveMs: this.d.settings.keepaliveMs }));
+      // Whatever a previous host left on the reader (ROSpec 0 = every ROSpec).
+      await this.ask(client, MSG.DELETE_ROSPEC, (id) => roSpecCommand(MSG.DELETE_ROSPEC, id, 0));
+      this.state = 'connected';
+      if (this.reportedDown) this.log.info('reader connected again', { reader: name });
+      else this.log.info('reader connected', { reader: name, address: `${host}:${port}`, firmware: decoded.capabilities.firmware, antennas: decoded.capabilities.maxAntennas });
+      this.reportedDown = false;
+      this.kickJob();
+      const watchdog = setInterval(() => {
+        if (Date.now() - this.lastHeardMs > 3 * this.d.settings.keepaliveMs) client.destroy(new Error(`no KEEPALIVE for ${3 * this.d.settings.keepaliveMs} ms`));
+      }, Math.max(250, Math.floor(this.d.settings.keepaliveMs / 2)));
+      try {
+        await client.closed;
+      } finally {
+        clearInterval(watchdog);
+      }
+      return 'was-up';
+    } finally {
+      client.destroy();
+    }
+  }
+
+  /** A request whose response must say M_Success; else a ReaderRefusal with the reader's words. */
+  private async ask(client: LlrpClient, type: number, build: (id: number) => Buffer): Promise<LlrpMessage> {
+    const m = await client.request(type, build, this.d.settings.timeoutMs);
+    const status = statusOf(m);
+    if (status.code !== 0) throw new ReaderRefusal(`${status.name}: ${status.description}`);
+    return m;
+  }
+
+  private onMessage(m: LlrpMessage): void {
+    try {
+      switch (m.type) {
+        case MSG.KEEPALIVE:
+          this.client?.send(keepaliveAck(m.id));
+          return;
+        case MSG.RO_ACCESS_REPORT: {
+          const running = this.running;
+          if (running === undefined) return;
+          running.batch.add(decodeTagReads(m.body), Date.now());
+          return;
+        }
+        case MSG.READER_EVENT_NOTIFICATION:
+          void this.onReaderEvent(m);
+          return;
+        case MSG.ERROR_MESSAGE: {
+          const s = statusOf(m);
+          void this.health('SOFTWARE_FAULT', 'LLRP', { message: `${s.name}: ${s.description}` });
+          return;
+        }
+        default:
+          this.log.debug('LLRP message ignored', { reader: this.target.name, type: m.type });
+      }
+    } catch (err) {
+      // A message tagtrail cannot read is logged, never a crash; the connection carries on.
+      this.log.warn('LLRP message not understood', { reader: this.target.name, type: m.type, err: (err as Error).message });
+    }
+  }
+
+  private async onReaderEvent(m: LlrpMessage): Promise<void> {
+    const e = decodeReaderEvent(m);
+    if (e.antenna !== null) {
+      const message = `antenna ${e.antenna.antennaId} ${e.antenna.connected ? 'connected' : 'disconnected'}`;
+      await this.health(e.antenna.connected ? 'UNCLASSIFIED' : 'HARDWARE_FAULT', e.antenna.connected ? 'KNOWN' : 'READER_EXCEPTION', { message, antennaId: e.antenna.antennaId });
+    }
+    if (e.exception !== null) await this.health('HARDWARE_FAULT', 'READER_EXCEPTION', { message: e.exception });
+  }
+
+  private async health(type: AgentHealthEvent['type'], code: string, args: Record<string, unknown>): Promise<void> {
+    await reportHealth(this.d.deps, this.target.name, [{ eventTime: this.now().toISOString(), type, code, args }]).catch((err: unknown) =>
+      this.log.warn('could not record a reader health event', { reader: this.target.name, code, err }),
+    );
+  }
+
+  private kickJob(): void {
+    this.jobChain = this.jobChain.then(() => this.applyJob()).catch((err: unknown) => this.log.warn('job change on the reader failed; retried at the next look', { reader: this.target.name, err: (err as Error).message }));
+  }
+
+  /** Brings the reader to the wanted job: stops what runs, starts what should. */
+  private async applyJob(): Promise<void> {
+    const client = this.client;
+    if (client === undefined || this.state !== 'connected') return;
+    const wanted = this.wantedJob !== null && !this.failedJobs.has(this.wantedJob) ? this.wantedJob : null;
+    if (this.running?.jobId === wanted) return;
+    if (this.running !== undefined) {
+      const ended = this.running;
+      await client.request(MSG.STOP_ROSPEC, (id) => roSpecCommand(MSG.STOP_ROSPEC, id, TAGTRAIL_ROSPEC_ID), this.d.settings.timeoutMs).catch(() => undefined);
+      await client.request(MSG.DELETE_ROSPEC, (id) => roSpecCommand(MSG.DELETE_ROSPEC, id, TAGTRAIL_ROSPEC_ID), this.d.settings.timeoutMs).catch(() => undefined);
+      this.endJobLocally();
+      await this.flush(ended);
+      this.log.info('reader stopped its job', { reader: this.target.name, jobId: ended.jobId });
+    }
+    if (wanted === null) return;
+    const assignment = await this.d.jobs.assignmentFor(this.d.deps, this.target.name);
+    if (assignment === undefined || assignment.jobId !== wanted) return; // not assigned (yet): next look
+    // The stored configuration (unset fields absent), not the response form the agent gets (unset fields null).
+    const config = await this.d.deps.readModel.get(readerConfigurationKind, String(assignment.readerConfiguration['name']));
+    if (config === undefined) return; // deleted under the job: the assignment goes next look
+    const plan = planRoSpec({ operation: config.operation, configuration: config.configuration as ReaderConfigDetails, capabilities: this.capabilities as Capabilities });
+    if (E.isLeft(plan)) {
+      await this.failInJob(wanted, `the reader cannot run the configuration: ${plan.left}`);
+      return;
+    }
+    try {
+      await this.ask(client, MSG.ADD_ROSPEC, (id) => addRoSpec(id, plan.right));
+      await this.ask(client, MSG.ENABLE_ROSPEC, (id) => roSpecCommand(MSG.ENABLE_ROSPEC, id, TAGTRAIL_ROSPEC_ID));
+      await this.ask(client, MSG.START_ROSPEC, (id) => roSpecCommand(MSG.START_ROSPEC, id, TAGTRAIL_ROSPEC_ID));
+    } catch (err) {
+      if (err instanceof ReaderRefusal) {
+        await this.health('SOFTWARE_FAULT', 'LLRP', { message: `ROSpec refused: ${err.message}` });
+        await this.failInJob(wanted, `the reader refused the ROSpec: ${err.message}`);
+        return;
+      }
+      throw err;
+    }
+    const recipe = assignment.recipe as { reportingInterval?: unknown };
+    const interval = typeof recipe.reportingInterval === 'number' && recipe.reportingInterval > 0 ? recipe.reportingInterval : 1;
+    const running: Running = { jobId: wanted, batch: new ReadBatch(), flushMs: Math.min(60, interval) * 1000, timer: undefined };
+    this.running = running;
+    this.scheduleFlush(running);
+    await this.d.jobs.acknowledgeAssignment(this.d.deps, wanted, this.target.name, this.now());
+    this.log.info('reader started its job', { reader: this.target.name, jobId: wanted, antennas: plan.right.antennaIds });
+  }
+
+  private async failInJob(jobId: string, message: string): Promise<void> {
+    this.failedJobs.add(jobId);
+    this.log.warn('reader cannot run its part of the job', { reader: this.target.name, jobId, reason: message });
+    const result = await runJobCommand(this.d.deps.client, jobId, { type: 'FailReader', readerName: this.target.name, message }, this.now(), { user: `reader:${this.target.name}` });
+    if (E.isRight(result)) await jobsWaiter(this.d.deps).waitFor(result.right.position);
+  }
+
+  private endJobLocally(): void {
+    if (this.running?.timer) clearTimeout(this.running.timer);
+    const ended = this.running;
+    this.running = undefined;
+    if (ended !== undefined && ended.batch.size > 0) void this.flush(ended);
+  }
+
+  private scheduleFlush(r: Running): void {
+    r.timer = setTimeout(() => {
+      void this.flush(r).finally(() => {
+        if (this.running === r) this.scheduleFlush(r);
+      });
+    }, r.flushMs);
+  }
+
+  /** Appends what the batch holds as one TagsReported, exactly as the agent API does. */
+  private async flush(r: Running): Promise<void> {
+    const batch = r.batch.take();
+    if (batch === null) return;
+    const report = { reportId: randomUUID(), jobId: r.jobId, from: new Date(batch.fromMs).toISOString(), to: new Date(batch.toMs).toISOString(), observations: batch.observations };
+    try {
+      await acceptReport(this.d.deps, this.d.jobs, this.target.name, report);
+    } catch (err) {
+      if (err instanceof ApiError) {
+        // Refused (the job stopped meanwhile): as an agent's late report, not kept.
+        this.log.debug('tag report refused', { reader: this.target.name, jobId: r.jobId, reason: err.message });
+        return;
+      }
+      this.log.warn('tag report not stored; kept for the next flush', { reader: this.target.name, err: (err as Error).message });
+      for (const o of batch.observations) {
+        r.batch.add([{ epc: o.epc, antennaId: o.antennaId, peakRssi: o.peakRssi, firstSeenUs: Date.parse(o.firstSeen) * 1000, lastSeenUs: Date.parse(o.lastSeen) * 1000, seenCount: o.readCount, channelIndex: null, phase: null }], Date.now());
+      }
+    }
+  }
+}

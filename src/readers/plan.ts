@@ -1,0 +1,114 @@
+// A job's reader configuration turned into the ROSpec an LLRP reader runs
+// (docs/readers.md, "What maps to what"), through what the reader said it
+// can do (GET_READER_CAPABILITIES): its antenna count, transmit power table
+// and RF mode table. Pure. What the reader cannot do is a Left naming the
+// setting and the reader's limit; the job records it for that reader.
+import * as E from 'fp-ts/Either';
+import type { ReaderConfigDetails } from '../readerconfigurations';
+import { IMPINJ } from '../llrp/constants';
+import type { AntennaPlan, Capabilities, RoSpec } from '../llrp/messages';
+
+/**
+ * Reader modes as Impinj numbers them in the RF mode table (ModeIdentifier):
+ * Octane's modes 0-4, and the AutoSet modes. tagtrail sends the identifier
+ * as the ModeIndex of C1G2RFControl, which is how Impinj readers read it.
+ */
+export const RF_MODE_OF: Readonly<Record<string, number>> = {
+  MAX_THROUGHPUT: 0,
+  HYBRID: 1,
+  DENSE_READER_M4: 2,
+  DENSE_READER_M8: 3,
+  MAX_MILLER: 4,
+  DENSE_READER_M4_TWO: 5,
+  AUTOSET_DENSE_READER: 1000,
+  MODE_1002: 1002,
+  MODE_1003: 1003,
+  MODE_1004: 1004,
+};
+
+/** Impinj InventorySearchMode values (0 reader selected, 1 single target, 2 dual target, 3 single target with suppression). */
+export const SEARCH_MODE_OF: Readonly<Record<string, number>> = { READER_SELECTED: 0, SINGLE_TARGET: 1, DUAL_TARGET: 2, TAG_FOCUS: 3 };
+
+export const TAGTRAIL_ROSPEC_ID = 0x7474; // "tt": recognisable in a reader's ROSpec list
+
+export interface PlanInput {
+  readonly operation: string;
+  readonly configuration: ReaderConfigDetails;
+  readonly capabilities: Capabilities;
+}
+
+const dbm = (n: number): string => `${Math.round(n * 100) / 100} dBm`;
+
+function powerIndex(wanted: number | undefined, c: Capabilities): E.Either<string, number | null> {
+  if (wanted === undefined) return E.right(null);
+  const table = [...c.transmitPower].sort((a, b) => a.dbm - b.dbm);
+  const lowest = table[0];
+  const highest = table[table.length - 1];
+  if (lowest === undefined || highest === undefined) return E.left('the reader reports no transmit power table, so transmitPowerInDbm cannot be set');
+  if (wanted > highest.dbm + 1e-6) return E.left(`transmitPowerInDbm ${dbm(wanted)} is above the reader's maximum ${dbm(highest.dbm)}`);
+  if (wanted < lowest.dbm - 1e-6) return E.left(`transmitPowerInDbm ${dbm(wanted)} is below the reader's minimum ${dbm(lowest.dbm)}`);
+  // The highest level not above the one asked for: never more power than configured.
+  const entry = table.filter((e) => e.dbm <= wanted + 1e-6).pop() ?? lowest;
+  return E.right(entry.index);
+}
+
+function antennaIds(cfg: ReaderConfigDetails, c: Capabilities): E.Either<string, number[]> {
+  const all = Array.from({ length: c.maxAntennas }, (_, i) => i + 1);
+  const asked = cfg.antennas && cfg.antennas.length > 0 ? [...cfg.antennas] : all;
+  const bad = [...asked, ...(cfg.disabledAntennas ?? [])].filter((a) => !all.includes(a));
+  if (bad.length > 0) return E.left(`antenna ${bad.join(', ')} not on the reader: it has antennas 1-${c.maxAntennas}`);
+  const ids = asked.filter((a) => !(cfg.disabledAntennas ?? []).includes(a));
+  if (ids.length === 0) return E.left('every antenna is disabled');
+  return E.right(ids);
+}
+
+export function planRoSpec(input: PlanInput): E.Either<string, RoSpec> {
+  const { configuration: cfg, capabilities: caps } = input;
+  if (input.operation !== 'INVENTORY' && input.operation !== 'NORMAL') {
+    return E.left(`operation ${input.operation} is not available over LLRP: tagtrail runs INVENTORY on LLRP readers`);
+  }
+  if (cfg.polarization === true) return E.left('polarization needs the beam antennas of an xArray/xSpan driven by its agent; not available over LLRP');
+  if (cfg.channelConfig !== undefined) return E.left('channelConfig is not supported over LLRP');
+  const impinj = caps.manufacturer === IMPINJ.VENDOR;
+  const mode = RF_MODE_OF[cfg.readerMode];
+  if (mode === undefined || !caps.rfModes.includes(mode)) {
+    return E.left(`readerMode ${cfg.readerMode} (RF mode ${mode ?? '?'}) is not in the reader's RF mode table (${caps.rfModes.join(', ') || 'empty'})`);
+  }
+  let searchMode: number | null = null;
+  if (cfg.searchMode !== undefined && cfg.searchMode !== 'READER_SELECTED') {
+    if (!impinj) return E.left(`searchMode ${cfg.searchMode} is an Impinj extension; this reader (manufacturer ${caps.manufacturer}) does not offer it`);
+    const m = SEARCH_MODE_OF[cfg.searchMode];
+    if (m === undefined) return E.left(`searchMode ${cfg.searchMode} is not supported over LLRP`);
+    searchMode = m;
+  }
+  let filter: AntennaPlan['filter'] = null;
+  if (cfg.filter !== undefined) {
+    if (cfg.filter.tagMask.length % 2 !== 0) return E.left('filter.tagMask must have an even number of hex digits over LLRP (whole bytes)');
+    filter = { memoryBank: cfg.filter.memoryBank, pointer: cfg.filter.pointer, mask: Buffer.from(cfg.filter.tagMask, 'hex') };
+  }
+  const power = powerIndex(cfg.transmitPowerInDbm, caps);
+  if (E.isLeft(power)) return power;
+  const ids = antennaIds(cfg, caps);
+  if (E.isLeft(ids)) return ids;
+  const antennas = ids.right.map((antennaId): AntennaPlan => ({
+    antennaId,
+    transmitPowerIndex: power.right,
+    modeIndex: mode,
+    session: cfg.session,
+    tagPopulation: cfg.tagPopulationEstimate ?? null,
+    impinjSearchMode: searchMode,
+    filter,
+  }));
+  return E.right({
+    roSpecId: TAGTRAIL_ROSPEC_ID,
+    startTrigger: 0,
+    durationMs: 0,
+    antennaIds: ids.right.length === caps.maxAntennas ? [0] : ids.right,
+    antennas,
+    // A report per tag read: tagtrail batches them into one TagsReported per reporting interval.
+    reportTrigger: 1,
+    reportEveryN: 1,
+    impinjPeakRssi: impinj,
+    impinjPhase: impinj && cfg.reportConfig?.phaseAngleIncluded === true,
+  });
+}

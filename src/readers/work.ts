@@ -1,0 +1,111 @@
+// The readers role (docs/readers.md): one link per reader definition whose
+// connection is LLRP, kept in step with the definitions and the jobs. Every
+// scan (1 s) it reads the definitions and the active jobs once, tells each
+// link the job it should run, and records the presence of the readers it is
+// connected to as a check-in would (lastCheckin; AgentCheckedIn when
+// something changed or once a minute), so reader health works as for agents:
+// a reader whose connection is gone stops "checking in" and becomes
+// NOT_RESPONDING.
+import type { AppDeps, BackgroundWork } from '../core/slice';
+import { recordCheckin } from '../agents/gateway';
+import { agentKeys } from '../agents/events';
+import { CHECKIN_EVENT_INTERVAL_MS } from '../agents/events';
+import type { JobsForAgents } from '../jobs/assignment';
+import { jobsReadModel } from '../jobs/context';
+import { heldReaders } from '../jobs/model';
+import { readerDefinitionsOf } from '../readerdefinitions/kind';
+import { LlrpLink, type LinkTarget } from './llrp-link';
+import type { ReadersSettings } from './settings';
+
+/** What the readers role says of itself in AgentCheckedIn (agentId) for the readers it connects. */
+export const READERS_AGENT_ID = 'tagtrail-readers';
+
+interface Presence {
+  state: 'IDLE' | 'RUNNING_JOB';
+  firmware: string;
+  atMs: number;
+}
+
+export function startReadersWork(deps: AppDeps, jobs: JobsForAgents, settings: ReadersSettings): BackgroundWork & { links(): ReadonlyMap<string, LlrpLink>; scan(): Promise<void> } {
+  const logger = deps.logger.child('readers');
+  const links = new Map<string, LlrpLink>();
+  const presence = new Map<string, Presence>();
+  const leaseKey = (name: string): string => `${deps.keys.base}v1:readers:lease:${name}`;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let scanning: Promise<void> = Promise.resolve();
+
+  const targets = async (): Promise<Map<string, LinkTarget>> => {
+    const out = new Map<string, LinkTarget>();
+    for (const d of await readerDefinitionsOf(deps.readModel)) {
+      const c = d.connection;
+      if (c?.protocol !== 'LLRP' || d.address === null) continue;
+      out.set(d.name, { name: d.name, host: d.address, port: c.port });
+    }
+    return out;
+  };
+
+  const scan = async (): Promise<void> => {
+    const wanted = await targets();
+    for (const [name, link] of links) {
+      const t = wanted.get(name);
+      if (t === undefined || t.host !== link.target.host || t.port !== link.target.port) {
+        links.delete(name);
+        presence.delete(name);
+        logger.info('reader link closed: definition changed or removed', { reader: name });
+        await link.stop();
+      }
+    }
+    for (const [name, t] of wanted) {
+      if (links.has(name)) continue;
+      const link = new LlrpLink(t, { deps, jobs, settings, logger, leaseKey: leaseKey(name) });
+      links.set(name, link);
+      link.start();
+    }
+    const active = (await jobsReadModel(deps).active()).filter((j) => j.status === 'STARTING' || j.status === 'RUNNING');
+    const jobOf = new Map<string, string>();
+    for (const j of active) for (const r of heldReaders(j)) jobOf.set(r, j.id);
+    const now = new Date();
+    const connected: string[] = [];
+    for (const [name, link] of links) {
+      link.setJob(jobOf.get(name) ?? null);
+      if (link.state === 'connected') connected.push(name);
+    }
+    if (connected.length === 0) return;
+    // One write for every connected reader; an event only for news.
+    const at = now.toISOString();
+    await deps.redis.hSet(agentKeys(deps.keys).lastCheckin, Object.fromEntries(connected.map((n) => [n, at])));
+    for (const name of connected) {
+      const link = links.get(name) as LlrpLink;
+      const next: Presence = { state: link.runningJob === null ? 'IDLE' : 'RUNNING_JOB', firmware: link.capabilities?.firmware ?? '', atMs: now.getTime() };
+      const last = presence.get(name);
+      if (last !== undefined && last.state === next.state && last.firmware === next.firmware && now.getTime() - last.atMs < CHECKIN_EVENT_INTERVAL_MS) continue;
+      await recordCheckin(deps, name, { agentId: READERS_AGENT_ID, versions: { App: 'LLRP', Firmware: next.firmware }, state: next.state }, now);
+      presence.set(name, next);
+    }
+  };
+
+  const loop = (): void => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      scanning = scan()
+        .catch((err: unknown) => logger.warn('readers scan failed; next scan retries', { err: (err as Error).message }))
+        .finally(loop);
+    }, settings.scanMs);
+  };
+  void deps.readModelReady.then(() => {
+    scanning = scan().catch((err: unknown) => logger.warn('readers scan failed; next scan retries', { err: (err as Error).message })).finally(loop);
+  });
+
+  return {
+    links: () => links,
+    scan,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await scanning;
+      await Promise.all([...links.values()].map((l) => l.stop()));
+      links.clear();
+    },
+  };
+}

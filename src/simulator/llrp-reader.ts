@@ -1,0 +1,282 @@
+// A simulated reader speaking LLRP from the reader's side (docs/simulator.md,
+// "Playing LLRP readers"): a TCP server on its own port that greets a host
+// with ConnectionAttemptEvent (refusing a second host, as a reader accepts
+// one), answers capabilities (an Impinj-like power and RF mode table),
+// keeps the host alive with KEEPALIVE at the period it asked for, and runs
+// the ROSpec it is given: the antennas, power, reader mode, session and
+// search mode it names drive the same radio model the agent simulator uses,
+// and reads go out as RO_ACCESS_REPORT every N tags (N of the ROReportSpec).
+import net from 'node:net';
+import { IMPINJ, MSG, P } from '../llrp/constants';
+import { encodeMessage, LlrpFramer, type LlrpMessage } from '../llrp/frame';
+import {
+  capabilitiesResponse,
+  decodeAddRoSpec,
+  readerEventNotification,
+  readKeepaliveSpec,
+  roAccessReport,
+  roSpecIdOf,
+  statusMessage,
+  tagReportData,
+  type Capabilities,
+  type RoSpec,
+} from '../llrp/messages';
+import { encodeParams } from '../llrp/params';
+import { RF_MODE_OF, SEARCH_MODE_OF } from '../readers/plan';
+import type { Logger } from '../core/logger';
+import type { ReaderLayout } from './layout';
+import { newSessionState, readWindow, type ReadSettings, type SearchMode } from './radio';
+import type { World } from './world';
+import type { Stats } from './stats';
+
+const MODE_NAME = new Map(Object.entries(RF_MODE_OF).map(([k, v]) => [v, k]));
+const SEARCH_NAME = new Map(Object.entries(SEARCH_MODE_OF).map(([k, v]) => [v, k as SearchMode]));
+
+/** 10.00-32.50 dBm in 0.25 dB steps, indexes 1-91, as Impinj readers list it. */
+export const SIM_POWER_TABLE = Array.from({ length: 91 }, (_, i) => ({ index: i + 1, dbm: 10 + i * 0.25 }));
+/** Impinj mode identifiers offered (no mode 5: a configuration asking DENSE_READER_M4_TWO is refused). */
+export const SIM_RF_MODES = [0, 1, 2, 3, 4, 1000, 1002, 1003, 1004];
+
+export interface LlrpReaderOptions {
+  readonly reader: ReaderLayout;
+  readonly world: World;
+  readonly seed: number;
+  /** Real ms of world second 0, and how much faster world time runs. */
+  readonly t0: number;
+  readonly timeScale: number;
+  readonly host?: string;
+  /** 0 = a free port. */
+  readonly port: number;
+  readonly log: Logger;
+  /** Refuse every ADD_ROSPEC with this description (a reader that cannot run what it is given). */
+  readonly refuseRoSpec?: string | null;
+  /** Real ms between two read windows (default 1000). */
+  readonly windowMs?: number;
+  /** Run counters: a host connection counts as a check-in, each RO_ACCESS_REPORT as a report sent. */
+  readonly stats?: Stats;
+}
+
+interface ReaderRoSpec {
+  readonly spec: RoSpec;
+  enabled: boolean;
+}
+
+export class SimLlrpReader {
+  private server: net.Server | undefined;
+  private host: net.Socket | undefined;
+  private readonly rospecs = new Map<number, ReaderRoSpec>();
+  private keepaliveTimer: NodeJS.Timeout | undefined;
+  private readTimer: NodeJS.Timeout | undefined;
+  private running: RoSpec | undefined;
+  private nextId = 1;
+  private readonly state = newSessionState();
+  private windowFrom = 0;
+  port = 0;
+  readsSent = 0;
+  readonly capabilities: Capabilities;
+
+  constructor(private readonly o: LlrpReaderOptions) {
+    const ids = o.reader.antennas.map((a) => a.id);
+    this.capabilities = { maxAntennas: Math.max(1, ...ids), manufacturer: IMPINJ.VENDOR, model: 2001002, firmware: '7.6.1-sim', transmitPower: SIM_POWER_TABLE, rfModes: SIM_RF_MODES };
+  }
+
+  get name(): string {
+    return this.o.reader.name;
+  }
+
+  /** Starts listening (again, on the same port after `disappear`). */
+  async listen(): Promise<number> {
+    const server = net.createServer((socket) => this.accept(socket));
+    this.server = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.port || this.o.port, this.o.host ?? '127.0.0.1', () => resolve());
+    });
+    this.port = (server.address() as net.AddressInfo).port;
+    return this.port;
+  }
+
+  /** The reader goes away: its connection drops and nobody answers on its port until `listen`. */
+  async disappear(): Promise<void> {
+    this.stopReading();
+    clearInterval(this.keepaliveTimer);
+    this.host?.destroy();
+    this.host = undefined;
+    const server = this.server;
+    this.server = undefined;
+    if (server) await new Promise<void>((r) => server.close(() => r()));
+  }
+
+  async close(): Promise<void> {
+    await this.disappear();
+  }
+
+  private now(): number {
+    return Date.now();
+  }
+
+  private accept(socket: net.Socket): void {
+    socket.setNoDelay(true);
+    if (this.host !== undefined && !this.host.destroyed) {
+      // One host at a time (status 2: a client-initiated connection already exists).
+      socket.end(readerEventNotification(0, this.now() * 1000, { kind: 'connectionAttempt', status: 2 }));
+      return;
+    }
+    this.host = socket;
+    this.rospecs.clear();
+    const framer = new LlrpFramer();
+    socket.on('data', (chunk: Buffer) => {
+      try {
+        for (const m of framer.push(chunk)) this.onMessage(socket, m);
+      } catch (err) {
+        this.o.log.warn('LLRP host sent bytes that do not frame; closing', { reader: this.name, err: (err as Error).message });
+        socket.destroy();
+      }
+    });
+    socket.on('close', () => {
+      if (this.host === socket) {
+        this.host = undefined;
+        this.stopReading();
+        clearInterval(this.keepaliveTimer);
+      }
+    });
+    socket.on('error', () => undefined);
+    socket.write(readerEventNotification(0, this.now() * 1000, { kind: 'connectionAttempt', status: 0 }));
+    this.o.stats?.add(this.name, 'checkins');
+    this.o.log.info('LLRP host connected', { reader: this.name, from: `${socket.remoteAddress}:${socket.remotePort}` });
+  }
+
+  private ok(type: number, id: number): Buffer {
+    return statusMessage(type, id, 0);
+  }
+
+  private onMessage(socket: net.Socket, m: LlrpMessage): void {
+    const reply = (b: Buffer): void => void socket.write(b);
+    switch (m.type) {
+      case MSG.GET_READER_CAPABILITIES:
+        return reply(capabilitiesResponse(m.id, this.capabilities));
+      case MSG.SET_READER_CONFIG: {
+        const period = readKeepaliveSpec(m);
+        clearInterval(this.keepaliveTimer);
+        if (period > 0) this.keepaliveTimer = setInterval(() => socket.write(encodeMessage(MSG.KEEPALIVE, this.nextId++)), period);
+        return reply(this.ok(MSG.SET_READER_CONFIG_RESPONSE, m.id));
+      }
+      case MSG.CUSTOM_MESSAGE: {
+        const vendor = m.body.length >= 5 ? m.body.readUInt32BE(0) : 0;
+        if (vendor === IMPINJ.VENDOR && m.body.readUInt8(4) === IMPINJ.ENABLE_EXTENSIONS) {
+          const head = Buffer.alloc(5);
+          head.writeUInt32BE(IMPINJ.VENDOR, 0);
+          head.writeUInt8(IMPINJ.ENABLE_EXTENSIONS_RESPONSE, 4);
+          return reply(encodeMessage(MSG.CUSTOM_MESSAGE, m.id, Buffer.concat([head, encodeParams([{ type: P.LLRPStatus, fields: { statusCode: 0, errorDescription: '' } }])])));
+        }
+        return reply(statusMessage(MSG.ERROR_MESSAGE, m.id, 109, 'unsupported custom message'));
+      }
+      case MSG.ADD_ROSPEC: {
+        const spec = decodeAddRoSpec(m);
+        const refusal = this.o.refuseRoSpec ?? this.check(spec);
+        if (refusal !== null) {
+          this.o.log.info('ROSpec refused', { reader: this.name, reason: refusal });
+          return reply(statusMessage(MSG.ADD_ROSPEC_RESPONSE, m.id, 301, refusal));
+        }
+        this.rospecs.set(spec.roSpecId, { spec, enabled: false });
+        return reply(this.ok(MSG.ADD_ROSPEC_RESPONSE, m.id));
+      }
+      case MSG.ENABLE_ROSPEC:
+      case MSG.START_ROSPEC:
+      case MSG.STOP_ROSPEC:
+      case MSG.DELETE_ROSPEC:
+        return reply(this.rospecCommand(m));
+      case MSG.CLOSE_CONNECTION:
+        socket.end(this.ok(MSG.CLOSE_CONNECTION_RESPONSE, m.id));
+        return;
+      case MSG.KEEPALIVE_ACK:
+        return;
+      default:
+        return reply(statusMessage(MSG.ERROR_MESSAGE, m.id, 109, `message type ${m.type} is not supported`));
+    }
+  }
+
+  /** What a reader would refuse in a ROSpec: antennas it lacks, table indexes it does not have. */
+  private check(spec: RoSpec): string | null {
+    const max = this.capabilities.maxAntennas;
+    const bad = spec.antennaIds.filter((a) => a !== 0 && (a < 1 || a > max));
+    if (bad.length > 0) return `AntennaID ${bad.join(',')} out of range 1-${max}`;
+    for (const a of spec.antennas) {
+      if (a.transmitPowerIndex !== null && !SIM_POWER_TABLE.some((e) => e.index === a.transmitPowerIndex)) return `TransmitPower index ${a.transmitPowerIndex} not in the power table`;
+      if (a.modeIndex !== null && !SIM_RF_MODES.includes(a.modeIndex)) return `ModeIndex ${a.modeIndex} not in the RF mode table`;
+    }
+    return null;
+  }
+
+  private rospecCommand(m: LlrpMessage): Buffer {
+    const id = roSpecIdOf(m);
+    const responseType = m.type + 10;
+    if (m.type === MSG.DELETE_ROSPEC) {
+      if (id === 0) this.rospecs.clear();
+      else if (!this.rospecs.delete(id)) return statusMessage(responseType, m.id, 300, `no ROSpec ${id}`);
+      if (this.running !== undefined && (id === 0 || this.running.roSpecId === id)) this.stopReading();
+      return this.ok(responseType, m.id);
+    }
+    const r = this.rospecs.get(id);
+    if (r === undefined) return statusMessage(responseType, m.id, 300, `no ROSpec ${id}`);
+    if (m.type === MSG.ENABLE_ROSPEC) r.enabled = true;
+    else if (m.type === MSG.START_ROSPEC) {
+      if (!r.enabled) return statusMessage(responseType, m.id, 300, `ROSpec ${id} is not enabled`);
+      this.startReading(r.spec);
+    } else if (m.type === MSG.STOP_ROSPEC) this.stopReading();
+    return this.ok(responseType, m.id);
+  }
+
+  private settingsOf(spec: RoSpec): ReadSettings {
+    const first = spec.antennas[0];
+    const power = first?.transmitPowerIndex == null ? null : (SIM_POWER_TABLE.find((e) => e.index === first.transmitPowerIndex)?.dbm ?? null);
+    return {
+      operation: 'INVENTORY',
+      readerMode: first?.modeIndex == null ? 'MAX_THROUGHPUT' : (MODE_NAME.get(first.modeIndex) ?? 'MAX_THROUGHPUT'),
+      session: first?.session ?? 2,
+      searchMode: first?.impinjSearchMode == null ? null : (SEARCH_NAME.get(first.impinjSearchMode) ?? null),
+      polarization: false,
+      antennas: spec.antennaIds.includes(0) ? null : [...spec.antennaIds],
+      disabledAntennas: [],
+      transmitPowerInDbm: power,
+    };
+  }
+
+  private worldSeconds(ms: number): number {
+    return ((ms - this.o.t0) / 1000) * this.o.timeScale;
+  }
+
+  private startReading(spec: RoSpec): void {
+    this.stopReading();
+    this.running = spec;
+    this.windowFrom = this.now();
+    if (this.o.stats) this.o.stats.reader(this.name).state = 'RUNNING_JOB';
+    const settings = this.settingsOf(spec);
+    const every = this.o.windowMs ?? 1000;
+    this.readTimer = setInterval(() => {
+      const to = this.now();
+      const observations = readWindow({ world: this.o.world, reader: this.o.reader, settings, from: this.worldSeconds(this.windowFrom), to: this.worldSeconds(to), seed: this.o.seed, state: this.state });
+      this.windowFrom = to;
+      const realUs = (worldS: number): number => (this.o.t0 + (worldS * 1000) / this.o.timeScale) * 1000;
+      const reads = observations.map((o) =>
+        tagReportData({ epc: o.epc, antennaId: o.antennaId, peakRssiCdbm: Math.round(o.peakRssi * 100), firstSeenUs: realUs(o.firstSeen), lastSeenUs: realUs(o.lastSeen), seenCount: o.readCount, roSpecId: spec.roSpecId, impinjPeakRssi: spec.impinjPeakRssi }),
+      );
+      // Every N tags a report (N = 0: all of the window in one); all written at once, so the host meets coalesced messages.
+      const n = spec.reportEveryN > 0 ? spec.reportEveryN : Math.max(1, reads.length);
+      const out: Buffer[] = [];
+      for (let i = 0; i < reads.length; i += n) out.push(roAccessReport(this.nextId++, reads.slice(i, i + n)));
+      if (out.length > 0 && this.host !== undefined) this.host.write(Buffer.concat(out));
+      this.readsSent += reads.length;
+      this.o.stats?.add(this.name, 'reportsSent', out.length);
+      this.o.stats?.add(this.name, 'reportsAccepted', out.length);
+      this.o.stats?.add(this.name, 'observations', reads.length);
+    }, every);
+  }
+
+  private stopReading(): void {
+    if (this.o.stats && this.running) this.o.stats.reader(this.name).state = 'IDLE';
+    clearInterval(this.readTimer);
+    this.readTimer = undefined;
+    this.running = undefined;
+  }
+}

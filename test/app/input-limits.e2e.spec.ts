@@ -1,0 +1,102 @@
+// The limits on input that a corpus cannot show (test/app/hostile-input has
+// the corpus): a refused request is answered from its headers without its
+// body being sent, a non-JSON body is a 415 instead of a silently empty
+// filter or target, a refused create takes no id, and what the event store
+// refuses to store is a 413.
+import { connect } from 'node:net';
+import { expect } from 'chai';
+import { ADMIN, startTestApp, type TestApp } from '../support/app';
+import { logHead } from '../support/log-head';
+
+/**
+ * Sends only the request line and headers of a POST announcing a
+ * `length`-byte body, never the body, and resolves with what the service
+ * answers and whether it closed the connection.
+ */
+function headersOnly(baseUrl: string, path: string, length: number, auth?: string): Promise<{ status: number; closed: boolean; text: string }> {
+  const url = new URL(`${baseUrl}${path}`);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname);
+    let text = '';
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no answer without the body; got so far: ${text.slice(0, 200)}`));
+    }, 20_000);
+    socket.on('data', (d: Buffer) => (text += d.toString('latin1')));
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), closed: true, text });
+    });
+    const headers = [`POST ${url.pathname} HTTP/1.1`, `Host: ${url.host}`, 'Content-Type: application/json', `Content-Length: ${length}`];
+    if (auth) headers.push(`Authorization: ${auth}`);
+    socket.write(`${headers.join('\r\n')}\r\n\r\n`);
+  });
+}
+
+describe('limits on input', function () {
+  this.timeout(120_000);
+  let app: TestApp;
+  before(async () => {
+    app = await startTestApp();
+  });
+  after(async () => app?.stop());
+
+  it('answers a request without credentials, or over the size limit, from its headers and closes the connection', async () => {
+    const nineMiB = 9 * 1024 * 1024;
+    const anonymous = await headersOnly(app.baseUrl, '/configuration/v1/facilities/create', nineMiB);
+    expect(anonymous.status).to.equal(401);
+    expect(anonymous.text).to.match(/\r\nconnection: close\r\n/i);
+    // An agent route: the agent's credentials are checked before its report is read.
+    const agent = await headersOnly(app.baseUrl, '/agent/v1/readers/r1/reports', nineMiB, 'Agent cjE6bm9wZQ==');
+    expect(agent.status).to.equal(401);
+    const tooLarge = await headersOnly(app.baseUrl, '/configuration/v1/facilities/create', nineMiB, ADMIN);
+    expect(tooLarge.status).to.equal(413);
+    expect(tooLarge.text).to.contain('512 KiB');
+  });
+
+  it('answers a body that is not declared JSON with 415 and does nothing: no queue for every item, no time sync for every reader', async () => {
+    const before = await logHead(app.eventStoreConnectionString);
+    const filter = JSON.stringify({ fromZone: 'DOCK' });
+    const queue = await app.request('PUT', '/data/v1/items/queues', { raw: filter, headers: { 'Content-Type': 'text/plain' } });
+    expect(queue.status).to.equal(415);
+    expect(queue.body.message).to.contain("-H 'Content-Type: application/json'");
+    const res = await fetch(`${app.baseUrl}/support/v1/timeSync`, { method: 'POST', headers: { Authorization: ADMIN }, body: new Blob(['{"readerNames":["r1"]}']) });
+    expect(res.status).to.equal(415);
+    expect(((await res.json()) as { message: string }).message).to.contain('no Content-Type');
+    expect(await logHead(app.eventStoreConnectionString)).to.equal(before);
+  });
+
+  it('takes no threshold id for a refused create', async () => {
+    const create = (body: unknown, headers: Record<string, string> = {}) =>
+      app.request('POST', '/configuration/v1/thresholds/create', { raw: typeof body === 'string' ? body : JSON.stringify(body), headers });
+    const valid = { name: 'door', readerArrangement: 'SIDE_BY_SIDE' };
+    expect((await create(valid, { 'Content-Type': 'text/plain' })).status).to.equal(415);
+    expect((await create({ ...valid, name: 'x'.repeat(257) })).status).to.equal(400);
+    expect((await create({ ...valid, padding: 'x'.repeat(600 * 1024) })).status).to.equal(413);
+    expect((await create({ ...valid, readers: { nope: {} } })).status).to.be.within(400, 499);
+    const first = await create(valid);
+    expect(first.status, JSON.stringify(first.body)).to.equal(200);
+    expect(first.body.id).to.equal(1);
+  });
+});
+
+describe('limits on input: what the event store refuses to store', function () {
+  this.timeout(120_000);
+  let app: TestApp;
+  before(async () => {
+    // A small append limit, so that a body under the HTTP limit exceeds it.
+    app = await startTestApp({ EVENTSTORE_MAX_APPEND_SIZE: '8192' });
+  });
+  after(async () => app?.stop());
+
+  it('answers 413 with a message, and nothing is stored', async () => {
+    const before = await logHead(app.eventStoreConnectionString);
+    const zones = Array.from({ length: 200 }, (_, i) => ({ name: `zone-${i}`, points: [{ x: i, y: 0 }, { x: i + 1, y: 0 }, { x: i + 1, y: 1 }, { x: i, y: 1 }] }));
+    const res = await app.request('POST', '/configuration/v1/zoneMaps/create', { body: { name: 'big', zones } });
+    expect(res.status, JSON.stringify(res.body)).to.equal(413);
+    expect(res.body.message).to.match(/too large to store: the event store takes at most 8192 bytes/);
+    expect(await logHead(app.eventStoreConnectionString)).to.equal(before);
+    expect((await app.request('GET', '/configuration/v1/zoneMaps/show/big')).status).to.equal(404);
+  });
+});

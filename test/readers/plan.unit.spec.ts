@@ -1,0 +1,76 @@
+import { expect } from 'chai';
+import * as E from 'fp-ts/Either';
+import type { Capabilities } from '../../src/llrp/messages';
+import { planRoSpec } from '../../src/readers/plan';
+import { ReadBatch } from '../../src/readers/batch';
+import { backoffMs } from '../../src/readers/settings';
+import type { ReaderConfigDetails } from '../../src/readerconfigurations';
+
+const impinj: Capabilities = {
+  maxAntennas: 4,
+  manufacturer: 25882,
+  model: 1,
+  firmware: '7.6.1',
+  transmitPower: [{ index: 1, dbm: 10 }, { index: 2, dbm: 20 }, { index: 3, dbm: 30 }, { index: 4, dbm: 31.5 }],
+  rfModes: [0, 1, 2, 1002],
+};
+const cfg = (over: Partial<ReaderConfigDetails> = {}): ReaderConfigDetails => ({ readerMode: 'MAX_THROUGHPUT', session: 2, ...over });
+const plan = (c: ReaderConfigDetails, caps = impinj, operation = 'INVENTORY') => planRoSpec({ operation, configuration: c, capabilities: caps });
+const reason = (r: ReturnType<typeof plan>): string => (E.isLeft(r) ? r.left : expect.fail(`planned: ${JSON.stringify(r.right)}`));
+
+describe('readers/plan: reader configuration -> ROSpec through the capabilities', () => {
+  it('given a plain configuration, when planned, then every antenna (AntennaIDs 0), the RF mode, session, search mode and no power index', () => {
+    const r = plan(cfg({ searchMode: 'DUAL_TARGET', tagPopulationEstimate: 100 }));
+    if (E.isLeft(r)) expect.fail(r.left);
+    expect(r.right.antennaIds).to.deep.equal([0]);
+    expect(r.right.antennas.map((a) => a.antennaId)).to.deep.equal([1, 2, 3, 4]);
+    expect(r.right.antennas[0]).to.deep.include({ modeIndex: 0, session: 2, impinjSearchMode: 2, tagPopulation: 100, transmitPowerIndex: null });
+    expect(r.right.impinjPeakRssi).to.equal(true);
+  });
+
+  it('given a power between two levels, when planned, then the highest level not above it; above the table or below it is refused', () => {
+    const r = plan(cfg({ transmitPowerInDbm: 30.9 }));
+    expect(E.isRight(r) && r.right.antennas[0]?.transmitPowerIndex).to.equal(3);
+    expect(reason(plan(cfg({ transmitPowerInDbm: 33 })))).to.equal("transmitPowerInDbm 33 dBm is above the reader's maximum 31.5 dBm");
+    expect(reason(plan(cfg({ transmitPowerInDbm: 5 })))).to.equal("transmitPowerInDbm 5 dBm is below the reader's minimum 10 dBm");
+  });
+
+  it('given antennas, when planned, then those minus the disabled; an antenna the reader lacks is refused', () => {
+    const r = plan(cfg({ antennas: [1, 2, 3], disabledAntennas: [2] }));
+    expect(E.isRight(r) && r.right.antennaIds).to.deep.equal([1, 3]);
+    expect(reason(plan(cfg({ antennas: [1, 5] })))).to.equal('antenna 5 not on the reader: it has antennas 1-4');
+  });
+
+  it('given what the reader or LLRP cannot do, when planned, then a reason naming the setting', () => {
+    expect(reason(plan(cfg({ readerMode: 'MODE_1004' })))).to.contain("readerMode MODE_1004 (RF mode 1004) is not in the reader's RF mode table (0, 1, 2, 1002)");
+    expect(reason(plan(cfg({ searchMode: 'SINGLE_TARGET' }), { ...impinj, manufacturer: 161 }))).to.contain('Impinj extension');
+    expect(reason(plan(cfg(), impinj, 'LOCATION'))).to.contain('operation LOCATION is not available over LLRP');
+    expect(reason(plan(cfg({ polarization: true })))).to.contain('polarization');
+    expect(reason(plan(cfg({ transmitPowerInDbm: 30 }), { ...impinj, transmitPower: [] }))).to.contain('no transmit power table');
+  });
+
+  it('given a filter, when planned, then its mask bytes, bank and pointer', () => {
+    const r = plan(cfg({ filter: { tagMask: '3008', memoryBank: 1, pointer: 32 } }));
+    expect(E.isRight(r) && r.right.antennas[0]?.filter).to.deep.equal({ memoryBank: 1, pointer: 32, mask: Buffer.from('3008', 'hex') });
+    expect(reason(plan(cfg({ filter: { tagMask: '300', memoryBank: 1, pointer: 32 } })))).to.contain('even number of hex digits');
+  });
+});
+
+describe('readers/batch', () => {
+  it('given reads of one tag on one antenna, when taken, then one observation: counts summed, highest RSSI, earliest first and latest last seen', () => {
+    const b = new ReadBatch();
+    const read = { epc: 'E2801', antennaId: 1, channelIndex: null, phase: null };
+    b.add([{ ...read, peakRssi: -60, firstSeenUs: 1_000_000, lastSeenUs: 2_000_000, seenCount: 2 }], 0);
+    b.add([{ ...read, peakRssi: -55, firstSeenUs: 500_000, lastSeenUs: 1_500_000, seenCount: 3 }, { ...read, antennaId: 99, peakRssi: 0, firstSeenUs: 0, lastSeenUs: 0, seenCount: 1 }], 0);
+    const out = b.take();
+    expect(out?.observations).to.deep.equal([{ epc: 'E2801', tid: null, antennaId: 1, peakRssi: -55, readCount: 5, firstSeen: '1970-01-01T00:00:00.500Z', lastSeen: '1970-01-01T00:00:02.000Z', x: null, y: null }]);
+    expect(out?.fromMs).to.equal(500);
+    expect(b.dropped).to.equal(1);
+    expect(b.take()).to.equal(null);
+  });
+
+  it('backoff doubles from 0.5 s to the maximum, jittered between half and whole', () => {
+    expect([0, 1, 2, 10].map((a) => backoffMs(a, 30_000, () => 1))).to.deep.equal([500, 1000, 2000, 30_000]);
+    expect(backoffMs(3, 30_000, () => 0)).to.equal(2000);
+  });
+});

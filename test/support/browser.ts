@@ -1,0 +1,59 @@
+// Debian's Chromium driven by playwright-core for the console's browser
+// tests: headless, a fresh profile per launch, no background traffic.
+// Screenshots go to test-artifacts/console/ (git-ignored).
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { REPO_ROOT } from './child';
+
+export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+export const ARTIFACTS = path.join(REPO_ROOT, 'test-artifacts', 'console');
+
+export const chromiumPresent = (): boolean => existsSync(CHROMIUM);
+
+export interface TestBrowser {
+  readonly context: BrowserContext;
+  /** Uncaught script errors of every page: a test ends by expecting none. */
+  readonly pageErrors: string[];
+  newPage(): Promise<Page>;
+  close(): Promise<void>;
+}
+
+export async function launchBrowser(viewport = { width: 1280, height: 800 }): Promise<TestBrowser> {
+  const profile = mkdtempSync(path.join(tmpdir(), 'tagtrail-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const pageErrors: string[] = [];
+  return {
+    context,
+    pageErrors,
+    newPage: async () => {
+      const page = await context.newPage();
+      page.on('pageerror', (err) => pageErrors.push(err.stack ?? err.message));
+      return page;
+    },
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
+}
+
+/** Logs in through the form and waits for the shell. */
+export async function logIn(page: Page, consoleUrl: string, user: string, password: string): Promise<void> {
+  await page.goto(consoleUrl);
+  await page.fill('input[name=username]', user);
+  await page.fill('input[name=password]', password);
+  await page.click('button[type=submit]');
+  await page.waitForSelector('[data-testid=whoami]');
+}
