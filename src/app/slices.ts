@@ -21,8 +21,9 @@ import { engineSlice } from '../engine/slice';
 import { snmpSlice } from '../snmp/slice';
 import { supportSlice } from '../support/slice';
 import { queuesSlice } from '../queues/slice';
+import { factoryDefaultsSlice } from '../defaults/slice';
 import { readersSlice } from '../readers/slice';
 import { liveSlice } from '../live/slice';
 import { aboutSlice } from '../about/slice';
 
-export const SLICES: readonly Slice[] = [usersSlice, tokensSlice, facilitiesSlice, zoneMapsSlice, readerDefinitionsSlice, thresholdsSlice, settingsSlice, softwareSlice, upgradesSlice, readerConfigurationsSlice, makeRecipesSlice({ deletionGuards: [recipeInUseByJobs] }), jobsSlice, healthSlice, itemsSlice, makeAgentsSlice(jobsForAgents), readerCommandsSlice, engineSlice, snmpSlice, supportSlice, queuesSlice, liveSlice, aboutSlice, readersSlice];
+export const SLICES: readonly Slice[] = [usersSlice, tokensSlice, facilitiesSlice, factoryDefaultsSlice, zoneMapsSlice, readerDefinitionsSlice, thresholdsSlice, settingsSlice, softwareSlice, upgradesSlice, readerConfigurationsSlice, makeRecipesSlice({ deletionGuards: [recipeInUseByJobs] }), jobsSlice, healthSlice, itemsSlice, makeAgentsSlice(jobsForAgents), readerCommandsSlice, engineSlice, snmpSlice, supportSlice, queuesSlice, liveSlice, aboutSlice, readersSlice];

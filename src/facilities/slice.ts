@@ -3,11 +3,8 @@
 // jobs, or the last one, cannot be deleted.
 import { nameSchema } from '../core/codecs';
 import { right } from 'fp-ts/Either';
-import type { EventStoreDBClient } from '@eventstore/db-client';
-import { WrongExpectedVersionError } from '@eventstore/db-client';
 import { addNamedResourceRoutes } from '../core/resource/routes';
-import { encodeEvent } from '../core/events';
-import { eventNames, resourceEventCodecs, streamOf, type ResourceKind } from '../core/resource/kind';
+import { createResourceOnce } from '../core/resource/once';
 import { resourcePart } from '../../projections/config/projection';
 import type { AppDeps, Slice } from '../core/slice';
 import { DEFAULT_FACILITY, FacilityBody, type Facility } from './codec';
@@ -18,24 +15,13 @@ import { facilityUsage } from './usage';
 const CONFIG_ROLES = ['ConfigManager'];
 const READ_ROLES = ['ConfigManager', 'JobRunner'];
 
-/** Appends DEFAULT once, ever: after a user deletes it, it stays deleted. */
-async function ensureDefaultFacility(client: EventStoreDBClient): Promise<void> {
-  const codecs = resourceEventCodecs(facilityKind);
-  const event = encodeEvent(codecs, {
-    type: eventNames(facilityKind as ResourceKind<unknown>).created,
-    data: { name: DEFAULT_FACILITY, resource: { name: DEFAULT_FACILITY } },
-  }, { user: 'system' });
-  try {
-    await client.appendToStream(streamOf(facilityKind as ResourceKind<unknown>, DEFAULT_FACILITY), event, { expectedRevision: 'no_stream' });
-  } catch (err) {
-    if (!(err instanceof WrongExpectedVersionError)) throw err;
-  }
-}
-
 export const facilitiesSlice: Slice = {
   name: 'facilities',
   projectionParts: [resourcePart(facilityKind)],
-  bootstrap: async (deps: AppDeps) => ensureDefaultFacility(deps.client),
+  // Once, ever: after a user deletes DEFAULT it stays deleted (once.ts).
+  bootstrap: async (deps: AppDeps) => {
+    await createResourceOnce(deps.client, facilityKind, DEFAULT_FACILITY, { name: DEFAULT_FACILITY });
+  },
   register(table, deps) {
     addNamedResourceRoutes<Facility, FacilityBody, null>(table, deps, {
       kind: facilityKind,
@@ -46,6 +32,7 @@ export const facilitiesSlice: Slice = {
       readRoles: READ_ROLES,
       body: FacilityBody,
       bodySchema: { type: 'object', required: ['name'], properties: { name: nameSchema() } },
+      responseSchema: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: { type: 'string' } } },
       nameOf: (b) => b.name,
       context: async () => null,
       validate: (b) => right({ name: b.name }),

@@ -30,7 +30,7 @@ const filter = {
   required: ['tagMask'],
   properties: {
     tagMask: { type: 'string', pattern: '^[0-9A-Fa-f]+$', description: 'hexadecimal value to filter on' },
-    memoryBank: { type: 'integer', enum: [0, 1, 2, 3], default: 1, nullable: true, description: '0 Reserved, 1 EPC, 2 TID, 3 User' },
+    memoryBank: { type: 'integer', enum: [0, 1, 2, 3, null], default: 1, nullable: true, description: '0 Reserved, 1 EPC, 2 TID, 3 User' },
     pointer: { type: 'integer', minimum: 0, default: 32, nullable: true, description: 'start bit in memory' },
   },
 };

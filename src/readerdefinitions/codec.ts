@@ -6,9 +6,9 @@
 //   simple reader; the service fills defaults (groups [], placement numbers 0).
 // - `type` is one of the four reader families (reader-types.ts) or null.
 // - `placement.floor`: the published interface says "number in use" while zones (and the
-//   Java client) use floor strings. Both are accepted and stored as a string,
-//   so floor 1 and floor "1" are the same floor for the update rules and for
-//   matching zones; responses return the string.
+//   Java client) use floor strings. Both are accepted and kept as sent (a
+//   client reads back the type it wrote); floor 1 and floor "1" are the same
+//   floor for the update rules and for matching zones (normalizeFloor).
 // - `antennaZones` keys are antenna ids written as decimal strings (JSON keys).
 // - `agentIdentifier` and `features` are the service's: ignored on input.
 import * as t from 'io-ts';
@@ -66,7 +66,7 @@ export const Placement = t.type(
     yaw: t.number,
     pitch: t.number,
     roll: t.number,
-    floor: nullable(t.string),
+    floor: nullable(t.union([t.string, t.number])),
   },
   'StoredPlacement',
 );
@@ -112,6 +112,7 @@ export function normalizePlacement(p: PlacementBody | null | undefined): Placeme
     yaw: p.yaw ?? 0,
     pitch: p.pitch ?? 0,
     roll: p.roll ?? 0,
-    floor: normalizeFloor(p.floor),
+    // As sent; a blank string is no floor.
+    floor: normalizeFloor(p.floor) === null ? null : p.floor!,
   };
 }

@@ -3,7 +3,7 @@
 import { nameSchema } from '../core/codecs';
 import { READER_TYPES } from './reader-types';
 import { FEATURE_NAMES } from './features';
-import { connectionBodySchema } from './connection';
+import { connectionBodySchema, IOT_DELIVERIES } from './connection';
 
 const nullableString = { type: 'string', nullable: true };
 
@@ -14,7 +14,7 @@ export const readerDefinitionBodySchema: Record<string, unknown> = {
     name: nameSchema(),
     address: { ...nullableString, description: 'reader host name' },
     groups: { type: 'array', items: { type: 'string' }, nullable: true, description: 'reader group names; default []' },
-    type: { type: 'string', enum: [...READER_TYPES], nullable: true },
+    type: { type: 'string', enum: [...READER_TYPES, null], nullable: true },
     placement: {
       type: 'object',
       nullable: true,
@@ -25,7 +25,7 @@ export const readerDefinitionBodySchema: Record<string, unknown> = {
         yaw: { type: 'number' },
         pitch: { type: 'number' },
         roll: { type: 'number' },
-        floor: { oneOf: [{ type: 'string' }, { type: 'number' }], nullable: true, description: 'stored and returned as a string' },
+        floor: { oneOf: [{ type: 'string', nullable: true }, { type: 'number' }], description: 'returned as sent (number or string); 1 and "1" are the same floor' },
       },
     },
     facility: { ...nullableString, description: 'required when several facilities exist' },
@@ -47,5 +47,66 @@ export const featureChangeBodySchema: Record<string, unknown> = {
   properties: {
     feature: { type: 'string', enum: [...FEATURE_NAMES] },
     action: { type: 'string', enum: ['ENABLE', 'DISABLE'] },
+  },
+};
+
+const number = { type: 'number' };
+
+/** A reader definition as returned: every field present, null where unset. */
+export const readerDefinitionResponseSchema: Record<string, unknown> = {
+  type: 'object',
+  required: ['name', 'agentIdentifier', 'address', 'groups', 'type', 'placement', 'facility', 'features', 'labels', 'readerZone', 'antennaZones', 'connection'],
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string' },
+    agentIdentifier: { type: 'string' },
+    address: nullableString,
+    groups: { type: 'array', items: { type: 'string' } },
+    type: { type: 'string', enum: [...READER_TYPES, null], nullable: true },
+    placement: {
+      type: 'object',
+      nullable: true,
+      required: ['x', 'y', 'z', 'yaw', 'pitch', 'roll', 'floor'],
+      additionalProperties: false,
+      properties: {
+        x: number, y: number, z: number, yaw: number, pitch: number, roll: number,
+        floor: { oneOf: [{ type: 'string', nullable: true }, { type: 'number' }], description: 'as sent' },
+      },
+    },
+    facility: { type: 'string' },
+    features: {
+      type: 'object',
+      description: 'feature name -> its status, for the features the reader has a status for',
+      additionalProperties: {
+        type: 'object',
+        required: ['status', 'statusLastUpdated', 'requestStatus', 'requestStatusLastUpdated', 'requestTargetStatus'],
+        properties: {
+          status: { type: 'string', enum: ['ENABLED', 'DISABLED'] },
+          statusLastUpdated: nullableString,
+          requestStatus: { type: 'string', enum: ['IDLE', 'INITIALIZING', 'CONFIGURING', 'ERROR'] },
+          requestStatusLastUpdated: nullableString,
+          requestTargetStatus: { type: 'string', enum: ['ENABLED', 'DISABLED', null], nullable: true },
+          message: { type: 'string' },
+        },
+      },
+    },
+    labels: { type: 'array', items: { type: 'string' }, nullable: true },
+    readerZone: nullableString,
+    antennaZones: { type: 'object', nullable: true, additionalProperties: { type: 'string' } },
+    connection: {
+      type: 'object',
+      nullable: true,
+      required: ['protocol'],
+      additionalProperties: false,
+      description: 'null: the agent API; never the IOT password, only whether one is set',
+      properties: {
+        protocol: { type: 'string', enum: ['AGENT', 'LLRP', 'IOT'] },
+        port: { type: 'integer', nullable: true },
+        scheme: { type: 'string', enum: ['https', 'http'] },
+        username: { type: 'string' },
+        passwordSet: { type: 'boolean' },
+        delivery: { type: 'string', enum: [...IOT_DELIVERIES] },
+      },
+    },
   },
 };

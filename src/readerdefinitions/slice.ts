@@ -28,7 +28,7 @@ import {
   readerDefinitionsOf,
 } from './kind';
 import { toResponse } from './response';
-import { readerDefinitionBodySchema } from './schema';
+import { readerDefinitionBodySchema, readerDefinitionResponseSchema } from './schema';
 import { groupsUnion, validateReaderDefinitionCreate, validateReaderDefinitionReplace } from './validate';
 
 const TAG = 'Reader definitions';
@@ -132,6 +132,7 @@ export const readerDefinitionsSlice: Slice = {
       readRoles: READER_DEFINITION_READ_ROLES,
       body: ReaderDefinitionBody,
       bodySchema: readerDefinitionBodySchema,
+      responseSchema: readerDefinitionResponseSchema,
       nameOf: (b) => b.name,
       context: async () => {
         const [facilities, states] = await Promise.all([deps.readModel.list(facilityKind), features.all()]);

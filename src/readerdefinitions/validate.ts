@@ -4,7 +4,7 @@
 import { chain, left, right, type Either } from 'fp-ts/Either';
 import { pipe } from 'fp-ts/function';
 import { badRequest, type ApiError, type FieldError } from '../core/http/errors';
-import { normalizePlacement, type ReaderDefinition, type ReaderDefinitionBody } from './codec';
+import { normalizeFloor, normalizePlacement, type ReaderDefinition, type ReaderDefinitionBody } from './codec';
 import { resolveFacility } from '../facilities/facility-field';
 import { ANTENNA_ID_RULE, isAntennaId } from './reader-types';
 import { needsAddress, toStoredConnection, type ReaderConnection } from './connection';
@@ -64,8 +64,8 @@ export function validateReaderDefinitionCreate(
  * body without `placement` or without `placement.floor` removes it too.
  */
 function floorRemoval(existing: ReaderDefinition, next: ReaderDefinition): ApiError | undefined {
-  const floor = existing.placement?.floor ?? null;
-  if (floor === null || (next.placement?.floor ?? null) !== null) return undefined;
+  const floor = normalizeFloor(existing.placement?.floor);
+  if (floor === null || normalizeFloor(next.placement?.floor) !== null) return undefined;
   const path = next.placement === null ? 'body.placement' : 'body.placement.floor';
   return badRequest(`The floor of reader ${existing.name} may not be removed once set`, [
     { path, reason: `may not be null or omitted: the reader has floor ${JSON.stringify(floor)}` },
@@ -80,8 +80,8 @@ function floorRemoval(existing: ReaderDefinition, next: ReaderDefinition): ApiEr
  * became null counts as renamed.
  */
 function unrenamedZones(existing: ReaderDefinition, next: ReaderDefinition): ApiError | undefined {
-  const oldFloor = existing.placement?.floor ?? null;
-  const newFloor = next.placement?.floor ?? null;
+  const oldFloor = normalizeFloor(existing.placement?.floor);
+  const newFloor = normalizeFloor(next.placement?.floor);
   const facilityChanged = existing.facility !== next.facility;
   const floorChanged = oldFloor !== null && newFloor !== null && oldFloor !== newFloor;
   if (!facilityChanged && !floorChanged) return undefined;

@@ -55,11 +55,11 @@ export const recipeBodySchema: Record<string, unknown> = {
     iterationDataLogEnabled: { type: 'boolean', default: false, nullable: true, description: 'THRESHOLD' },
     presencePipelineEnabled: { type: 'boolean', nullable: true, description: 'LLRP' },
     locationReportingEnabled: { type: 'boolean', default: true, nullable: true, description: 'LLRP' },
-    zoneModel: { type: 'string', enum: ['GEOGRAPHIC', 'GATEWAY'], default: 'GEOGRAPHIC', nullable: true, description: 'LLRP' },
+    zoneModel: { type: 'string', enum: ['GEOGRAPHIC', 'GATEWAY', null], default: 'GEOGRAPHIC', nullable: true, description: 'LLRP' },
     locationUpdateIntervalInSeconds: num('LLRP'),
     historyWindowSizeInCycles: num('LLRP'),
     computeWindowSizeInCycles: num('LLRP'),
     computeWindowTimeInSeconds: num('LLRP'),
-    locationAggregationModel: { type: 'string', enum: ['BY_TIME', 'BY_CYCLES'], nullable: true, description: 'LLRP, INVENTORY (stored, no effect)' },
+    locationAggregationModel: { type: 'string', enum: ['BY_TIME', 'BY_CYCLES', null], nullable: true, description: 'LLRP, INVENTORY (stored, no effect)' },
   },
 };

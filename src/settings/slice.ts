@@ -37,7 +37,7 @@ const snmpBodySchema: Record<string, unknown> = {
         port: { type: 'integer', minimum: 1, maximum: 65535, nullable: true, description: 'default 162' },
         timeout: { type: 'string', nullable: true, description: 'ISO 8601 duration longer than zero, default PT5S; returned in canonical form' },
         retries: { type: 'integer', minimum: 0, nullable: true, description: 'default 2' },
-        messageType: { type: 'string', enum: ['TRAP', 'INFORM'], nullable: true, description: 'default TRAP' },
+        messageType: { type: 'string', enum: ['TRAP', 'INFORM', null], nullable: true, description: 'default TRAP' },
       },
     },
   },

@@ -52,8 +52,10 @@ async function layoutFromService(admin: HttpClient, o: SimOptions): Promise<Layo
   const current = await admin.request('GET', `/control/v1/currentZoneMap/show/${enc(o.facility)}`);
   let zones: Zone[];
   let zoneMapName: string;
-  if (current.status === 200 && typeof current.body === 'object' && current.body !== null) {
-    const zm = current.body as { name: string; zones: Array<{ name: string; floor: string | null; points: Array<{ x: number; y: number }> }> };
+  const shown = current.status === 200 && typeof current.body === 'object' && current.body !== null ? (current.body as { name: unknown }) : undefined;
+  // A facility without a current zone map answers {name: null}.
+  if (shown !== undefined && typeof shown.name === 'string') {
+    const zm = shown as { name: string; zones: Array<{ name: string; floor: string | null; points: Array<{ x: number; y: number }> }> };
     zones = zm.zones.map((z) => ({ name: z.name, floor: z.floor, points: z.points }));
     zoneMapName = zm.name;
   } else {

@@ -67,7 +67,7 @@ export const registerImageBodySchema = {
       },
     },
     description: { type: 'string' },
-    updateComment: { type: ['string', 'null'] },
+    updateComment: { type: 'string', nullable: true },
   },
 };
 

@@ -19,6 +19,9 @@ import { randomUUID } from 'node:crypto';
 import * as t from 'io-ts';
 import { appendEvents } from '../core/eventstore';
 import { conflict } from '../core/http/errors';
+import { FACTORY_DEFAULT_STREAMS } from '../defaults/slice';
+import { idCounterStream } from '../thresholds/id-allocator';
+import { antennaConfigurationKind } from '../thresholds/kind';
 
 export const CONFIGURATION_STREAM_PREFIXES = [
   'facility-', 'zoneMap-', 'currentZoneMap-', 'readerDefinition-', 'readerConfiguration-', 'recipe-',
@@ -27,8 +30,17 @@ export const CONFIGURATION_STREAM_PREFIXES = [
 /** Stream categories the config projection reads that are not configuration (see above). */
 export const NOT_CONFIGURATION_STREAM_PREFIXES = ['tokens-', 'readerAgent-', 'readerCommands-', 'readerFeatures-', 'upgrade-'] as const;
 
-/** What a first start writes (bootstrap), and which an "empty" instance may hold: stream -> its one event type. */
-export const FIRST_START_STREAMS: Readonly<Record<string, string>> = { 'user-admin': 'UserCreated', 'facility-DEFAULT': 'FacilityCreated' };
+/**
+ * What a first start writes (bootstrap), and which an "empty" instance may
+ * hold: stream -> its one event type. The factory defaults' antenna
+ * configurations have fixed ids, recorded in their id counter.
+ */
+export const FIRST_START_STREAMS: Readonly<Record<string, string>> = {
+  'user-admin': 'UserCreated',
+  'facility-DEFAULT': 'FacilityCreated',
+  ...FACTORY_DEFAULT_STREAMS,
+  [idCounterStream(antennaConfigurationKind.kind)]: 'IdAllocated',
+};
 
 export const ARCHIVE_FORMAT = 'tagtrail-configuration';
 export const ARCHIVE_VERSION = 1;

@@ -11,6 +11,7 @@ import { factoryReset } from './factory-reset';
 import { requestItemReset } from './item-reset';
 import { usersSlice } from '../users/slice';
 import { facilitiesSlice } from '../facilities/slice';
+import { factoryDefaultsSlice } from '../defaults/slice';
 import { decodeInput } from '../core/http/decode';
 import type { RouteTable } from '../core/http/routes';
 import type { AppDeps, Slice } from '../core/slice';
@@ -95,12 +96,13 @@ function registerLogs(table: RouteTable, clock: () => Date): void {
 const FactoryResetBody = t.type({ confirm: t.literal('FACTORY_RESET') }, 'FactoryResetBody');
 
 /**
- * The first-start work (the slices with a bootstrap: users and facilities;
+ * The first-start work (the slices with a bootstrap: users, facilities and
+ * the factory defaults;
  * the slice list cannot be imported here, it imports this slice), then
  * until the read model shows it (bounded).
  */
 async function bootstrapAgain(deps: AppDeps): Promise<void> {
-  for (const slice of [usersSlice, facilitiesSlice]) await slice.bootstrap?.(deps);
+  for (const slice of [usersSlice, facilitiesSlice, factoryDefaultsSlice]) await slice.bootstrap?.(deps);
   const deadline = Date.now() + 5000;
   while ((await deps.readModel.get(facilityKind, DEFAULT_FACILITY)) === undefined && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 20));

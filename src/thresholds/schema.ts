@@ -41,3 +41,48 @@ export const thresholdBodySchema: Record<string, unknown> = {
     },
   },
 };
+
+const ARRANGEMENTS = ['SIDE_BY_SIDE', 'OVERHEAD', 'OVERHEAD_OFFSET', 'CUSTOM'];
+const antennaRefs = { type: 'array', items: { type: 'object', required: ['antennaId'], properties: { antennaId: { type: 'integer' } }, additionalProperties: false } };
+
+/** An antenna configuration as returned. */
+export const antennaConfigurationResponseSchema: Record<string, unknown> = {
+  type: 'object',
+  required: ['id', 'name', 'side', 'readerType', 'readerArrangement', 'in', 'out', 'ignored'],
+  additionalProperties: false,
+  properties: {
+    id: { type: 'integer' },
+    name: { type: 'string' },
+    side: { type: 'string', enum: ['LEFT', 'RIGHT'] },
+    readerType: { type: 'string', enum: [...READER_TYPES] },
+    readerArrangement: { type: 'string', enum: ARRANGEMENTS },
+    in: antennaRefs,
+    out: antennaRefs,
+    ignored: antennaRefs,
+  },
+};
+
+/** A threshold as returned; `antennaConfiguration` only with `embed=antennaConfiguration`. */
+export const thresholdResponseSchema: Record<string, unknown> = {
+  type: 'object',
+  required: ['id', 'name', 'facility', 'readerArrangement', 'readers'],
+  additionalProperties: false,
+  properties: {
+    id: { type: 'integer' },
+    name: { type: 'string' },
+    facility: { type: 'string' },
+    readerArrangement: { type: 'string', enum: ARRANGEMENTS },
+    readers: {
+      type: 'object',
+      additionalProperties: {
+        type: 'object',
+        required: ['antennaConfigurationId'],
+        additionalProperties: false,
+        properties: {
+          antennaConfigurationId: { type: 'integer' },
+          antennaConfiguration: { ...antennaConfigurationResponseSchema, nullable: true, description: 'with embed=antennaConfiguration; null if it no longer exists' },
+        },
+      },
+    },
+  },
+};

@@ -1,10 +1,17 @@
-// Threshold definitions under /configuration/v1/thresholds (docs/interface.md):
-// create, createOrReplace, destroy/{id}, show, show/{id}; the shows accept
-// `embed=antennaConfiguration`.
+// Threshold definitions under /configuration/v1/thresholds (docs/interface.md), in the two path
+// styles clients use, one handler behind both:
+// - verb style: create, createOrReplace, destroy/{id}, show, show/{id};
+// - REST style: GET|POST the collection, GET|PUT|DELETE /{id}.
+// The gets accept `embed=antennaConfiguration`.
+//
+// The REST `/{id}` routes are registered last: the router tries routes in
+// registration order, and `/{id}` would otherwise take `show`,
+// `createOrReplace` and `antennaConfigurations`.
 import { isLeft, left, right } from 'fp-ts/Either';
 import type { Context } from 'koa';
 import { decodeInput } from '../core/http/decode';
-import { notFound } from '../core/http/errors';
+import { badRequest, notFound } from '../core/http/errors';
+import type { EventMetadata } from '../core/events';
 import type { RouteTable } from '../core/http/routes';
 import { commandMetadata, runResourceCommand, type ResourceDeps } from '../core/resource/routes';
 import { THRESHOLD_ROLES, THRESHOLDS_BASE } from './antenna-routes';
@@ -13,7 +20,7 @@ import { reserveId } from './id-allocator';
 import { nameOfId, thresholdKind } from './kind';
 import { listAntennaConfigurations, listThresholds, thresholdContext } from './readmodel';
 import { thresholdToResponse, type ThresholdResponse } from './response';
-import { thresholdBodySchema } from './schema';
+import { thresholdBodySchema, thresholdResponseSchema } from './schema';
 import {
   ThresholdBody,
   ThresholdParams,
@@ -37,31 +44,82 @@ async function respond(ctx: Context, deps: ResourceDeps, thresholds: readonly Th
   return thresholds.map((th) => thresholdToResponse(th, configs));
 }
 
+/** Replaces the threshold `id`, or creates it under that id. */
+async function replaceThreshold(deps: ResourceDeps, id: number, doc: Threshold, metadata: EventMetadata): Promise<ThresholdResponse> {
+  // Recorded before the threshold is written: allocation never hands it out again.
+  await reserveId(deps.client, thresholdKind.kind, id, metadata);
+  const name = nameOfId(id);
+  const state = await runResourceCommand(deps, thresholdKind, name, () => right({ type: 'createOrReplace', name, resource: doc }), metadata);
+  if (state.resource === undefined) throw new Error(`threshold ${id} missing after createOrReplace`);
+  return thresholdToResponse(state.resource);
+}
+
 export function registerThresholdRoutes(table: RouteTable, deps: ResourceDeps): void {
   const tag = THRESHOLDS_TAG;
   const roles = THRESHOLD_ROLES;
   const writeResponses = {
-    200: 'the stored threshold',
+    200: { description: 'the stored threshold', schema: thresholdResponseSchema },
     400: 'invalid input, or an unknown or omitted (with several facilities) facility',
     422: 'unknown reader definitions or antenna configurations, or readers of another facility',
   };
+  const showOneResponses = {
+    200: { description: 'threshold', schema: thresholdResponseSchema },
+    400: 'the id is not an integer, or an unknown embed',
+    404: 'no such threshold',
+  };
+  const showAllResponses = { 200: { description: 'array of threshold', schema: { type: 'array', items: thresholdResponseSchema } }, 400: 'an unknown embed' };
+  const deleteResponses = { 204: 'deleted', 400: 'the id is not an integer', 404: 'no such threshold' };
 
-  table.add(
-    {
-      method: 'post', path: `${THRESHOLDS_BASE}/create`, roles, tag,
-      summary: 'Create a threshold; the service assigns its id (an id in the body is ignored)',
-      body: thresholdBodySchema,
-      responses: writeResponses,
-    },
-    async (ctx) => {
-      const body = decodeInput(ThresholdBody, ctx.request.body, 'body');
-      // Validated before an id is allocated (a refused body burns no id).
-      const doc = validateThresholdCreate(body, [], await thresholdContext(deps.readModel));
-      if (isLeft(doc)) throw doc.left;
-      ctx.body = thresholdToResponse(await createWithNewId(deps, thresholdKind, doc.right, commandMetadata(ctx)));
-    },
-  );
+  const create = async (ctx: Context): Promise<void> => {
+    const body = decodeInput(ThresholdBody, ctx.request.body, 'body');
+    // Validated before an id is allocated (a refused body burns no id).
+    const doc = validateThresholdCreate(body, [], await thresholdContext(deps.readModel));
+    if (isLeft(doc)) throw doc.left;
+    ctx.body = thresholdToResponse(await createWithNewId(deps, thresholdKind, doc.right, commandMetadata(ctx)));
+  };
+  const createOrReplace = async (ctx: Context): Promise<void> => {
+    const body = decodeInput(ThresholdBody, ctx.request.body, 'body');
+    const metadata = commandMetadata(ctx);
+    const doc = validateThresholdCreateOrReplace(body, [], await thresholdContext(deps.readModel));
+    if (isLeft(doc)) throw doc.left;
+    ctx.body = body.id === undefined || body.id === null
+      ? thresholdToResponse(await createWithNewId(deps, thresholdKind, doc.right, metadata))
+      : await replaceThreshold(deps, body.id, doc.right, metadata);
+  };
+  const replaceAtPath = async (ctx: Context): Promise<void> => {
+    const body = decodeInput(ThresholdBody, ctx.request.body, 'body');
+    const { id } = decodeInput(ThresholdParams, { ...ctx.params }, 'params');
+    if (body.id !== undefined && body.id !== null && body.id !== id) {
+      throw badRequest(`The id in the body (${body.id}) differs from the id in the path (${id})`, [{ path: 'body.id', reason: `must be ${id}, the id in the path` }]);
+    }
+    const doc = validateThresholdCreateOrReplace({ ...body, id }, [], await thresholdContext(deps.readModel));
+    if (isLeft(doc)) throw doc.left;
+    ctx.body = await replaceThreshold(deps, id, doc.right, commandMetadata(ctx));
+  };
+  const destroy = async (ctx: Context): Promise<void> => {
+    const { id } = decodeInput(ThresholdParams, { ...ctx.params }, 'params');
+    await runResourceCommand(
+      deps,
+      thresholdKind,
+      nameOfId(id),
+      (s) => (s.resource === undefined ? left(notFound(`Threshold ${id} not found`)) : right({ type: 'delete', name: nameOfId(id) })),
+      commandMetadata(ctx),
+    );
+    ctx.status = 204;
+  };
+  const showOne = async (ctx: Context): Promise<void> => {
+    const { id } = decodeInput(ThresholdParams, { ...ctx.params }, 'params');
+    const th = await deps.readModel.get(thresholdKind, nameOfId(id));
+    if (th === undefined) throw notFound(`Threshold ${id} not found`);
+    const [shown] = await respond(ctx, deps, [th]);
+    ctx.body = shown;
+  };
+  const showAll = async (ctx: Context): Promise<void> => {
+    ctx.body = await respond(ctx, deps, await listThresholds(deps.readModel));
+  };
 
+  const createSummary = 'Create a threshold; the service assigns its id (an id in the body is ignored)';
+  table.add({ method: 'post', path: `${THRESHOLDS_BASE}/create`, roles, tag, summary: createSummary, body: thresholdBodySchema, responses: writeResponses }, create);
   table.add(
     {
       method: 'put', path: `${THRESHOLDS_BASE}/createOrReplace`, roles, tag,
@@ -69,69 +127,24 @@ export function registerThresholdRoutes(table: RouteTable, deps: ResourceDeps): 
       body: thresholdBodySchema,
       responses: writeResponses,
     },
-    async (ctx) => {
-      const body = decodeInput(ThresholdBody, ctx.request.body, 'body');
-      const metadata = commandMetadata(ctx);
-      const doc = validateThresholdCreateOrReplace(body, [], await thresholdContext(deps.readModel));
-      if (isLeft(doc)) throw doc.left;
-      if (body.id === undefined || body.id === null) {
-        ctx.body = thresholdToResponse(await createWithNewId(deps, thresholdKind, doc.right, metadata));
-        return;
-      }
-      const id = body.id;
-      // Recorded before the threshold is written: allocation never hands it out again.
-      await reserveId(deps.client, thresholdKind.kind, id, metadata);
-      const name = nameOfId(id);
-      const state = await runResourceCommand(deps, thresholdKind, name, () => right({ type: 'createOrReplace', name, resource: doc.right }), metadata);
-      if (state.resource === undefined) throw new Error(`threshold ${id} missing after createOrReplace`);
-      ctx.body = thresholdToResponse(state.resource);
-    },
+    createOrReplace,
   );
+  table.add({ method: 'delete', path: `${THRESHOLDS_BASE}/destroy/:id`, roles, tag, summary: 'Delete a threshold', responses: deleteResponses }, destroy);
+  table.add({ method: 'get', path: `${THRESHOLDS_BASE}/show/:id`, roles, tag, summary: 'Show one threshold', query: [EMBED_PARAM], responses: showOneResponses }, showOne);
+  table.add({ method: 'get', path: `${THRESHOLDS_BASE}/show`, roles, tag, summary: 'Show every threshold, in id order', query: [EMBED_PARAM], responses: showAllResponses }, showAll);
 
+  // REST style: the same handlers.
+  table.add({ method: 'get', path: THRESHOLDS_BASE, roles, tag, summary: 'Show every threshold, in id order (as show)', query: [EMBED_PARAM], responses: showAllResponses }, showAll);
+  table.add({ method: 'post', path: THRESHOLDS_BASE, roles, tag, summary: `${createSummary} (as create)`, body: thresholdBodySchema, responses: writeResponses }, create);
+  table.add({ method: 'get', path: `${THRESHOLDS_BASE}/:id`, roles, tag, summary: 'Show one threshold (as show/{id})', query: [EMBED_PARAM], responses: showOneResponses }, showOne);
   table.add(
     {
-      method: 'delete', path: `${THRESHOLDS_BASE}/destroy/:id`, roles, tag,
-      summary: 'Delete a threshold',
-      responses: { 204: 'deleted', 400: 'the id is not an integer', 404: 'no such threshold' },
+      method: 'put', path: `${THRESHOLDS_BASE}/:id`, roles, tag,
+      summary: 'Replace the threshold of the path id, or create it under that id (as createOrReplace with that id)',
+      body: thresholdBodySchema,
+      responses: { ...writeResponses, 400: `${writeResponses[400]}, or a body id other than the path id` },
     },
-    async (ctx) => {
-      const { id } = decodeInput(ThresholdParams, { ...ctx.params }, 'params');
-      await runResourceCommand(
-        deps,
-        thresholdKind,
-        nameOfId(id),
-        (s) => (s.resource === undefined ? left(notFound(`Threshold ${id} not found`)) : right({ type: 'delete', name: nameOfId(id) })),
-        commandMetadata(ctx),
-      );
-      ctx.status = 204;
-    },
+    replaceAtPath,
   );
-
-  table.add(
-    {
-      method: 'get', path: `${THRESHOLDS_BASE}/show/:id`, roles, tag,
-      summary: 'Show one threshold',
-      query: [EMBED_PARAM],
-      responses: { 200: 'threshold', 400: 'the id is not an integer, or an unknown embed', 404: 'no such threshold' },
-    },
-    async (ctx) => {
-      const { id } = decodeInput(ThresholdParams, { ...ctx.params }, 'params');
-      const th = await deps.readModel.get(thresholdKind, nameOfId(id));
-      if (th === undefined) throw notFound(`Threshold ${id} not found`);
-      const [shown] = await respond(ctx, deps, [th]);
-      ctx.body = shown;
-    },
-  );
-
-  table.add(
-    {
-      method: 'get', path: `${THRESHOLDS_BASE}/show`, roles, tag,
-      summary: 'Show every threshold, in id order',
-      query: [EMBED_PARAM],
-      responses: { 200: 'array of threshold', 400: 'an unknown embed' },
-    },
-    async (ctx) => {
-      ctx.body = await respond(ctx, deps, await listThresholds(deps.readModel));
-    },
-  );
+  table.add({ method: 'delete', path: `${THRESHOLDS_BASE}/:id`, roles, tag, summary: 'Delete a threshold (as destroy/{id})', responses: deleteResponses }, destroy);
 }

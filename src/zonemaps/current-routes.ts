@@ -23,7 +23,7 @@ import {
   type CurrentZoneMapState,
 } from './events';
 import { zoneMapKind } from './kind';
-import { zoneMapResponseDescription } from './schema';
+import { currentZoneMapResponseSchema, zoneMapResponseDescription, zoneMapResponseSchema } from './schema';
 
 export const CURRENT_ZONE_MAP_BASE = '/control/v1/currentZoneMap';
 /**
@@ -79,7 +79,7 @@ export function registerCurrentZoneMapRoutes(table: RouteTable, deps: ResourceDe
       roles: CURRENT_ZONE_MAP_WRITE_ROLES,
       tag: TAG,
       summary: "Make a zone map the current zone map of its facility (the zone map's facility is the target)",
-      responses: { 200: `the selected ${zoneMapResponseDescription}`, 404: 'no such zone map' },
+      responses: { 200: { description: `the selected ${zoneMapResponseDescription}`, schema: zoneMapResponseSchema }, 404: 'no such zone map' },
     },
     async (ctx) => {
       const zoneMapName = String(ctx.params['zoneMapName']);
@@ -100,15 +100,19 @@ export function registerCurrentZoneMapRoutes(table: RouteTable, deps: ResourceDe
       path: `${CURRENT_ZONE_MAP_BASE}/show/:facilityName`,
       roles: CURRENT_ZONE_MAP_READ_ROLES,
       tag: TAG,
-      summary: 'Show the current zone map of a facility',
-      responses: { 200: `the current ${zoneMapResponseDescription}`, 404: 'no such facility, or it has no current zone map' },
+      summary: 'Show the current zone map of a facility; {name: null, facility} when it has none',
+      responses: {
+        200: { description: `the current ${zoneMapResponseDescription}, or {name: null, facility} when none is selected`, schema: currentZoneMapResponseSchema },
+        404: 'no such facility',
+      },
     },
     async (ctx) => {
       const facility = String(ctx.params['facilityName']);
       if ((await deps.readModel.get(facilityKind, facility)) === undefined) throw notFound(`facility ${quote(facility)} not found`);
       const zoneMap = await currentZoneMapOf(deps.readModel, facility);
-      if (zoneMap === undefined) throw notFound(`facility ${quote(facility)} has no current zone map`);
-      ctx.body = zoneMap;
+      // Clients that save the configuration call this for every facility and
+      // skip answers without a name: a facility without a selection is not an error.
+      ctx.body = zoneMap ?? { name: null, facility };
     },
   );
   table.add(

@@ -39,3 +39,38 @@ export const zoneMapBodySchema: Record<string, unknown> = {
 
 /** The stored and returned zone map. */
 export const zoneMapResponseDescription = 'zone map {name, facility, zones: [{name, floor (string or null), points: [{x, y, z}]}]}';
+
+const storedZone = {
+  type: 'object',
+  required: ['name', 'floor', 'points'],
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string' },
+    floor: { type: 'string', nullable: true },
+    points: {
+      type: 'array',
+      items: { type: 'object', required: ['x', 'y', 'z'], additionalProperties: false, properties: { x: { type: 'number' }, y: { type: 'number' }, z: { type: 'number' } } },
+    },
+  },
+};
+
+/** A zone map as stored and returned. */
+export const zoneMapResponseSchema: Record<string, unknown> = {
+  type: 'object',
+  required: ['name', 'facility', 'zones'],
+  additionalProperties: false,
+  properties: { name: { type: 'string' }, facility: { type: 'string' }, zones: { type: 'array', items: storedZone } },
+};
+
+/** The current zone map of a facility, or `{name: null, facility}` when none is selected. */
+export const currentZoneMapResponseSchema: Record<string, unknown> = {
+  oneOf: [
+    zoneMapResponseSchema,
+    {
+      type: 'object',
+      required: ['name', 'facility'],
+      additionalProperties: false,
+      properties: { name: { type: 'string', nullable: true, enum: [null] }, facility: { type: 'string' } },
+    },
+  ],
+};

@@ -16,7 +16,7 @@ import { checkZoneMapDeletion, checkZoneMapReplace, type CurrentZoneMaps } from 
 import { currentZoneMaps } from './current-readmodel';
 import { registerCurrentZoneMapRoutes } from './current-routes';
 import { zoneMapKind } from './kind';
-import { zoneMapBodySchema } from './schema';
+import { zoneMapBodySchema, zoneMapResponseSchema } from './schema';
 import { validateZoneMap } from './validate';
 
 export const ZONE_MAP_WRITE_ROLES = ['ConfigManager'];
@@ -59,6 +59,7 @@ export const zoneMapsSlice: Slice = {
       readRoles: ZONE_MAP_READ_ROLES,
       body: ZoneMapInput,
       bodySchema: zoneMapBodySchema,
+      responseSchema: zoneMapResponseSchema,
       nameOf: (b) => b.name,
       context: async (d) => {
         const [facilities, current] = await Promise.all([d.readModel.list(facilityKind), currentZoneMaps(d.readModel)]);

@@ -50,7 +50,7 @@ describe('readerdefinitions/codec ReaderDefinitionBody', () => {
 });
 
 describe('readerdefinitions/codec normalisation', () => {
-  it('stores floors as strings: 1 -> "1", blank -> null, absent -> null', () => {
+  it('compares floors as strings: 1 -> "1", blank -> null, absent -> null', () => {
     expect(normalizeFloor(1)).to.equal('1');
     expect(normalizeFloor('2')).to.equal('2');
     expect(normalizeFloor(' ')).to.equal(null);
@@ -58,8 +58,10 @@ describe('readerdefinitions/codec normalisation', () => {
     expect(normalizeFloor(undefined)).to.equal(null);
   });
 
-  it('fills omitted placement numbers with 0 and keeps null placement null', () => {
-    expect(normalizePlacement({ x: 1.5, floor: 3 })).to.deep.equal({ x: 1.5, y: 0, z: 0, yaw: 0, pitch: 0, roll: 0, floor: '3' });
+  it('fills omitted placement numbers with 0, keeps the floor as sent and null placement null', () => {
+    expect(normalizePlacement({ x: 1.5, floor: 3 })).to.deep.equal({ x: 1.5, y: 0, z: 0, yaw: 0, pitch: 0, roll: 0, floor: 3 });
+    expect(normalizePlacement({ floor: '3' })?.floor, 'a string stays a string').to.equal('3');
+    expect(normalizePlacement({ floor: '  ' })?.floor, 'a blank floor is no floor').to.equal(null);
     expect(normalizePlacement(null)).to.equal(null);
     expect(normalizePlacement(undefined)).to.equal(null);
   });

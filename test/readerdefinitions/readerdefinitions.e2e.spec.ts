@@ -23,7 +23,8 @@ const dockStored = {
   address: 'dock.local',
   groups: ['inbound', 'dock'],
   type: 'XARRAY',
-  placement: { x: 1, y: 2, z: 3, yaw: 90, pitch: 0, roll: 0, floor: '1' },
+  // The floor comes back with the type it was sent with.
+  placement: { x: 1, y: 2, z: 3, yaw: 90, pitch: 0, roll: 0, floor: 1 },
   facility: 'DEFAULT',
   features: {},
   labels: null,

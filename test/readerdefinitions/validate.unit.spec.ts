@@ -16,7 +16,7 @@ const stored = (over: Partial<ReaderDefinition> = {}): ReaderDefinition => ({
   address: 'xarray-1.local',
   groups: ['dock'],
   type: 'XARRAY',
-  placement: { x: 1, y: 2, z: 3, yaw: 0, pitch: 0, roll: 0, floor: '1' },
+  placement: { x: 1, y: 2, z: 3, yaw: 0, pitch: 0, roll: 0, floor: 1 },
   facility: 'DEFAULT',
   readerZone: 'Dock',
   antennaZones: { '1': 'DockLeft', '2': 'DockRight' },
@@ -68,8 +68,9 @@ describe('readerdefinitions/validate create', () => {
     expect(rightOf(validateReaderDefinitionCreate({ name: 'r1', facility: 'Store2' }, TWO)).facility).to.equal('Store2');
   });
 
-  it('given a numeric floor, when created, then the floor is stored as a string', () => {
-    expect(rightOf(validateReaderDefinitionCreate({ name: 'r1', placement: { floor: 2 } }, ONE)).placement?.floor).to.equal('2');
+  it('given a numeric or a string floor, when created, then the floor is stored as sent', () => {
+    expect(rightOf(validateReaderDefinitionCreate({ name: 'r1', placement: { floor: 2 } }, ONE)).placement?.floor).to.equal(2);
+    expect(rightOf(validateReaderDefinitionCreate({ name: 'r1', placement: { floor: '2' } }, ONE)).placement?.floor).to.equal('2');
   });
 
   it('given antennaZones keyed by something other than an antenna id, when created, then 400 naming each key', () => {
@@ -132,7 +133,7 @@ describe('readerdefinitions/validate replace (update rules)', () => {
 
   it('given no floor before, when a first floor is set, then zone names need not change', () => {
     const existing = stored({ placement: { x: 0, y: 0, z: 0, yaw: 0, pitch: 0, roll: 0, floor: null } });
-    expect(rightOf(validateReaderDefinitionReplace(existing, same({ placement: { floor: 3 } }), ONE)).placement?.floor).to.equal('3');
+    expect(rightOf(validateReaderDefinitionReplace(existing, same({ placement: { floor: 3 } }), ONE)).placement?.floor).to.equal(3);
   });
 
   it('given a floor, when replaced with floor null, then 400 at body.placement.floor', () => {

@@ -14,6 +14,7 @@ import { HttpClient } from '../../src/simulator/http';
 import { generateLayout } from '../../src/simulator/layout';
 import { createLogger } from '../../src/core/logger';
 import { ADMIN, basic, startTestApp, type TestApp } from '../support/app';
+import { DEFAULT_ANTENNA_CONFIGURATIONS, DEFAULT_READER_CONFIGURATIONS, DEFAULT_RECIPES } from '../../src/defaults/catalog';
 
 const RESET = '/support/v1/factoryReset';
 const CONFIRM = { confirm: 'FACTORY_RESET' };
@@ -55,6 +56,8 @@ describe('support: factory reset', function () {
     const e = { type: 'HealthEventReported', data: { readerName: layout.readers[0]!.name, eventTime: new Date().toISOString(), type: 'CONNECTION', code: 'NETWORK', args: {} } } as HealthStreamEvent;
     await client.appendToStream(healthStream(layout.readers[0]!.name), [encodeEvent(healthEvents, e, { user: 'test' })]);
     await client.dispose();
+    // A default the user removed comes back with the reset.
+    expect((await app.request('DELETE', '/configuration/v1/recipes/destroy/IMPINJ_Fast_Location')).status).to.equal(204);
     jobId = await startJob(admin, demo.inventoryRecipe, 'DEFAULT', 'before-reset');
     archive = (await app.request('GET', '/support/v1/configuration')).body;
   });
@@ -84,9 +87,13 @@ describe('support: factory reset', function () {
 
     expect(await names('/configuration/v1/facilities/show')).to.deep.equal(['DEFAULT']);
     expect(await names('/configuration/v1/users/show')).to.deep.equal(['admin']);
-    for (const kind of ['readerDefinitions', 'readerConfigurations', 'recipes', 'zoneMaps']) {
+    for (const kind of ['readerDefinitions', 'zoneMaps']) {
       expect(await names(`/configuration/v1/${kind}/show`), kind).to.deep.equal([]);
     }
+    // The factory defaults, and only they, are back (the deleted one too).
+    expect(await names('/configuration/v1/readerConfigurations/show')).to.deep.equal(DEFAULT_READER_CONFIGURATIONS.map((c) => c.name).sort());
+    expect(await names('/configuration/v1/recipes/show')).to.deep.equal(DEFAULT_RECIPES.map((r) => r.name).sort());
+    expect(await names('/configuration/v1/thresholds/antennaConfigurations')).to.deep.equal(DEFAULT_ANTENNA_CONFIGURATIONS.map((c) => c.name).sort());
     expect((await app.request('GET', '/configuration/v1/settings/SNMP')).status).to.equal(404);
     expect((await app.request('GET', '/control/v1/jobs/show')).body).to.deep.equal([]);
     expect((await app.request('GET', '/health/v1/readers')).body).to.deep.equal([]);

@@ -10,6 +10,7 @@ import { loadConfigOrThrow } from '../../src/config';
 import { createLogger } from '../../src/core/logger';
 import { Shutdown } from '../../src/core/shutdown';
 import { startTagtrail } from '../../src/app/start';
+import { checkContract } from './contract';
 
 export interface TestApp {
   readonly baseUrl: string; // http://127.0.0.1:PORT/itemsense
@@ -69,6 +70,8 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       } catch {
         parsed = text;
       }
+      // Every answer is checked against the OpenAPI document (contract.ts).
+      await checkContract(method, path, res.status, parsed, res.headers.get('content-type'));
       return { status: res.status, headers: res.headers, body: parsed };
     },
     async stop(opts = {}) {

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { startTestApp, basic, type TestApp } from '../support/app';
 import { logHead } from '../support/log-head';
 import { antennaConfig, seedReaderDefinition } from './support';
+import { DEFAULT_ANTENNA_CONFIGURATIONS } from '../../src/defaults/catalog';
 
 const BASE = '/configuration/v1/thresholds';
 
@@ -19,24 +20,27 @@ describe('threshold antenna configurations over HTTP', function () {
     return res.body as { id: number };
   };
 
-  it('starts empty', async () => {
+  const FIRST_FREE_ID = DEFAULT_ANTENNA_CONFIGURATIONS.length + 1;
+
+  it('starts with the factory defaults only, ids 1..n in id order', async () => {
     const res = await app.request('GET', `${BASE}/antennaConfigurations`);
     expect(res.status).to.equal(200);
-    expect(res.body).to.deep.equal([]);
+    expect(res.body.map((c: { id: number; name: string }) => [c.id, c.name])).to.deep.equal(DEFAULT_ANTENNA_CONFIGURATIONS.map((c) => [c.id, c.name]));
   });
 
-  it('create assigns an id (a body id is ignored), show and list return it with defaults filled in', async () => {
+  it('create assigns the first id after the defaults (a body id is ignored), show and list return it with defaults filled in', async () => {
+    const defaults = (await app.request('GET', `${BASE}/antennaConfigurations`)).body as unknown[];
     const created = await app.request('POST', `${BASE}/antennaConfiguration`, { body: { ...antennaConfig('door'), id: 77, out: null } });
     expect(created.status).to.equal(200);
     expect(created.body).to.deep.equal({
-      id: 1, name: 'door', side: 'LEFT', readerType: 'XARRAY', readerArrangement: 'OVERHEAD',
+      id: FIRST_FREE_ID, name: 'door', side: 'LEFT', readerType: 'XARRAY', readerArrangement: 'OVERHEAD',
       in: [{ antennaId: 1 }], out: [], ignored: [],
     });
-    const shown = await app.request('GET', `${BASE}/antennaConfiguration/1`);
+    const shown = await app.request('GET', `${BASE}/antennaConfiguration/${FIRST_FREE_ID}`);
     expect(shown.status).to.equal(200);
     expect(shown.body).to.deep.equal(created.body);
     const list = await app.request('GET', `${BASE}/antennaConfigurations`);
-    expect(list.body).to.deep.equal([created.body]);
+    expect(list.body).to.deep.equal([...defaults, created.body]);
   });
 
   it('ids increase and are never reused after a delete; lists come in id order', async () => {

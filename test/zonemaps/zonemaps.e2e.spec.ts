@@ -174,9 +174,10 @@ describe('zone maps over HTTP', function () {
       expect((await app.request('POST', `${ZM}/create`, { body: { name: 'live', zones: [rect('A', 0, 0, 1, 1)] } })).status).to.equal(200);
       expect((await app.request('POST', `${ZM}/create`, { body: { name: 'live-v2', zones: [rect('B', 0, 0, 2, 2)] } })).status).to.equal(200);
 
+      // None selected: 200 with a null name (clients skip such answers), not 404.
       const none = await app.request('GET', `${CURRENT}/show/DEFAULT`);
-      expect(none.status).to.equal(404);
-      expect(none.body.message).to.match(/no current zone map/);
+      expect(none.status).to.equal(200);
+      expect(none.body).to.deep.equal({ name: null, facility: 'DEFAULT' });
 
       const selected = await app.request('POST', `${CURRENT}/select/live`);
       expect(selected.status).to.equal(200);
@@ -205,7 +206,7 @@ describe('zone maps over HTTP', function () {
       expect((await app.request('DELETE', `${ZM}/destroy/live`)).status).to.equal(204);
 
       expect((await app.request('DELETE', `${CURRENT}/clear/DEFAULT`)).status).to.equal(204);
-      expect((await app.request('GET', `${CURRENT}/show/DEFAULT`)).status).to.equal(404);
+      expect((await app.request('GET', `${CURRENT}/show/DEFAULT`)).body).to.deep.equal({ name: null, facility: 'DEFAULT' });
       const cleared = await logHead(app.eventStoreConnectionString);
       expect((await app.request('DELETE', `${CURRENT}/clear/DEFAULT`)).status, 'clearing nothing').to.equal(204);
       expect(await logHead(app.eventStoreConnectionString), 'clearing nothing appends nothing').to.equal(cleared);
@@ -319,7 +320,7 @@ describe('zone maps with several facilities over HTTP', function () {
   it('selects per facility, and refuses (409) to move a current zone map to another facility', async () => {
     expect((await app.request('POST', `${CURRENT}/select/store-map`)).body.facility).to.equal('store-2');
     expect((await app.request('GET', `${CURRENT}/show/store-2`)).body.name).to.equal('store-map');
-    expect((await app.request('GET', `${CURRENT}/show/DEFAULT`)).status).to.equal(404);
+    expect((await app.request('GET', `${CURRENT}/show/DEFAULT`)).body.name).to.equal(null);
     expect((await app.request('POST', `${CURRENT}/select/implied`)).status).to.equal(200);
     expect((await app.request('GET', `${CURRENT}/show/DEFAULT`)).body.name).to.equal('implied');
     expect((await app.request('GET', `${CURRENT}/show/store-2`)).body.name, 'other facility untouched').to.equal('store-map');

@@ -19,6 +19,13 @@ export interface RouteParam {
   readonly schema?: Record<string, unknown>;
 }
 
+/**
+ * A documented response: its description, and the JSON Schema (OpenAPI 3.0
+ * dialect) of its body when it has one. Error statuses (4xx/5xx) always get
+ * the error body schema; tests check every response against these.
+ */
+export type RouteResponse = string | { readonly description: string; readonly schema?: Record<string, unknown> };
+
 export interface RouteSpec {
   readonly method: HttpMethod;
   /** Koa-style path relative to the root path, e.g. `/configuration/v1/facilities/show/:facilityName`. */
@@ -32,8 +39,8 @@ export interface RouteSpec {
   readonly body?: Record<string, unknown>;
   /** Size class of the body (BODY_LIMITS); 'config' unless said. */
   readonly bodySize?: BodySize;
-  /** status -> description */
-  readonly responses: Readonly<Record<number, string>>;
+  /** status -> description, or description and body schema */
+  readonly responses: Readonly<Record<number, RouteResponse>>;
   /** Media type of the 200 answer when it is not JSON (e.g. `text/event-stream`). */
   readonly produces?: string;
 }
@@ -87,6 +94,48 @@ async function checkPathAndQuery(ctx: Context, next: Next): Promise<void> {
 
 const toOpenApiPath = (path: string): string => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
+/** The body of every 4xx/5xx answer (errorMiddleware.ts). */
+export const ERROR_BODY_SCHEMA: Record<string, unknown> = {
+  type: 'object',
+  required: ['message', 'errors'],
+  properties: {
+    message: { type: 'string' },
+    errors: {
+      type: 'array',
+      description: 'one entry per offending field; empty when the error is not about a field',
+      items: {
+        type: 'object',
+        required: ['path', 'reason', 'message'],
+        properties: { path: { type: 'string', description: 'e.g. body.zones.0.name, query.pageSize' }, reason: { type: 'string' }, message: { type: 'string', description: 'the same text as reason' } },
+      },
+    },
+  },
+};
+
+/**
+ * What the steps every route runs (add) answer on any route of a kind, so
+ * no route need repeat it: checkPathAndQuery's 400, the guard's 401/403 (429
+ * while the login throttle holds the caller back),
+ * jsonBody's 400/413/415 on a method that may carry a body.
+ */
+function implicitResponses(r: RouteSpec): Record<number, RouteResponse> {
+  const implicit: Record<number, RouteResponse> = { 400: 'a path parameter or query value is not a bounded line of printable text' };
+  if (r.method === 'post' || r.method === 'put') {
+    Object.assign(implicit, { 400: 'invalid input: the body is not valid JSON or does not decode, or a bad path parameter or query value', 413: 'the body is over the size limit of the route', 415: 'a body that is not sent as JSON' });
+  }
+  if (r.roles !== 'public') {
+    Object.assign(implicit, { 401: 'no or unknown credentials', 403: 'a role this route needs is missing', 429: 'logins of this user name or address are held back after failures (Retry-After)' });
+  }
+  return implicit;
+}
+
+function openApiResponse(r: RouteSpec, status: number, response: RouteResponse): Record<string, unknown> {
+  const { description, schema } = typeof response === 'string' ? { description: response, schema: undefined } : response;
+  if (status === 200 && r.produces) return { description, content: { [r.produces]: { schema: schema ?? { type: 'string' } } } };
+  const body = status >= 400 ? { $ref: '#/components/schemas/Error' } : schema;
+  return { description, ...(body ? { content: { 'application/json': { schema: body } } } : {}) };
+}
+
 /** The OpenAPI 3 document of every route in the tables. */
 export function openApiDocument(routes: readonly RouteSpec[], rootPath: string, version: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -106,9 +155,7 @@ export function openApiDocument(routes: readonly RouteSpec[], rootPath: string, 
       schema: q.schema ?? { type: 'string' },
     }));
     const responses: Record<string, unknown> = {};
-    for (const [status, description] of Object.entries(r.responses)) {
-      responses[status] = status === '200' && r.produces ? { description, content: { [r.produces]: { schema: { type: 'string' } } } } : { description };
-    }
+    for (const [status, response] of Object.entries({ ...implicitResponses(r), ...r.responses })) responses[status] = openApiResponse(r, Number(status), response);
     (paths[path] ??= {})[r.method] = {
       summary: r.summary,
       tags: [r.tag],
@@ -123,6 +170,7 @@ export function openApiDocument(routes: readonly RouteSpec[], rootPath: string, 
     info: { title: 'tagtrail REST interface', version },
     servers: [{ url: rootPath || '/' }],
     components: {
+      schemas: { Error: ERROR_BODY_SCHEMA },
       securitySchemes: {
         basic: { type: 'http', scheme: 'basic' },
         token: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Token {"token":"<uuid>"}' },

@@ -34,6 +34,8 @@ export interface NamedResourceApi<R, I, Ctx> {
   readonly body: t.Type<I, unknown, unknown>;
   /** JSON Schema of the body, for the OpenAPI document. */
   readonly bodySchema: Record<string, unknown>;
+  /** JSON Schema of the resource as toResponse returns it, for the OpenAPI document. */
+  readonly responseSchema?: Record<string, unknown>;
   nameOf(input: I): string;
   /** What validation needs from the rest of the configuration, loaded before deciding. */
   context(deps: ResourceDeps): Promise<Ctx>;
@@ -108,12 +110,20 @@ export function addNamedResourceRoutes<R, I, Ctx>(table: RouteTable, deps: Resou
     if (state.resource === undefined) throw new Error(`${noun} ${name} missing after ${type}`);
     ctx.body = api.toResponse(state.resource);
   };
+  const stored = (description: string) => (api.responseSchema ? { description, schema: api.responseSchema } : description);
+  const concurrent = 'changed concurrently; retry';
   table.add(
-    { method: 'post', path: `${api.base}/create`, roles: api.writeRoles, tag: api.tag, summary: `Create a ${noun} (does not replace)`, body: api.bodySchema, responses: { 200: `the stored ${noun}`, 400: 'invalid input', 409: `${noun} already exists` } },
+    {
+      method: 'post', path: `${api.base}/create`, roles: api.writeRoles, tag: api.tag, summary: `Create a ${noun} (does not replace)`, body: api.bodySchema,
+      responses: { 200: stored(`the stored ${noun}`), 400: 'invalid input', 409: `${noun} already exists, or ${concurrent}` },
+    },
     write('create'),
   );
   table.add(
-    { method: 'put', path: `${api.base}/createOrReplace`, roles: api.writeRoles, tag: api.tag, summary: `Create or replace a ${noun}`, body: api.bodySchema, responses: { 200: `the stored ${noun}`, 400: 'invalid input' } },
+    {
+      method: 'put', path: `${api.base}/createOrReplace`, roles: api.writeRoles, tag: api.tag, summary: `Create or replace a ${noun}`, body: api.bodySchema,
+      responses: { 200: stored(`the stored ${noun}`), 400: 'invalid input', 409: `the change conflicts with the ${noun}'s use, or ${concurrent}` },
+    },
     write('createOrReplace'),
   );
   table.add(
@@ -130,7 +140,7 @@ export function addNamedResourceRoutes<R, I, Ctx>(table: RouteTable, deps: Resou
     },
   );
   table.add(
-    { method: 'get', path: `${api.base}/show/:${api.param}`, roles: api.readRoles, tag: api.tag, summary: `Show one ${noun}`, responses: { 200: noun, 404: `no such ${noun}` } },
+    { method: 'get', path: `${api.base}/show/:${api.param}`, roles: api.readRoles, tag: api.tag, summary: `Show one ${noun}`, responses: { 200: stored(noun), 404: `no such ${noun}` } },
     async (ctx) => {
       const name = String(ctx.params[api.param]);
       const r = await deps.readModel.get(api.kind, name);
@@ -139,7 +149,7 @@ export function addNamedResourceRoutes<R, I, Ctx>(table: RouteTable, deps: Resou
     },
   );
   table.add(
-    { method: 'get', path: `${api.base}/show`, roles: api.readRoles, tag: api.tag, summary: `Show every ${noun}`, responses: { 200: `array of ${noun}` } },
+    { method: 'get', path: `${api.base}/show`, roles: api.readRoles, tag: api.tag, summary: `Show every ${noun}`, responses: { 200: api.responseSchema ? { description: `array of ${noun}`, schema: { type: 'array', items: api.responseSchema } } : `array of ${noun}` } },
     async (ctx) => {
       ctx.body = (await deps.readModel.list(api.kind)).map((r) => api.toResponse(r));
     },

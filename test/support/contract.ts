@@ -1,0 +1,87 @@
+// Contract check of every HTTP answer the tests receive: the route that
+// answered (found as the router finds it: the first route, in registration
+// order, whose method and path match) must document the status, and the body
+// must match the JSON Schema the OpenAPI document gives for that status.
+// Unrouted paths must answer 404/405 with the error body. The test helpers
+// that make HTTP calls (startTestApp's request) run every answer through
+// this, so the document cannot drift from the behaviour.
+import Ajv, { type ValidateFunction } from 'ajv';
+import { openApiDocument, type RouteSpec } from '../../src/core/http/routes';
+import { API_VERSION } from '../../src/app/api';
+import { routeSpecs } from './routes';
+
+interface Operation {
+  readonly method: string;
+  readonly pattern: RegExp;
+  readonly path: string;
+  readonly responses: Record<string, { content?: { 'application/json'?: { schema?: Record<string, unknown> } } }>;
+}
+
+interface Contract {
+  readonly operations: readonly Operation[];
+  readonly errorSchema: ValidateFunction;
+  validator(schema: Record<string, unknown>): ValidateFunction;
+}
+
+export class ContractViolation extends Error {}
+
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const patternOf = (koaPath: string): RegExp =>
+  new RegExp(`^${koaPath.split(/(:[A-Za-z0-9_]+)/).map((part) => (part.startsWith(':') ? '[^/]+' : escape(part))).join('')}/?$`);
+
+let contract: Promise<Contract> | undefined;
+
+async function build(): Promise<Contract> {
+  const routes: readonly RouteSpec[] = await routeSpecs();
+  const doc = openApiDocument(routes, '', API_VERSION) as {
+    paths: Record<string, Record<string, Operation['responses'] extends infer R ? { responses: R } : never>>;
+    components: Record<string, unknown>;
+  };
+  // OpenAPI 3.0 schema objects: `nullable` is a keyword ajv knows; formats and
+  // the documentation keywords are not checked.
+  const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
+  ajv.addSchema({ components: doc.components }, 'openapi');
+  const cache = new Map<Record<string, unknown>, ValidateFunction>();
+  const validator = (schema: Record<string, unknown>): ValidateFunction => {
+    let v = cache.get(schema);
+    if (v === undefined) {
+      v = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi#/components/')) as Record<string, unknown>);
+      cache.set(schema, v);
+    }
+    return v;
+  };
+  const operations = routes.map((r) => {
+    const path = r.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+    return { method: r.method.toUpperCase(), pattern: patternOf(r.path), path, responses: doc.paths[path]![r.method]!.responses };
+  });
+  return { operations, errorSchema: validator({ $ref: '#/components/schemas/Error' }), validator };
+}
+
+const describeErrors = (v: ValidateFunction): string => (v.errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message ?? ''}`).join('; ');
+
+/**
+ * Throws a ContractViolation when the answer to `method path` (path relative
+ * to the root path, with or without a query) breaks the OpenAPI document.
+ */
+export async function checkContract(method: string, path: string, status: number, body: unknown, contentType: string | null): Promise<void> {
+  const c = await (contract ??= build());
+  const bare = path.split('?')[0]!;
+  const m = method.toUpperCase();
+  const json = contentType?.includes('application/json') ?? false;
+  const where = `${m} ${bare} -> ${status}`;
+  const op = c.operations.find((o) => (o.method === m || (m === 'HEAD' && o.method === 'GET')) && o.pattern.test(bare));
+  if (op === undefined) {
+    if (status !== 404 && status !== 405) throw new ContractViolation(`${where}: no documented route, yet not 404/405`);
+    if (m !== 'HEAD' && !c.errorSchema(body)) throw new ContractViolation(`${where}: error body ${describeErrors(c.errorSchema)}`);
+    return;
+  }
+  const documented = op.responses[String(status)];
+  if (documented === undefined) {
+    throw new ContractViolation(`${where}: status not documented for ${op.method} ${op.path} (documents ${Object.keys(op.responses).join(', ')}); body ${JSON.stringify(body)?.slice(0, 300)}`);
+  }
+  const schema = documented.content?.['application/json']?.schema;
+  if (schema === undefined || m === 'HEAD') return;
+  if (!json) throw new ContractViolation(`${where}: documented as JSON, answered ${contentType ?? 'without a content type'}`);
+  const validate = c.validator(schema);
+  if (!validate(body)) throw new ContractViolation(`${where}: body does not match the schema of ${op.method} ${op.path}: ${describeErrors(validate)}; body ${JSON.stringify(body)?.slice(0, 500)}`);
+}
