@@ -8,6 +8,8 @@ import type { RedisKeys } from '../../src/core/redis/keys';
 import { timeKey } from '../items/keys';
 
 export const TRANSITIONS_PROJECTION = 'transitions-v1';
+/** Its name for `npm run rebuild`, readiness and /healthz. */
+export const TRANSITIONS_READ_MODEL = 'transitions';
 
 /** Iteration records kept (a diagnostics log: the oldest go first). */
 export const MAX_ITERATIONS = 100_000;

@@ -4,14 +4,15 @@
 // applied once; a replayed transition is the same member (its id comes from
 // the transition), so replays change nothing. Transitions of jobs with
 // reportToDatabaseEnabled false are not kept.
-import { streamNameFilter, type EventStoreDBClient } from '@eventstore/db-client';
+import type { EventStoreDBClient } from '@eventstore/db-client';
 import type { RedisClient } from '../../src/core/redis/connect';
 import type { RedisKeys } from '../../src/core/redis/keys';
 import type { Logger } from '../../src/core/logger';
 import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../src/core/subscriptions';
 import { ENGINE_STREAM, itemEvents } from '../../src/engine/events';
+import { ITEMS_FILTER } from '../items/projection';
 import type { RebuildableReadModel } from '../read-model';
-import { MAX_ITERATIONS, TRANSITIONS_PROJECTION, transitionKeys, transitionRecordId } from './keys';
+import { MAX_ITERATIONS, TRANSITIONS_PROJECTION, TRANSITIONS_READ_MODEL, transitionKeys, transitionRecordId } from './keys';
 import { iterationRecordOf, transitionRecordOf } from './model';
 
 export function startTransitionsProjection(opts: {
@@ -27,7 +28,8 @@ export function startTransitionsProjection(opts: {
     client: opts.client,
     name: TRANSITIONS_PROJECTION,
     codecs: itemEvents,
-    filter: streamNameFilter({ prefixes: [ENGINE_STREAM] }),
+    // The engine's stream, as the items projection reads it.
+    filter: ITEMS_FILTER,
     checkpointStore: checkpoints,
     checkpointMode: 'handler',
     logger: opts.logger,
@@ -53,8 +55,9 @@ export function startTransitionsProjection(opts: {
 
 /** `npm run rebuild -- transitions`, and how the service starts it (projections role). */
 export const transitionsReadModel: RebuildableReadModel = {
-  name: 'transitions',
+  name: TRANSITIONS_READ_MODEL,
   projection: TRANSITIONS_PROJECTION,
+  filter: ITEMS_FILTER,
   keyPrefixes: (keys) => [transitionKeys(keys).base],
   start: (opts) => startTransitionsProjection(opts),
 };

@@ -6,7 +6,8 @@ import type { RedisKeys } from '../../src/core/redis/keys';
 import { formatEpc } from '../../src/items/epc';
 import type { TransitionsQuery } from '../../src/items/transitions-query';
 import { lexPage, timeRangeOf } from '../lex-page';
-import { transitionKeys, type TransitionKeys } from './keys';
+import { ReadModelGate } from '../../src/core/redis/readiness';
+import { TRANSITIONS_READ_MODEL, transitionKeys, type TransitionKeys } from './keys';
 import type { IterationRecord, TransitionRecord } from './model';
 
 export interface TransitionsPage {
@@ -21,15 +22,26 @@ export const matchesThreshold = (filter: string, thresholdId: number, thresholdN
 
 export class TransitionsReadModel {
   private readonly k: TransitionKeys;
+  private readonly gate: ReadModelGate;
 
   constructor(
     private readonly redis: RedisClient,
     keys: RedisKeys,
   ) {
     this.k = transitionKeys(keys);
+    this.gate = new ReadModelGate(redis, keys);
   }
 
-  async transitions(q: TransitionsQuery): Promise<TransitionsPage> {
+  /** Served only while the read model is ready (a 503 while Redis lost it and it is rebuilt). */
+  transitions(q: TransitionsQuery): Promise<TransitionsPage> {
+    return this.gate.read(TRANSITIONS_READ_MODEL, () => this.transitionsNow(q));
+  }
+
+  iterations(q: { jobId?: string; from?: Date; to?: Date }, limit = 10_000): Promise<IterationRecord[]> {
+    return this.gate.read(TRANSITIONS_READ_MODEL, () => this.iterationsNow(q, limit));
+  }
+
+  private async transitionsNow(q: TransitionsQuery): Promise<TransitionsPage> {
     const accept = (_id: string, raw: string): TransitionRecord | undefined => {
       const r = JSON.parse(raw) as TransitionRecord;
       if (q.threshold !== undefined && !matchesThreshold(q.threshold, r.thresholdId, r.thresholdName)) return undefined;
@@ -50,7 +62,7 @@ export class TransitionsReadModel {
   }
 
   /** Iteration records of `jobId` (all jobs when undefined) decided in [from, to], oldest first, at most `limit`. */
-  async iterations(q: { jobId?: string; from?: Date; to?: Date }, limit = 10_000): Promise<IterationRecord[]> {
+  private async iterationsNow(q: { jobId?: string; from?: Date; to?: Date }, limit: number): Promise<IterationRecord[]> {
     const min = q.from === undefined ? '-inf' : String(q.from.getTime());
     const max = q.to === undefined ? '+inf' : String(q.to.getTime());
     const out: IterationRecord[] = [];
