@@ -22,6 +22,8 @@ import { startJobsWork } from '../jobs/process';
 import { PasswordVerifier } from '../auth/password';
 import { brokerAuthRouter } from '../brokerauth/routes';
 import { loginThrottle } from '../auth/throttle';
+import { DefaultPasswordCheck, DEFAULT_PASSWORD_WARNING } from '../users/default-password';
+import { BOOTSTRAP_ADMIN_NAME } from '../users/bootstrap';
 import { configuredQueueLookup } from '../brokerauth/client-queues';
 import { closeLiveStreams } from '../live/slice';
 import { consoleRouter } from '../console/static';
@@ -116,6 +118,8 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
 
   if (!hasRole(config, 'api')) return { eventStoreConnectionString: connectionString };
   await bootstrapSlices(SLICES, deps);
+  const defaultPassword = new DefaultPasswordCheck((name) => principals.findUser(name));
+  if (await defaultPassword.inUse()) logger.warn(DEFAULT_PASSWORD_WARNING, { user: BOOTSTRAP_ADMIN_NAME });
   const verifier = new PasswordVerifier();
   // One throttle for REST and broker logins: failures count across both.
   const throttle = loginThrottle(redis, deps.keys, logger.child('auth'));
@@ -128,15 +132,21 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
     rootPath: config.http.rootPath,
     routers: [api.router],
     outerRouters: [brokerAuth, consoleRouter(config.http.rootPath, API_VERSION)],
-    health: () =>
-      checkHealth(
-        {
-          eventStore: () => eventStoreHealth(eventStore, HEALTH_TIMEOUT_MS),
-          redis: () => redisHealth(redis),
-          amqp: () => amqp.health(HEALTH_TIMEOUT_MS),
-        },
-        HEALTH_TIMEOUT_MS,
-      ),
+    health: async () => {
+      const [report, warnings] = await Promise.all([
+        checkHealth(
+          {
+            eventStore: () => eventStoreHealth(eventStore, HEALTH_TIMEOUT_MS),
+            redis: () => redisHealth(redis),
+            amqp: () => amqp.health(HEALTH_TIMEOUT_MS),
+          },
+          HEALTH_TIMEOUT_MS,
+        ),
+        defaultPassword.warnings(HEALTH_TIMEOUT_MS),
+      ]);
+      // Warnings do not make the probe fail: the service works, it is just not safe.
+      return warnings.length > 0 ? { ...report, warnings } : report;
+    },
   });
   const http = await explainAddressInUse(listen(app, config.http.host, config.http.port, httpLogger), 'the HTTP server', 'PORT', config.http.host, config.http.port);
   // Leave at least half of the budget to the steps behind the HTTP server.

@@ -1,7 +1,8 @@
 // First start: a service with no users would be unreachable, so it creates
 // `admin` with every role. The password comes from ADMIN_PASSWORD; without
 // it, the well-known default of such services (`admindefault`, which
-// existing clients and scripts expect) is used and a warning says to change it.
+// existing clients and scripts expect) is used, and a warning says to change
+// it at every start for as long as it is in use (default-password.ts).
 import { ALL_ROLES, type Role } from '../auth/roles';
 import type { UserCommand } from './decide';
 
@@ -13,8 +14,8 @@ export interface BootstrapAdmin {
   readonly roles: readonly Role[];
   /** Plain text: hash it with hashPassword, never log it. */
   readonly password: string;
-  /** To be logged (warn) when the well-known default password is used. */
-  readonly warning: string | undefined;
+  /** True when the well-known default password is used (default-password.ts warns about it at every start). */
+  readonly defaultPassword: boolean;
 }
 
 /**
@@ -28,10 +29,7 @@ export function bootstrapAdmin(passwordFromEnv?: string): BootstrapAdmin {
     name: BOOTSTRAP_ADMIN_NAME,
     roles: [...ALL_ROLES],
     password: fromEnv ? passwordFromEnv : DEFAULT_ADMIN_PASSWORD,
-    warning: fromEnv
-      ? undefined
-      : `No users exist and ADMIN_PASSWORD is not set: created user ${BOOTSTRAP_ADMIN_NAME} with the ` +
-        'well-known default password; change it (PUT /configuration/v1/users/createOrReplace)',
+    defaultPassword: !fromEnv,
   };
 }
 

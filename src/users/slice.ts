@@ -22,8 +22,8 @@ async function ensureAdmin(deps: AppDeps): Promise<void> {
     metadata: { user: 'system' },
   });
   if (isLeft(result)) return; // another instance (or an earlier start) created it
-  if (admin.warning) deps.logger.warn(admin.warning, { user: admin.name });
-  else deps.logger.info('created the first admin user', { user: admin.name });
+  // The warning about the default password follows at every start (default-password.ts).
+  deps.logger.info('created the first admin user', { user: admin.name, defaultPassword: admin.defaultPassword });
   await deps.waiter.waitFor(result.right.position);
 }
 

@@ -67,6 +67,22 @@ describe('limits on input', function () {
     expect(await logHead(app.eventStoreConnectionString)).to.equal(before);
   });
 
+  it('states the limits of names, path parameters and query values in the OpenAPI document', async () => {
+    const doc = (await app.request('GET', '/openapi.json', { auth: null })).body as {
+      paths: Record<string, Record<string, { parameters: Array<{ in: string; name: string; schema: Record<string, unknown> }>; requestBody?: { content: Record<string, { schema: { properties: Record<string, Record<string, unknown>> } }> } }>>;
+    };
+    const operations = Object.values(doc.paths).flatMap((p) => Object.values(p));
+    const pathParams = operations.flatMap((o) => o.parameters.filter((p) => p.in === 'path'));
+    expect(pathParams.length).to.be.greaterThan(20);
+    for (const p of pathParams) expect(p.schema['maxLength'], p.name).to.equal(256);
+    const queries = operations.flatMap((o) => o.parameters.filter((p) => p.in === 'query' && p.schema['type'] === 'string' && p.schema['enum'] === undefined));
+    for (const q of queries) expect(q.schema['maxLength'], q.name).to.be.a('number');
+    for (const kind of ['facilities', 'zoneMaps', 'readerDefinitions', 'readerConfigurations', 'recipes', 'thresholds']) {
+      const body = doc.paths[`/configuration/v1/${kind}/createOrReplace`]?.['put']?.requestBody?.content['application/json']?.schema;
+      expect(body?.properties['name']?.['maxLength'], kind).to.equal(256);
+    }
+  });
+
   it('takes no threshold id for a refused create', async () => {
     const create = (body: unknown, headers: Record<string, string> = {}) =>
       app.request('POST', '/configuration/v1/thresholds/create', { raw: typeof body === 'string' ? body : JSON.stringify(body), headers });

@@ -8,21 +8,20 @@ import { toResponse } from '../../src/users/response';
 const now = new Date(0);
 
 describe('users/bootstrap and response', () => {
-  it('without ADMIN_PASSWORD: admin/admindefault with every role, and a warning without the password', () => {
+  it('without ADMIN_PASSWORD: admin/admindefault with every role, marked as the default password', () => {
     for (const env of [undefined, '']) {
       const admin = bootstrapAdmin(env);
       expect(admin).to.deep.include({ name: 'admin', password: DEFAULT_ADMIN_PASSWORD });
       expect([...admin.roles].sort()).to.deep.equal(['Admin', 'ConfigManager', 'DataReader', 'JobRunner']);
-      expect(admin.warning).to.be.a('string').and.include('ADMIN_PASSWORD');
-      expect(admin.warning).to.not.include(DEFAULT_ADMIN_PASSWORD);
+      expect(admin.defaultPassword).to.equal(true);
     }
     expect(DEFAULT_ADMIN_PASSWORD).to.equal('admindefault');
   });
 
-  it('with ADMIN_PASSWORD: that password and no warning', () => {
+  it('with ADMIN_PASSWORD: that password, not the default', () => {
     const admin = bootstrapAdmin('s3cret');
     expect(admin.password).to.equal('s3cret');
-    expect(admin.warning).to.equal(undefined);
+    expect(admin.defaultPassword).to.equal(false);
   });
 
   it('creates admin on an empty stream; a second instance racing it gets UserExists', () => {

@@ -6,7 +6,7 @@
 // that is refused costs no more than reading its headers.
 import Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
-import { MAX_NAME_LENGTH, nameProblem, queryValueProblem } from '../text';
+import { MAX_NAME_LENGTH, MAX_QUERY_VALUE_LENGTH, nameProblem, queryValueProblem } from '../text';
 import { jsonBody, type BodySize } from './body';
 import { badRequest } from './errors';
 
@@ -92,6 +92,10 @@ async function checkPathAndQuery(ctx: Context, next: Next): Promise<void> {
   await next();
 }
 
+/** A string query schema states the length every query value is held to (checkPathAndQuery). */
+const withQueryLimit = (schema: Record<string, unknown>): Record<string, unknown> =>
+  schema['type'] === 'string' && schema['enum'] === undefined && schema['maxLength'] === undefined ? { ...schema, maxLength: MAX_QUERY_VALUE_LENGTH } : schema;
+
 const toOpenApiPath = (path: string): string => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
 /** The body of every 4xx/5xx answer (errorMiddleware.ts). */
@@ -152,7 +156,7 @@ export function openApiDocument(routes: readonly RouteSpec[], rootPath: string, 
       in: 'query',
       required: q.required ?? false,
       description: q.description,
-      schema: q.schema ?? { type: 'string' },
+      schema: withQueryLimit(q.schema ?? { type: 'string' }),
     }));
     const responses: Record<string, unknown> = {};
     for (const [status, response] of Object.entries({ ...implicitResponses(r), ...r.responses })) responses[status] = openApiResponse(r, Number(status), response);
