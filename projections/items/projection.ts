@@ -20,6 +20,9 @@ import { historyId, ITEMS_PROJECTION, itemKeys, type ItemKeys } from './keys';
 import { changeOrder, historyRecordOf, indexKeysOf, itemAfter, keptInHistory, type StoredItem } from './model';
 import { queueItemsReset } from './reset';
 
+/** The events the items projection reads (the item engine's stream). */
+export const ITEMS_FILTER = streamNameFilter({ prefixes: [ENGINE_STREAM] });
+
 export function startItemsProjection(opts: {
   client: EventStoreDBClient;
   redis: RedisClient;
@@ -37,7 +40,7 @@ export function startItemsProjection(opts: {
     client: opts.client,
     name,
     codecs: itemEvents,
-    filter: streamNameFilter({ prefixes: [ENGINE_STREAM] }),
+    filter: ITEMS_FILTER,
     checkpointStore: checkpoints,
     checkpointMode: 'handler',
     logger: opts.logger,

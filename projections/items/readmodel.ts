@@ -7,7 +7,8 @@ import type { RedisClient } from '../../src/core/redis/connect';
 import type { RedisKeys } from '../../src/core/redis/keys';
 import { formatEpc } from '../../src/items/epc';
 import type { HistoryQuery, ItemsQuery } from '../../src/items/query';
-import { itemKeys, timeKey, type ItemKeys } from './keys';
+import { ReadModelGate } from '../../src/core/redis/readiness';
+import { itemKeys, ITEMS_READ_MODEL, timeKey, type ItemKeys } from './keys';
 import type { Item, ItemEvent, StoredHistory, StoredItem } from './model';
 
 const CHUNK = 1000;
@@ -30,20 +31,30 @@ const prefixEnd = (prefix: string): string => `(${prefix}~`;
 
 export class ItemsReadModel {
   private readonly k: ItemKeys;
+  private readonly gate: ReadModelGate;
 
   constructor(
     private readonly redis: RedisClient,
     keys: RedisKeys,
   ) {
     this.k = itemKeys(keys);
+    this.gate = new ReadModelGate(redis, keys);
   }
 
   async get(epc: string): Promise<StoredItem | undefined> {
-    const raw = await this.redis.hGet(this.k.item, epc.toUpperCase());
+    const raw = await this.gate.read(ITEMS_READ_MODEL, () => this.redis.hGet(this.k.item, epc.toUpperCase()));
     return raw == null ? undefined : (JSON.parse(raw) as StoredItem);
   }
 
-  async items(q: ItemsQuery): Promise<ItemsPage> {
+  items(q: ItemsQuery): Promise<ItemsPage> {
+    return this.gate.read(ITEMS_READ_MODEL, () => this.itemsNow(q));
+  }
+
+  history(q: HistoryQuery): Promise<HistoryPage> {
+    return this.gate.read(ITEMS_READ_MODEL, () => this.historyNow(q));
+  }
+
+  private async itemsNow(q: ItemsQuery): Promise<ItemsPage> {
     const zones = q.zoneNames ? new Set(q.zoneNames) : undefined;
     const found: { epc: string; item: Item }[] = [];
     const accept = (stored: StoredItem | undefined): void => {
@@ -104,7 +115,7 @@ export class ItemsReadModel {
     return raws.map((raw) => (raw == null ? undefined : (JSON.parse(raw) as StoredItem)));
   }
 
-  async history(q: HistoryQuery): Promise<HistoryPage> {
+  private async historyNow(q: HistoryQuery): Promise<HistoryPage> {
     const found: { id: string; record: ItemEvent }[] = [];
     const accept = (id: string, stored: StoredHistory | undefined): void => {
       if (!stored) return;

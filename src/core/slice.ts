@@ -17,6 +17,8 @@ export interface AppDeps extends ResourceDeps {
   readonly adminPassword: string | undefined;
   /** Resolves once the config read model has caught up with the log (bootstrap waits for it). */
   readonly readModelReady: Promise<void>;
+  /** Ready signals of every read model (src/app/read-models.ts) in the projections role; resolved at once elsewhere. */
+  readonly readModels: { ready(name: string): Promise<void> };
   /** Every slice's facilityUsage, for refusing to delete a facility in use. */
   readonly facilityUsage: readonly UsageSource[];
   /** RabbitMQ for the AMQP queues: AMQP_URL (the relay connects) and the address clients are given. */

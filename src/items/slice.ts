@@ -2,12 +2,9 @@
 // /data/v1/items/show/history over the items and history read models
 // (projections/items/), which the items projection keeps in the projections
 // role. Rules in docs/item-processing.md ("Read models").
-import type { AppDeps, BackgroundWork, Slice } from '../core/slice';
+import type { Slice } from '../core/slice';
 import type { RouteParam } from '../core/http/routes';
-import { hasRole, type Role } from '../config';
 import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../core/paging';
-import { startResettableProjection } from '../../projections/resettable';
-import { itemsReadModel } from '../../projections/items/rebuild';
 import { ItemsReadModel } from '../../projections/items/readmodel';
 import { EPC_FORMATS } from './epc';
 import { itemsAsOf } from './asof';
@@ -29,16 +26,8 @@ const COMMON: readonly RouteParam[] = [
   p('pageMarker', 'nextPageMarker of the previous page; the other parameters (pageSize aside) must be the same'),
 ];
 
-export function startItemsBackground(deps: AppDeps): BackgroundWork {
-  const logger = deps.logger.child('items');
-  return startResettableProjection({ deps, model: itemsReadModel, logger });
-}
-
 export const itemsSlice: Slice = {
   name: 'items',
-  start(deps: AppDeps, roles: readonly Role[]) {
-    return hasRole({ roles }, 'projections') ? startItemsBackground(deps) : undefined;
-  },
   register(table, deps) {
     // Registration only reads deps inside handlers (the route inventory passes none).
     let model: ItemsReadModel | undefined;

@@ -9,6 +9,8 @@ import { MaxAppendSizeExceededError } from '@eventstore/db-client';
 import type { Context, Next } from 'koa';
 import type { Logger } from '../logger';
 import { redactPath } from '../redact';
+import { isRedisUnavailable } from '../redis/connect';
+import { redisDown } from '../redis/readiness';
 import { ApiError, type FieldError } from './errors';
 
 export interface ErrorBody {
@@ -47,8 +49,12 @@ export function errorMiddleware(logger: Logger) {
         const message = ctx.status === 404 ? `Not found: ${ctx.method} ${ctx.path}` : text;
         reply(ctx, ctx.status, { message, errors: [] });
       }
-    } catch (err) {
+    } catch (caught) {
+      // A Redis connection lost mid-request is the service's outage, not a
+      // bug: the client is told to retry, like a request refused up front.
+      const err = isRedisUnavailable(caught) ? redisDown() : caught;
       if (err instanceof ApiError) {
+        if (err.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(err.retryAfterSeconds));
         reply(ctx, err.status, { message: err.message, errors: err.errors.map((e) => ({ ...e, message: e.reason })) });
       } else if (err instanceof MaxAppendSizeExceededError) {
         // Every append a request makes carries what the client sent.
