@@ -68,6 +68,7 @@ export async function wireSlices(
     facilityUsage: slices.flatMap((s) => (s.facilityUsage ? [s.facilityUsage] : [])),
     broker: { url: config.amqpUrl, publicHost: config.amqpPublic.host, publicPort: config.amqpPublic.port, queueRetirement: config.queueRetirement },
     engineSnapshots: { dir: path.resolve(config.dataDir, 'engine-snapshots'), ...config.engineSnapshots },
+    maxAppendSize: config.eventStore.maxAppendSize,
     about: {
       startedAt: new Date(),
       roles: config.roles,

@@ -31,6 +31,8 @@ export interface AppDeps extends ResourceDeps {
   };
   /** Item engine snapshots: directory (DATA_DIR/engine-snapshots) and how often (ENGINE_SNAPSHOT_*). */
   readonly engineSnapshots: { readonly dir: string; readonly everyChanges: number; readonly everyMs: number };
+  /** Bytes the event store takes in one append (EVENTSTORE_MAX_APPEND_SIZE); configuration bodies stay under half of it. */
+  readonly maxAppendSize?: number;
   /** What GET /about/v1/info shows of this process (src/about/slice.ts); absent in tests that wire slices by hand. */
   readonly about?: AboutSource;
 }

@@ -7,7 +7,7 @@
 import Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
 import { MAX_NAME_LENGTH, MAX_QUERY_VALUE_LENGTH, nameProblem, queryValueProblem } from '../text';
-import { jsonBody, type BodySize } from './body';
+import { BODY_LIMITS, jsonBody, type BodyLimits, type BodySize } from './body';
 import { badRequest } from './errors';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
@@ -37,7 +37,7 @@ export interface RouteSpec {
   readonly query?: readonly RouteParam[];
   /** JSON Schema of the request body, when there is one. */
   readonly body?: Record<string, unknown>;
-  /** Size class of the body (BODY_LIMITS); 'config' unless said. */
+  /** Size class of the body (BodyLimits); 'config' unless said. */
   readonly bodySize?: BodySize;
   /** status -> description, or description and body schema */
   readonly responses: Readonly<Record<number, RouteResponse>>;
@@ -51,7 +51,10 @@ export class RouteTable {
   readonly router = new Router();
   private readonly specs: RouteSpec[] = [];
 
-  constructor(private readonly guard: Guard) {}
+  constructor(
+    private readonly guard: Guard,
+    private readonly bodyLimits: BodyLimits = BODY_LIMITS,
+  ) {}
 
   /**
    * @param authenticate a route's own credential check (agents), run after
@@ -59,7 +62,7 @@ export class RouteTable {
    */
   add(spec: RouteSpec, handler: Middleware, authenticate?: Middleware): this {
     this.specs.push(spec);
-    const steps = [this.guard(spec.roles), checkPathAndQuery, ...(authenticate ? [authenticate] : []), jsonBody(spec.bodySize ?? 'config'), handler];
+    const steps = [this.guard(spec.roles), checkPathAndQuery, ...(authenticate ? [authenticate] : []), jsonBody(this.bodyLimits[spec.bodySize ?? 'config']), handler];
     this.router[spec.method](spec.path, ...steps);
     return this;
   }
