@@ -5,16 +5,11 @@
 // the reader, acknowledged to the job; tag reads become TagsReported through
 // the agent gateway's own acceptReport. What goes wrong becomes reader health
 // events; what the reader cannot do fails the reader in the job.
-import { randomUUID } from 'node:crypto';
 import * as E from 'fp-ts/Either';
 import type { AppDeps } from '../core/slice';
 import type { Logger } from '../core/logger';
-import { ApiError } from '../core/http/errors';
-import { acceptReport, reportHealth } from '../agents/gateway';
 import type { AgentHealthEvent } from '../agents/health-codes';
 import type { JobsForAgents } from '../jobs/assignment';
-import { runJobCommand } from '../jobs/commands';
-import { jobsWaiter } from '../jobs/context';
 import { RelayLease } from '../queues/lease';
 import { IMPINJ, MSG } from '../llrp/constants';
 import { LlrpClient } from '../llrp/client';
@@ -33,7 +28,7 @@ import {
   statusOf,
   type Capabilities,
 } from '../llrp/messages';
-import { ReadBatch } from './batch';
+import { failInJob, flushMsOf, JobFeed, readerHealth, type ReaderSide } from './job-side';
 import { readerConfigurationKind } from '../readerconfigurations/kind';
 import type { ReaderConfigDetails } from '../readerconfigurations';
 import { planRoSpec, TAGTRAIL_ROSPEC_ID } from './plan';
@@ -60,13 +55,6 @@ class ReaderRefusal extends Error {
   override name = 'ReaderRefusal';
 }
 
-interface Running {
-  readonly jobId: string;
-  readonly batch: ReadBatch;
-  readonly flushMs: number;
-  timer: NodeJS.Timeout | undefined;
-}
-
 export type LinkState = 'standby' | 'connecting' | 'connected' | 'waiting' | 'stopped';
 
 export class LlrpLink {
@@ -77,7 +65,7 @@ export class LlrpLink {
   private client: LlrpClient | undefined;
   private readonly lease: RelayLease;
   private wantedJob: string | null = null;
-  private running: Running | undefined;
+  private running: JobFeed | undefined;
   /** Jobs this reader failed (or was refused in): not tried again. */
   private readonly failedJobs = new Set<string>();
   /** Serialises job changes: one ROSpec change at a time. */
@@ -87,6 +75,7 @@ export class LlrpLink {
   /** One health event per streak of failed attempts, not one per retry. */
   private reportedDown = false;
   private readonly log: Logger;
+  private readonly side: ReaderSide;
 
   constructor(
     readonly target: LinkTarget,
@@ -94,6 +83,7 @@ export class LlrpLink {
   ) {
     this.lease = new RelayLease(d.deps.redis, d.leaseKey, d.settings.leaseMs, d.logger, `reader ${target.name}`);
     this.log = d.logger;
+    this.side = { deps: d.deps, jobs: d.jobs, logger: d.logger, reader: target.name, now: () => this.now() };
   }
 
   private now(): Date {
@@ -235,7 +225,7 @@ export class LlrpLink {
         case MSG.RO_ACCESS_REPORT: {
           const running = this.running;
           if (running === undefined) return;
-          running.batch.add(decodeTagReads(m.body), Date.now());
+          running.add(decodeTagReads(m.body));
           return;
         }
         case MSG.READER_EVENT_NOTIFICATION:
@@ -264,10 +254,8 @@ export class LlrpLink {
     if (e.exception !== null) await this.health('HARDWARE_FAULT', 'READER_EXCEPTION', { message: e.exception });
   }
 
-  private async health(type: AgentHealthEvent['type'], code: string, args: Record<string, unknown>): Promise<void> {
-    await reportHealth(this.d.deps, this.target.name, [{ eventTime: this.now().toISOString(), type, code, args }]).catch((err: unknown) =>
-      this.log.warn('could not record a reader health event', { reader: this.target.name, code, err }),
-    );
+  private health(type: AgentHealthEvent['type'], code: string, args: Record<string, unknown>): Promise<void> {
+    return readerHealth(this.side, type, code, args);
   }
 
   private kickJob(): void {
@@ -285,7 +273,6 @@ export class LlrpLink {
       await client.request(MSG.STOP_ROSPEC, (id) => roSpecCommand(MSG.STOP_ROSPEC, id, TAGTRAIL_ROSPEC_ID), this.d.settings.timeoutMs).catch(() => undefined);
       await client.request(MSG.DELETE_ROSPEC, (id) => roSpecCommand(MSG.DELETE_ROSPEC, id, TAGTRAIL_ROSPEC_ID), this.d.settings.timeoutMs).catch(() => undefined);
       this.endJobLocally();
-      await this.flush(ended);
       this.log.info('reader stopped its job', { reader: this.target.name, jobId: ended.jobId });
     }
     if (wanted === null) return;
@@ -296,7 +283,8 @@ export class LlrpLink {
     if (config === undefined) return; // deleted under the job: the assignment goes next look
     const plan = planRoSpec({ operation: config.operation, configuration: config.configuration as ReaderConfigDetails, capabilities: this.capabilities as Capabilities });
     if (E.isLeft(plan)) {
-      await this.failInJob(wanted, `the reader cannot run the configuration: ${plan.left}`);
+      this.failedJobs.add(wanted);
+      await failInJob(this.side, wanted, `the reader cannot run the configuration: ${plan.left}`);
       return;
     }
     try {
@@ -306,59 +294,20 @@ export class LlrpLink {
     } catch (err) {
       if (err instanceof ReaderRefusal) {
         await this.health('SOFTWARE_FAULT', 'LLRP', { message: `ROSpec refused: ${err.message}` });
-        await this.failInJob(wanted, `the reader refused the ROSpec: ${err.message}`);
+        this.failedJobs.add(wanted);
+        await failInJob(this.side, wanted, `the reader refused the ROSpec: ${err.message}`);
         return;
       }
       throw err;
     }
-    const recipe = assignment.recipe as { reportingInterval?: unknown };
-    const interval = typeof recipe.reportingInterval === 'number' && recipe.reportingInterval > 0 ? recipe.reportingInterval : 1;
-    const running: Running = { jobId: wanted, batch: new ReadBatch(), flushMs: Math.min(60, interval) * 1000, timer: undefined };
-    this.running = running;
-    this.scheduleFlush(running);
+    this.running = new JobFeed(this.side, wanted, flushMsOf(assignment.recipe));
     await this.d.jobs.acknowledgeAssignment(this.d.deps, wanted, this.target.name, this.now());
     this.log.info('reader started its job', { reader: this.target.name, jobId: wanted, antennas: plan.right.antennaIds });
   }
 
-  private async failInJob(jobId: string, message: string): Promise<void> {
-    this.failedJobs.add(jobId);
-    this.log.warn('reader cannot run its part of the job', { reader: this.target.name, jobId, reason: message });
-    const result = await runJobCommand(this.d.deps.client, jobId, { type: 'FailReader', readerName: this.target.name, message }, this.now(), { user: `reader:${this.target.name}` });
-    if (E.isRight(result)) await jobsWaiter(this.d.deps).waitFor(result.right.position);
-  }
-
   private endJobLocally(): void {
-    if (this.running?.timer) clearTimeout(this.running.timer);
     const ended = this.running;
     this.running = undefined;
-    if (ended !== undefined && ended.batch.size > 0) void this.flush(ended);
-  }
-
-  private scheduleFlush(r: Running): void {
-    r.timer = setTimeout(() => {
-      void this.flush(r).finally(() => {
-        if (this.running === r) this.scheduleFlush(r);
-      });
-    }, r.flushMs);
-  }
-
-  /** Appends what the batch holds as one TagsReported, exactly as the agent API does. */
-  private async flush(r: Running): Promise<void> {
-    const batch = r.batch.take();
-    if (batch === null) return;
-    const report = { reportId: randomUUID(), jobId: r.jobId, from: new Date(batch.fromMs).toISOString(), to: new Date(batch.toMs).toISOString(), observations: batch.observations };
-    try {
-      await acceptReport(this.d.deps, this.d.jobs, this.target.name, report);
-    } catch (err) {
-      if (err instanceof ApiError) {
-        // Refused (the job stopped meanwhile): as an agent's late report, not kept.
-        this.log.debug('tag report refused', { reader: this.target.name, jobId: r.jobId, reason: err.message });
-        return;
-      }
-      this.log.warn('tag report not stored; kept for the next flush', { reader: this.target.name, err: (err as Error).message });
-      for (const o of batch.observations) {
-        r.batch.add([{ epc: o.epc, antennaId: o.antennaId, peakRssi: o.peakRssi, firstSeenUs: Date.parse(o.firstSeen) * 1000, lastSeenUs: Date.parse(o.lastSeen) * 1000, seenCount: o.readCount, channelIndex: null, phase: null }], Date.now());
-      }
-    }
+    void ended?.close().catch(() => undefined);
   }
 }
