@@ -10,7 +10,6 @@ import type { AppDeps } from '../core/slice';
 import type { Logger } from '../core/logger';
 import type { AgentHealthEvent } from '../agents/health-codes';
 import type { JobsForAgents } from '../jobs/assignment';
-import { RelayLease } from '../queues/lease';
 import { IMPINJ, MSG } from '../llrp/constants';
 import { LlrpClient } from '../llrp/client';
 import type { LlrpMessage } from '../llrp/frame';
@@ -28,7 +27,8 @@ import {
   statusOf,
   type Capabilities,
 } from '../llrp/messages';
-import { failInJob, flushMsOf, JobFeed, readerHealth, type ReaderSide } from './job-side';
+import { failInJob, flushMsOf, JobFeed, readerHealth } from './job-side';
+import { ReaderLinkBase } from './link-base';
 import { readerConfigurationKind } from '../readerconfigurations/kind';
 import type { ReaderConfigDetails } from '../readerconfigurations';
 import { planRoSpec, TAGTRAIL_ROSPEC_ID } from './plan';
@@ -57,71 +57,46 @@ class ReaderRefusal extends Error {
 
 export type LinkState = 'standby' | 'connecting' | 'connected' | 'waiting' | 'stopped';
 
-export class LlrpLink {
-  state: LinkState = 'connecting';
+export class LlrpLink extends ReaderLinkBase {
   capabilities: Capabilities | null = null;
   /** Last time anything arrived from the reader (ms). */
   lastHeardMs = 0;
   private client: LlrpClient | undefined;
-  private readonly lease: RelayLease;
-  private wantedJob: string | null = null;
-  private running: JobFeed | undefined;
-  /** Jobs this reader failed (or was refused in): not tried again. */
-  private readonly failedJobs = new Set<string>();
-  /** Serialises job changes: one ROSpec change at a time. */
-  private jobChain: Promise<void> = Promise.resolve();
-  private readonly stopping = new AbortController();
-  private loop: Promise<void> | undefined;
   /** One health event per streak of failed attempts, not one per retry. */
   private reportedDown = false;
-  private readonly log: Logger;
-  private readonly side: ReaderSide;
 
   constructor(
     readonly target: LinkTarget,
-    private readonly d: LinkDeps,
+    d: LinkDeps,
   ) {
-    this.lease = new RelayLease(d.deps.redis, d.leaseKey, d.settings.leaseMs, d.logger, `reader ${target.name}`);
-    this.log = d.logger;
-    this.side = { deps: d.deps, jobs: d.jobs, logger: d.logger, reader: target.name, now: () => this.now() };
+    super(target.name, d);
   }
 
   private now(): Date {
-    return (this.d.now ?? (() => new Date()))();
+    return this.side.now();
   }
 
-  start(): void {
-    this.loop ??= this.run().catch((err: unknown) => this.log.error('reader link stopped on an error', { reader: this.target.name, err }));
+  get firmware(): string {
+    return this.capabilities?.firmware ?? '';
   }
 
-  /** The job the reader should run now (null: none). Applied as soon as the link is up. */
-  setJob(jobId: string | null): void {
-    if (jobId === this.wantedJob) return;
-    this.wantedJob = jobId;
-    this.kickJob();
-  }
-
-  get runningJob(): string | null {
-    return this.running?.jobId ?? null;
+  /** Same reader at the same address (a changed definition reopens the link). */
+  sameAs(t: LinkTarget): boolean {
+    return t.host === this.target.host && t.port === this.target.port;
   }
 
   async stop(): Promise<void> {
     // The reader stops reading and the last reads are stored before the connection closes.
-    this.wantedJob = null;
-    this.kickJob();
-    await this.jobChain.catch(() => undefined);
-    this.stopping.abort();
-    const client = this.client;
-    if (client?.isOpen) {
-      await client.request(MSG.CLOSE_CONNECTION, closeConnection, 2000).catch(() => undefined);
-      client.destroy();
-    }
-    await this.loop;
-    await this.lease.release();
-    this.state = 'stopped';
+    await this.stopLink(async () => {
+      const client = this.client;
+      if (client?.isOpen) {
+        await client.request(MSG.CLOSE_CONNECTION, closeConnection, 2000).catch(() => undefined);
+        client.destroy();
+      }
+    });
   }
 
-  private async run(): Promise<void> {
+  protected async run(): Promise<void> {
     let attempt = 0;
     const signal = this.stopping.signal;
     while (!signal.aborted) {
@@ -258,15 +233,10 @@ export class LlrpLink {
     return readerHealth(this.side, type, code, args);
   }
 
-  private kickJob(): void {
-    this.jobChain = this.jobChain.then(() => this.applyJob()).catch((err: unknown) => this.log.warn('job change on the reader failed; retried at the next look', { reader: this.target.name, err: (err as Error).message }));
-  }
-
   /** Brings the reader to the wanted job: stops what runs, starts what should. */
-  private async applyJob(): Promise<void> {
+  protected async applyJob(wanted: string | null): Promise<void> {
     const client = this.client;
     if (client === undefined || this.state !== 'connected') return;
-    const wanted = this.wantedJob !== null && !this.failedJobs.has(this.wantedJob) ? this.wantedJob : null;
     if (this.running?.jobId === wanted) return;
     if (this.running !== undefined) {
       const ended = this.running;
@@ -303,11 +273,5 @@ export class LlrpLink {
     this.running = new JobFeed(this.side, wanted, flushMsOf(assignment.recipe));
     await this.d.jobs.acknowledgeAssignment(this.d.deps, wanted, this.target.name, this.now());
     this.log.info('reader started its job', { reader: this.target.name, jobId: wanted, antennas: plan.right.antennaIds });
-  }
-
-  private endJobLocally(): void {
-    const ended = this.running;
-    this.running = undefined;
-    void ended?.close().catch(() => undefined);
   }
 }
