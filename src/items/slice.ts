@@ -9,6 +9,8 @@ import { ItemsReadModel } from '../../projections/items/readmodel';
 import { EPC_FORMATS } from './epc';
 import { itemsAsOf } from './asof';
 import { parseAsOfQuery, parseHistoryQuery, parseItemsQuery } from './query';
+import { DESTINATIONS, parseTransitionsQuery } from './transitions-query';
+import { TransitionsReadModel } from '../../projections/transitions/readmodel';
 
 export const ITEMS_BASE = '/data/v1/items';
 export const ITEMS_ROLES = ['DataReader'];
@@ -31,6 +33,8 @@ export const itemsSlice: Slice = {
     // Registration only reads deps inside handlers (the route inventory passes none).
     let model: ItemsReadModel | undefined;
     const items = (): ItemsReadModel => (model ??= new ItemsReadModel(deps.redis, deps.keys));
+    let transitionsModel: TransitionsReadModel | undefined;
+    const transitions = (): TransitionsReadModel => (transitionsModel ??= new TransitionsReadModel(deps.redis, deps.keys));
     table.add(
       {
         method: 'get', path: `${ITEMS_BASE}/show`, roles: ITEMS_ROLES, tag: TAG,
@@ -65,6 +69,23 @@ export const itemsSlice: Slice = {
       },
       async (ctx) => {
         ctx.body = await items().history(parseHistoryQuery(ctx.query));
+      },
+    );
+    table.add(
+      {
+        method: 'get', path: `${ITEMS_BASE}/show/transitions`, roles: ITEMS_ROLES, tag: TAG,
+        summary: 'Threshold transitions (which way items went through a door), oldest first',
+        query: [
+          p('threshold', 'threshold id or name'),
+          ...COMMON.filter((c) => c.name !== 'jobId'),
+          p('jobId', 'THRESHOLD job that reported the transition'),
+          p('destination', 'side the item went to', { type: 'string', enum: [...DESTINATIONS] }),
+          p('alwaysIncludePageMarker', 'default false; true: a marker also on the last page, to poll for newer records', { type: 'boolean', default: false }),
+        ],
+        responses: { 200: '{transitions, nextPageMarker, moreTransitionsAvailable}', 400: 'a bad parameter (named in errors[]) or a marker of another query' },
+      },
+      async (ctx) => {
+        ctx.body = await transitions().transitions(parseTransitionsQuery(ctx.query));
       },
     );
     table.add(

@@ -3,7 +3,9 @@
 import type { ItemChange } from '../../projections/items/model';
 import { historyRecordOf, type ItemEvent } from '../../projections/items/model';
 import type { HealthEventView } from '../../projections/health/searchable';
-import type { HealthQueueFilter, ItemQueueFilter } from './model';
+import type { HealthQueueFilter, ItemQueueFilter, ThresholdQueueFilter } from './model';
+import type { ThresholdTransition } from '../engine/threshold/transition';
+import { matchesThreshold } from '../../projections/transitions/readmodel';
 import { writesHistory } from '../engine/types';
 
 /**
@@ -44,5 +46,13 @@ export function matchesHealthFilter(filter: HealthQueueFilter, event: HealthEven
   if (filter.readerName != null && event.readerName !== filter.readerName) return false;
   if (filter.type != null && event.type !== filter.type) return false;
   if (filter.code != null && event.code !== filter.code) return false;
+  return true;
+}
+
+/** Whether a threshold queue with `filter` receives `t`: `threshold` is the threshold's id (decimal) or name. */
+export function matchesThresholdFilter(filter: ThresholdQueueFilter, t: ThresholdTransition): boolean {
+  if (!t.reportToMessageQueueEnabled) return false;
+  if (filter.threshold != null && !matchesThreshold(filter.threshold, t.thresholdId, t.thresholdName)) return false;
+  if (filter.jobId != null && t.jobId !== filter.jobId) return false;
   return true;
 }

@@ -30,7 +30,8 @@ import { ConfirmedCheckpoints } from './committer';
 import { BodySlab } from './body-slab';
 import { startIdleQueueRetirer, type RetirementOptions } from './retirement';
 import { RelayLease } from './lease';
-import { itemMessageBody, matchesHealthFilter, matchesItemFilter } from './match';
+import { itemMessageBody, matchesHealthFilter, matchesItemFilter, matchesThresholdFilter } from './match';
+import { transitionRecordOf } from '../../projections/transitions/model';
 
 export const RELAY_SUBSCRIPTION = 'relay-v1';
 const relayEvents = { ...itemEvents, ...healthEvents, ...queueEvents };
@@ -76,6 +77,19 @@ export function messagesOf(events: readonly RelayEvent[], registry: QueueRegistr
       registry.apply(e, at);
     } else if (e.type === 'ItemsChanged') {
       if (e.streamId !== ENGINE_STREAM) continue;
+      // Threshold transitions: message id `<event id>:t<index>`, apart from the changes' `<event id>:<index>`.
+      const transitions = e.data.transitions ?? [];
+      if (transitions.length > 0) {
+        const thresholdQueues = registry.configuredBefore('threshold', at);
+        transitions.forEach((t, i) => {
+          let body: Buffer | undefined;
+          for (const q of thresholdQueues) {
+            if (!matchesThresholdFilter(q.filter, t)) continue;
+            body ??= slab.body(JSON.stringify(transitionRecordOf(t)));
+            out.push({ queue: q.queue, body, messageId: `${e.id}:t${i}`, persistent: q.deliveryMode === 'PERSISTENT' });
+          }
+        });
+      }
       const queues = registry.configuredBefore('items', at);
       if (queues.length === 0) continue;
       e.data.changes.forEach((change, i) => {
