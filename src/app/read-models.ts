@@ -9,6 +9,7 @@ import { configReadModel, type ConfigProjectionPart } from '../../projections/co
 import { usersPart, tokensPart } from '../../projections/auth/parts';
 import { healthReadModel } from '../../projections/health/projection';
 import { itemsReadModel } from '../../projections/items/rebuild';
+import { transitionsReadModel } from '../../projections/transitions/projection';
 import { jobsReadModel } from '../../projections/jobs/projection';
 import type { Slice } from '../core/slice';
 import { SLICES } from './slices';
@@ -17,6 +18,6 @@ import { SLICES } from './slices';
 export const configParts = (slices: readonly Slice[]): ConfigProjectionPart[] => [usersPart, tokensPart, ...slices.flatMap((s) => s.projectionParts ?? [])];
 
 /** The read models of a process running `slices`. */
-export const readModelsOf = (slices: readonly Slice[]): RebuildableReadModel[] => [configReadModel(configParts(slices)), healthReadModel, jobsReadModel, itemsReadModel];
+export const readModelsOf = (slices: readonly Slice[]): RebuildableReadModel[] => [configReadModel(configParts(slices)), healthReadModel, jobsReadModel, itemsReadModel, transitionsReadModel];
 
 export const READ_MODELS: readonly RebuildableReadModel[] = readModelsOf(SLICES);
