@@ -126,7 +126,7 @@ export class ItemsReadModel {
       if (q.toZone !== undefined && r.toZone !== q.toZone) return;
       if (q.fromFacility !== undefined && r.fromFacility !== q.fromFacility) return;
       if (q.toFacility !== undefined && r.toFacility !== q.toFacility) return;
-      if (q.zoneTransitionsOnly && r.fromZone === r.toZone && r.fromFacility === r.toFacility) return;
+      if (q.zoneTransitionsOnly && stored.moved) return;
       if (q.minDistanceMoved !== undefined && q.minDistanceMoved > 0) {
         if (r.fromX === null || r.fromY === null || r.toX === null || r.toY === null) return;
         if (Math.hypot(r.toX - r.fromX, r.toY - r.fromY) < q.minDistanceMoved) return;

@@ -9,6 +9,7 @@ import { ItemsReadModel } from '../../projections/items/readmodel';
 import { EPC_FORMATS } from './epc';
 import { itemsAsOf } from './asof';
 import { parseAsOfQuery, parseHistoryQuery, parseItemsQuery } from './query';
+import { asOfPageSchema, historyPageSchema, itemsPageSchema } from './schema';
 import { DESTINATIONS, parseTransitionsQuery } from './transitions-query';
 import { TransitionsReadModel } from '../../projections/transitions/readmodel';
 
@@ -45,7 +46,7 @@ export const itemsSlice: Slice = {
           p('facility', 'facility name'),
           p('presenceConfidence', 'deprecated; accepted and ignored', { type: 'string', enum: ['HIGH', 'LOW'] }),
         ],
-        responses: { 200: '{items, nextPageMarker}', 400: 'a bad parameter (named in errors[]) or a marker of another query' },
+        responses: { 200: { description: '{items, nextPageMarker}', schema: itemsPageSchema }, 400: 'a bad parameter (named in errors[]) or a marker of another query' },
       },
       async (ctx) => {
         ctx.body = await items().items(parseItemsQuery(ctx.query));
@@ -54,18 +55,18 @@ export const itemsSlice: Slice = {
     table.add(
       {
         method: 'get', path: `${ITEMS_BASE}/show/history`, roles: ITEMS_ROLES, tag: TAG,
-        summary: 'Zone transitions of items, oldest first',
+        summary: 'Zone transitions of items, oldest first; with zoneTransitionsOnly=false also their moves inside a zone',
         query: [
           ...COMMON,
           p('fromZone', 'zone the item left'),
           p('toZone', 'zone the item entered'),
           p('fromFacility', 'facility the item left'),
-          p('toFacility', 'facility the item entered'),
-          p('zoneTransitionsOnly', 'default true; history holds zone transitions only, so false changes nothing', { type: 'boolean', default: true }),
+          p('toFacility', 'facility the item entered or moved in (an exit to ABSENT has toFacility null: it matches fromFacility)'),
+          p('zoneTransitionsOnly', 'default true: zone transitions only; false: also moves inside a zone (LOCATION: of at least minimumMovementInMeters), as item queues carry them', { type: 'boolean', default: true }),
           p('minDistanceMoved', 'meters; records without both locations are left out when above 0', { type: 'number', minimum: 0 }),
           p('alwaysIncludePageMarker', 'default false; true: a marker also on the last page, to poll for newer records', { type: 'boolean', default: false }),
         ],
-        responses: { 200: '{history, nextPageMarker, moreHistoryAvailable}', 400: 'a bad parameter (named in errors[]) or a marker of another query' },
+        responses: { 200: { description: '{history, nextPageMarker, moreHistoryAvailable}', schema: historyPageSchema }, 400: 'a bad parameter (named in errors[]) or a marker of another query' },
       },
       async (ctx) => {
         ctx.body = await items().history(parseHistoryQuery(ctx.query));
@@ -99,7 +100,7 @@ export const itemsSlice: Slice = {
           p('zoneNames', 'comma-separated zone names'),
           ...COMMON.filter((c) => ['epcFormat', 'pageSize', 'pageMarker'].includes(c.name)),
         ],
-        responses: { 200: '{asOf, items, nextPageMarker}', 400: 'a missing or bad parameter (named in errors[]) or a marker of another query' },
+        responses: { 200: { description: '{asOf, items, nextPageMarker}', schema: asOfPageSchema }, 400: 'a missing or bad parameter (named in errors[]) or a marker of another query' },
       },
       async (ctx) => {
         const q = parseAsOfQuery(ctx.query);

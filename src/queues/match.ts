@@ -1,7 +1,7 @@
 // Which events a queue receives, and the message bodies. Pure: the relay
 // (./relay.ts) does the I/O. Rules in docs/queues.md ("What a queue receives").
 import type { ItemChange } from '../../projections/items/model';
-import { historyRecordOf, type ItemEvent } from '../../projections/items/model';
+import { historyRecordOf, recordToFacility, type ItemEvent } from '../../projections/items/model';
 import type { HealthEventView } from '../../projections/health/searchable';
 import type { HealthQueueFilter, ItemQueueFilter, ThresholdQueueFilter } from './model';
 import type { ThresholdTransition } from '../engine/threshold/transition';
@@ -24,7 +24,8 @@ export function matchesItemFilter(filter: ItemQueueFilter, change: ItemChange): 
   if (!change.reportToMessageQueueEnabled) return false;
   if (!kindQualifies(change.kind, filter.zoneTransitionsOnly ?? true)) return false;
   if (filter.fromFacility != null && change.fromFacility !== filter.fromFacility) return false;
-  if (filter.toFacility != null && change.toFacility !== filter.toFacility) return false;
+  // As records show it: an exit to ABSENT goes to no facility (recordToFacility).
+  if (filter.toFacility != null && recordToFacility(change) !== filter.toFacility) return false;
   if (filter.fromZone != null && change.fromZone !== filter.fromZone) return false;
   if (filter.toZone != null && change.toZone !== filter.toZone) return false;
   if (filter.jobId != null && change.jobId !== filter.jobId) return false;

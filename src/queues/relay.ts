@@ -15,7 +15,7 @@ import type { RedisKeys } from '../core/redis/keys';
 import type { Logger } from '../core/logger';
 import type { BackgroundWork } from '../core/slice';
 import { connectAmqp, type AmqpConnection } from '../core/amqp/connect';
-import { InMemoryCheckpointStore, RedisCheckpointStore, runSubscription, type RunningSubscription } from '../core/subscriptions';
+import { InMemoryCheckpointStore, RedisCheckpointStore, rememberingSaves, runSubscription, type RunningSubscription } from '../core/subscriptions';
 import type { RecordedDomainEvent } from '../core/events';
 import { ENGINE_STREAM, itemEvents } from '../engine/events';
 import { HEALTH_STREAM_PREFIX, healthEvents } from '../health/events';
@@ -163,7 +163,9 @@ export function startRelay(opts: RelayOptions): RunningRelay {
   let publisher: ConfirmPublisher | undefined;
   let sub: RunningSubscription | undefined;
   let restarting: Promise<void> | undefined;
-  const store = new RedisCheckpointStore(opts.redis, opts.keys.checkpointPrefix);
+  // Remembering what it saved: a Redis that lost its data must not make a
+  // resubscription publish the whole log again.
+  const store = rememberingSaves(new RedisCheckpointStore(opts.redis, opts.keys.checkpointPrefix));
   let stopCheckpoints: (() => Promise<void>) | undefined;
   // stop() during start-up: ends the connect attempt, the registry read and the wait before the next attempt.
   const abort = new AbortController();
