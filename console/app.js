@@ -23,12 +23,13 @@ const SCREENS = [
   { id: 'items', label: 'Items', roles: ['DataReader'], view: Items },
   { id: 'jobs', label: 'Jobs', roles: ['JobRunner'], view: Jobs },
   { id: 'health', label: 'Reader health', roles: ANY, view: HealthScreen },
+  { id: 'queues', label: 'Queues', roles: ['DataReader'], view: Queues },
   { group: 'Configuration' },
   ...CONFIG_KINDS.map((k) => ({ id: `config/${k.id}`, label: k.label, roles: ['ConfigManager'], view: ConfigScreen, kind: k })),
   { id: 'software', label: 'Software & upgrades', roles: ['ConfigManager'], view: Software },
-  { id: 'queues', label: 'Queues', roles: ['DataReader'], view: Queues },
   { group: 'Administration' },
   { id: 'users', label: 'Users & tokens', roles: ['Admin'], view: Users },
+  { group: 'Help' },
   { id: 'about', label: 'About', roles: ANY, view: About },
 ];
 

@@ -1,7 +1,7 @@
 // What every Redis read model in projections/ declares once, so that the
-// service starts it (projections/resettable.ts) and `npm run rebuild`
+// service starts and watches it (projections/supervisor.ts) and `npm run rebuild`
 // rebuilds it (projections/rebuild.ts) from the same definition.
-import type { EventStoreDBClient } from '@eventstore/db-client';
+import type { EventStoreDBClient, Filter } from '@eventstore/db-client';
 import type { RedisClient } from '../src/core/redis/connect';
 import type { RedisKeys } from '../src/core/redis/keys';
 import type { Logger } from '../src/core/logger';
@@ -22,11 +22,18 @@ export interface RebuildableReadModel {
   readonly name: string;
   /** The projection's checkpoint name. */
   readonly projection: string;
+  /** The server-side filter of its projection: which events of the log it reads (how far behind it is). */
+  readonly filter: Filter;
   /**
    * Prefixes of every key the projection writes under `keys` (each starts
    * with `keys.base`), and of nothing else: a rebuild replaces all of them.
    */
   keyPrefixes(keys: RedisKeys): string[];
+  /**
+   * Keys outside `keyPrefixes` that describe the same history and go with
+   * the read model when the event log was replaced (not on a rebuild).
+   */
+  alsoReset?(keys: RedisKeys): string[];
   start(opts: StartReadModelOptions): RunningSubscription;
 }
 

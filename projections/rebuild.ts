@@ -12,6 +12,11 @@
 //    up again if the live checkpoint passed what the rebuild covers).
 // Readers keep reading the live key names, so they see the old model until
 // the EXEC and the rebuilt one after it; nothing needs a restart.
+// 3. The WATCH covers the generation marker too (src/core/redis/readiness.ts):
+//    if Redis lost its data during the rebuild, the rebuilt keys may have
+//    gone with it, so nothing is switched (the service rebuilds every read
+//    model by itself then). The switch marks the read model ready in the
+//    generation it was built in.
 // The read models are declared in projections/read-model.ts terms; the list
 // is src/app/read-models.ts.
 import { BACKWARDS, END, type EventStoreDBClient, type Position } from '@eventstore/db-client';
@@ -21,6 +26,7 @@ import { RedisKeys } from '../src/core/redis/keys';
 import type { Logger } from '../src/core/logger';
 import { comparePositions, encodeCheckpoint, positionToString, RedisCheckpointStore, type RunningSubscription } from '../src/core/subscriptions';
 import { globEscape, type RebuildableReadModel } from './read-model';
+import type { ReadModelStateDoc } from '../src/core/redis/readiness';
 
 export type { RebuildableReadModel } from './read-model';
 
@@ -85,6 +91,8 @@ export async function rebuildReadModel(opts: {
       : Math.min(100, Number((position.commit * 10000n) / head.commit) / 100);
     log.info(msg, { events, eventsPerSecond: perSecond, position: positionToString(position), logHead: positionToString(head), percent });
   };
+  const generation = await redis.get(keys.generation);
+  if (generation === null) log.warn('Redis holds no generation marker (it lost its data, or the service never ran on it): the service rebuilds every read model itself; this rebuild is switched in but not marked ready');
   const timer = setInterval(() => tick('rebuild progress'), opts.progressEveryMs ?? 2000);
   timer.unref();
   const conn = redis.duplicate() as RedisClient;
@@ -105,7 +113,11 @@ export async function rebuildReadModel(opts: {
       const sideKeys = (await scanPrefixes(redis, model.keyPrefixes(side))).filter((k) => k !== sideStore.key(model.projection));
       const waitForLiveUntil = Date.now() + (opts.liveCatchUpMs ?? 5000);
       for (;;) {
-        await conn.watch(liveCheckpointKey);
+        await conn.watch([liveCheckpointKey, keys.generation]);
+        if ((await conn.get(keys.generation)) !== generation) {
+          await conn.unwatch();
+          throw new Error('Redis lost its data during the rebuild (its generation marker changed); the service rebuilds every read model from the event log by itself');
+        }
         const live = await new RedisCheckpointStore(conn, keys.checkpointPrefix).load(model.projection);
         if (live !== undefined && (covered === undefined || comparePositions(live, covered) > 0)) {
           await conn.unwatch();
@@ -126,6 +138,10 @@ export async function rebuildReadModel(opts: {
         if (liveKeys.length > 0) tx.unlink(liveKeys);
         for (const k of sideKeys) tx.rename(k, keys.base + k.slice(side.base.length));
         if (target !== undefined) tx.hSet(liveCheckpointKey, encodeCheckpoint(target));
+        if (generation !== null) {
+          const state: ReadModelStateDoc = { state: 'ready', generation, since: new Date().toISOString() };
+          tx.hSet(keys.readModelStates, model.name, JSON.stringify(state));
+        }
         tx.del(sideStore.key(model.projection));
         try {
           await tx.exec();

@@ -87,6 +87,9 @@ ensure_rabbitmq() {
   fail "RabbitMQ did not accept connections on 127.0.0.1:$AMQP_PORT within ${RABBITMQ_WAIT_SECONDS} s (see /var/log/rabbitmq/)"
 }
 
+# The docs' curl examples, run by test/docs/examples.e2e.spec.ts, use curl and jq.
+install_if_missing curl curl
+install_if_missing jq jq
 ensure_redis
 ensure_rabbitmq
 

@@ -117,13 +117,15 @@ function Dependencies() {
   // Every component /healthz reports, with nested parts (read models, projections) flattened.
   const walk = (prefix, v) => {
     if (v && typeof v === 'object' && 'status' in v && typeof v.status === 'string') {
-      rows.push({ name: prefix, status: v.status, latency: v.latencyMs, lag: v.lag ?? v.lagEvents ?? v.behind, error: v.error });
+      // Whatever else a component reports (a read model's lag, checkpoint, …) is shown as it is.
+      const details = Object.entries(v).filter(([k, x]) => !['status', 'latencyMs', 'error'].includes(k) && x !== null && typeof x !== 'object').map(([k, x]) => `${k} ${x}`).join(', ');
+      rows.push({ name: prefix, status: v.status, latency: v.latencyMs, details, error: v.error });
     }
     if (v && typeof v === 'object') for (const [k, c] of Object.entries(v)) if (c && typeof c === 'object') walk(prefix ? `${prefix}.${k}` : k, c);
   };
   walk('', report);
-  return html`<table data-testid="dependencies"><thead><tr><th>Component</th><th>Status</th><th class="num">Latency ms</th><th class="num">Lag</th><th>Error</th></tr></thead>
-  <tbody>${rows.map((r) => html`<tr><td>${r.name || 'service'}</td><td><${StatusPill} status=${r.status} /></td><td class="num">${r.latency ?? '–'}</td><td class="num">${r.lag ?? '–'}</td><td>${r.error ?? ''}</td></tr>`)}</tbody></table>`;
+  return html`<table data-testid="dependencies"><thead><tr><th>Component</th><th>Status</th><th class="num">Latency ms</th><th>Details</th><th>Error</th></tr></thead>
+  <tbody>${rows.map((r) => html`<tr><td>${r.name || 'service'}</td><td><${StatusPill} status=${r.status} /></td><td class="num">${r.latency ?? '–'}</td><td>${r.details}</td><td>${r.error ?? ''}</td></tr>`)}</tbody></table>`;
 }
 
 export function Overview({ session }) {

@@ -3,7 +3,7 @@
 // change, so every event is applied exactly once. Every part writes whole
 // values (HSET/HDEL of what the event carries, last writer wins), so replaying
 // events changes nothing once the replay has passed them.
-import { streamNameFilter, type EventStoreDBClient } from '@eventstore/db-client';
+import { streamNameFilter, type EventStoreDBClient, type Filter } from '@eventstore/db-client';
 import type { RedisClient } from '../../src/core/redis/connect';
 import type { EventCodecs, RecordedDomainEvent } from '../../src/core/events';
 import type { Logger } from '../../src/core/logger';
@@ -12,6 +12,7 @@ import { eventNames, resourceEventCodecs, type ResourceKind } from '../../src/co
 import type { RedisKeys } from '../../src/core/redis/keys';
 import type { RebuildableReadModel } from '../read-model';
 import { tokensKey } from '../auth/parts';
+import { CONFIG_READ_MODEL } from './readmodel';
 import { agentKeys } from '../../src/agents/events';
 
 export const CONFIG_PROJECTION = 'config-v1';
@@ -43,6 +44,8 @@ export function resourcePart<R>(k: ResourceKind<R>): ConfigProjectionPart {
   };
 }
 
+const configFilter = (parts: readonly ConfigProjectionPart[]): Filter => streamNameFilter({ prefixes: parts.map((p) => p.streamPrefix) });
+
 export function startConfigProjection(opts: {
   client: EventStoreDBClient;
   redis: RedisClient;
@@ -69,7 +72,7 @@ export function startConfigProjection(opts: {
     client: opts.client,
     name: CONFIG_PROJECTION,
     codecs,
-    filter: streamNameFilter({ prefixes: opts.parts.map((p) => p.streamPrefix) }),
+    filter: configFilter(opts.parts),
     checkpointStore: checkpoints,
     checkpointMode: 'handler',
     logger: opts.logger,
@@ -97,9 +100,12 @@ export function startConfigProjection(opts: {
  * guard writes those, they are not in the log.
  */
 export const configReadModel = (parts: readonly ConfigProjectionPart[]): RebuildableReadModel => ({
-  name: 'config',
+  name: CONFIG_READ_MODEL,
   projection: CONFIG_PROJECTION,
+  filter: configFilter(parts),
   // tokensKey is also the prefix of `:revoked` and `-revoked`.
   keyPrefixes: (keys) => [keys.config(''), tokensKey(keys.base), agentKeys(keys).secrets, agentKeys(keys).commandsBase],
+  // Token last-used times of the tokens of a replaced log.
+  alsoReset: (keys) => [keys.tokenLastUsed],
   start: (opts) => startConfigProjection({ ...opts, parts }),
 });

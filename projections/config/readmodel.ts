@@ -5,33 +5,40 @@ import * as E from 'fp-ts/Either';
 import type { ResourceKind } from '../../src/core/resource/kind';
 import { formatDecodeErrors } from '../../src/core/decode-errors';
 import type { RedisKeys } from '../../src/core/redis/keys';
+import { ReadModelGate, type ReadinessRedis } from '../../src/core/redis/readiness';
 
+/** The name of the config read model (readiness, `npm run rebuild -- config`). */
+export const CONFIG_READ_MODEL = 'config';
 
-export interface ConfigRedis {
+export interface ConfigRedis extends ReadinessRedis {
   hGet(key: string, field: string): Promise<string | null | undefined>;
   hGetAll(key: string): Promise<Record<string, string>>;
 }
 
 export class ConfigReadModel {
+  private readonly gate: ReadModelGate;
+
   constructor(
     private readonly redis: ConfigRedis,
     private readonly keys: RedisKeys,
-  ) {}
+  ) {
+    this.gate = new ReadModelGate(redis, keys);
+  }
 
   async get<R>(k: ResourceKind<R>, name: string): Promise<R | undefined> {
-    const raw = await this.redis.hGet(this.keys.config(k.kind), name);
+    const raw = await this.gate.read(CONFIG_READ_MODEL, () => this.redis.hGet(this.keys.config(k.kind), name));
     return raw == null ? undefined : decode(k, name, raw);
   }
 
   async list<R>(k: ResourceKind<R>): Promise<R[]> {
-    const all = await this.redis.hGetAll(this.keys.config(k.kind));
+    const all = await this.gate.read(CONFIG_READ_MODEL, () => this.redis.hGetAll(this.keys.config(k.kind)));
     return Object.keys(all)
       .sort()
       .map((name) => decode(k, name, all[name] ?? 'null'));
   }
 
   async map<R>(k: ResourceKind<R>): Promise<Map<string, R>> {
-    const all = await this.redis.hGetAll(this.keys.config(k.kind));
+    const all = await this.gate.read(CONFIG_READ_MODEL, () => this.redis.hGetAll(this.keys.config(k.kind)));
     return new Map(Object.entries(all).map(([name, raw]) => [name, decode(k, name, raw)]));
   }
 }

@@ -7,6 +7,8 @@
 import type { RedisKeys } from '../../src/core/redis/keys';
 
 export const HEALTH_PROJECTION = 'health-v1';
+/** The name of the reader health read model (readiness, `npm run rebuild -- health`). */
+export const HEALTH_READ_MODEL = 'health';
 
 export const healthKeys = (keys: RedisKeys) => ({
   /** Prefix of every key the health projection writes (not lastCheckin: the gateway writes that). */

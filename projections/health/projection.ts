@@ -15,7 +15,7 @@ import type { RebuildableReadModel } from '../read-model';
 import { AppliedPositions } from '../applied';
 import { AGENT_STREAM_PREFIX, HEALTH_STREAM_PREFIX, healthEvents, type HealthStreamEvent } from '../../src/health/events';
 import { evolveHealth, initialHealthState, type ReaderHealthState } from '../../src/health/state';
-import { HEALTH_PROJECTION, healthKeys } from './keys';
+import { HEALTH_PROJECTION, HEALTH_READ_MODEL, healthKeys } from './keys';
 import { encodeMember, searchableView } from './searchable';
 
 export function readerOfStream(streamId: string): string | undefined {
@@ -38,7 +38,7 @@ export function startHealthProjection(opts: {
     client: opts.client,
     name: HEALTH_PROJECTION,
     codecs: healthEvents,
-    filter: streamNameFilter({ prefixes: [HEALTH_STREAM_PREFIX, AGENT_STREAM_PREFIX] }),
+    filter: healthReadModel.filter,
     checkpointStore: checkpoints,
     checkpointMode: 'handler',
     logger: opts.logger,
@@ -75,8 +75,9 @@ export function startHealthProjection(opts: {
 }
 
 export const healthReadModel: RebuildableReadModel = {
-  name: 'health',
+  name: HEALTH_READ_MODEL,
   projection: HEALTH_PROJECTION,
+  filter: streamNameFilter({ prefixes: [HEALTH_STREAM_PREFIX, AGENT_STREAM_PREFIX] }),
   keyPrefixes: (keys) => [healthKeys(keys).base],
   start: (opts) => startHealthProjection(opts),
 };

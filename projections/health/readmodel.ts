@@ -3,7 +3,8 @@ import type { RedisClient } from '../../src/core/redis/connect';
 import type { RedisKeys } from '../../src/core/redis/keys';
 import type { ReaderHealthState } from '../../src/health/state';
 import { encodeMarker, isAfter, type HealthEventQuery } from '../../src/health/search';
-import { healthKeys } from './keys';
+import { ReadModelGate } from '../../src/core/redis/readiness';
+import { HEALTH_READ_MODEL, healthKeys } from './keys';
 import { decodeMember, type HealthEventView } from './searchable';
 
 const CHUNK = 500;
@@ -15,34 +16,40 @@ export interface HealthEventPage {
 
 export class HealthReadModel {
   private readonly k: ReturnType<typeof healthKeys>;
+  private readonly gate: ReadModelGate;
 
   constructor(
     private readonly redis: RedisClient,
     keys: RedisKeys,
   ) {
     this.k = healthKeys(keys);
+    this.gate = new ReadModelGate(redis, keys);
   }
 
   async state(reader: string): Promise<ReaderHealthState | undefined> {
-    const json = await this.redis.hGet(this.k.readers, reader);
+    const json = await this.gate.read(HEALTH_READ_MODEL, () => this.redis.hGet(this.k.readers, reader));
     return json ? (JSON.parse(json) as ReaderHealthState) : undefined;
   }
 
   async states(): Promise<Map<string, ReaderHealthState>> {
-    const all = await this.redis.hGetAll(this.k.readers);
+    const all = await this.gate.read(HEALTH_READ_MODEL, () => this.redis.hGetAll(this.k.readers));
     return new Map(Object.entries(all).map(([r, json]) => [r, JSON.parse(json) as ReaderHealthState]));
   }
 
   /** The gateway's last check-in per reader. */
   async lastCheckins(): Promise<Map<string, string>> {
-    return new Map(Object.entries(await this.redis.hGetAll(this.k.lastCheckin)));
+    return new Map(Object.entries(await this.gate.read(HEALTH_READ_MODEL, () => this.redis.hGetAll(this.k.lastCheckin))));
   }
 
   async lastCheckin(reader: string): Promise<string | undefined> {
-    return (await this.redis.hGet(this.k.lastCheckin, reader)) ?? undefined;
+    return (await this.gate.read(HEALTH_READ_MODEL, () => this.redis.hGet(this.k.lastCheckin, reader))) ?? undefined;
   }
 
-  async search(q: HealthEventQuery): Promise<HealthEventPage> {
+  search(q: HealthEventQuery): Promise<HealthEventPage> {
+    return this.gate.read(HEALTH_READ_MODEL, () => this.searchNow(q));
+  }
+
+  private async searchNow(q: HealthEventQuery): Promise<HealthEventPage> {
     // One reader: its own set; otherwise the global set, filtered here.
     const key = q.readerNames?.length === 1 ? this.k.readerEvents(q.readerNames[0]!) : this.k.events;
     const readers = q.readerNames ? new Set(q.readerNames) : undefined;

@@ -11,6 +11,8 @@
 //   items:history:record      hash  history id -> StoredHistory JSON
 import type { RedisKeys } from '../../src/core/redis/keys';
 
+/** The name of the items and history read model (readiness, `npm run rebuild -- items`). */
+export const ITEMS_READ_MODEL = 'items';
 export const ITEMS_PROJECTION = 'items-v1';
 
 export const itemKeys = (keys: RedisKeys) => {

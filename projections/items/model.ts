@@ -3,6 +3,7 @@
 import type * as t from 'io-ts';
 import type { ItemChangeStrictCodec } from '../../src/engine/events';
 import { isoTime } from '../../src/core/iso-time';
+import { ABSENT, writesHistory } from '../../src/engine/types';
 
 export type ItemChange = t.TypeOf<typeof ItemChangeStrictCodec>;
 
@@ -13,7 +14,8 @@ export interface Item {
   readonly jobId: string;
   readonly xLocation: number | null;
   readonly yLocation: number | null;
-  readonly zLocation: number;
+  /** 0 while the item has coordinates (locations are on the floor plane), null with them. */
+  readonly zLocation: number | null;
   readonly zone: string;
   readonly floor: string | null;
   readonly facility: string | null;
@@ -50,7 +52,25 @@ export interface StoredHistory {
   readonly record: ItemEvent;
   /** The job that reported the change (the `jobId` filter; not part of ItemEvent). */
   readonly jobId: string;
+  /** A move that is no zone transition (shown only with zoneTransitionsOnly=false); absent otherwise. */
+  readonly moved?: true;
 }
+
+/**
+ * Changes the history keeps: the zone transitions (FIRST_SEEN, ZONE_CHANGE,
+ * EXPIRED), and MOVED, a move inside a zone (at least minimumMovementInMeters
+ * for LOCATION jobs) that zoneTransitionsOnly=false shows, as item queues
+ * with that filter carry it. HEARTBEAT never: the item did not move.
+ */
+export const keptInHistory = (kind: ItemChange['kind']): boolean => writesHistory(kind) || kind === 'MOVED';
+
+/**
+ * The facility a change goes to, as records show it: none when the item
+ * goes ABSENT (it is nowhere, as a first sighting comes from nowhere), so a
+ * toFacility filter means "arrived in or moved inside" and an exit matches
+ * fromFacility. The item itself stays listed in its facility (itemAfter).
+ */
+export const recordToFacility = (change: ItemChange): string | null => (change.toZone === ABSENT ? null : change.toFacility);
 
 export const changeOrder = (commit: bigint, index: number): string =>
   `${commit.toString().padStart(20, '0')}:${index.toString().padStart(6, '0')}`;
@@ -63,7 +83,7 @@ export function itemAfter(change: ItemChange): Item {
     jobId: change.jobId,
     xLocation: change.toX,
     yLocation: change.toY,
-    zLocation: 0,
+    zLocation: change.toX === null || change.toY === null ? null : 0,
     zone: change.toZone,
     floor: change.toFloor,
     facility: change.toFacility,
@@ -75,6 +95,7 @@ export function itemAfter(change: ItemChange): Item {
 export function historyRecordOf(change: ItemChange): StoredHistory {
   return {
     jobId: change.jobId,
+    ...(change.kind === 'MOVED' ? { moved: true as const } : {}),
     record: {
       epc: change.epc.toUpperCase(),
       tagId: change.tid ?? '',
@@ -83,7 +104,7 @@ export function historyRecordOf(change: ItemChange): StoredHistory {
       fromFloor: change.fromFloor,
       toFloor: change.toFloor,
       fromFacility: change.fromFacility,
-      toFacility: change.toFacility,
+      toFacility: recordToFacility(change),
       fromX: change.fromX,
       toX: change.toX,
       fromY: change.fromY,

@@ -16,10 +16,12 @@ import type { RecordedDomainEvent } from '../../src/core/events';
 import type { Logger } from '../../src/core/logger';
 import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../src/core/subscriptions';
 import { ENGINE_STREAM, itemEvents, type ItemsEvent } from '../../src/engine/events';
-import { writesHistory } from '../../src/engine/types';
 import { historyId, ITEMS_PROJECTION, itemKeys, type ItemKeys } from './keys';
-import { changeOrder, historyRecordOf, indexKeysOf, itemAfter, type StoredItem } from './model';
+import { changeOrder, historyRecordOf, indexKeysOf, itemAfter, keptInHistory, type StoredItem } from './model';
 import { queueItemsReset } from './reset';
+
+/** The events the items projection reads (the item engine's stream). */
+export const ITEMS_FILTER = streamNameFilter({ prefixes: [ENGINE_STREAM] });
 
 export function startItemsProjection(opts: {
   client: EventStoreDBClient;
@@ -38,7 +40,7 @@ export function startItemsProjection(opts: {
     client: opts.client,
     name,
     codecs: itemEvents,
-    filter: streamNameFilter({ prefixes: [ENGINE_STREAM] }),
+    filter: ITEMS_FILTER,
     checkpointStore: checkpoints,
     checkpointMode: 'handler',
     logger: opts.logger,
@@ -95,7 +97,7 @@ async function queueChanges(redis: RedisClient, k: ItemKeys, events: ReadonlyArr
         const current = after.get(epc);
         if (current === undefined || current.at < at) after.set(epc, { item: itemAfter(change), ms: change.observationTime, at });
       }
-      if (change.reportToHistoryEnabled && writesHistory(change.kind)) {
+      if (change.reportToHistoryEnabled && keptInHistory(change.kind)) {
         const id = historyId(change.observationTime, e.id, i);
         tx.zAdd(k.history, { score: 0, value: id });
         tx.hSet(k.historyRecord, id, JSON.stringify(historyRecordOf(change)));

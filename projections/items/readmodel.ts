@@ -7,7 +7,9 @@ import type { RedisClient } from '../../src/core/redis/connect';
 import type { RedisKeys } from '../../src/core/redis/keys';
 import { formatEpc } from '../../src/items/epc';
 import type { HistoryQuery, ItemsQuery } from '../../src/items/query';
-import { itemKeys, timeKey, type ItemKeys } from './keys';
+import { ReadModelGate } from '../../src/core/redis/readiness';
+import { itemKeys, ITEMS_READ_MODEL, type ItemKeys } from './keys';
+import { lexPage, timeRangeOf } from '../lex-page';
 import type { Item, ItemEvent, StoredHistory, StoredItem } from './model';
 
 const CHUNK = 1000;
@@ -30,20 +32,30 @@ const prefixEnd = (prefix: string): string => `(${prefix}~`;
 
 export class ItemsReadModel {
   private readonly k: ItemKeys;
+  private readonly gate: ReadModelGate;
 
   constructor(
     private readonly redis: RedisClient,
     keys: RedisKeys,
   ) {
     this.k = itemKeys(keys);
+    this.gate = new ReadModelGate(redis, keys);
   }
 
   async get(epc: string): Promise<StoredItem | undefined> {
-    const raw = await this.redis.hGet(this.k.item, epc.toUpperCase());
+    const raw = await this.gate.read(ITEMS_READ_MODEL, () => this.redis.hGet(this.k.item, epc.toUpperCase()));
     return raw == null ? undefined : (JSON.parse(raw) as StoredItem);
   }
 
-  async items(q: ItemsQuery): Promise<ItemsPage> {
+  items(q: ItemsQuery): Promise<ItemsPage> {
+    return this.gate.read(ITEMS_READ_MODEL, () => this.itemsNow(q));
+  }
+
+  history(q: HistoryQuery): Promise<HistoryPage> {
+    return this.gate.read(ITEMS_READ_MODEL, () => this.historyNow(q));
+  }
+
+  private async itemsNow(q: ItemsQuery): Promise<ItemsPage> {
     const zones = q.zoneNames ? new Set(q.zoneNames) : undefined;
     const found: { epc: string; item: Item }[] = [];
     const accept = (stored: StoredItem | undefined): void => {
@@ -104,10 +116,9 @@ export class ItemsReadModel {
     return raws.map((raw) => (raw == null ? undefined : (JSON.parse(raw) as StoredItem)));
   }
 
-  async history(q: HistoryQuery): Promise<HistoryPage> {
-    const found: { id: string; record: ItemEvent }[] = [];
-    const accept = (id: string, stored: StoredHistory | undefined): void => {
-      if (!stored) return;
+  private async historyNow(q: HistoryQuery): Promise<HistoryPage> {
+    const accept = (_id: string, raw: string): ItemEvent | undefined => {
+      const stored = JSON.parse(raw) as StoredHistory;
       const r = stored.record;
       if (q.epcPrefix !== undefined && !r.epc.startsWith(q.epcPrefix)) return;
       if (q.jobId !== undefined && stored.jobId !== q.jobId) return;
@@ -115,35 +126,18 @@ export class ItemsReadModel {
       if (q.toZone !== undefined && r.toZone !== q.toZone) return;
       if (q.fromFacility !== undefined && r.fromFacility !== q.fromFacility) return;
       if (q.toFacility !== undefined && r.toFacility !== q.toFacility) return;
-      if (q.zoneTransitionsOnly && r.fromZone === r.toZone && r.fromFacility === r.toFacility) return;
+      if (q.zoneTransitionsOnly && stored.moved) return;
       if (q.minDistanceMoved !== undefined && q.minDistanceMoved > 0) {
         if (r.fromX === null || r.fromY === null || r.toX === null || r.toY === null) return;
         if (Math.hypot(r.toX - r.fromX, r.toY - r.fromY) < q.minDistanceMoved) return;
       }
       const shown = q.epcFormat === undefined ? r.epc : formatEpc(r.epc, q.epcFormat);
-      if (shown === undefined) return;
-      found.push({ id, record: shown === r.epc ? r : { ...r, epc: shown } });
+      if (shown === undefined) return undefined;
+      return shown === r.epc ? r : { ...r, epc: shown };
     };
-    const from = q.fromMs === undefined ? undefined : timeKey(q.fromMs);
-    let min = q.after !== undefined && (from === undefined || q.after >= from) ? `(${q.after}` : from !== undefined ? `[${from}` : '-';
-    const max = q.toMs === undefined ? '+' : `(${timeKey(q.toMs)}`;
-    while (found.length <= q.pageSize) {
-      const ids = await this.redis.zRange(this.k.history, min, max, { BY: 'LEX', LIMIT: { offset: 0, count: CHUNK } });
-      if (ids.length > 0) {
-        const raws = await this.redis.hmGet(this.k.historyRecord, ids);
-        ids.forEach((id, i) => {
-          const raw = raws[i];
-          accept(id, raw == null ? undefined : (JSON.parse(raw) as StoredHistory));
-        });
-      }
-      const last = ids[ids.length - 1];
-      if (last === undefined || ids.length < CHUNK) break;
-      min = `(${last}`;
-    }
-    const page = found.slice(0, q.pageSize);
-    const more = found.length > q.pageSize;
+    const { page, more } = await lexPage(this.redis, { index: this.k.history, records: this.k.historyRecord }, timeRangeOf(q), accept);
     const lastId = page[page.length - 1]?.id ?? q.after;
     const nextPageMarker = more || q.alwaysIncludePageMarker ? q.marker(lastId) : null;
-    return { history: page.map((f) => f.record), nextPageMarker, moreHistoryAvailable: more };
+    return { history: page.map((f) => f.value), nextPageMarker, moreHistoryAvailable: more };
   }
 }

@@ -43,7 +43,10 @@ async function queueHistoryClear(redis: RedisClient, k: ItemKeys, facility: stri
       const raws = await redis.hmGet(k.historyRecord, ids);
       ids.forEach((id, i) => {
         const raw = raws[i];
-        if (raw == null || (JSON.parse(raw) as StoredHistory).record.toFacility !== facility) return;
+        if (raw == null) return;
+        // An exit record (to ABSENT) has no toFacility: it left fromFacility.
+        const { record } = JSON.parse(raw) as StoredHistory;
+        if ((record.toFacility ?? record.fromFacility) !== facility) return;
         tx.zRem(k.history, id);
         tx.hDel(k.historyRecord, id);
         cleared++;

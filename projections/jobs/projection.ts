@@ -16,7 +16,7 @@ import type { RebuildableReadModel } from '../read-model';
 import { AppliedPositions } from '../applied';
 import { evolveJob, JOB_STREAM_PREFIX, jobEvents, type JobEvent } from '../../src/jobs/events';
 import { initialJobState, type JobState } from '../../src/jobs/model';
-import { decodeJobState, jobKeys, JOBS_PROJECTION } from './readmodel';
+import { decodeJobState, jobKeys, JOBS_PROJECTION, JOBS_READ_MODEL } from './readmodel';
 
 /** What this projection needs of a tag report (appended by the agent gateway to `tagReports-<reader>`). */
 export const tagReportEvents = defineEvents({
@@ -40,7 +40,7 @@ export function startJobsProjection(opts: {
     client: opts.client,
     name: JOBS_PROJECTION,
     codecs,
-    filter: streamNameFilter({ prefixes: [JOB_STREAM_PREFIX, TAG_REPORT_STREAM_PREFIX] }),
+    filter: jobsReadModel.filter,
     checkpointStore: checkpoints,
     checkpointMode: 'handler',
     logger: opts.logger,
@@ -83,8 +83,9 @@ export function startJobsProjection(opts: {
 }
 
 export const jobsReadModel: RebuildableReadModel = {
-  name: 'jobs',
+  name: JOBS_READ_MODEL,
   projection: JOBS_PROJECTION,
+  filter: streamNameFilter({ prefixes: [JOB_STREAM_PREFIX, TAG_REPORT_STREAM_PREFIX] }),
   keyPrefixes: (keys) => [jobKeys(keys).base],
   start: (opts) => startJobsProjection(opts),
 };

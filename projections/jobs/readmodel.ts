@@ -9,8 +9,11 @@ import type { RedisClient } from '../../src/core/redis/connect';
 import type { RedisKeys } from '../../src/core/redis/keys';
 import { formatDecodeErrors } from '../../src/core/decode-errors';
 import { JobState } from '../../src/jobs/model';
+import { ReadModelGate } from '../../src/core/redis/readiness';
 
 export const JOBS_PROJECTION = 'jobs-v1';
+/** The name of the jobs read model (readiness, `npm run rebuild -- jobs`). */
+export const JOBS_READ_MODEL = 'jobs';
 
 export const jobKeys = (keys: RedisKeys) => ({
   base: `${keys.base}v1:jobs:`,
@@ -36,20 +39,22 @@ export interface JobStats {
 
 export class JobsReadModel {
   private readonly k: ReturnType<typeof jobKeys>;
+  private readonly gate: ReadModelGate;
   constructor(
     private readonly redis: RedisClient,
     keys: RedisKeys,
   ) {
     this.k = jobKeys(keys);
+    this.gate = new ReadModelGate(redis, keys);
   }
 
   async get(id: string): Promise<JobState | undefined> {
-    const raw = await this.redis.hGet(this.k.state, id);
+    const raw = await this.gate.read(JOBS_READ_MODEL, () => this.redis.hGet(this.k.state, id));
     return raw == null ? undefined : decodeJobState(id, raw);
   }
 
   async all(): Promise<JobState[]> {
-    const all = await this.redis.hGetAll(this.k.state);
+    const all = await this.gate.read(JOBS_READ_MODEL, () => this.redis.hGetAll(this.k.state));
     return Object.entries(all).map(([id, raw]) => decodeJobState(id, raw));
   }
 
@@ -58,7 +63,7 @@ export class JobsReadModel {
   }
 
   async stats(id: string): Promise<JobStats> {
-    const [h, itemsSeen] = await Promise.all([this.redis.hGetAll(this.k.stats(id)), this.redis.pfCount(this.k.epcs(id))]);
+    const [h, itemsSeen] = await this.gate.read(JOBS_READ_MODEL, () => Promise.all([this.redis.hGetAll(this.k.stats(id)), this.redis.pfCount(this.k.epcs(id))]));
     return {
       reports: Number(h['reports'] ?? 0),
       observations: Number(h['observations'] ?? 0),
@@ -70,7 +75,7 @@ export class JobsReadModel {
   /** Last tag report time per job (the job's heartbeat), for status objects. */
   async lastReportTimes(ids: readonly string[]): Promise<Map<string, string | null>> {
     const out = new Map<string, string | null>();
-    await Promise.all(ids.map(async (id) => out.set(id, (await this.redis.hGet(this.k.stats(id), 'lastReportTime')) ?? null)));
+    await this.gate.read(JOBS_READ_MODEL, () => Promise.all(ids.map(async (id) => out.set(id, (await this.redis.hGet(this.k.stats(id), 'lastReportTime')) ?? null))));
     return out;
   }
 }

@@ -25,6 +25,30 @@ function currentCommit(): string | null {
   return commit;
 }
 
+const text = { type: 'string' };
+const nullableText = { type: 'string', nullable: true };
+const ABOUT_SCHEMA = {
+  type: 'object',
+  required: ['version', 'apiVersion', 'commit', 'node', 'startedAt', 'uptimeSeconds', 'roles', 'dataDir', 'rootPath', 'targets'],
+  additionalProperties: false,
+  properties: {
+    version: text,
+    apiVersion: text,
+    commit: { ...nullableText, description: 'GIT_COMMIT, else the checkout\'s HEAD, else null' },
+    node: text,
+    startedAt: { ...nullableText, format: 'date-time' },
+    uptimeSeconds: { type: 'integer', minimum: 0 },
+    roles: { type: 'array', items: text },
+    dataDir: nullableText,
+    rootPath: nullableText,
+    targets: {
+      type: 'object', nullable: true, additionalProperties: false, required: ['eventStore', 'redis', 'amqp'],
+      description: 'connection URLs, passwords replaced by ***',
+      properties: { eventStore: text, redis: text, amqp: text },
+    },
+  },
+};
+
 export const aboutSlice: Slice = {
   name: 'about',
   register(table, deps) {
@@ -35,7 +59,7 @@ export const aboutSlice: Slice = {
         roles: ['DataReader', 'JobRunner', 'ConfigManager'],
         tag: 'About',
         summary: 'Version, commit, uptime, roles, data directory and connection targets (no passwords) of this process',
-        responses: { 200: '{version, apiVersion, commit, node, startedAt, uptimeSeconds, roles, dataDir, rootPath, targets}' },
+        responses: { 200: { description: 'what is running', schema: ABOUT_SCHEMA } },
       },
       async (ctx) => {
         const about = deps.about;

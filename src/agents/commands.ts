@@ -31,6 +31,8 @@ import { defineEvents, type EventMetadata, type EventOf } from '../core/events';
 import { badRequest, conflict, notFound, type ApiError } from '../core/http/errors';
 import type { RedisClient } from '../core/redis/connect';
 import type { RedisKeys } from '../core/redis/keys';
+import { ReadModelGate } from '../core/redis/readiness';
+import { CONFIG_READ_MODEL } from '../../projections/config/readmodel';
 import type { ResourceDeps } from '../core/resource/routes';
 import { requireReader } from '../readerdefinitions/feature-commands';
 import { IsoTimestamp, NonEmptyString } from '../readerdefinitions/primitives';
@@ -265,7 +267,9 @@ export async function pendingCommandsOf(
   reader: string,
 ): Promise<{ commands: PendingCommand[]; delivered: Set<string> }> {
   const k = commandKeys(deps.keys);
-  const [pending, delivered] = await Promise.all([deps.redis.hGetAll(k.pending(reader)), deps.redis.hKeys(k.delivered(reader))]);
+  const [pending, delivered] = await new ReadModelGate(deps.redis, deps.keys).read(CONFIG_READ_MODEL, () =>
+    Promise.all([deps.redis.hGetAll(k.pending(reader)), deps.redis.hKeys(k.delivered(reader))]),
+  );
   const commands: PendingCommand[] = [];
   for (const raw of Object.values(pending)) {
     try {

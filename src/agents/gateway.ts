@@ -26,6 +26,8 @@ import {
   type AgentVersions,
 } from './events';
 import { newAgentSecret, sha256Hex } from './guard';
+import { ReadModelGate } from '../core/redis/readiness';
+import { CONFIG_READ_MODEL } from '../../projections/config/readmodel';
 import { healthSettingsFrom } from '../health/settings';
 import type { AgentHealthEvent } from './health-codes';
 
@@ -53,7 +55,9 @@ export async function issueSecret(deps: AppDeps, reader: string, metadata: Event
 
 /** The stored digest of a reader's secret (projected from AgentSecretIssued). */
 export async function storedSecretDigest(deps: AppDeps, reader: string): Promise<string | undefined> {
-  return (await deps.redis.hGet(agentKeys(deps.keys).secrets, reader)) ?? undefined;
+  // Part of the config read model: while it rebuilds, "no secret" would
+  // refuse a reader with a 401 it cannot recover from; the gate answers 503.
+  return (await new ReadModelGate(deps.redis, deps.keys).read(CONFIG_READ_MODEL, () => deps.redis.hGet(agentKeys(deps.keys).secrets, reader))) ?? undefined;
 }
 
 export interface FeatureChangeOrder {

@@ -3,6 +3,7 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { RouteTable, openApiDocument, type Guard } from '../core/http/routes';
+import { bodyLimitsFor } from '../core/http/body';
 import type { AppDeps, Slice } from '../core/slice';
 import { authenticate, requireRoles, type PrincipalStore } from '../auth/middleware';
 import type { Role } from '../auth/roles';
@@ -29,7 +30,7 @@ export function buildApi(
   verifier?: PasswordVerifier,
   throttle?: LoginThrottle,
 ): Api {
-  const table = new RouteTable(guard);
+  const table = new RouteTable(guard, bodyLimitsFor(deps.maxAppendSize));
   for (const slice of slices) slice.register(table, deps);
   table.add(
     {

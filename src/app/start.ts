@@ -10,7 +10,10 @@ import { startIngestionSummary } from '../core/ingestion-summary';
 import { eventStoreConnectionString, hasRole, type Config, type Role } from '../config';
 import type { Logger } from '../core/logger';
 import type { Shutdown } from '../core/shutdown';
-import { checkHealth } from '../core/health';
+import { checkHealth, withTimeout } from '../core/health';
+import { readModelStatuses } from '../../projections/read-model-status';
+import { readModelsOf } from './read-models';
+import { redisDown } from '../core/redis/readiness';
 import { connectRedis, closeRedis, redisHealth } from '../core/redis/connect';
 import { connectAmqp } from '../core/amqp/connect';
 import { createHttpApp, listen } from '../core/http/server';
@@ -114,7 +117,7 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
 
   // Jobs projection (projections role) and job runner (jobs role).
   const jobsWork = startJobsWork(deps, config.roles);
-  if (jobsWork) shutdown.add('jobs runner and projection', () => jobsWork.stop());
+  if (jobsWork) shutdown.add('jobs runner', () => jobsWork.stop());
 
   if (!hasRole(config, 'api')) return { eventStoreConnectionString: connectionString };
   await bootstrapSlices(SLICES, deps);
@@ -127,13 +130,17 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
   const brokerAuth = brokerAuthRouter({ principals, verifier, throttle, isClientQueue: configuredQueueLookup(eventStore), logger: logger.child('broker-auth') });
 
   const httpLogger = logger.child('http');
+  const readModels = readModelsOf(SLICES);
   const app = createHttpApp({
     logger: httpLogger,
     rootPath: config.http.rootPath,
     routers: [api.router],
     outerRouters: [brokerAuth, consoleRouter(config.http.rootPath, API_VERSION)],
+    // Every request needs Redis (authentication at least): while it is
+    // away, answer at once rather than queue commands until it is back.
+    refuse: () => (redis.isReady ? undefined : redisDown()),
     health: async () => {
-      const [report, warnings] = await Promise.all([
+      const [dependencies, models, warnings] = await Promise.all([
         checkHealth(
           {
             eventStore: () => eventStoreHealth(eventStore, HEALTH_TIMEOUT_MS),
@@ -142,8 +149,17 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
           },
           HEALTH_TIMEOUT_MS,
         ),
+        redis.isReady
+          ? withTimeout(readModelStatuses({ client: eventStore, redis, keys: deps.keys, models: readModels }), HEALTH_TIMEOUT_MS, 'read model states').catch((err: unknown) => ({
+              error: err instanceof Error ? err.message : String(err),
+            }))
+          : { error: 'Redis is not reachable' },
         defaultPassword.warnings(HEALTH_TIMEOUT_MS),
       ]);
+      // Not ready while a read model is not served: a load balancer should
+      // send requests elsewhere (they would answer 503 here).
+      const allReady = !('error' in models) && Object.values(models).every((m) => m.status === 'ready');
+      const report = { ...dependencies, status: dependencies.status === 'ok' && allReady ? 'ok' : 'down', readModels: models } as const;
       // Warnings do not make the probe fail: the service works, it is just not safe.
       return warnings.length > 0 ? { ...report, warnings } : report;
     },

@@ -1,5 +1,6 @@
 // Builds what the slices share (read model, projection waiter, principal
-// store) and starts the config projection when this process runs it.
+// store) and, when this process runs the projections role, starts every read
+// model under the supervisor that rebuilds them when Redis loses its data.
 import { redactUrl } from '../core/url';
 import path from 'node:path';
 import type { EventStoreDBClient } from '@eventstore/db-client';
@@ -10,21 +11,20 @@ import type { Shutdown } from '../core/shutdown';
 import type { RedisClient } from '../core/redis/connect';
 import { RedisKeys } from '../core/redis/keys';
 import { ConfigReadModel } from '../../projections/config/readmodel';
-import { CONFIG_PROJECTION, configReadModel, type ConfigProjectionPart } from '../../projections/config/projection';
-import { keyPatterns } from '../../projections/read-model';
-import { usersPart, tokensPart } from '../../projections/auth/parts';
-import { resetIfLogWasReplaced } from '../../projections/config/log-reset';
+import { CONFIG_PROJECTION } from '../../projections/config/projection';
+import { CONFIG_READ_MODEL } from '../../projections/config/readmodel';
+import { superviseReadModels } from '../../projections/supervisor';
 import { checkpointWaiter, localWaiter, type ProjectionWaiter } from '../core/resource/consistency';
 import { RedisCheckpointStore } from '../core/subscriptions';
 import type { AppDeps, Slice } from '../core/slice';
 import { RedisPrincipalStore } from '../auth/redis-store';
+import { configParts, readModelsOf } from './read-models';
+
+export { configParts };
 import { replaceStoredTokensByIds } from '../../projections/auth/token-migration';
 
 /** Bound of the read-your-writes wait after a command. */
 export const READ_YOUR_WRITES_MS = 5000;
-
-/** Every part of the config projection: users and tokens, and those of the slices. */
-export const configParts = (slices: readonly Slice[]): ConfigProjectionPart[] => [usersPart, tokensPart, ...slices.flatMap((s) => s.projectionParts ?? [])];
 
 export interface Wired {
   readonly deps: AppDeps;
@@ -42,23 +42,15 @@ export async function wireSlices(
   const readModel = new ConfigReadModel(clients.redis, keys);
   let waiter: ProjectionWaiter;
   let readModelReady: Promise<void> = Promise.resolve();
+  let readModels: AppDeps['readModels'] = { ready: () => Promise.resolve() };
   if (hasRole(config, 'projections')) {
-    const model = configReadModel(configParts(slices));
-    await resetIfLogWasReplaced({
-      client: clients.eventStore,
-      redis: clients.redis,
-      keys,
-      projection: CONFIG_PROJECTION,
-      // Everything the config projection writes, and the token last-used times
-      // (of tokens of the old log).
-      keyPatterns: [...keyPatterns(model, keys), keys.tokenLastUsed],
-      logger,
-    });
+    // Tokens stored by an older version are rewritten under their ids first.
     await replaceStoredTokensByIds(clients.redis, keys, logger);
-    const sub = model.start({ client: clients.eventStore, redis: clients.redis, keys, logger: logger.child('projection') });
-    shutdown.add('config projection', () => sub.stop());
-    waiter = localWaiter(sub, READ_YOUR_WRITES_MS, logger);
-    readModelReady = sub.caughtUp;
+    const supervisor = superviseReadModels({ client: clients.eventStore, redis: clients.redis, keys, logger, models: readModelsOf(slices) });
+    shutdown.add('read model projections', () => supervisor.stop());
+    waiter = localWaiter(() => supervisor.subscription(CONFIG_READ_MODEL), READ_YOUR_WRITES_MS, logger);
+    readModelReady = supervisor.ready(CONFIG_READ_MODEL);
+    readModels = supervisor;
   } else {
     const store = new RedisCheckpointStore(clients.redis, keys.checkpointPrefix);
     waiter = checkpointWaiter(store, CONFIG_PROJECTION, READ_YOUR_WRITES_MS, logger);
@@ -72,9 +64,11 @@ export async function wireSlices(
     logger,
     adminPassword: config.adminPassword,
     readModelReady,
+    readModels,
     facilityUsage: slices.flatMap((s) => (s.facilityUsage ? [s.facilityUsage] : [])),
     broker: { url: config.amqpUrl, publicHost: config.amqpPublic.host, publicPort: config.amqpPublic.port, queueRetirement: config.queueRetirement },
     engineSnapshots: { dir: path.resolve(config.dataDir, 'engine-snapshots'), ...config.engineSnapshots },
+    maxAppendSize: config.eventStore.maxAppendSize,
     about: {
       startedAt: new Date(),
       roles: config.roles,

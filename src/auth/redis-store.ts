@@ -11,6 +11,8 @@ import { Role } from './roles';
 import type { PrincipalStore, StoredToken, StoredUser } from './store';
 import { USER_KIND, tokensKey, tokensRevokedIdsKey, tokensRevokedKey } from '../../projections/auth/parts';
 import { tokenIdOf } from '../tokens/tokenId';
+import { CONFIG_READ_MODEL } from '../../projections/config/readmodel';
+import { ReadModelGate } from '../core/redis/readiness';
 
 const UserDoc = t.type({ name: t.string, roles: t.array(Role), passwordHash: t.string });
 const TokenDoc = t.type({ id: t.string, username: t.string, issued: t.string, valid: t.boolean, seq: t.string });
@@ -26,14 +28,20 @@ const TOUCH_EVERY_MS = 10_000;
 
 export class RedisPrincipalStore implements PrincipalStore {
   private readonly lastTouch = new Map<string, number>();
+  // Users and tokens are part of the config read model. While it is not
+  // ready (Redis lost it and it is rebuilding) "no such user" would be a
+  // lie: the gate answers 503 instead of a wrong 401.
+  private readonly gate: ReadModelGate;
 
   constructor(
     private readonly redis: RedisClient,
     private readonly keys: RedisKeys,
-  ) {}
+  ) {
+    this.gate = new ReadModelGate(redis, keys);
+  }
 
   async findUser(name: string): Promise<StoredUser | undefined> {
-    const raw = await this.redis.hGet(this.keys.config(USER_KIND), name);
+    const raw = await this.gate.read(CONFIG_READ_MODEL, () => this.redis.hGet(this.keys.config(USER_KIND), name));
     return raw == null ? undefined : decode(UserDoc, raw, `user ${name}`);
   }
 
@@ -43,7 +51,7 @@ export class RedisPrincipalStore implements PrincipalStore {
 
   /** The token listed under `id` (what listTokens shows and revokeToken accepts). */
   async findTokenById(id: string): Promise<StoredToken | undefined> {
-    const raw = await this.redis.hGet(tokensKey(this.keys.base), id);
+    const raw = await this.gate.read(CONFIG_READ_MODEL, () => this.redis.hGet(tokensKey(this.keys.base), id));
     if (raw == null) return undefined;
     const doc = decode(TokenDoc, raw, 'token');
     return { id: doc.id, username: doc.username, issued: new Date(doc.issued), valid: await this.isValid(doc) };

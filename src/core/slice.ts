@@ -17,6 +17,8 @@ export interface AppDeps extends ResourceDeps {
   readonly adminPassword: string | undefined;
   /** Resolves once the config read model has caught up with the log (bootstrap waits for it). */
   readonly readModelReady: Promise<void>;
+  /** Ready signals of every read model (src/app/read-models.ts) in the projections role; resolved at once elsewhere. */
+  readonly readModels: { ready(name: string): Promise<void> };
   /** Every slice's facilityUsage, for refusing to delete a facility in use. */
   readonly facilityUsage: readonly UsageSource[];
   /** RabbitMQ for the AMQP queues: AMQP_URL (the relay connects) and the address clients are given. */
@@ -29,6 +31,8 @@ export interface AppDeps extends ResourceDeps {
   };
   /** Item engine snapshots: directory (DATA_DIR/engine-snapshots) and how often (ENGINE_SNAPSHOT_*). */
   readonly engineSnapshots: { readonly dir: string; readonly everyChanges: number; readonly everyMs: number };
+  /** Bytes the event store takes in one append (EVENTSTORE_MAX_APPEND_SIZE); configuration bodies stay under half of it. */
+  readonly maxAppendSize?: number;
   /** What GET /about/v1/info shows of this process (src/about/slice.ts); absent in tests that wire slices by hand. */
   readonly about?: AboutSource;
 }

@@ -6,6 +6,7 @@
 import * as t from 'io-ts';
 import { defineEvents, type EventOf } from '../core/events';
 import { isItemChange } from './item-change-check';
+import { ThresholdIterationCodec, ThresholdTransitionCodec } from './threshold/transition';
 
 const nullableString = t.union([t.string, t.null]);
 const nullableNumber = t.union([t.number, t.null]);
@@ -72,7 +73,13 @@ export const itemEvents = defineEvents({
       at: t.number,
       changes: t.array(ItemChangeCodec),
     }),
-    t.partial({ reset: ItemsResetCodec }),
+    t.partial({
+      reset: ItemsResetCodec,
+      /** Threshold transitions decided in the cycle (./threshold/), carried with the changes so they share their exactly-once rule. */
+      transitions: t.array(ThresholdTransitionCodec),
+      /** Threshold decisions of recipes with iterationDataLogEnabled. */
+      iterations: t.array(ThresholdIterationCodec),
+    }),
   ]),
 });
 export type ItemsEvent = EventOf<typeof itemEvents>;

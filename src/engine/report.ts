@@ -22,9 +22,18 @@ export interface EngineReport {
   /** lastSeen of observation i is timeBase + lastSeen[i] (epoch ms). */
   readonly timeBase: number;
   readonly lastSeen: readonly number[];
+  /** firstSeen (timeBase + firstSeen[i]) and read counts: only threshold detection uses them; absent in hand-built reports. */
+  readonly firstSeen?: readonly number[];
+  readonly readCount?: readonly number[];
   /** Absent when no observation has coordinates. */
   readonly x: ReadonlyArray<number | null> | undefined;
   readonly y: ReadonlyArray<number | null> | undefined;
+}
+
+// The shortcut handles the canonical form; anything else IsoTimestamp refuses is left to Date.parse, as before.
+function msOf(ms: ReturnType<typeof isoMsReader>, iso: string): number {
+  const v = ms(iso);
+  return Number.isNaN(v) ? Date.parse(iso) : v;
 }
 
 /** The engine's form of report data decoded into observations (version 1 events, tests, scenarios). */
@@ -40,11 +49,9 @@ export function engineReportOf(data: TagsReportedData): EngineReport {
     antennaId: obs.map((o) => o.antennaId),
     peakRssi: obs.map((o) => o.peakRssi),
     timeBase: 0,
-    // The shortcut handles the canonical form; anything else IsoTimestamp refuses is left to Date.parse, as before.
-    lastSeen: obs.map((o: Observation) => {
-      const v = ms(o.lastSeen);
-      return Number.isNaN(v) ? Date.parse(o.lastSeen) : v;
-    }),
+    lastSeen: obs.map((o: Observation) => msOf(ms, o.lastSeen)),
+    firstSeen: obs.map((o: Observation) => msOf(ms, o.firstSeen)),
+    readCount: obs.map((o) => o.readCount),
     x: obs.some((o) => o.x !== null) ? obs.map((o) => o.x) : undefined,
     y: obs.some((o) => o.y !== null) ? obs.map((o) => o.y) : undefined,
   };
@@ -69,6 +76,8 @@ export const EngineTagsReported = new t.Type<EngineReport, unknown, unknown>(
         peakRssi: r.peakRssi,
         timeBase: Date.parse(r.from),
         lastSeen: r.lastSeen,
+        firstSeen: r.firstSeen,
+        readCount: r.readCount,
         x: r.x,
         y: r.y,
       });

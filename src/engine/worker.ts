@@ -33,9 +33,14 @@ import { captureState, chunkCount, encodeSections, type SnapshotHeader } from '.
 import { writeSnapshot } from './snapshot-store';
 import { emptyState, endJob, runtimeOf } from './state';
 import type { EngineState, ItemChange, JobContext } from './types';
+import type { ThresholdJobContext } from './threshold/context';
+import { thresholdContextOf } from './threshold/job-context';
+import { emptyOutput, ThresholdTracker, type ThresholdOutput } from './threshold/tracker';
 
 // About 450 bytes of JSON per change: 1000 changes stay well under 1 MiB.
 const MAX_CHANGES_PER_EVENT = 1000;
+// Threshold transitions and iteration records are about 350 bytes each: 300 of each beside 1000 changes stay under it too.
+const MAX_THRESHOLD_RECORDS_PER_EVENT = 300;
 
 export interface EngineWorkerOptions {
   readonly client: EventStoreDBClient;
@@ -145,6 +150,8 @@ export async function jobContextOf(readModel: ConfigReadModel, job: JobState): P
 interface CachedJob {
   readonly info: JobInfo;
   readonly ctx: JobContext | undefined;
+  /** Set for THRESHOLD jobs (then ctx is undefined). */
+  readonly threshold: ThresholdJobContext | undefined;
   readonly loadedAt: number;
 }
 
@@ -160,6 +167,9 @@ class EngineRun {
   /** Input position covered by what is appended plus what is pending. */
   private inputPosition: string | undefined;
   private pending: ItemChange[] = [];
+  /** Threshold transitions (and iteration records) decided since the last append; they go out with the changes. */
+  private pendingThreshold: ThresholdOutput = emptyOutput();
+  private readonly thresholds = new ThresholdTracker();
   /** Input position claimed by the last ItemsChanged appended by this run. */
   private flushedInputPosition: string | undefined;
   private readonly jobs = new Map<string, CachedJob>();
@@ -270,7 +280,8 @@ class EngineRun {
     if (cached !== undefined && now - cached.loadedAt < (this.opts.contextTtlMs ?? 5000)) return cached;
     const info = await loadJob(this.opts.client, jobId);
     const ctx = info.job.status === 'NONE' ? undefined : await jobContextOf(this.opts.readModel, info.job);
-    const entry = { info, ctx, loadedAt: now };
+    const threshold = info.job.status === 'NONE' || ctx !== undefined ? undefined : await thresholdContextOf(this.opts.readModel, info.job);
+    const entry = { info, ctx, threshold, loadedAt: now };
     this.jobs.set(jobId, entry);
     return entry;
   }
@@ -290,17 +301,22 @@ class EngineRun {
           await this.resetItems(e, covered);
         } else if (e.type === 'TagsReported') {
           const jobId = e.data.jobId;
-          const { info, ctx } = await this.cachedJob(jobId);
-          // Reports of an unknown or non-item job, or arriving after the job stopped, place nothing.
-          if (ctx === undefined) continue;
+          const { info, ctx, threshold } = await this.cachedJob(jobId);
+          // Reports of an unknown job, of a DO_NOTHING or LLRP recipe, or arriving after the job stopped, place nothing.
+          if (ctx === undefined && threshold === undefined) continue;
           const at = e.position?.commit;
           if (info.stoppedAt !== undefined && (at === undefined || info.stoppedAt < at)) continue;
           // The report's append time is the engine's time for it, so a replay reproduces it.
-          this.pending.push(...ingest(this.state, e.data, ctx, e.created.getTime()).changes);
+          if (ctx !== undefined) this.pending.push(...ingest(this.state, e.data, ctx, e.created.getTime()).changes);
+          else if (threshold !== undefined) this.thresholds.ingest(e.data, threshold, e.created.getTime(), this.pendingThreshold);
         } else {
           const jobId = e.streamId.slice(JOB_STREAM_PREFIX.length);
           this.jobs.delete(jobId); // refreshed on the job's next report
-          if (e.type === 'JobStopped') endJob(this.state, jobId);
+          if (e.type === 'JobStopped') {
+            endJob(this.state, jobId);
+            // Passages still open when the job stops are decided on the reads it had.
+            this.thresholds.endJob(jobId, e.created.getTime(), this.pendingThreshold);
+          }
         }
         covered = e.position?.commit.toString() ?? covered;
       }
@@ -319,6 +335,7 @@ class EngineRun {
     if (this.caughtUp && now - this.lastTick >= (this.opts.tickMs ?? 500)) {
       this.lastTick = now;
       this.pending.push(...tick(this.state, now).changes);
+      this.thresholds.sweep(now, this.pendingThreshold);
     }
     await this.flush();
   }
@@ -334,15 +351,31 @@ class EngineRun {
    * written changes put them).
    */
   private async flush(): Promise<void> {
-    if (this.pending.length === 0 || this.failed) return;
+    const threshold = this.pendingThreshold;
+    if ((this.pending.length === 0 && threshold.transitions.length === 0 && threshold.iterations.length === 0) || this.failed) return;
     if (this.inputPosition === undefined) throw new Error('item changes without any input position');
     const changes = this.pending;
     this.pending = [];
-    for (let i = 0; i < changes.length; i += MAX_CHANGES_PER_EVENT) {
-      const last = i + MAX_CHANGES_PER_EVENT >= changes.length;
+    this.pendingThreshold = emptyOutput();
+    const events = Math.max(
+      1,
+      Math.ceil(changes.length / MAX_CHANGES_PER_EVENT),
+      Math.ceil(threshold.transitions.length / MAX_THRESHOLD_RECORDS_PER_EVENT),
+      Math.ceil(threshold.iterations.length / MAX_THRESHOLD_RECORDS_PER_EVENT),
+    );
+    for (let k = 0; k < events; k++) {
+      const last = k === events - 1;
       const inputPosition = last ? this.inputPosition : (this.flushedInputPosition ?? '0');
-      const chunk = changes.slice(i, i + MAX_CHANGES_PER_EVENT);
-      await this.append({ inputPosition, at: this.clock(), changes: chunk });
+      const part = <T>(list: T[], max: number): T[] => list.slice(k * max, (k + 1) * max);
+      const transitions = part(threshold.transitions, MAX_THRESHOLD_RECORDS_PER_EVENT);
+      const iterations = part(threshold.iterations, MAX_THRESHOLD_RECORDS_PER_EVENT);
+      await this.append({
+        inputPosition,
+        at: this.clock(),
+        changes: part(changes, MAX_CHANGES_PER_EVENT),
+        ...(transitions.length > 0 ? { transitions } : {}),
+        ...(iterations.length > 0 ? { iterations } : {}),
+      });
     }
     this.changesSinceSnapshot += changes.length;
     this.maybeSnapshot();

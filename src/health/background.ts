@@ -1,27 +1,20 @@
-// The health slice's background work in the projections role: the health
-// projection (after the same log-replaced check as the config projection)
-// and the responsiveness checker once the projection has caught up.
+// The health slice's background work in the projections role: the
+// responsiveness checker, once the health read model (started with every
+// read model, src/app/wiring.ts) is ready.
 import type { AppDeps, BackgroundWork } from '../core/slice';
-import { startResettableProjection } from '../../projections/resettable';
-import { healthReadModel } from '../../projections/health/projection';
 import { HealthReadModel } from '../../projections/health/readmodel';
+import { HEALTH_READ_MODEL } from '../../projections/health/keys';
 import { startResponsivenessChecker } from './checker';
 import type { HealthSettings } from './settings';
 
 export function startHealthBackground(deps: AppDeps, settings: HealthSettings, clock: () => Date = () => new Date()): BackgroundWork {
   const logger = deps.logger.child('health');
-  return startResettableProjection({
-    deps,
-    model: healthReadModel,
-    logger,
-    then: (sub) =>
-      startResponsivenessChecker({
-        client: deps.client,
-        source: new HealthReadModel(deps.redis, deps.keys),
-        settings,
-        clock,
-        logger: logger.child('checker'),
-        ready: sub.caughtUp,
-      }),
+  return startResponsivenessChecker({
+    client: deps.client,
+    source: new HealthReadModel(deps.redis, deps.keys),
+    settings,
+    clock,
+    logger: logger.child('checker'),
+    ready: deps.readModels.ready(HEALTH_READ_MODEL),
   });
 }

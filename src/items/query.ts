@@ -10,7 +10,7 @@ import { decodePageMarker, decodePageSize, encodePageMarker } from '../core/pagi
 import { IsoTimestamp } from '../core/codecs';
 import { EPC_FORMATS, isHex, type EpcFormat } from './epc';
 
-type RawQuery = Readonly<Record<string, string | readonly string[] | undefined>>;
+export type RawQuery = Readonly<Record<string, string | readonly string[] | undefined>>;
 
 export const ITEMS_PARAMETERS = [
   'epcPrefix', 'jobId', 'zoneNames', 'facility', 'presenceConfidence', 'fromTime', 'toTime', 'epcFormat', 'pageMarker', 'pageSize',
@@ -21,7 +21,7 @@ export const HISTORY_PARAMETERS = [
 ] as const;
 
 /** Collects field errors so one response names every bad parameter. */
-class QueryReader {
+export class QueryReader {
   readonly errors: FieldError[] = [];
   constructor(
     private readonly raw: RawQuery,
@@ -96,7 +96,7 @@ class QueryReader {
   }
 }
 
-function cursorOf<C>(raw: RawQuery, bound: Record<string, unknown>, scope: string, codec: t.Decoder<unknown, C>): C | undefined {
+export function cursorOf<C>(raw: RawQuery, bound: Record<string, unknown>, scope: string, codec: t.Decoder<unknown, C>): C | undefined {
   const marker = raw['pageMarker'];
   if (marker === undefined || marker === '') return undefined;
   if (typeof marker !== 'string') throw badRequest('Invalid request query', [{ path: 'query.pageMarker', reason: 'must be given once' }]);

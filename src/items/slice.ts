@@ -2,16 +2,16 @@
 // /data/v1/items/show/history over the items and history read models
 // (projections/items/), which the items projection keeps in the projections
 // role. Rules in docs/item-processing.md ("Read models").
-import type { AppDeps, BackgroundWork, Slice } from '../core/slice';
+import type { Slice } from '../core/slice';
 import type { RouteParam } from '../core/http/routes';
-import { hasRole, type Role } from '../config';
 import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../core/paging';
-import { startResettableProjection } from '../../projections/resettable';
-import { itemsReadModel } from '../../projections/items/rebuild';
 import { ItemsReadModel } from '../../projections/items/readmodel';
 import { EPC_FORMATS } from './epc';
 import { itemsAsOf } from './asof';
 import { parseAsOfQuery, parseHistoryQuery, parseItemsQuery } from './query';
+import { asOfPageSchema, historyPageSchema, itemsPageSchema } from './schema';
+import { DESTINATIONS, parseTransitionsQuery } from './transitions-query';
+import { TransitionsReadModel } from '../../projections/transitions/readmodel';
 
 export const ITEMS_BASE = '/data/v1/items';
 export const ITEMS_ROLES = ['DataReader'];
@@ -28,20 +28,14 @@ const COMMON: readonly RouteParam[] = [
   p('pageMarker', 'nextPageMarker of the previous page; the other parameters (pageSize aside) must be the same'),
 ];
 
-export function startItemsBackground(deps: AppDeps): BackgroundWork {
-  const logger = deps.logger.child('items');
-  return startResettableProjection({ deps, model: itemsReadModel, logger });
-}
-
 export const itemsSlice: Slice = {
   name: 'items',
-  start(deps: AppDeps, roles: readonly Role[]) {
-    return hasRole({ roles }, 'projections') ? startItemsBackground(deps) : undefined;
-  },
   register(table, deps) {
     // Registration only reads deps inside handlers (the route inventory passes none).
     let model: ItemsReadModel | undefined;
     const items = (): ItemsReadModel => (model ??= new ItemsReadModel(deps.redis, deps.keys));
+    let transitionsModel: TransitionsReadModel | undefined;
+    const transitions = (): TransitionsReadModel => (transitionsModel ??= new TransitionsReadModel(deps.redis, deps.keys));
     table.add(
       {
         method: 'get', path: `${ITEMS_BASE}/show`, roles: ITEMS_ROLES, tag: TAG,
@@ -52,7 +46,7 @@ export const itemsSlice: Slice = {
           p('facility', 'facility name'),
           p('presenceConfidence', 'deprecated; accepted and ignored', { type: 'string', enum: ['HIGH', 'LOW'] }),
         ],
-        responses: { 200: '{items, nextPageMarker}', 400: 'a bad parameter (named in errors[]) or a marker of another query' },
+        responses: { 200: { description: '{items, nextPageMarker}', schema: itemsPageSchema }, 400: 'a bad parameter (named in errors[]) or a marker of another query' },
       },
       async (ctx) => {
         ctx.body = await items().items(parseItemsQuery(ctx.query));
@@ -61,21 +55,38 @@ export const itemsSlice: Slice = {
     table.add(
       {
         method: 'get', path: `${ITEMS_BASE}/show/history`, roles: ITEMS_ROLES, tag: TAG,
-        summary: 'Zone transitions of items, oldest first',
+        summary: 'Zone transitions of items, oldest first; with zoneTransitionsOnly=false also their moves inside a zone',
         query: [
           ...COMMON,
           p('fromZone', 'zone the item left'),
           p('toZone', 'zone the item entered'),
           p('fromFacility', 'facility the item left'),
-          p('toFacility', 'facility the item entered'),
-          p('zoneTransitionsOnly', 'default true; history holds zone transitions only, so false changes nothing', { type: 'boolean', default: true }),
+          p('toFacility', 'facility the item entered or moved in (an exit to ABSENT has toFacility null: it matches fromFacility)'),
+          p('zoneTransitionsOnly', 'default true: zone transitions only; false: also moves inside a zone (LOCATION: of at least minimumMovementInMeters), as item queues carry them', { type: 'boolean', default: true }),
           p('minDistanceMoved', 'meters; records without both locations are left out when above 0', { type: 'number', minimum: 0 }),
           p('alwaysIncludePageMarker', 'default false; true: a marker also on the last page, to poll for newer records', { type: 'boolean', default: false }),
         ],
-        responses: { 200: '{history, nextPageMarker, moreHistoryAvailable}', 400: 'a bad parameter (named in errors[]) or a marker of another query' },
+        responses: { 200: { description: '{history, nextPageMarker, moreHistoryAvailable}', schema: historyPageSchema }, 400: 'a bad parameter (named in errors[]) or a marker of another query' },
       },
       async (ctx) => {
         ctx.body = await items().history(parseHistoryQuery(ctx.query));
+      },
+    );
+    table.add(
+      {
+        method: 'get', path: `${ITEMS_BASE}/show/transitions`, roles: ITEMS_ROLES, tag: TAG,
+        summary: 'Threshold transitions (which way items went through a door), oldest first',
+        query: [
+          p('threshold', 'threshold id or name'),
+          ...COMMON.filter((c) => c.name !== 'jobId'),
+          p('jobId', 'THRESHOLD job that reported the transition'),
+          p('destination', 'side the item went to', { type: 'string', enum: [...DESTINATIONS] }),
+          p('alwaysIncludePageMarker', 'default false; true: a marker also on the last page, to poll for newer records', { type: 'boolean', default: false }),
+        ],
+        responses: { 200: '{transitions, nextPageMarker, moreTransitionsAvailable}', 400: 'a bad parameter (named in errors[]) or a marker of another query' },
+      },
+      async (ctx) => {
+        ctx.body = await transitions().transitions(parseTransitionsQuery(ctx.query));
       },
     );
     table.add(
@@ -89,7 +100,7 @@ export const itemsSlice: Slice = {
           p('zoneNames', 'comma-separated zone names'),
           ...COMMON.filter((c) => ['epcFormat', 'pageSize', 'pageMarker'].includes(c.name)),
         ],
-        responses: { 200: '{asOf, items, nextPageMarker}', 400: 'a missing or bad parameter (named in errors[]) or a marker of another query' },
+        responses: { 200: { description: '{asOf, items, nextPageMarker}', schema: asOfPageSchema }, 400: 'a missing or bad parameter (named in errors[]) or a marker of another query' },
       },
       async (ctx) => {
         const q = parseAsOfQuery(ctx.query);

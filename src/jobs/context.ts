@@ -9,6 +9,7 @@ import type { Recipe } from '../recipes';
 import { readerConfigurationsOf } from '../readerconfigurations/kind';
 import { readerDefinitionsOf } from '../readerdefinitions/kind';
 import { resolveReaders } from './readers';
+import { listThresholds } from '../thresholds/readmodel';
 import type { StoredJobRequest } from './model';
 
 /** Bound of the read-your-writes wait after a job command. */
@@ -26,11 +27,12 @@ export async function recipeOf(deps: Pick<AppDeps, 'readModel'>, name: string): 
 
 /** The readers the request would take now (sorted), or undefined when its recipe is gone. */
 export async function readersFor(deps: Pick<AppDeps, 'readModel'>, req: StoredJobRequest): Promise<string[] | undefined> {
-  const [recipe, readers, configurations] = await Promise.all([
+  const [recipe, readers, configurations, thresholds] = await Promise.all([
     recipeOf(deps, req.recipeName),
     readerDefinitionsOf(deps.readModel),
     readerConfigurationsOf(deps.readModel),
+    listThresholds(deps.readModel),
   ]);
   if (recipe === undefined) return undefined;
-  return resolveReaders(recipe, req.facility, req.readerGroups, readers, configurations);
+  return resolveReaders(recipe, req.facility, req.readerGroups, readers, configurations, thresholds);
 }

@@ -1,9 +1,7 @@
-// The jobs slice's background work: the jobs projection in the `projections`
-// role and the job runner in the `jobs` role.
+// The jobs slice's background work: the job runner in the `jobs` role (the
+// jobs read model runs with every read model, src/app/wiring.ts).
 import type { Role } from '../config';
 import type { AppDeps } from '../core/slice';
-import { jobsReadModel } from '../../projections/jobs/projection';
-import { startResettableProjection } from '../../projections/resettable';
 import { readersFor } from './context';
 import { readerConflicts } from './readers';
 import { startJobRunner, systemClock, type Clock, type ResolveReaders } from './runner';
@@ -32,26 +30,12 @@ export function startJobsWork(
   roles: readonly Role[],
   opts: { settings?: JobSettings; clock?: Clock } = {},
 ): JobsWork | undefined {
-  const stops: Array<() => Promise<void>> = [];
-  if (roles.includes('projections')) {
-    // Like every read model: dropped and rebuilt when the log was replaced.
-    const projection = startResettableProjection({ deps, model: jobsReadModel, logger: deps.logger.child('jobs') });
-    stops.push(() => projection.stop());
-  }
-  if (roles.includes('jobs')) {
-    const runner = startJobRunner({
-      client: deps.client,
-      logger: deps.logger.child('job-runner'),
-      settings: opts.settings ?? loadJobSettings(process.env),
-      clock: opts.clock ?? systemClock,
-      resolveReaders: readModelResolver(deps),
-    });
-    stops.unshift(() => runner.stop());
-  }
-  if (stops.length === 0) return undefined;
-  return {
-    async stop() {
-      for (const stop of stops) await stop();
-    },
-  };
+  if (!roles.includes('jobs')) return undefined;
+  return startJobRunner({
+    client: deps.client,
+    logger: deps.logger.child('job-runner'),
+    settings: opts.settings ?? loadJobSettings(process.env),
+    clock: opts.clock ?? systemClock,
+    resolveReaders: readModelResolver(deps),
+  });
 }

@@ -1,9 +1,11 @@
 // Which events a queue receives, and the message bodies. Pure: the relay
 // (./relay.ts) does the I/O. Rules in docs/queues.md ("What a queue receives").
 import type { ItemChange } from '../../projections/items/model';
-import { historyRecordOf, type ItemEvent } from '../../projections/items/model';
+import { historyRecordOf, recordToFacility, type ItemEvent } from '../../projections/items/model';
 import type { HealthEventView } from '../../projections/health/searchable';
-import type { HealthQueueFilter, ItemQueueFilter } from './model';
+import type { HealthQueueFilter, ItemQueueFilter, ThresholdQueueFilter } from './model';
+import type { ThresholdTransition } from '../engine/threshold/transition';
+import { matchesThreshold } from '../../projections/transitions/readmodel';
 import { writesHistory } from '../engine/types';
 
 /**
@@ -22,7 +24,8 @@ export function matchesItemFilter(filter: ItemQueueFilter, change: ItemChange): 
   if (!change.reportToMessageQueueEnabled) return false;
   if (!kindQualifies(change.kind, filter.zoneTransitionsOnly ?? true)) return false;
   if (filter.fromFacility != null && change.fromFacility !== filter.fromFacility) return false;
-  if (filter.toFacility != null && change.toFacility !== filter.toFacility) return false;
+  // As records show it: an exit to ABSENT goes to no facility (recordToFacility).
+  if (filter.toFacility != null && recordToFacility(change) !== filter.toFacility) return false;
   if (filter.fromZone != null && change.fromZone !== filter.fromZone) return false;
   if (filter.toZone != null && change.toZone !== filter.toZone) return false;
   if (filter.jobId != null && change.jobId !== filter.jobId) return false;
@@ -44,5 +47,13 @@ export function matchesHealthFilter(filter: HealthQueueFilter, event: HealthEven
   if (filter.readerName != null && event.readerName !== filter.readerName) return false;
   if (filter.type != null && event.type !== filter.type) return false;
   if (filter.code != null && event.code !== filter.code) return false;
+  return true;
+}
+
+/** Whether a threshold queue with `filter` receives `t`: `threshold` is the threshold's id (decimal) or name. */
+export function matchesThresholdFilter(filter: ThresholdQueueFilter, t: ThresholdTransition): boolean {
+  if (!t.reportToMessageQueueEnabled) return false;
+  if (filter.threshold != null && !matchesThreshold(filter.threshold, t.thresholdId, t.thresholdName)) return false;
+  if (filter.jobId != null && t.jobId !== filter.jobId) return false;
   return true;
 }

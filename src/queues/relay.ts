@@ -15,7 +15,7 @@ import type { RedisKeys } from '../core/redis/keys';
 import type { Logger } from '../core/logger';
 import type { BackgroundWork } from '../core/slice';
 import { connectAmqp, type AmqpConnection } from '../core/amqp/connect';
-import { InMemoryCheckpointStore, RedisCheckpointStore, runSubscription, type RunningSubscription } from '../core/subscriptions';
+import { InMemoryCheckpointStore, RedisCheckpointStore, rememberingSaves, runSubscription, type RunningSubscription } from '../core/subscriptions';
 import type { RecordedDomainEvent } from '../core/events';
 import { ENGINE_STREAM, itemEvents } from '../engine/events';
 import { HEALTH_STREAM_PREFIX, healthEvents } from '../health/events';
@@ -30,7 +30,8 @@ import { ConfirmedCheckpoints } from './committer';
 import { BodySlab } from './body-slab';
 import { startIdleQueueRetirer, type RetirementOptions } from './retirement';
 import { RelayLease } from './lease';
-import { itemMessageBody, matchesHealthFilter, matchesItemFilter } from './match';
+import { itemMessageBody, matchesHealthFilter, matchesItemFilter, matchesThresholdFilter } from './match';
+import { transitionRecordOf } from '../../projections/transitions/model';
 
 export const RELAY_SUBSCRIPTION = 'relay-v1';
 const relayEvents = { ...itemEvents, ...healthEvents, ...queueEvents };
@@ -76,6 +77,19 @@ export function messagesOf(events: readonly RelayEvent[], registry: QueueRegistr
       registry.apply(e, at);
     } else if (e.type === 'ItemsChanged') {
       if (e.streamId !== ENGINE_STREAM) continue;
+      // Threshold transitions: message id `<event id>:t<index>`, apart from the changes' `<event id>:<index>`.
+      const transitions = e.data.transitions ?? [];
+      if (transitions.length > 0) {
+        const thresholdQueues = registry.configuredBefore('threshold', at);
+        transitions.forEach((t, i) => {
+          let body: Buffer | undefined;
+          for (const q of thresholdQueues) {
+            if (!matchesThresholdFilter(q.filter, t)) continue;
+            body ??= slab.body(JSON.stringify(transitionRecordOf(t)));
+            out.push({ queue: q.queue, body, messageId: `${e.id}:t${i}`, persistent: q.deliveryMode === 'PERSISTENT' });
+          }
+        });
+      }
       const queues = registry.configuredBefore('items', at);
       if (queues.length === 0) continue;
       e.data.changes.forEach((change, i) => {
@@ -149,7 +163,9 @@ export function startRelay(opts: RelayOptions): RunningRelay {
   let publisher: ConfirmPublisher | undefined;
   let sub: RunningSubscription | undefined;
   let restarting: Promise<void> | undefined;
-  const store = new RedisCheckpointStore(opts.redis, opts.keys.checkpointPrefix);
+  // Remembering what it saved: a Redis that lost its data must not make a
+  // resubscription publish the whole log again.
+  const store = rememberingSaves(new RedisCheckpointStore(opts.redis, opts.keys.checkpointPrefix));
   let stopCheckpoints: (() => Promise<void>) | undefined;
   // stop() during start-up: ends the connect attempt, the registry read and the wait before the next attempt.
   const abort = new AbortController();

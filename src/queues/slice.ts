@@ -108,7 +108,7 @@ export const queuesSlice: Slice = {
     table.add(
       {
         method: 'put', path: '/data/v1/items/queues/threshold', roles: ITEM_QUEUE_ROLES, tag: TAG,
-        summary: 'Configure a new threshold transition queue (declared; receives nothing until threshold processing exists)',
+        summary: 'Configure a new threshold transition queue: the transitions of THRESHOLD jobs passing the given threshold (id or name) and jobId',
         query: [DELIVERY_MODE_PARAM], body: THRESHOLD_FILTER_SCHEMA, responses: RESPONSES,
       },
       async (ctx) => configure(ctx, 'threshold', decodeFilter(ThresholdQueueFilter, ctx.request.body)),

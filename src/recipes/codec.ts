@@ -23,6 +23,7 @@ import {
   nullable,
 } from '../readerconfigurations/primitives';
 import { LocationAggregationModel, RecipeType, ReportingInterval, ZoneModel } from './model';
+import { TransitionParameters } from '../engine/threshold/params';
 
 /**
  * Milliseconds of a duration given as an ISO 8601 string (`PT5M`) or as a
@@ -75,6 +76,7 @@ export const RecipeBody = t.intersection(
         thresholdIds: nullable(t.array(Integer)),
         profile: nullable(t.string),
         iterationDataLogEnabled: nullable(t.boolean),
+        transitionParameters: nullable(TransitionParameters),
         // LLRP (deprecated); locationAggregationModel also INVENTORY (Java client)
         presencePipelineEnabled: nullable(t.boolean),
         locationReportingEnabled: nullable(t.boolean),

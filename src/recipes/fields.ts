@@ -20,6 +20,7 @@ export const TYPE_FIELDS = [
   'thresholdIds',
   'profile',
   'iterationDataLogEnabled',
+  'transitionParameters',
   'presencePipelineEnabled',
   'locationReportingEnabled',
   'zoneModel',
@@ -47,7 +48,7 @@ const TIMED: readonly TypeField[] = [
 export const FIELDS_OF: Readonly<Record<RecipeType, readonly TypeField[]>> = {
   LOCATION: [...TIMED, 'minimumMovementInMeters'],
   INVENTORY: [...TIMED, 'locationAggregationModel'],
-  THRESHOLD: ['thresholdIds', 'profile', 'iterationDataLogEnabled'],
+  THRESHOLD: ['thresholdIds', 'profile', 'iterationDataLogEnabled', 'transitionParameters'],
   LLRP: [
     'presencePipelineEnabled',
     'locationReportingEnabled',

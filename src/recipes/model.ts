@@ -5,6 +5,7 @@
 // milliseconds. Types are derived from the codecs so they cannot drift.
 import * as t from 'io-ts';
 import { oneOf } from '../readerconfigurations/primitives';
+import { TransitionParameters } from '../engine/threshold/params';
 
 /** `LLRP` is the earlier revision's type in place of THRESHOLD; accepted and stored as given. */
 export const RecipeType = t.keyof({ LOCATION: null, INVENTORY: null, THRESHOLD: null, LLRP: null });
@@ -68,7 +69,7 @@ export const ThresholdRecipe = t.readonly(
       thresholdIds: t.readonlyArray(t.number),
       iterationDataLogEnabled: t.boolean,
     }),
-    t.partial({ ...optionalCommon, profile: t.string }),
+    t.partial({ ...optionalCommon, profile: t.string, transitionParameters: TransitionParameters }),
   ]),
   'ThresholdRecipe',
 );

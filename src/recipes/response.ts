@@ -4,6 +4,7 @@
 // not returned: it was converted to tagHeartbeatDuration, and a client that
 // sent back both would be refused (Errors 1).
 import { assertNever } from '../readerconfigurations/primitives';
+import type { TransitionParameters } from '../engine/threshold/params';
 import type { LocationAggregationModel, Recipe, RecipeType, ReportingInterval, ZoneModel } from './model';
 
 interface CommonResponse<T extends RecipeType> {
@@ -32,6 +33,8 @@ export interface ThresholdRecipeResponse extends CommonResponse<'THRESHOLD'> {
   readonly thresholdIds: readonly number[];
   readonly profile: string | null;
   readonly iterationDataLogEnabled: boolean;
+  /** As given (null: all defaults); members not given take their defaults (docs/item-processing.md). */
+  readonly transitionParameters: TransitionParameters | null;
 }
 
 export interface LlrpRecipeResponse extends CommonResponse<'LLRP'> {
@@ -78,6 +81,7 @@ export function toResponse(r: Recipe): RecipeResponse {
         thresholdIds: [...r.thresholdIds],
         profile: r.profile ?? null,
         iterationDataLogEnabled: r.iterationDataLogEnabled,
+        transitionParameters: r.transitionParameters ?? null,
       };
     case 'LLRP':
       return {

@@ -105,6 +105,7 @@ function threshold(b: GivenRecipe, common: Common): ThresholdRecipe {
     thresholdIds: [...new Set(b.thresholdIds ?? [])],
     iterationDataLogEnabled: b.iterationDataLogEnabled ?? DEFAULTS.iterationDataLogEnabled,
     ...(b.profile === undefined ? {} : { profile: b.profile }),
+    ...(b.transitionParameters === undefined ? {} : { transitionParameters: b.transitionParameters }),
   };
 }
 

@@ -13,7 +13,7 @@ import { describeAnswer, enc, type HttpClient } from './http';
 import { LOCATION_FAMILIES, type ReaderLayout } from './layout';
 import { hex, intBelow, rngFor, type Rng } from './prng';
 import { newSessionState, readWindow, type ReadSettings, type SessionState } from './radio';
-import { reportBody } from './report-body';
+import { reportBody, type ReportBody } from './report-body';
 import type { FaultKind, ScriptedFault } from './scenario';
 import type { Stats } from './stats';
 import type { UpgradeFault } from './upgrade';
@@ -57,6 +57,10 @@ interface Action {
 }
 
 const RESTART_MS = 4_000;
+/** Reports an agent keeps while the service cannot take them; past this the oldest is dropped. */
+const MAX_UNSENT_REPORTS = 10_000;
+/** No answer (0), too many requests, or the service unavailable: send the same report again later. */
+export const isRetryable = (status: number): boolean => status === 0 || status === 429 || status === 502 || status === 503 || status === 504;
 
 export class SimAgent {
   readonly agentId: string;
@@ -79,6 +83,14 @@ export class SimAgent {
   private warnedNoRead = '';
   private lastCheckinMs = 0;
   private updating = false;
+  /**
+   * Reports the service could not take yet (no answer, 429 or 5xx, e.g. a
+   * 503 while Redis is away), oldest first: a real agent keeps them and
+   * sends them again, with the same reportId, so none is lost.
+   */
+  private readonly unsent: ReportBody[] = [];
+  private readonly resending = new Set<string>();
+  private sending = false;
   private readonly versions: { App: string; Firmware: string };
   private readonly upgradeFaults: UpgradeFault[];
   /** Real epoch ms at world time 0 (moved by startTimeline). */
@@ -245,6 +257,8 @@ export class SimAgent {
     await this.onAssignment(answer.assignment ?? null);
     for (const fc of answer.featureChanges ?? []) this.tasks.featureChange(fc.feature, fc.target);
     for (const cmd of answer.commands ?? []) await this.tasks.command(cmd.id, cmd.type, cmd.args ?? {});
+    // The service answers again: send what it could not take before (also when no job runs any more).
+    await this.sendUnsent();
   }
 
   private async onAssignment(a: AssignmentDoc | null): Promise<void> {
@@ -322,15 +336,41 @@ export class SimAgent {
       await this.health('CONNECTION', 'NETWORK', { message: 'no answer to a tag report (time-out); retrying' });
     }
     this.d.stats.add(this.name, 'reportsSent');
-    const a = await this.d.http.request('POST', `${this.base}/reports`, body);
+    this.unsent.push(body);
+    if (this.unsent.length > MAX_UNSENT_REPORTS) this.d.stats.error(this.name, `report ${this.unsent.shift()?.reportId}: dropped, ${MAX_UNSENT_REPORTS} reports wait to be resent`);
+    await this.sendUnsent();
+    if (this.maybeFault('restart')) await this.inject('restart', null, 'random');
+  }
+
+  /** Sends the kept reports in order; stops at the first the service cannot take yet. */
+  private async sendUnsent(): Promise<void> {
+    if (this.sending) return; // a report tick and a check-in may meet: one sender at a time
+    this.sending = true;
+    try {
+      for (let body = this.unsent[0]; body !== undefined && (await this.sendKept(body)); body = this.unsent[0]);
+    } finally {
+      this.sending = false;
+    }
+  }
+
+  /** One kept report: false when the service asks for it again later (it stays first in line). */
+  private async sendKept(body: ReportBody): Promise<boolean> {
+    const a = await this.d.http.request('POST', `${this.base}/reports`, body).catch((err: unknown) => ({ status: 0, body: String(err) }));
+    if (isRetryable(a.status)) {
+      if (!this.resending.has(body.reportId)) this.d.log.info('report kept to be sent again', { reader: this.name, reportId: body.reportId, waiting: this.unsent.length, answer: describeAnswer(a) });
+      this.resending.add(body.reportId);
+      return false;
+    }
+    this.unsent.shift();
+    if (this.resending.delete(body.reportId)) this.d.stats.add(this.name, 'reportsRetried');
     if (a.status === 200 || a.status === 201 || a.status === 202 || a.status === 204) {
       this.d.stats.add(this.name, 'reportsAccepted');
       this.d.stats.add(this.name, 'observations', body.observations.length);
     } else if (a.status === 409) {
       this.d.stats.add(this.name, 'reportsRefused');
-      this.d.log.info('report refused', { reader: this.name, jobId: r.jobId, answer: describeAnswer(a) });
+      this.d.log.info('report refused', { reader: this.name, jobId: body.jobId, answer: describeAnswer(a) });
     } else this.d.stats.error(this.name, `report ${describeAnswer(a)}`);
-    if (this.maybeFault('restart')) await this.inject('restart', null, 'random');
+    return true;
   }
 
   // --- faults ---------------------------------------------------------------

@@ -19,6 +19,7 @@ import { ConfigurationArchive, exportConfiguration, foreignStreams, importConfig
 import { exportLogs } from './log-export';
 import { retainedLogDataDir } from './log-file';
 import { parseIterationQuery, parseLogRange } from './query';
+import { TransitionsReadModel } from '../../projections/transitions/readmodel';
 
 export const SUPPORT_PATH = '/support/v1';
 export const SUPPORT_ROLES = ['Admin'];
@@ -142,22 +143,21 @@ function registerItemReset(table: RouteTable, deps: AppDeps, clock: () => Date):
   );
 }
 
-function registerIterationData(table: RouteTable): void {
+function registerIterationData(table: RouteTable, deps: AppDeps): void {
   table.add(
     {
       method: 'get', path: `${SUPPORT_PATH}/iterationData`, roles: SUPPORT_ROLES, tag: TAG,
-      summary: 'Threshold job iteration diagnostics (empty until threshold processing records iterations)',
+      summary: 'Threshold decisions with their evidence, of THRESHOLD recipes with iterationDataLogEnabled (oldest first, at most 10,000)',
       query: [
         { name: 'jobId', description: 'only iterations of this job' },
         { name: 'fromTime', description: 'ISO 8601 date-time', schema: { type: 'string', format: 'date-time' } },
         { name: 'toTime', description: 'ISO 8601 date-time', schema: { type: 'string', format: 'date-time' } },
       ],
-      responses: { 200: '{iterations: []}', 400: 'bad fromTime/toTime' },
+      responses: { 200: '{iterations}', 400: 'bad fromTime/toTime' },
     },
     async (ctx) => {
-      parseIterationQuery(ctx.query as Record<string, unknown>);
-      // Threshold processing does not run yet, so no job records iterations.
-      ctx.body = { iterations: [] };
+      const q = parseIterationQuery(ctx.query as Record<string, unknown>);
+      ctx.body = { iterations: await new TransitionsReadModel(deps.redis, deps.keys).iterations(q) };
     },
   );
 }
@@ -170,7 +170,7 @@ export function makeSupportSlice(clock: () => Date = () => new Date()): Slice {
       registerLogs(table, clock);
       registerFactoryReset(table, deps, clock);
       registerItemReset(table, deps, clock);
-      registerIterationData(table);
+      registerIterationData(table, deps);
     },
   };
 }

@@ -7,6 +7,8 @@ import type { AppDeps } from '../core/slice';
 import { formatDecodeErrors } from '../core/decode-errors';
 import { Role } from '../auth/roles';
 import { USER_KIND } from '../../projections/auth/parts';
+import { CONFIG_READ_MODEL } from '../../projections/config/readmodel';
+import { ReadModelGate } from '../core/redis/readiness';
 
 const UserView = t.type({ name: t.string, roles: t.array(Role) });
 export type UserView = t.TypeOf<typeof UserView>;
@@ -24,13 +26,13 @@ function decodeUser(raw: string): UserView {
 }
 
 export async function getUser(deps: Reads, name: string): Promise<UserView | undefined> {
-  const raw = await deps.redis.hGet(deps.keys.config(USER_KIND), name);
+  const raw = await new ReadModelGate(deps.redis, deps.keys).read(CONFIG_READ_MODEL, () => deps.redis.hGet(deps.keys.config(USER_KIND), name));
   return raw == null ? undefined : decodeUser(raw);
 }
 
 /** Every user, by name. */
 export async function listUsers(deps: Reads): Promise<UserView[]> {
-  const all = await deps.redis.hGetAll(deps.keys.config(USER_KIND));
+  const all = await new ReadModelGate(deps.redis, deps.keys).read(CONFIG_READ_MODEL, () => deps.redis.hGetAll(deps.keys.config(USER_KIND)));
   return Object.values(all)
     .map(decodeUser)
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

@@ -67,6 +67,22 @@ describe('limits on input', function () {
     expect(await logHead(app.eventStoreConnectionString)).to.equal(before);
   });
 
+  it('states the limits of names, path parameters and query values in the OpenAPI document', async () => {
+    const doc = (await app.request('GET', '/openapi.json', { auth: null })).body as {
+      paths: Record<string, Record<string, { parameters: Array<{ in: string; name: string; schema: Record<string, unknown> }>; requestBody?: { content: Record<string, { schema: { properties: Record<string, Record<string, unknown>> } }> } }>>;
+    };
+    const operations = Object.values(doc.paths).flatMap((p) => Object.values(p));
+    const pathParams = operations.flatMap((o) => o.parameters.filter((p) => p.in === 'path'));
+    expect(pathParams.length).to.be.greaterThan(20);
+    for (const p of pathParams) expect(p.schema['maxLength'], p.name).to.equal(256);
+    const queries = operations.flatMap((o) => o.parameters.filter((p) => p.in === 'query' && p.schema['type'] === 'string' && p.schema['enum'] === undefined));
+    for (const q of queries) expect(q.schema['maxLength'], q.name).to.be.a('number');
+    for (const kind of ['facilities', 'zoneMaps', 'readerDefinitions', 'readerConfigurations', 'recipes', 'thresholds']) {
+      const body = doc.paths[`/configuration/v1/${kind}/createOrReplace`]?.['put']?.requestBody?.content['application/json']?.schema;
+      expect(body?.properties['name']?.['maxLength'], kind).to.equal(256);
+    }
+  });
+
   it('takes no threshold id for a refused create', async () => {
     const create = (body: unknown, headers: Record<string, string> = {}) =>
       app.request('POST', '/configuration/v1/thresholds/create', { raw: typeof body === 'string' ? body : JSON.stringify(body), headers });
@@ -90,11 +106,21 @@ describe('limits on input: what the event store refuses to store', function () {
   });
   after(async () => app?.stop());
 
-  it('answers 413 with a message, and nothing is stored', async () => {
+  it('keeps configuration bodies under half of it', async () => {
+    const res = await app.request('POST', '/configuration/v1/facilities/create', { body: { name: 'f', padding: 'x'.repeat(5000) } });
+    expect(res.status).to.equal(413);
+    expect(res.body.message).to.contain('4 KiB');
+  });
+
+  it('answers 413 with a message when what a request stores exceeds one append, and nothing is stored', async () => {
+    const exported = await app.request('GET', '/support/v1/configuration');
+    expect(exported.status).to.equal(200);
     const before = await logHead(app.eventStoreConnectionString);
-    const zones = Array.from({ length: 200 }, (_, i) => ({ name: `zone-${i}`, points: [{ x: i, y: 0 }, { x: i + 1, y: 0 }, { x: i + 1, y: 1 }, { x: i, y: 1 }] }));
-    const res = await app.request('POST', '/configuration/v1/zoneMaps/create', { body: { name: 'big', zones } });
-    expect(res.status, JSON.stringify(res.body)).to.equal(413);
+    const zones = Array.from({ length: 200 }, (_, i) => ({ name: `zone-${i}`, floor: null, points: [{ x: i, y: 0, z: 0 }, { x: i + 1, y: 0, z: 0 }, { x: i + 1, y: 1, z: 0 }] }));
+    const big = { stream: 'zoneMap-big', events: [{ id: crypto.randomUUID(), type: 'ZoneMapCreated', data: { name: 'big', resource: { name: 'big', facility: 'DEFAULT', zones } }, metadata: {} }] };
+    // The archive route takes large bodies; the one event is over the 8 KiB the store takes.
+    const res = await app.request('POST', '/support/v1/configuration', { body: { ...exported.body, streams: [big] } });
+    expect(res.status, JSON.stringify(res.body).slice(0, 300)).to.equal(413);
     expect(res.body.message).to.match(/too large to store: the event store takes at most 8192 bytes/);
     expect(await logHead(app.eventStoreConnectionString)).to.equal(before);
     expect((await app.request('GET', '/configuration/v1/zoneMaps/show/big')).status).to.equal(404);

@@ -97,15 +97,14 @@ describe('npm start (src/main.ts)', function () {
     expect(steps).to.deep.equal([
       'live event streams',
       'http server',
-      'jobs runner and projection',
+      'jobs runner',
       'readers background work',
       'queues background work',
       'snmp background work',
       'engine background work',
-      'items background work',
       'health background work',
       'upgrades background work',
-      'config projection',
+      'read model projections',
       'ingestion summary',
       'amqp',
       'redis',
@@ -173,8 +172,9 @@ describe('npm run eventstore (src/eventstore/main.ts)', function () {
       const started = await store.waitForLog((l) => l.msg === 'started', 45_000);
       const esPort = started['port'];
       expect(esPort).to.be.a('number');
+      // With its read models (an api alone answers 503 until some process builds them).
       api = runEntryPoint('src/main.ts', childEnv({
-        ROLES: 'api',
+        ROLES: 'api,projections',
         PORT: '0',
         HOST: '127.0.0.1',
         EVENTSTORE_PORT: String(esPort),

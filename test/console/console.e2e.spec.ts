@@ -246,8 +246,19 @@ describe('web console in Chromium', function () {
     await page.fill('input[name=facility]', 'Store');
     await page.click('button:text("Apply")');
     await until(page, 'item rows', async () => (await page.locator('[data-testid=items-table] tbody tr').count()) > 0);
-    await page.selectOption('select[name=epcFormat]', 'RAW');
     await screenshot(page, '04-items');
+    // CSV export of the filtered set: a header and one line per item of the facility.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('button:text("Export CSV")')]);
+    const csv = await new Promise<string>((resolve, reject) => {
+      void download.createReadStream().then((stream) => {
+        let text = '';
+        stream.setEncoding('utf8').on('data', (c: string) => (text += c)).on('end', () => resolve(text)).on('error', reject);
+      }, reject);
+    });
+    const lines = csv.trim().split('\n');
+    expect(lines[0]).to.equal('epc,tagId,zone,facility,floor,xLocation,yLocation,presenceConfidence,jobId,lastModifiedTime');
+    const items = (await app.request('GET', '/data/v1/items/show?facility=Store&pageSize=1000')).body.items as unknown[];
+    expect(lines.length - 1).to.be.within(1, items.length);
     await page.click('[data-testid=items-table] tbody tr:first-child');
     await page.waitForSelector('[data-testid=item-history] li');
     expect(await page.textContent('[data-testid=item-now]')).to.match(/Now in (Dock|Shelf|FACILITY|ABSENT)/);
@@ -305,7 +316,14 @@ describe('web console in Chromium', function () {
     await page.click('button:text("Log out")');
     await page.waitForSelector('input[name=username]');
 
-    await logIn(page, consoleUrl, 'viewer', 'viewer-secret');
+    // Keyboard only: the user field has the focus, Tab moves on, Enter submits.
+    await page.goto(consoleUrl);
+    await page.waitForSelector('input[name=username]:focus');
+    await page.keyboard.type('viewer');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('viewer-secret');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-testid=whoami]:text("viewer")');
     const nav = (await page.textContent('nav.side')) ?? '';
     for (const hidden of ['Facilities', 'Zone maps', 'Reader definitions', 'Recipes', 'Jobs', 'Users']) expect(nav).not.to.contain(hidden);
     for (const shown of ['Overview', 'Floor map', 'Items', 'Reader health']) expect(nav).to.contain(shown);
@@ -316,6 +334,13 @@ describe('web console in Chromium', function () {
     await page.selectOption('[data-testid=map-facility]', 'Store');
     await until(page, 'items on the DataReader\'s map', async () => (await mapItemCount(page)) > 0);
     await screenshot(page, '19-data-reader');
+    // On a tablet the menu moves above the screen.
+    await page.setViewportSize({ width: 820, height: 1180 });
+    const navBox = (await page.locator('nav.side').boundingBox())!;
+    const mainBox = (await page.locator('main').boundingBox())!;
+    expect(navBox.y + navBox.height).to.be.at.most(mainBox.y + 1);
+    await screenshot(page, '20-tablet-data-reader');
+    await page.setViewportSize({ width: 1280, height: 800 });
     await page.click('button:text("Log out")');
   });
 

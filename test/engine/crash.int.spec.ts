@@ -13,8 +13,9 @@
 // no duplicate), and no two ItemsChanged may cover overlapping input.
 //
 // Reports: EPCs move between two antenna zones; the peak RSSI grows with every
-// round, so the newest read is always the strongest and the expected zone of a
-// tag is that of its latest read, whatever the compute window holds.
+// round by more than the INVENTORY hysteresis margin, so the newest read always
+// wins and the expected zone of a tag is that of its latest read, whatever the
+// compute window holds.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +25,7 @@ import { agentAuthorization } from '../../src/agents/guard';
 import { tagReportEvents, tagReportsStream } from '../../src/agents/events';
 import { readStream } from '../../src/core/eventstore';
 import { ENGINE_STREAM, itemEvents } from '../../src/engine/events';
+import { INVENTORY_HYSTERESIS_DB } from '../../src/engine/inventory';
 import { ADMIN } from '../support/app';
 import { childEnv, runEntryPoint, type RunningProcess } from '../support/tagtrailProcess';
 import { removeRedisKeys, testRedisPrefix } from '../support/redis-prefix';
@@ -128,7 +130,7 @@ describe('item engine: SIGKILL mid-stream and restart (child process)', function
   };
   const auth = (): string => agentAuthorization(READER, secret);
   const posted: string[] = [];
-  /** Round `r`: most EPCs, each on a pseudo-random antenna, RSSI growing with the round. */
+  /** Round `r`: most EPCs, each on a pseudo-random antenna, RSSI growing with the round past the hysteresis margin. */
   const postRound = async (r: number): Promise<void> => {
     t = Math.max(t + 1, Date.now());
     const at = new Date(t).toISOString();
@@ -136,7 +138,7 @@ describe('item engine: SIGKILL mid-stream and restart (child process)', function
     for (let k = 0; k < EPCS; k++) {
       const m = mix(k, r);
       if (m % 5 === 0 && r > 0) continue; // not seen this round
-      observations.push({ epc: epc(k), tid: null, antennaId: ((m >>> 3) % 2) + 1, peakRssi: -100 + r / 10, readCount: 1, firstSeen: at, lastSeen: at, x: null, y: null });
+      observations.push({ epc: epc(k), tid: null, antennaId: ((m >>> 3) % 2) + 1, peakRssi: -100 + r * (INVENTORY_HYSTERESIS_DB + 1), readCount: 1, firstSeen: at, lastSeen: at, x: null, y: null });
     }
     const reportId = crypto.randomUUID();
     await ok('POST', `${AGENT}/reports`, { reportId, jobId, from: at, to: at, observations }, auth());

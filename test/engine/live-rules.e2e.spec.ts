@@ -21,6 +21,7 @@ interface Item {
   floor: string | null;
   xLocation: number | null;
   yLocation: number | null;
+  zLocation: number | null;
   jobId: string;
   lastModifiedTime: string;
 }
@@ -47,7 +48,7 @@ function queries(app: () => TestApp) {
   };
   const items = async (query = ''): Promise<Map<string, Item>> =>
     new Map(((await get(`/data/v1/items/show?pageSize=1000${query}`)).items as Item[]).map((i) => [i.epc, i]));
-  const history = async (): Promise<HistoryRecord[]> => (await get('/data/v1/items/show/history?pageSize=1000')).history as HistoryRecord[];
+  const history = async (query = ''): Promise<HistoryRecord[]> => (await get(`/data/v1/items/show/history?pageSize=1000${query}`)).history as HistoryRecord[];
   const historyOf = async (e: string): Promise<Array<[string, string]>> => (await history()).filter((h) => h.epc === e).map((h) => [h.fromZone, h.toZone]);
   return { items, history, historyOf };
 }
@@ -113,6 +114,18 @@ describe('item rules through the live wiring', function () {
       expect(of(D)).to.deep.equal([['ABSENT', 'TRI'], ['TRI', 'FACILITY']]);
       const move = history.find((h) => h.epc === A && h.fromZone === 'TRI');
       expect(move).to.include({ fromX: 2, fromY: 2, toX: 25, toY: 6, fromFacility: 'DEFAULT', toFacility: 'DEFAULT' });
+
+      // zoneTransitionsOnly=false adds the moves inside a zone (C's 8.5 m in
+      // BOX), as an item queue with that filter carries them; moves below the
+      // minimum (A, D in phase 2) are in neither.
+      const withMoves = await q.history('&zoneTransitionsOnly=false');
+      expect(withMoves).to.have.length(8);
+      const inside = withMoves.filter((h) => h.fromZone === h.toZone);
+      expect(inside).to.have.length(1);
+      expect(inside[0]).to.include({ epc: C, fromZone: 'BOX', toZone: 'BOX', fromX: 22, fromY: 2, toX: 28, toY: 8 });
+      expect(withMoves.filter((h) => h.fromZone !== h.toZone), 'the transitions are the same records').to.deep.equal(history);
+      expect(await q.history('&zoneTransitionsOnly=true')).to.deep.equal(history);
+      expect(await q.history('&zoneTransitionsOnly=false&minDistanceMoved=8')).to.deep.equal([inside[0], move]);
     });
   });
 
@@ -133,7 +146,8 @@ describe('item rules through the live wiring', function () {
       await eventually('first sightings', () => q.items(), (m) => m.get(epc(1))?.zone === 'DOCK' && m.get(epc(2))?.zone === 'DOCK');
       // No further report of anything: only time passes.
       const items = await eventually('expiry', () => q.items(), (m) => m.get(epc(1))?.zone === 'ABSENT' && m.get(epc(2))?.zone === 'ABSENT');
-      expect(items.get(epc(1))).to.include({ facility: 'DEFAULT', floor: null, xLocation: null });
+      // Still listed in its facility, with no coordinates at all.
+      expect(items.get(epc(1))).to.include({ facility: 'DEFAULT', floor: null, xLocation: null, yLocation: null, zLocation: null });
       const history = await eventually('EXPIRED records', () => q.history(), (h) => h.length === 4);
       const expired = history.filter((h) => h.epc === epc(1));
       expect(expired.map((h) => [h.fromZone, h.toZone])).to.deep.equal([['ABSENT', 'DOCK'], ['DOCK', 'ABSENT']]);
@@ -142,6 +156,11 @@ describe('item rules through the live wiring', function () {
       expect(firstAt, 'first sighting at the read time').to.equal(seen.getTime());
       expect(expiredAt - firstAt, 'EXPIRED is observed at last seen + tagExpiryDuration').to.equal(2000);
       expect(items.get(epc(1))?.lastModifiedTime).to.equal(expired[1]?.observationTime);
+      // The exit goes to no facility: toFacility=DEFAULT means "arrived in or
+      // moved inside DEFAULT" and leaves exits out; fromFacility=DEFAULT has them.
+      expect(expired[1]).to.include({ fromFacility: 'DEFAULT', toFacility: null, toZone: 'ABSENT' });
+      expect((await q.history('&toFacility=DEFAULT')).map((h) => h.toZone)).to.deep.equal(['DOCK', 'DOCK']);
+      expect((await q.history('&fromFacility=DEFAULT')).map((h) => h.toZone)).to.deep.equal(['ABSENT', 'ABSENT']);
     });
   });
 

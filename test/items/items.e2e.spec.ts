@@ -167,7 +167,16 @@ describe('items and history over HTTP', function () {
     expect(await epcs({ fromTime: iso(3), toTime: iso(63) })).to.deep.equal([`${raw(2)}>FACILITY`, `${raw(3)}>Z1`, `${SGTIN}>Z2`]);
     expect(await epcs({ minDistanceMoved: '5' })).to.deep.equal([`${SGTIN}>Z2`]);
     expect(await epcs({ minDistanceMoved: '0.5' })).to.deep.equal([`${SGTIN}>Z2`, `${raw(1)}>FACILITY`]);
-    expect(await epcs({ zoneTransitionsOnly: 'false' })).to.have.length(8);
+    // false adds the move inside Z2 (MOVED), in its place in time.
+    expect(await epcs({ zoneTransitionsOnly: 'false' })).to.deep.equal([
+      `${SGTIN}>Z1`, `${UPC}>Z2`, `${raw(1)}>S1`, `${raw(2)}>FACILITY`, `${raw(3)}>Z1`, `${SGTIN}>Z2`, `${SGTIN}>Z2`, `${UPC}>ABSENT`, `${raw(1)}>FACILITY`,
+    ]);
+    expect((await q({ zoneTransitionsOnly: 'false', epcPrefix: '3074257B' })).history[2]).to.include({ fromZone: 'Z2', toZone: 'Z2', fromX: 9, toX: 9.5 });
+    expect(await epcs({ zoneTransitionsOnly: 'true' })).to.deep.equal(await epcs({}));
+    // An exit goes to no facility: toFacility leaves it out, fromFacility has it.
+    expect((await q({ fromZone: 'Z2' })).history[0]).to.include({ fromFacility: 'North', toFacility: null });
+    expect(await epcs({ toFacility: 'North' })).to.not.include(`${UPC}>ABSENT`);
+    expect(await epcs({ fromFacility: 'North' })).to.include(`${UPC}>ABSENT`);
     expect((await q({ epcFormat: 'UPC12' })).history.map((h) => h['epc'])).to.deep.equal(['012345678905', '012345678905']);
     expect((await q({ epcFormat: 'DEFAULT', epcPrefix: 'E2' })).history.map((h) => h['epc'])).to.deep.equal([raw(1), raw(2), raw(3), raw(1)]);
   });

@@ -12,7 +12,7 @@ describe('npm run rebuild arguments', () => {
   });
 
   it('an unknown name, none or two: the usage listing the valid names', () => {
-    expect(chooseReadModel(['unknown'])).to.equal('unknown read model "unknown"\nusage: npm run rebuild -- <readModel>   (one of: config, health, jobs, items)\n');
+    expect(chooseReadModel(['unknown'])).to.equal('unknown read model "unknown"\nusage: npm run rebuild -- <readModel>   (one of: config, health, jobs, items, transitions)\n');
     expect(chooseReadModel([])).to.match(/^give exactly one read model\n.*one of: config, health, jobs, items/);
     expect(chooseReadModel(['items', 'jobs'])).to.match(/^give exactly one read model\n/);
   });

@@ -35,6 +35,14 @@ describe('queues: item filter matching', () => {
     expect(matchesItemFilter(f({ toFacility: 'DC' }), change({ toFacility: 'DC' }))).to.equal(true);
     expect(matchesItemFilter(f({ fromFacility: 'STORE' }), change({ kind: 'FIRST_SEEN', fromZone: 'ABSENT', fromFacility: null }))).to.equal(false);
   });
+  it('an exit to ABSENT goes to no facility: toFacility does not match it, fromFacility does; the message says toFacility null', () => {
+    const exit = change({ kind: 'EXPIRED', toZone: 'ABSENT', toFloor: null, toX: null, toY: null, toFacility: 'STORE' });
+    expect(matchesItemFilter(f({ toFacility: 'STORE' }), exit)).to.equal(false);
+    expect(matchesItemFilter(f({ fromFacility: 'STORE' }), exit)).to.equal(true);
+    expect(matchesItemFilter(f({ toFacility: 'STORE' }), change({ kind: 'MOVED', fromZone: 'SHELF' }))).to.equal(false);
+    expect(matchesItemFilter(f({ toFacility: 'STORE', zoneTransitionsOnly: false }), change({ kind: 'MOVED', fromZone: 'SHELF' })), 'a move inside STORE').to.equal(true);
+    expect(itemMessageBody(exit)).to.include({ fromFacility: 'STORE', toFacility: null, toZone: 'ABSENT' });
+  });
   it('epc is a case-insensitive prefix; jobId is exact', () => {
     expect(matchesItemFilter(f({ epc: 'e2801160' }), change())).to.equal(true);
     expect(matchesItemFilter(f({ epc: 'E28011606000020A' }), change())).to.equal(true);

@@ -80,9 +80,22 @@ describe('recipes over HTTP', function () {
     it('THRESHOLD: thresholdIds [], iterationDataLogEnabled false, profile null', async () => {
       const res = await app.request('POST', `${RECIPES}/create`, { body: { name: 'thr-defaults', type: 'THRESHOLD', readerConfigurationName: 'thr' } });
       expectStatus(res, 200);
-      const stored = { name: 'thr-defaults', type: 'THRESHOLD', readerConfigurationName: 'thr', ...common, thresholdIds: [], profile: null, iterationDataLogEnabled: false };
+      const stored = { name: 'thr-defaults', type: 'THRESHOLD', readerConfigurationName: 'thr', ...common, thresholdIds: [], profile: null, iterationDataLogEnabled: false, transitionParameters: null };
       expect(res.body).to.deep.equal(stored);
       expect((await app.request('GET', `${RECIPES}/show/thr-defaults`)).body).to.deep.equal(stored);
+    });
+
+    it('THRESHOLD transitionParameters: kept as given, each member range-checked', async () => {
+      const body = { name: 'thr-params', type: 'THRESHOLD', readerConfigurationName: 'thr', transitionParameters: { quietSeconds: 2.5, minConfidence: 0.7 } };
+      const res = await app.request('POST', `${RECIPES}/create`, { body });
+      expectStatus(res, 200);
+      expect(res.body.transitionParameters).to.deep.equal({ quietSeconds: 2.5, minConfidence: 0.7 });
+      const bad = await app.request('POST', `${RECIPES}/create`, { body: { ...body, name: 'thr-bad', transitionParameters: { quietSeconds: 0, minConfidence: 2 } } });
+      expect(bad.status).to.equal(400);
+      expect(bad.body.errors.map((e: { path: string }) => e.path).sort()).to.deep.equal(['body.transitionParameters.minConfidence', 'body.transitionParameters.quietSeconds']);
+      const onInventory = await app.request('POST', `${RECIPES}/create`, { body: { name: 'inv-params', type: 'INVENTORY', readerConfigurationName: 'inv', transitionParameters: {} } });
+      expect(onInventory.status).to.equal(400);
+      expect(onInventory.body.errors[0].path).to.equal('body.transitionParameters');
     });
 
     it('LLRP (deprecated, runs NORMAL configurations): locationReportingEnabled true, zoneModel GEOGRAPHIC, the rest null', async () => {

@@ -48,6 +48,7 @@ describe('recipe toResponse', () => {
       thresholdIds: [],
       profile: null,
       iterationDataLogEnabled: false,
+      transitionParameters: null,
     });
   });
 

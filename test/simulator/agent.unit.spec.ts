@@ -129,6 +129,31 @@ describe('simulator agent (fake clock)', () => {
     expect(t.stats.totals()).to.include({ reportsRetried: 1, reportsAccepted: 1 });
   });
 
+  it('keeps reports the service answers 503 (or does not answer) and sends them again in order, same reportId, once it takes them', async () => {
+    let down = true;
+    const t = setup((c) => {
+      if (c.path.endsWith('/checkin')) return { status: 200, body: { checkinIntervalSeconds: 10, assignment: assignment(true, 1) } };
+      if (c.path.endsWith('/reports')) {
+        if (!down) return { status: 200, body: {} };
+        return { status: 503, body: { message: 'Redis is not reachable; retry shortly', errors: [] } };
+      }
+      return undefined;
+    });
+    await t.clock.advance(3_000);
+    const whileDown = t.calls.filter((c) => c.path.endsWith('/reports')).map((c) => (c.body as { reportId: string }).reportId);
+    // Each tick tries the oldest kept report first and stops there: nothing is skipped.
+    expect(new Set(whileDown).size).to.equal(1);
+    expect(t.stats.totals()).to.include({ reportsSent: 3, reportsAccepted: 0, errors: 0 });
+    down = false;
+    await t.clock.advance(1_000);
+    await t.finish();
+    const accepted = t.calls.filter((c) => c.path.endsWith('/reports')).slice(whileDown.length).map((c) => c.body as { reportId: string; from: string });
+    expect(accepted).to.have.length(4);
+    expect(accepted[0]!.reportId).to.equal(whileDown[0]);
+    expect(accepted.map((r) => Date.parse(r.from))).to.deep.equal([...accepted.map((r) => Date.parse(r.from))].sort((x, y) => x - y));
+    expect(t.stats.totals()).to.include({ reportsSent: 4, reportsAccepted: 4, reportsRetried: 1, errors: 0 });
+  });
+
   it('not responding: no check-in and no report for a while, then back', async () => {
     let checkins = 0;
     const t = setup((c) => {

@@ -49,6 +49,8 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   const shutdown = new Shutdown({ logger, timeoutMs: 10_000, exit: () => undefined });
   const started = await startTagtrail(config, logger, shutdown);
   const baseUrl = `http://127.0.0.1:${started.httpPort}${config.http.rootPath}`;
+  // Read models not yet built answer 503: tests start once all are served.
+  await waitForReadModels(`http://127.0.0.1:${started.httpPort}/healthz`);
   return {
     baseUrl,
     keyPrefix,
@@ -84,4 +86,18 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Polls /healthz until every read model is ready (bounded: a start that never gets there fails the test). */
+export async function waitForReadModels(healthUrl: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    const res = await fetch(healthUrl).catch(() => undefined);
+    last = await res?.json().catch(() => undefined);
+    const models = (last as { readModels?: Record<string, { status?: string }> } | undefined)?.readModels;
+    if (models && !('error' in models) && Object.values(models).every((m) => m.status === 'ready')) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`read models not ready within ${timeoutMs} ms: ${JSON.stringify(last)}`);
 }

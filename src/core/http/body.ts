@@ -12,17 +12,26 @@ import { textProblem } from '../text';
 import { badRequest, payloadTooLarge, unsupportedMediaType, type FieldError } from './errors';
 
 /** Largest body in bytes, per size class of a route. */
-export const BODY_LIMITS = {
+export interface BodyLimits {
   /**
-   * Configuration documents and commands. Half the event store's default
-   * append limit (1 MiB), so that a document that passed validation is not
-   * refused by the store after something (an id) was already allocated.
+   * Configuration documents and commands: at most half of what the event
+   * store takes in one append, so that a document that passed validation is
+   * not refused by the store after something (an id) was already allocated.
    */
-  config: 512 * 1024,
+  readonly config: number;
   /** Agent tag reports and health batches, configuration archives. */
-  bulk: 10 * 1024 * 1024,
-} as const;
-export type BodySize = keyof typeof BODY_LIMITS;
+  readonly bulk: number;
+}
+export type BodySize = keyof BodyLimits;
+
+const DEFAULT_APPEND_SIZE = 1024 * 1024;
+
+/** The limits for an event store taking `maxAppendSize` bytes per append (1 MiB: 512 KiB and 10 MiB). */
+export function bodyLimitsFor(maxAppendSize = DEFAULT_APPEND_SIZE): BodyLimits {
+  return { config: Math.min(512 * 1024, Math.floor(maxAppendSize / 2)), bulk: 10 * 1024 * 1024 };
+}
+
+export const BODY_LIMITS: BodyLimits = bodyLimitsFor();
 
 /** Deepest nesting of arrays and objects accepted in a body (the deepest document we take is about 8). */
 export const MAX_JSON_DEPTH = 64;
@@ -86,8 +95,7 @@ function bodyError(limit: number) {
  * answers 415: it was silently ignored before, which turned a queue filter
  * into "everything" and a time sync for one reader into one for all.
  */
-export function jsonBody(size: BodySize): Middleware {
-  const limit = BODY_LIMITS[size];
+export function jsonBody(limit: number): Middleware {
   const parse = koaBody({ json: true, jsonTypes: JSON_TYPES, jsonLimit: limit, multipart: false, urlencoded: false, text: false, onError: bodyError(limit) });
   return async function readJsonBody(ctx: Context, next: Next): Promise<void> {
     if (!READ_METHODS.has(ctx.method) || !hasBody(ctx)) return next();

@@ -5,11 +5,26 @@
 // http-errors marked `expose` such as koa-body's 413/415) keep their status
 // and message; anything else is a 500 with a generic message, details logged.
 import { STATUS_CODES } from 'node:http';
-import { MaxAppendSizeExceededError } from '@eventstore/db-client';
+import { DeadlineExceededError, MaxAppendSizeExceededError, UnavailableError } from '@eventstore/db-client';
 import type { Context, Next } from 'koa';
 import type { Logger } from '../logger';
 import { redactPath } from '../redact';
-import { ApiError, type FieldError } from './errors';
+import { isRedisUnavailable } from '../redis/connect';
+import { redisDown } from '../redis/readiness';
+import { ApiError, unavailable, type FieldError } from './errors';
+
+/** Retry-After of a request the event store could not serve (it restarts, or a cluster elects a leader). */
+const EVENT_STORE_RETRY_AFTER_S = 2;
+
+/**
+ * Outages of a dependency, as the 503 a client retries: a connection lost
+ * mid-request is the service's outage, not a bug, and not a 500.
+ */
+function asOutage(err: unknown): unknown {
+  if (isRedisUnavailable(err)) return redisDown();
+  if (err instanceof UnavailableError || err instanceof DeadlineExceededError) return unavailable('The event store is not reachable; retry shortly', EVENT_STORE_RETRY_AFTER_S);
+  return err;
+}
 
 export interface ErrorBody {
   message: string;
@@ -47,8 +62,10 @@ export function errorMiddleware(logger: Logger) {
         const message = ctx.status === 404 ? `Not found: ${ctx.method} ${ctx.path}` : text;
         reply(ctx, ctx.status, { message, errors: [] });
       }
-    } catch (err) {
+    } catch (caught) {
+      const err = asOutage(caught);
       if (err instanceof ApiError) {
+        if (err.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(err.retryAfterSeconds));
         reply(ctx, err.status, { message: err.message, errors: err.errors.map((e) => ({ ...e, message: e.reason })) });
       } else if (err instanceof MaxAppendSizeExceededError) {
         // Every append a request makes carries what the client sent.

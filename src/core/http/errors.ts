@@ -19,6 +19,7 @@ export const API_ERROR_STATUSES = {
   unsupportedMediaType: 415, // a body that is not JSON on a route that reads JSON
   unprocessable: 422, // well-formed but refused by a domain rule
   tooManyRequests: 429, // held back (failed-login throttling); Retry-After says how long
+  unavailable: 503, // a dependency is down or a read model is rebuilding: retry after Retry-After
 } as const;
 
 export type ApiErrorKind = keyof typeof API_ERROR_STATUSES;
@@ -31,6 +32,8 @@ export class ApiError extends Error {
     readonly kind: ApiErrorKind,
     message: string,
     readonly errors: readonly FieldError[] = [],
+    /** Sent as `Retry-After` (seconds): the client may try again then. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -51,3 +54,6 @@ export const unsupportedMediaType = (message: string): ApiError => new ApiError(
 export const unprocessable = (message: string, errors: readonly FieldError[] = []): ApiError =>
   new ApiError('unprocessable', message, errors);
 export const tooManyRequests = (message: string): ApiError => new ApiError('tooManyRequests', message);
+/** 503 with `Retry-After`: nothing is wrong with the request, the service cannot answer it truthfully yet. */
+export const unavailable = (message: string, retryAfterSeconds: number, errors: readonly FieldError[] = []): ApiError =>
+  new ApiError('unavailable', message, errors, retryAfterSeconds);

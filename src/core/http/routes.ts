@@ -6,8 +6,8 @@
 // that is refused costs no more than reading its headers.
 import Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
-import { MAX_NAME_LENGTH, nameProblem, queryValueProblem } from '../text';
-import { jsonBody, type BodySize } from './body';
+import { MAX_NAME_LENGTH, MAX_QUERY_VALUE_LENGTH, nameProblem, queryValueProblem } from '../text';
+import { BODY_LIMITS, jsonBody, type BodyLimits, type BodySize } from './body';
 import { badRequest } from './errors';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
@@ -37,7 +37,7 @@ export interface RouteSpec {
   readonly query?: readonly RouteParam[];
   /** JSON Schema of the request body, when there is one. */
   readonly body?: Record<string, unknown>;
-  /** Size class of the body (BODY_LIMITS); 'config' unless said. */
+  /** Size class of the body (BodyLimits); 'config' unless said. */
   readonly bodySize?: BodySize;
   /** status -> description, or description and body schema */
   readonly responses: Readonly<Record<number, RouteResponse>>;
@@ -51,7 +51,10 @@ export class RouteTable {
   readonly router = new Router();
   private readonly specs: RouteSpec[] = [];
 
-  constructor(private readonly guard: Guard) {}
+  constructor(
+    private readonly guard: Guard,
+    private readonly bodyLimits: BodyLimits = BODY_LIMITS,
+  ) {}
 
   /**
    * @param authenticate a route's own credential check (agents), run after
@@ -59,7 +62,7 @@ export class RouteTable {
    */
   add(spec: RouteSpec, handler: Middleware, authenticate?: Middleware): this {
     this.specs.push(spec);
-    const steps = [this.guard(spec.roles), checkPathAndQuery, ...(authenticate ? [authenticate] : []), jsonBody(spec.bodySize ?? 'config'), handler];
+    const steps = [this.guard(spec.roles), checkPathAndQuery, ...(authenticate ? [authenticate] : []), jsonBody(this.bodyLimits[spec.bodySize ?? 'config']), handler];
     this.router[spec.method](spec.path, ...steps);
     return this;
   }
@@ -92,6 +95,10 @@ async function checkPathAndQuery(ctx: Context, next: Next): Promise<void> {
   await next();
 }
 
+/** A string query schema states the length every query value is held to (checkPathAndQuery). */
+const withQueryLimit = (schema: Record<string, unknown>): Record<string, unknown> =>
+  schema['type'] === 'string' && schema['enum'] === undefined && schema['maxLength'] === undefined ? { ...schema, maxLength: MAX_QUERY_VALUE_LENGTH } : schema;
+
 const toOpenApiPath = (path: string): string => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
 /** The body of every 4xx/5xx answer (errorMiddleware.ts). */
@@ -116,10 +123,15 @@ export const ERROR_BODY_SCHEMA: Record<string, unknown> = {
  * What the steps every route runs (add) answer on any route of a kind, so
  * no route need repeat it: checkPathAndQuery's 400, the guard's 401/403 (429
  * while the login throttle holds the caller back),
- * jsonBody's 400/413/415 on a method that may carry a body.
+ * jsonBody's 400/413/415 on a method that may carry a body, and 503 on
+ * every route (Redis not reachable, or a read model rebuilding after Redis
+ * lost its data: docs/operations.md).
  */
 function implicitResponses(r: RouteSpec): Record<number, RouteResponse> {
-  const implicit: Record<number, RouteResponse> = { 400: 'a path parameter or query value is not a bounded line of printable text' };
+  const implicit: Record<number, RouteResponse> = {
+    400: 'a path parameter or query value is not a bounded line of printable text',
+    503: 'Redis is not reachable, or a read model this needs is rebuilding from the event log; retry after Retry-After seconds',
+  };
   if (r.method === 'post' || r.method === 'put') {
     Object.assign(implicit, { 400: 'invalid input: the body is not valid JSON or does not decode, or a bad path parameter or query value', 413: 'the body is over the size limit of the route', 415: 'a body that is not sent as JSON' });
   }
@@ -152,7 +164,7 @@ export function openApiDocument(routes: readonly RouteSpec[], rootPath: string, 
       in: 'query',
       required: q.required ?? false,
       description: q.description,
-      schema: q.schema ?? { type: 'string' },
+      schema: withQueryLimit(q.schema ?? { type: 'string' }),
     }));
     const responses: Record<string, unknown> = {};
     for (const [status, response] of Object.entries({ ...implicitResponses(r), ...r.responses })) responses[status] = openApiResponse(r, Number(status), response);

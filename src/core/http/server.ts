@@ -24,6 +24,11 @@ export interface HttpAppOptions {
    * authentication endpoints, which read their own form bodies).
    */
   readonly outerRouters?: readonly Router[];
+  /**
+   * Checked before every request under rootPath: an error to answer at once
+   * (e.g. 503 while Redis is not reachable), or undefined to go on.
+   */
+  readonly refuse?: () => Error | undefined;
 }
 
 export function createHttpApp(opts: HttpAppOptions): Koa {
@@ -52,6 +57,14 @@ export function createHttpApp(opts: HttpAppOptions): Koa {
 
   // Each route reads its own body, after its guard (routes.ts).
   const api = opts.rootPath === '' ? new Router() : new Router({ prefix: opts.rootPath });
+  const refuse = opts.refuse;
+  if (refuse) {
+    api.use(async (_ctx, next) => {
+      const err = refuse();
+      if (err) throw err;
+      await next();
+    });
+  }
   for (const r of opts.routers ?? []) api.use(r.routes(), r.allowedMethods());
   app.use(api.routes());
   app.use(api.allowedMethods());

@@ -1,7 +1,21 @@
 // The Redis client of a process. Start-up fails within `startupTimeoutMs` if
 // Redis cannot be reached (a wrong REDIS_URL should fail the deployment, not
 // hang it); once connected, the client reconnects for as long as it takes.
-import { createClient, type RedisClientType } from 'redis';
+// Commands issued while it is away fail at once (no offline queue): a request
+// answers 503 instead of hanging until Redis is back, and background work
+// (projections, relay, timers) retries as it does for any Redis error.
+import {
+  ClientClosedError,
+  ClientOfflineError,
+  ConnectionTimeoutError,
+  createClient,
+  DisconnectsClientError,
+  ReconnectStrategyError,
+  SocketClosedUnexpectedlyError,
+  SocketTimeoutError,
+  TimeoutError,
+  type RedisClientType,
+} from 'redis';
 import type { Logger } from '../logger';
 import { redactUrl } from '../url';
 
@@ -17,6 +31,7 @@ export async function connectRedis(url: string, logger: Logger, startupTimeoutMs
   let down = false;
   const client = createClient({
     url,
+    disableOfflineQueue: true,
     socket: {
       connectTimeout: Math.min(5000, startupTimeoutMs),
       reconnectStrategy: (retries, cause) => {
@@ -46,6 +61,24 @@ export async function redisHealth(client: RedisClient): Promise<void> {
   if (!client.isReady) throw new Error('not connected');
   const pong = await client.ping();
   if (pong !== 'PONG') throw new Error(`unexpected PING reply ${JSON.stringify(pong)}`);
+}
+
+const CONNECTION_ERRORS = [
+  ClientClosedError,
+  ClientOfflineError,
+  ConnectionTimeoutError,
+  DisconnectsClientError,
+  ReconnectStrategyError,
+  SocketClosedUnexpectedlyError,
+  SocketTimeoutError,
+  TimeoutError,
+];
+
+/** Whether `err` says Redis is not reachable now (as opposed to a bad command or a bug). */
+export function isRedisUnavailable(err: unknown): boolean {
+  if (CONNECTION_ERRORS.some((E) => err instanceof E)) return true;
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'EPIPE';
 }
 
 export async function closeRedis(client: RedisClient): Promise<void> {

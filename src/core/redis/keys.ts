@@ -28,6 +28,20 @@ export class RedisKeys {
     return `${this.base}v1:relay:lease`;
   }
 
+  /**
+   * The generation marker: a random id the projections role writes when it
+   * (re)builds the read models. Its absence means Redis lost its data (or
+   * never held read models of this service): see src/core/redis/readiness.ts.
+   */
+  get generation(): string {
+    return `${this.base}v1:generation`;
+  }
+
+  /** Hash read model name -> JSON of its state (ready / rebuilding) in the current generation. */
+  get readModelStates(): string {
+    return `${this.base}v1:read-model-states`;
+  }
+
   /** Hash `{n, until}` of failed logins of one throttle key (src/auth/throttle.ts); expires by itself. */
   loginFailures(id: string): string {
     return `${this.base}v1:login-failures:${id}`;

@@ -10,12 +10,22 @@ export interface ProjectionWaiter {
   waitFor(position: Position | undefined): Promise<void>;
 }
 
-/** The projection runs in this process: wait on it directly. */
-export function localWaiter(sub: RunningSubscription, timeoutMs: number, logger: Logger): ProjectionWaiter {
+/**
+ * The projection runs in this process: wait on it directly. `current` gives
+ * the running subscription (another one once the read model was rebuilt;
+ * none while it restarts, then the wait polls until the bound).
+ */
+export function localWaiter(current: () => RunningSubscription | undefined, timeoutMs: number, logger: Logger): ProjectionWaiter {
   return {
     async waitFor(position) {
       if (!position) return;
-      if (!(await sub.waitForPosition(position, timeoutMs))) {
+      const deadline = Date.now() + timeoutMs;
+      let sub = current();
+      while (sub === undefined && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 20));
+        sub = current();
+      }
+      if (!(await sub?.waitForPosition(position, Math.max(0, deadline - Date.now())))) {
         logger.warn('read model did not catch up in time', { position: position.commit, timeoutMs });
       }
     },

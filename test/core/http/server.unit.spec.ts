@@ -7,6 +7,9 @@ import { decodeInput } from '../../../src/core/http/decode';
 import { createLogger } from '../../../src/core/logger';
 import { RouteTable } from '../../../src/core/http/routes';
 import { BODY_LIMITS, MAX_JSON_DEPTH } from '../../../src/core/http/body';
+import { UnavailableError } from '@eventstore/db-client';
+import { ClientOfflineError } from 'redis';
+import { redisDown } from '../../../src/core/redis/readiness';
 
 const logger = createLogger('test');
 
@@ -49,11 +52,18 @@ function routes(): Router {
     throw new Error('secret internal detail');
   });
   r.get('/teapot', (ctx) => ctx.throw(418, 'short and stout'));
+  r.get('/redis-gone', () => {
+    throw new ClientOfflineError();
+  });
+  r.get('/store-gone', () => {
+    throw new UnavailableError(undefined, 'connect ECONNREFUSED');
+  });
   return r;
 }
 
 describe('http server', () => {
   let healthy = true;
+  let refusing = false;
   let http: HttpListener;
   let base: string;
 
@@ -63,6 +73,7 @@ describe('http server', () => {
       rootPath: '/itemsense',
       routers: [routes(), table()],
       health: () => Promise.resolve(healthy ? { status: 'ok' } : { status: 'down' }),
+      refuse: () => (refusing ? redisDown() : undefined),
     });
     http = await listen(app, '127.0.0.1', 0, logger);
     base = `http://127.0.0.1:${http.port}`;
@@ -205,6 +216,29 @@ describe('http server', () => {
     const res = await fetch(`${base}/itemsense/boom`);
     expect(res.status).to.equal(500);
     expect(await res.json()).to.deep.equal({ message: 'Internal server error', errors: [] });
+  });
+
+  it('answers a lost Redis or event store connection with 503, Retry-After and a message, not a 500', async () => {
+    for (const [path, said] of [['/itemsense/redis-gone', /Redis/], ['/itemsense/store-gone', /event store/]] as const) {
+      const res = await fetch(`${base}${path}`);
+      expect(res.status, path).to.equal(503);
+      expect(res.headers.get('retry-after'), path).to.match(/^[1-9]\d*$/);
+      expect(((await res.json()) as { message: string }).message, path).to.match(said);
+    }
+  });
+
+  it('refuses every request under the root path at once while `refuse` says so (Redis down), not /healthz', async () => {
+    refusing = true;
+    try {
+      const res = await fetch(`${base}/itemsense/recipes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"r"}' });
+      expect(res.status).to.equal(503);
+      expect(res.headers.get('retry-after')).to.equal('1');
+      expect(await res.json()).to.deep.equal({ message: 'Redis is not reachable; retry shortly', errors: [] });
+      expect((await fetch(`${base}/healthz`)).status).to.equal(200);
+    } finally {
+      refusing = false;
+    }
+    expect((await fetch(`${base}/itemsense/teapot`)).status).to.equal(418);
   });
 
   it('answers a wrong method with 405 and a JSON body', async () => {

@@ -1,0 +1,250 @@
+// Runs every read model of the projections role and keeps it truthful when
+// Redis loses its data (a restart without persistence, a flush): nobody has
+// to notice and run `npm run rebuild`.
+//
+// - At start it reads the generation marker (`<prefix>v1:generation`, see
+//   src/core/redis/readiness.ts). None: Redis holds no read models of this
+//   service (first start, or it lost its data), so every read model's keys
+//   and checkpoint are dropped and a new generation is written with every
+//   read model `rebuilding`. Otherwise a read model is kept when its state
+//   belongs to this generation (and its checkpoint is not past the end of
+//   the log, projections/config/log-reset.ts), else it is rebuilt alone.
+// - Each read model is then projected from its checkpoint (nothing for a
+//   rebuilt one: the start of the log). Once caught up it is marked `ready`.
+//   While rebuilding, progress goes to the log and to its state (`/healthz`).
+// - Every `checkEveryMs`, and whenever the Redis connection comes back, the
+//   marker is read again. Gone or changed: the projections' positions in
+//   memory no longer describe Redis, so all of them are stopped and the
+//   read models rebuilt as at a first start. Readers never serve the lost
+//   data meanwhile: the gate refuses reads as soon as the marker is gone.
+import { randomUUID } from 'node:crypto';
+import { BACKWARDS, END, type EventStoreDBClient, type Position } from '@eventstore/db-client';
+import type { RedisClient } from '../src/core/redis/connect';
+import type { RedisKeys } from '../src/core/redis/keys';
+import type { Logger } from '../src/core/logger';
+import { parseStateDoc, type ReadModelStateDoc } from '../src/core/redis/readiness';
+import { positionToString, RedisCheckpointStore, type RunningSubscription } from '../src/core/subscriptions';
+import { resetIfLogWasReplaced } from './config/log-reset';
+import { globEscape, keyPatterns, type RebuildableReadModel } from './read-model';
+
+export interface ReadModelSupervisor {
+  /** Resolves once `name` is ready and its projection has caught up (now, or after the rebuild under way). */
+  ready(name: string): Promise<void>;
+  /** The running projection of `name`; another one after a rebuild. */
+  subscription(name: string): RunningSubscription | undefined;
+  stop(): Promise<void>;
+}
+
+export interface SuperviseOptions {
+  readonly client: EventStoreDBClient;
+  readonly redis: RedisClient;
+  readonly keys: RedisKeys;
+  readonly logger: Logger;
+  readonly models: readonly RebuildableReadModel[];
+  /** How often the generation marker is checked (default 1 s). */
+  readonly checkEveryMs?: number;
+  /** How often a rebuilding read model logs and records its progress (default 5 s). */
+  readonly progressEveryMs?: number;
+}
+
+interface Running {
+  readonly model: RebuildableReadModel;
+  /** The generation it was started in. */
+  readonly generation: string;
+  readonly sub: RunningSubscription;
+  readonly startedAt: number;
+  rebuilding: boolean;
+  events: number;
+}
+
+interface Gate {
+  promise: Promise<void>;
+  open(): void;
+  opened: boolean;
+}
+
+function newGate(): Gate {
+  let open: () => void = () => undefined;
+  const promise = new Promise<void>((resolve) => (open = resolve));
+  const gate: Gate = { promise, opened: false, open: () => ((gate.opened = true), open()) };
+  return gate;
+}
+
+async function logHead(client: EventStoreDBClient): Promise<Position | undefined> {
+  let head: Position | undefined;
+  // Read to the end: leaving a for-await early leaves the call open.
+  for await (const e of client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 })) head = e.event?.position ?? head;
+  return head;
+}
+
+const percentOf = (at: Position | undefined, head: Position | undefined): number =>
+  head === undefined || head.commit === 0n ? 100 : at === undefined ? 0 : Math.min(100, Number((at.commit * 10000n) / head.commit) / 100);
+
+export function superviseReadModels(opts: SuperviseOptions): ReadModelSupervisor {
+  const { client, redis, keys, models } = opts;
+  const log = opts.logger.child('read-models');
+  const names = models.map((m) => m.name);
+  const checkpoints = new RedisCheckpointStore(redis, keys.checkpointPrefix);
+  const running = new Map<string, Running>();
+  const gates = new Map(names.map((n) => [n, newGate()]));
+  let generation: string | undefined;
+  let stopping = false;
+  let busy: Promise<void> | undefined;
+
+  /** The state of a read model in generation `gen` (the one its projection was started in, not whatever is current by now). */
+  const stateDoc = (gen: string, state: ReadModelStateDoc['state'], extra: Partial<ReadModelStateDoc> = {}): string =>
+    JSON.stringify({ state, generation: gen, since: new Date().toISOString(), ...extra } satisfies ReadModelStateDoc);
+
+  async function drop(model: RebuildableReadModel): Promise<void> {
+    for (const pattern of [...keyPatterns(model, keys), globEscape(checkpoints.key(model.projection))]) {
+      for await (const found of redis.scanIterator({ MATCH: pattern, COUNT: 1000 })) if (found.length) await redis.unlink(found);
+    }
+  }
+
+  /** Marks `r` ready once the marker still names our generation; retried while Redis is away. */
+  async function markReady(r: Running): Promise<void> {
+    for (;;) {
+      if (stopping || running.get(r.model.name) !== r) return;
+      try {
+        if ((await redis.get(keys.generation)) !== r.generation) return; // lost again: the check rebuilds
+        // Should Redis lose its data right here, this state names a generation
+        // that no marker will ever name again: it makes nothing servable.
+        await redis.hSet(keys.readModelStates, r.model.name, stateDoc(r.generation, 'ready'));
+        r.rebuilding = false;
+        log.info('read model rebuilt; serving it', {
+          readModel: r.model.name, events: r.events, position: positionToString(r.sub.position), seconds: Math.round((Date.now() - r.startedAt) / 100) / 10,
+        });
+        return;
+      } catch (err) {
+        log.warn('could not mark the read model ready; retrying', { readModel: r.model.name, err: err instanceof Error ? err.message : String(err) });
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    }
+  }
+
+  function start(model: RebuildableReadModel, rebuilding: boolean, gen: string): void {
+    const r: Running = {
+      model,
+      generation: gen,
+      rebuilding,
+      events: 0,
+      startedAt: Date.now(),
+      sub: model.start({ client, redis, keys, logger: log, onApplied: (n) => (r.events += n) }),
+    };
+    running.set(model.name, r);
+    r.sub.caughtUp.then(async () => {
+      if (r.rebuilding) await markReady(r);
+      if (!r.rebuilding && running.get(model.name) === r) gates.get(model.name)?.open();
+    }, (err: unknown) => log.error('read model never caught up', { readModel: model.name, err }));
+  }
+
+  /** Reads the marker and (re)starts every read model accordingly (see the top of this file). */
+  async function establish(): Promise<void> {
+    const found = await redis.get(keys.generation);
+    const rebuild = new Set<string>();
+    if (found === null) {
+      log.warn('Redis holds no read models of this service (first start, or Redis lost its data): rebuilding every read model from the event log', { readModels: names });
+      for (const m of models) await drop(m);
+      generation = randomUUID();
+      names.forEach((n) => rebuild.add(n));
+    } else {
+      generation = found;
+      const docs = await redis.hmGet(keys.readModelStates, names);
+      for (const [i, m] of models.entries()) {
+        const doc = parseStateDoc(docs[i]);
+        const replaced = await resetIfLogWasReplaced({
+          client, redis, keys, projection: m.projection, keyPatterns: [...keyPatterns(m, keys), ...(m.alsoReset?.(keys) ?? []).map(globEscape)], logger: log,
+        });
+        if (replaced || doc?.generation !== generation) {
+          if (!replaced) {
+            log.warn('read model not built in this Redis generation; rebuilding it from the event log', { readModel: m.name });
+            await drop(m);
+          }
+          rebuild.add(m.name);
+        } else if (doc.state === 'rebuilding') rebuild.add(m.name); // carries on from its checkpoint
+      }
+    }
+    const tx = redis.multi().set(keys.generation, generation);
+    for (const n of rebuild) tx.hSet(keys.readModelStates, n, stateDoc(generation, 'rebuilding', { events: 0 }));
+    await tx.exec();
+    for (const m of models) start(m, rebuild.has(m.name), generation);
+  }
+
+  async function stopAll(): Promise<void> {
+    const all = [...running.values()];
+    running.clear();
+    // A projection stopping saves its checkpoint; with Redis away that fails,
+    // and it does not matter: everything is dropped before starting again.
+    await Promise.all(all.map((r) => r.sub.stop().catch(() => undefined)));
+  }
+
+  async function recover(found: string | null): Promise<void> {
+    log.warn(
+      found === null
+        ? 'Redis lost the read models (the generation marker is gone): rebuilding every read model from the event log'
+        : 'the read models were rebuilt under another generation: restarting the projections on it',
+      { readModels: names },
+    );
+    for (const n of names) if (gates.get(n)?.opened) gates.set(n, newGate());
+    generation = undefined;
+    await stopAll();
+    await establish();
+  }
+
+  /** One look at the marker; serialised, so a slow rebuild start is never overlapped. */
+  const check = (): void => {
+    if (stopping || busy) return;
+    busy = (async () => {
+      try {
+        const found = await redis.get(keys.generation);
+        if (found !== generation || running.size === 0) await recover(found);
+      } catch (err) {
+        // Redis away: the next check (or its reconnection) tries again.
+        log.debug('generation check failed', { err: err instanceof Error ? err.message : String(err) });
+      } finally {
+        busy = undefined;
+      }
+    })();
+  };
+
+  async function progress(): Promise<void> {
+    const rebuilding = [...running.values()].filter((r) => r.rebuilding);
+    if (rebuilding.length === 0) return;
+    const head = await logHead(client).catch(() => undefined);
+    for (const r of rebuilding) {
+      const position = r.sub.position;
+      const fields = { readModel: r.model.name, events: r.events, position: positionToString(position), logHead: positionToString(head), percent: percentOf(position, head) };
+      log.info('read model rebuilding', fields);
+      await redis
+        .hSet(keys.readModelStates, r.model.name, stateDoc(r.generation, 'rebuilding', { events: r.events, position: fields.position, since: new Date(r.startedAt).toISOString() }))
+        .catch(() => undefined);
+    }
+  }
+
+  busy = establish()
+    .catch((err: unknown) => log.error('read models did not start; retrying', { err }))
+    .finally(() => (busy = undefined));
+  const checker = setInterval(check, opts.checkEveryMs ?? 1000);
+  const reporter = setInterval(() => void progress(), opts.progressEveryMs ?? 5000);
+  checker.unref();
+  reporter.unref();
+  redis.on('ready', check);
+
+  return {
+    ready: (name) => {
+      const gate = gates.get(name);
+      if (!gate) return Promise.reject(new Error(`no read model ${JSON.stringify(name)}`));
+      // Only opened gates are replaced by a rebuild, so a pending one stays current.
+      return gate.promise;
+    },
+    subscription: (name) => running.get(name)?.sub,
+    async stop() {
+      stopping = true;
+      clearInterval(checker);
+      clearInterval(reporter);
+      redis.off('ready', check);
+      await busy;
+      await stopAll();
+    },
+  };
+}

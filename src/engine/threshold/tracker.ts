@@ -1,0 +1,157 @@
+// The threshold side of the engine: per THRESHOLD job, one track per (threshold,
+// EPC) with the reads of the passage window, fed straight from the report
+// columns; a sweep decides the tracks whose tag went quiet or settled on the
+// far side (decide.ts). No I/O, no clock: times come from the caller, as for
+// the item engine. Open tracks are not part of engine snapshots: a passage in
+// progress when the engine stops is not reported (docs/item-processing.md).
+import type { EngineReport } from '../report';
+import { addRead, BIN_MS, decide, dropBefore, newTrack, readWeight, type Track, type Verdict } from './decide';
+import { rolesOf, type ThresholdJobContext } from './context';
+import { transitionIdOf, type ThresholdIteration, type ThresholdTransition } from './transition';
+
+export interface ThresholdOutput {
+  readonly transitions: ThresholdTransition[];
+  readonly iterations: ThresholdIteration[];
+}
+
+interface JobTracks {
+  ctx: ThresholdJobContext;
+  /** `<threshold index>\u0000<EPC>` -> track. */
+  readonly tracks: Map<string, Track>;
+  readonly tids: Map<string, string>;
+}
+
+export const emptyOutput = (): ThresholdOutput => ({ transitions: [], iterations: [] });
+
+export class ThresholdTracker {
+  private readonly jobs = new Map<string, JobTracks>();
+  private lastSweep = -Infinity;
+
+  /** Open tracks (tests, logs). */
+  get openTracks(): number {
+    let n = 0;
+    for (const j of this.jobs.values()) n += j.tracks.size;
+    return n;
+  }
+
+  /**
+   * Adds the report's reads of threshold antennas; reads of antennas the job
+   * does not watch (ignored, unlisted, other readers) are skipped. A read's
+   * time is the middle of its observation's first and last sighting, never
+   * after `now`. Sweeps when `now` moved on by a bin since the last sweep, so
+   * tracks are decided during a catch-up too.
+   */
+  ingest(report: EngineReport, ctx: ThresholdJobContext, now: number, out: ThresholdOutput = emptyOutput()): ThresholdOutput {
+    let job = this.jobs.get(ctx.jobId);
+    if (job === undefined) this.jobs.set(ctx.jobId, (job = { ctx, tracks: new Map(), tids: new Map() }));
+    else job.ctx = ctx;
+    const byAntenna = ctx.antennas.get(report.reader);
+    if (byAntenna !== undefined) {
+      const { epc, antennaId, peakRssi, lastSeen, firstSeen, readCount, tid, timeBase } = report;
+      for (let i = 0; i < epc.length; i++) {
+        const roles = rolesOf(byAntenna, antennaId[i]!);
+        if (roles === undefined) continue;
+        const last = lastSeen[i]!;
+        const time = Math.min(timeBase + (firstSeen === undefined ? last : (firstSeen[i]! + last) / 2), now);
+        const count = readCount?.[i] ?? 1;
+        const weight = readWeight(peakRssi[i]!, count);
+        for (const role of roles) {
+          const key = `${role.threshold}\u0000${epc[i]!}`;
+          let track = job.tracks.get(key);
+          if (track === undefined) job.tracks.set(key, (track = newTrack()));
+          addRead(track, time, role.side, weight, count);
+          track.lastArrival = now;
+        }
+        const t = tid?.[i];
+        if (t != null) job.tids.set(epc[i]!, t);
+      }
+    }
+    if (now - this.lastSweep >= BIN_MS) this.sweep(now, out);
+    return out;
+  }
+
+  /**
+   * Decides what is due at `now`: a track whose tag was not read for quietMs
+   * gets its final decision and is dropped; a track with new reads is
+   * decided early when its tag has settled on the far side (settleMs). Reads
+   * older than the passage window are dropped.
+   */
+  sweep(now: number, out: ThresholdOutput = emptyOutput()): ThresholdOutput {
+    this.lastSweep = now;
+    for (const job of this.jobs.values()) {
+      const { params } = job.ctx;
+      for (const [key, track] of job.tracks) {
+        dropBefore(track, Math.floor((track.lastRead - params.passageWindowMs) / BIN_MS) + 1);
+        if (now - track.lastArrival >= params.quietMs) {
+          this.conclude(job, key, track, now, true, out);
+          job.tracks.delete(key);
+        } else if (track.dirty) {
+          this.conclude(job, key, track, now, false, out);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The job ended: every open track gets its final decision. */
+  endJob(jobId: string, now: number, out: ThresholdOutput = emptyOutput()): ThresholdOutput {
+    const job = this.jobs.get(jobId);
+    if (job === undefined) return out;
+    for (const [key, track] of job.tracks) this.conclude(job, key, track, now, true, out);
+    this.jobs.delete(jobId);
+    return out;
+  }
+
+  private conclude(job: JobTracks, key: string, track: Track, now: number, final: boolean, out: ThresholdOutput): void {
+    track.dirty = false;
+    const verdict = decide(track, job.ctx.params, final);
+    const sep = key.indexOf('\u0000');
+    const threshold = job.ctx.thresholds[Number(key.slice(0, sep))]!;
+    const epc = key.slice(sep + 1);
+    if (job.ctx.iterationData && (final || verdict.kind === 'TRANSITION')) out.iterations.push(iterationOf(job.ctx.jobId, threshold.id, epc, now, track, verdict));
+    if (verdict.kind !== 'TRANSITION') {
+      if (final) job.tids.delete(epc);
+      return;
+    }
+    const ctx = job.ctx;
+    out.transitions.push({
+      transitionId: transitionIdOf(ctx.jobId, threshold.id, epc, verdict.at),
+      jobId: ctx.jobId,
+      thresholdId: threshold.id,
+      thresholdName: threshold.name,
+      facility: ctx.facility,
+      epc,
+      tid: job.tids.get(epc) ?? null,
+      destination: verdict.destination,
+      confidence: verdict.confidence,
+      observationTime: verdict.at,
+      reportToDatabaseEnabled: ctx.reportToDatabaseEnabled,
+      reportToMessageQueueEnabled: ctx.reportToMessageQueueEnabled,
+    });
+    // What led there is spent: the track goes on from the destination side, so a return is a new transition.
+    track.side = verdict.destination === 'IN' ? 1 : -1;
+    track.floorBin = verdict.fromBin;
+    dropBefore(track, verdict.fromBin);
+    if (final) job.tids.delete(epc);
+  }
+}
+
+function iterationOf(jobId: string, thresholdId: number, epc: string, now: number, track: Track, verdict: Verdict): ThresholdIteration {
+  const sum = (col: readonly number[]): number => col.reduce((a, b) => a + b, 0);
+  const round = (n: number): number => Math.round(n * 100) / 100;
+  return {
+    jobId,
+    thresholdId,
+    epc,
+    time: now,
+    outcome: verdict.kind === 'TRANSITION' ? 'TRANSITION' : verdict.reason,
+    destination: verdict.kind === 'TRANSITION' ? verdict.destination : null,
+    confidence: verdict.kind === 'TRANSITION' ? verdict.confidence : null,
+    readsIn: sum(track.nIn),
+    readsOut: sum(track.nOut),
+    weightIn: round(sum(track.wIn)),
+    weightOut: round(sum(track.wOut)),
+    firstRead: (track.bins[0] ?? 0) * BIN_MS,
+    lastRead: track.lastRead,
+  };
+}

@@ -1,0 +1,62 @@
+// What the log says at info while readers report: the state changes
+// (configuration, every job transition) and a periodic ingestion summary,
+// not a line per HTTP request (those are debug). Read back through the
+// retained log (GET /support/v1/logs), which keeps info and above.
+import { expect } from 'chai';
+import { gunzipSync } from 'node:zlib';
+import type { Logger } from '../../src/core/logger';
+import { parseOptions } from '../../src/simulator/options';
+import { runSimulation } from '../../src/simulator/run';
+import { ADMIN, startTestApp, type TestApp } from '../support/app';
+
+const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
+
+async function retainedLog(app: TestApp, from: string): Promise<Array<Record<string, unknown>>> {
+  const res = await fetch(`${app.baseUrl}/support/v1/logs?from=${encodeURIComponent(from)}`, { headers: { Authorization: ADMIN } });
+  expect(res.status).to.equal(200);
+  const text = gunzipSync(Buffer.from(await res.arrayBuffer())).toString('utf8');
+  return text.split('\n').filter((l) => l.length).map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+describe('logs while readers report', function () {
+  this.timeout(120_000);
+  let app: TestApp;
+  before(async () => {
+    app = await startTestApp({ LOG_SUMMARY_INTERVAL_MS: '1000' });
+  });
+  after(async () => app?.stop());
+
+  it('logs configuration changes, every job transition and an ingestion summary at info, and no request lines', async () => {
+    const from = new Date(Date.now() - 1000).toISOString();
+    const options = parseOptions(['--url', app.baseUrl, '--demo', '--start-job', '--readers', '2', '--families', 'XARRAY,SPEEDWAY', '--tags', '20', '--duration', '5', '--checkin-seconds', '1', '--progress', 'none']);
+    const summary = await runSimulation(options, { log: silent });
+    expect(summary.totals.reportsAccepted).to.be.greaterThan(2);
+
+    let lines: Array<Record<string, unknown>> = [];
+    const deadline = Date.now() + 15_000;
+    // The job's STOPPED transition and the last summary period land a moment after the run.
+    while (Date.now() < deadline) {
+      lines = await retainedLog(app, from);
+      const stopped = lines.some((l) => l['msg'] === 'job status changed' && l['jobId'] === summary.jobId && l['to'] === 'STOPPED');
+      if (stopped && lines.some((l) => l['msg'] === 'ingestion')) break;
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    const transitions = lines.filter((l) => l['msg'] === 'job status changed' && l['jobId'] === summary.jobId);
+    expect(transitions.map((l) => `${String(l['from'])}>${String(l['to'])}`)).to.deep.equal([
+      'NONE>WAITING',
+      'WAITING>INITIALIZING',
+      'INITIALIZING>STARTING',
+      'STARTING>RUNNING',
+      'RUNNING>STOPPING',
+      'STOPPING>STOPPED',
+    ]);
+    expect(transitions.find((l) => l['to'] === 'STOPPED')).to.include({ level: 'info', stopReason: 'USER_REQUESTED_ABRUPT', recipe: 'sim-inventory' });
+    expect(lines.filter((l) => l['msg'] === 'configuration changed').map((l) => l['stream'])).to.include.members(['readerDefinition-sim-xarray-1', 'recipe-sim-inventory']);
+    const ingestion = lines.filter((l) => l['msg'] === 'ingestion');
+    expect(ingestion.reduce((n, l) => n + Number(l['reports']), 0)).to.equal(summary.totals.reportsAccepted);
+    expect(ingestion.reduce((n, l) => n + Number(l['observations']), 0)).to.equal(summary.totals.observations);
+    expect(ingestion.some((l) => Number(l['itemsChanged']) > 0)).to.equal(true);
+    // Hundreds of check-ins and reports, not one request line at info.
+    expect(lines.filter((l) => l['msg'] === 'request')).to.deep.equal([]);
+  });
+});
