@@ -3,7 +3,7 @@
 // connect (their `connection`), jobs say what they run.
 import type { Slice } from '../core/slice';
 import { jobsForAgents } from '../jobs/agents';
-import { loadReadersSettings } from './settings';
+import { loadMqttSettings, loadReadersSettings } from './settings';
 import { startReadersWork } from './work';
 
 export const readersSlice: Slice = {
@@ -13,6 +13,6 @@ export const readersSlice: Slice = {
   },
   start(deps, roles) {
     if (!roles.includes('readers')) return undefined;
-    return startReadersWork(deps, jobsForAgents, loadReadersSettings(process.env));
+    return startReadersWork(deps, jobsForAgents, loadReadersSettings(process.env), loadMqttSettings(process.env, deps.keys.base));
   },
 };
