@@ -3,20 +3,13 @@
 // not a line per HTTP request (those are debug). Read back through the
 // retained log (GET /support/v1/logs), which keeps info and above.
 import { expect } from 'chai';
-import { gunzipSync } from 'node:zlib';
 import type { Logger } from '../../src/core/logger';
 import { parseOptions } from '../../src/simulator/options';
 import { runSimulation } from '../../src/simulator/run';
-import { ADMIN, startTestApp, type TestApp } from '../support/app';
+import { startTestApp, type TestApp } from '../support/app';
+import { retainedLogLines } from '../support/retained-log';
 
 const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
-
-async function retainedLog(app: TestApp, from: string): Promise<Array<Record<string, unknown>>> {
-  const res = await fetch(`${app.baseUrl}/support/v1/logs?from=${encodeURIComponent(from)}`, { headers: { Authorization: ADMIN } });
-  expect(res.status).to.equal(200);
-  const text = gunzipSync(Buffer.from(await res.arrayBuffer())).toString('utf8');
-  return text.split('\n').filter((l) => l.length).map((l) => JSON.parse(l) as Record<string, unknown>);
-}
 
 describe('logs while readers report', function () {
   this.timeout(120_000);
@@ -36,7 +29,7 @@ describe('logs while readers report', function () {
     const deadline = Date.now() + 15_000;
     // The job's STOPPED transition and the last summary period land a moment after the run.
     while (Date.now() < deadline) {
-      lines = await retainedLog(app, from);
+      lines = await retainedLogLines(app, `?from=${encodeURIComponent(from)}`);
       const stopped = lines.some((l) => l['msg'] === 'job status changed' && l['jobId'] === summary.jobId && l['to'] === 'STOPPED');
       if (stopped && lines.some((l) => l['msg'] === 'ingestion')) break;
       await new Promise((r) => setTimeout(r, 300));

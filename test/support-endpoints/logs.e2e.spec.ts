@@ -1,17 +1,10 @@
 // Support: log export of a time range from the retained log file, and the
 // (for now empty) iteration data; bad parameters are 400s naming them.
 import { expect } from 'chai';
-import { gunzipSync } from 'node:zlib';
 import { startTestApp, type TestApp } from '../support/app';
+import { retainedLogLines } from '../support/retained-log';
 
-async function logLines(app: TestApp, query: string): Promise<Array<Record<string, unknown>>> {
-  const res = await fetch(`${app.baseUrl}/support/v1/logs${query}`, { headers: { Authorization: `Basic ${Buffer.from('admin:admindefault').toString('base64')}` } });
-  expect(res.status).to.equal(200);
-  expect(res.headers.get('content-type')).to.equal('application/gzip');
-  expect(res.headers.get('content-disposition')).to.match(/^attachment; filename="tagtrail-logs-.*\.ndjson\.gz"$/);
-  const text = gunzipSync(Buffer.from(await res.arrayBuffer())).toString('utf8');
-  return text.split('\n').filter((l) => l.length).map((l) => JSON.parse(l) as Record<string, unknown>);
-}
+const logLines = retainedLogLines;
 
 describe('support: logs and iteration data', function () {
   this.timeout(60_000);
