@@ -64,7 +64,8 @@ describe('configuration round trip: what you PUT is what you GET', function () {
     const recipes = [
       { name: 'r-inv', type: 'INVENTORY', readerConfigurationName: 'inv-all', readerConfigurations: { 'xa-1': 'inv-all' }, tagHeartbeatDuration: 'PT10M', tagExpiryDuration: 'PT1M', computeWindow: 30, reportingInterval: 10, locationAggregationModel: 'BY_TIME' },
       { name: 'r-loc', type: 'LOCATION', readerConfigurationName: 'loc-all', readerConfigurations: {}, tagHeartbeatDuration: 'PT5M', tagExpiryDuration: null, minimumMovementInMeters: 1.5, computeWindow: 10, reportingInterval: 5 },
-      { name: 'r-thr', type: 'THRESHOLD', readerConfigurationName: 'thr-all', readerConfigurations: {}, thresholdIds: [], profile: 'door', iterationDataLogEnabled: true },
+      { name: 'r-thr', type: 'THRESHOLD', readerConfigurationName: 'thr-all', readerConfigurations: {}, thresholdIds: [], profile: 'door', iterationDataLogEnabled: true,
+        transitionParameters: { passageWindowSeconds: 12, quietSeconds: 2, settleSeconds: 3.5, minConfidence: 0.6, minBalanceShift: 0.25 } },
     ];
     for (const r of recipes) {
       await roundTrip(`recipe ${r.type}`, { path: '/configuration/v1/recipes/createOrReplace', body: r }, `/configuration/v1/recipes/show/${r.name}`);
