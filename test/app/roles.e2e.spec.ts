@@ -121,7 +121,7 @@ describe('role matrix over every route', function () {
     expect(failed).to.deep.equal([]);
   });
 
-  it('the user routes have the roles of the spec', () => {
+  it('the user routes have the roles of the interface', () => {
     const rolesOf = (method: string, path: string): unknown => specs.find((s) => s.method === method && s.path === path)?.roles;
     const all = ['Admin', 'ConfigManager', 'DataReader', 'JobRunner'];
     expect(rolesOf('get', '/configuration/v1/users/currentUser')).to.have.members(all);

@@ -15,7 +15,7 @@ import { startTestApp, type TestApp } from '../support/app';
 import { givenReaderWithQueue } from './support';
 import { findRabbitTools, sparePort, startRabbitNode, type RabbitNode } from './rabbitmq-node';
 
-// The arguments existing clients redeclare their queue with (compat-notes "AMQP queues").
+// The arguments existing clients redeclare their queue with (docs/interface.md, "AMQP queues").
 const QUEUE_ARGS = { 'x-expires': 3600000, 'x-message-ttl': 3600000, 'x-max-length-bytes': 1073741824 };
 
 /** The shipped fragment, pointed at the test's tagtrail and listening on the node's spare port only. */

@@ -7,7 +7,7 @@ import { ctx, inventoryRecipe, locationRecipe, READER_MODES, SEARCH_MODES } from
 const validate = (input: unknown) => validateRecipe(input, ctx);
 
 describe('validateRecipe: minimum reporting interval per reader mode (Errors 2)', () => {
-  it('given the spec table, then modes are 0 or 3 s, MODE_1004 the stricter 3 and unlisted MODE_1003 0', () => {
+  it('given the published table, then modes are 0 or 3 s, MODE_1004 the stricter 3 and unlisted MODE_1003 0', () => {
     expect(MIN_REPORTING_INTERVAL).to.deep.equal({
       MAX_THROUGHPUT: 0,
       HYBRID: 0,

@@ -1,6 +1,6 @@
 // Recipes through HTTP, against the whole service in-process: round trips
 // with the defaults of each type filled in (unset optional fields null),
-// duplicates, each rule of the spec's Errors list (1, 2, 3, 4, 8) as a 400
+// duplicates, each rule of the published Errors list (docs/interface.md) (1, 2, 3, 4, 8) as a 400
 // naming the field with nothing written, references to reader
 // configurations and reader definitions, and roles.
 import { expect } from 'chai';
@@ -37,7 +37,7 @@ describe('recipes over HTTP', function () {
   });
   after(async () => app?.stop());
 
-  describe('round trips with the defaults of each type (compat-notes factory defaults)', () => {
+  describe('round trips with the defaults of each type (the factory defaults clients expect, docs/interface.md)', () => {
     const common = { readerConfigurations: {} };
 
     it('INVENTORY: tagHeartbeatDuration PT5M, tagExpiryDuration null, computeWindow 20, reportingInterval 5', async () => {

@@ -14,7 +14,7 @@ const image = (version: string, imageType: 'FIRMWARE_READER' | 'CAP_SERVICE' = '
 const images = [image('5.9.2'), image('5.10.0'), image('1.0', 'CAP_SERVICE'), image('5.10.0.240')];
 
 describe('software/codec', () => {
-  it('given a software image as the spec shows it, when decoded, then accepted', () => {
+  it('given a software image as the published interface shows it, when decoded, then accepted', () => {
     const json: unknown = JSON.parse(JSON.stringify(image('5.12.0')));
     expect(rightOf(SoftwareImage.decode(json))).to.deep.equal(image('5.12.0'));
   });

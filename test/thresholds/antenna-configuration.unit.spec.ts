@@ -19,7 +19,7 @@ const body = {
 };
 
 describe('thresholds/antenna-configuration codec', () => {
-  it('given the spec example shape, when decoded, then accepted', () => {
+  it('given the published example shape, when decoded, then accepted', () => {
     expect(decoded(AntennaConfigurationBody, body)).to.deep.equal(body);
   });
 
