@@ -2,8 +2,8 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { html } from './html.js';
-import { api, loadSession, saveSession, setAuthorization, setOnUnauthorized, version } from './api.js';
-import { startLive, stopLive, useLiveState } from './live.js';
+import { api, healthz, loadSession, saveSession, setAuthorization, setOnUnauthorized, version } from './api.js';
+import { onWarningsChanged, startLive, stopLive, useLiveState } from './live.js';
 import { Overview } from './screens/overview.js';
 import { FloorMap } from './screens/map.js';
 import { Items, ItemPage } from './screens/items.js';
@@ -62,7 +62,7 @@ function Login({ onLogin }) {
         const { token } = await api('GET', '/authentication/v1/token', { auth: basic });
         authorization = `Token ${JSON.stringify({ token })}`;
       }
-      onLogin({ name: me.name, roles: me.roles, authorization, token: authorization.startsWith('Token'), defaultPassword: me.name === 'admin' && password === 'admindefault' });
+      onLogin({ name: me.name, roles: me.roles, authorization, token: authorization.startsWith('Token') });
     } catch (err) {
       setError(err.status === 401 ? 'Unknown user or wrong password.' : err.status === 403 ? 'This user holds no role.' : err.message);
     } finally {
@@ -80,9 +80,19 @@ function Login({ onLogin }) {
   </form>`;
 }
 
-function Shell({ session, onLogout, setSession }) {
+function Shell({ session, onLogout }) {
   const [route, setRoute] = useState(parseHash());
   const live = useLiveState();
+  // The service's own warnings from /healthz (the built-in admin's default
+  // password among them), shown to everyone until they are resolved.
+  const [warnings, setWarnings] = useState([]);
+  useEffect(() => {
+    const load = () => healthz().then((h) => setWarnings(h.warnings ?? []), () => undefined);
+    onWarningsChanged.refresh = load;
+    void load();
+    const t = setInterval(load, 30_000);
+    return () => clearInterval(t);
+  }, []);
   useEffect(() => {
     const on = () => setRoute(parseHash());
     addEventListener('hashchange', on);
@@ -101,7 +111,7 @@ function Shell({ session, onLogout, setSession }) {
   });
   let body;
   if (itemPage && allowed(session, ['DataReader'])) body = html`<${ItemPage} epc=${decodeURIComponent(route.path.slice(5))} session=${session} />`;
-  else if (screen) body = html`<${screen.view} session=${session} params=${route.params} kind=${screen.kind} key=${screen.id} setSession=${setSession} />`;
+  else if (screen) body = html`<${screen.view} session=${session} params=${route.params} kind=${screen.kind} key=${screen.id} />`;
   else body = html`<h1>Not available</h1><p>This screen does not exist or needs a role you do not hold (${session.roles.join(', ') || 'no roles'}).</p>`;
   return html`<div class="shell">
     <header class="top">
@@ -113,7 +123,7 @@ function Shell({ session, onLogout, setSession }) {
     </header>
     <nav class="side" aria-label="Screens">${nav}</nav>
     <main id="main">
-      ${session.defaultPassword && html`<div class="banner" role="alert" data-testid="default-password">The admin user still has the well-known default password. <a href="#/users">Change it now</a>.</div>`}
+      ${warnings.map((w) => html`<div class="banner" role="alert" data-testid=${/default password/.test(w) ? 'default-password' : 'warning'}>${w}${/default password/.test(w) && allowed(session, ['Admin']) ? html` <a href="#/users">Change it now</a>.` : ''}</div>`)}
       ${body}
     </main>
   </div>`;
@@ -144,7 +154,7 @@ function App() {
     location.hash = '#/overview';
   };
   if (!session) return html`<${Login} onLogin=${setSession} />`;
-  return html`<${Shell} session=${session} onLogout=${logout} setSession=${setSession} />`;
+  return html`<${Shell} session=${session} onLogout=${logout} />`;
 }
 
 document.documentElement.dataset.version = version;

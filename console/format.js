@@ -31,6 +31,6 @@ export const num = (v) => (typeof v === 'number' ? v.toLocaleString() : '–');
 export const metres = (v) => (typeof v === 'number' ? v.toFixed(2) : '–');
 
 export function StatusPill({ status }) {
-  const cls = /HEALTHY|RUNNING|COMPLETED|ok|IDLE/.test(status ?? '') ? 'ok' : /WARNING|WAITING|STARTING|STOPPING|INITIALIZING|IN_PROGRESS|AWAITING/.test(status ?? '') ? 'warn' : /FAILED|ERROR|down|NOT_RESPONDING|STOPPED/.test(status ?? '') ? 'bad' : '';
+  const cls = /HEALTHY|RUNNING|COMPLETED|ok|IDLE|ready/.test(status ?? '') ? 'ok' : /WARNING|WAITING|STARTING|STOPPING|INITIALIZING|IN_PROGRESS|AWAITING|rebuilding/.test(status ?? '') ? 'warn' : /FAILED|ERROR|down|NOT_RESPONDING|STOPPED|lost/.test(status ?? '') ? 'bad' : '';
   return html`<span class=${`pill ${cls}`}>${status ?? '–'}</span>`;
 }

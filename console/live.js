@@ -83,3 +83,6 @@ export function useLoad(load, deps = []) {
   useLive((name) => { if (name === 'hello' || name === 'gap') void run(); }, deps);
   return [value, error, run, setValue];
 }
+
+/** The shell's reload of the service's warnings (/healthz), for screens that may have resolved one (a password change). */
+export const onWarningsChanged = { refresh: () => undefined };

@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { html } from '../html.js';
 import { api, get } from '../api.js';
 import { Time } from '../format.js';
-import { useLoad } from '../live.js';
+import { onWarningsChanged, useLoad } from '../live.js';
 import { ErrorText } from './common.js';
 
 const ROLES = ['Admin', 'ConfigManager', 'DataReader', 'JobRunner'];
@@ -19,7 +19,7 @@ function Tokens({ name }) {
     <tbody>${(tokens ?? []).map((t) => html`<tr><td><code>${t.authenticationToken.token.slice(0, 8)}…</code></td><td><${Time} iso=${t.issued} /></td><td><${Time} iso=${t.lastUsed} /></td><td>${t.valid ? 'yes' : 'revoked'}</td><td>${t.valid && html`<button class="danger" onClick=${() => revoke(t.authenticationToken.token)}>Revoke</button>`}</td></tr>`)}</tbody></table></div>`;
 }
 
-export function Users({ session, setSession }) {
+export function Users() {
   const [users, error, reload] = useLoad(() => get('/configuration/v1/users/show'));
   const [form, setForm] = useState({ name: '', password: '', roles: [] });
   const [editing, setEditing] = useState(false);
@@ -29,7 +29,7 @@ export function Users({ session, setSession }) {
     e.preventDefault();
     try {
       await api(editing ? 'PUT' : 'POST', `/configuration/v1/users/${editing ? 'createOrReplace' : 'create'}`, { body: { name: form.name, roles: form.roles, ...(form.password ? { password: form.password } : {}) } });
-      if (form.name === session.name && form.password && session.defaultPassword) setSession({ ...session, defaultPassword: false });
+      if (form.password) onWarningsChanged.refresh();
       setForm({ name: '', password: '', roles: [] });
       setEditing(false);
       setFormError(null);

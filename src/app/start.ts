@@ -112,7 +112,7 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
     shutdown.add('ingestion summary', async () => stopSummary());
   }
 
-  const { deps, principals } = await wireSlices(SLICES, config, { eventStore, redis }, logger, shutdown);
+  const { deps, principals } = await wireSlices(SLICES, config, { eventStore, redis, eventStoreTarget: connectionString }, logger, shutdown);
   checkpoint();
 
   // Jobs projection (projections role) and job runner (jobs role).

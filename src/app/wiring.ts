@@ -34,7 +34,8 @@ export interface Wired {
 export async function wireSlices(
   slices: readonly Slice[],
   config: Config,
-  clients: { eventStore: EventStoreDBClient; redis: RedisClient },
+  /** `eventStoreTarget`: where the client connected (the embedded store's real port), for /about. */
+  clients: { eventStore: EventStoreDBClient; redis: RedisClient; eventStoreTarget?: string },
   logger: Logger,
   shutdown: Shutdown,
 ): Promise<Wired> {
@@ -74,7 +75,7 @@ export async function wireSlices(
       roles: config.roles,
       dataDir: path.resolve(config.dataDir),
       rootPath: config.http.rootPath,
-      targets: { eventStore: redactUrl(eventStoreConnectionString(config)), redis: redactUrl(config.redisUrl), amqp: redactUrl(config.amqpUrl) },
+      targets: { eventStore: redactUrl(clients.eventStoreTarget ?? eventStoreConnectionString(config)), redis: redactUrl(config.redisUrl), amqp: redactUrl(config.amqpUrl) },
     },
   };
   for (const slice of slices) {

@@ -2,6 +2,7 @@
 // stored request (defaults applied, facility resolved). Pure.
 import * as t from 'io-ts';
 import * as E from 'fp-ts/Either';
+import { Name, nameSchema } from '../core/codecs';
 import { formatIsoDuration, parseIsoDuration } from '../core/duration';
 import { badRequest, type ApiError } from '../core/http/errors';
 import { resolveFacility } from '../facilities/facility-field';
@@ -10,10 +11,10 @@ import { DEFAULT_START_DELAY, type StoredJobRequest } from './model';
 
 export const JobStartBody = t.intersection(
   [
-    t.type({ recipeName: t.string }),
+    t.type({ recipeName: Name }),
     t.partial({
       name: nullable(t.string),
-      facility: nullable(t.string),
+      facility: nullable(Name),
       durationSeconds: nullable(t.number),
       startDelay: nullable(t.string),
       readerGroups: nullable(t.array(t.string)),
@@ -33,8 +34,8 @@ export const jobStartBodySchema: Record<string, unknown> = {
   required: ['recipeName'],
   properties: {
     name: { type: 'string', nullable: true },
-    recipeName: { type: 'string' },
-    facility: { type: 'string', nullable: true, description: 'required when several facilities exist' },
+    recipeName: nameSchema(),
+    facility: { ...nameSchema('required when several facilities exist'), nullable: true },
     durationSeconds: { type: 'integer', minimum: 0, nullable: true, description: '0, null or absent: run until stopped' },
     startDelay: { type: 'string', nullable: true, description: 'ISO 8601 duration, default PT3M' },
     readerGroups: { type: 'array', items: { type: 'string' }, nullable: true },

@@ -5,17 +5,11 @@
 // the reader, acknowledged to the job; tag reads become TagsReported through
 // the agent gateway's own acceptReport. What goes wrong becomes reader health
 // events; what the reader cannot do fails the reader in the job.
-import { randomUUID } from 'node:crypto';
 import * as E from 'fp-ts/Either';
 import type { AppDeps } from '../core/slice';
 import type { Logger } from '../core/logger';
-import { ApiError } from '../core/http/errors';
-import { acceptReport, reportHealth } from '../agents/gateway';
 import type { AgentHealthEvent } from '../agents/health-codes';
 import type { JobsForAgents } from '../jobs/assignment';
-import { runJobCommand } from '../jobs/commands';
-import { jobsWaiter } from '../jobs/context';
-import { RelayLease } from '../queues/lease';
 import { IMPINJ, MSG } from '../llrp/constants';
 import { LlrpClient } from '../llrp/client';
 import type { LlrpMessage } from '../llrp/frame';
@@ -33,7 +27,8 @@ import {
   statusOf,
   type Capabilities,
 } from '../llrp/messages';
-import { ReadBatch } from './batch';
+import { failInJob, flushMsOf, JobFeed, readerHealth } from './job-side';
+import { ReaderLinkBase } from './link-base';
 import { readerConfigurationKind } from '../readerconfigurations/kind';
 import type { ReaderConfigDetails } from '../readerconfigurations';
 import { planRoSpec, TAGTRAIL_ROSPEC_ID } from './plan';
@@ -60,78 +55,48 @@ class ReaderRefusal extends Error {
   override name = 'ReaderRefusal';
 }
 
-interface Running {
-  readonly jobId: string;
-  readonly batch: ReadBatch;
-  readonly flushMs: number;
-  timer: NodeJS.Timeout | undefined;
-}
-
 export type LinkState = 'standby' | 'connecting' | 'connected' | 'waiting' | 'stopped';
 
-export class LlrpLink {
-  state: LinkState = 'connecting';
+export class LlrpLink extends ReaderLinkBase {
   capabilities: Capabilities | null = null;
   /** Last time anything arrived from the reader (ms). */
   lastHeardMs = 0;
   private client: LlrpClient | undefined;
-  private readonly lease: RelayLease;
-  private wantedJob: string | null = null;
-  private running: Running | undefined;
-  /** Jobs this reader failed (or was refused in): not tried again. */
-  private readonly failedJobs = new Set<string>();
-  /** Serialises job changes: one ROSpec change at a time. */
-  private jobChain: Promise<void> = Promise.resolve();
-  private readonly stopping = new AbortController();
-  private loop: Promise<void> | undefined;
   /** One health event per streak of failed attempts, not one per retry. */
   private reportedDown = false;
-  private readonly log: Logger;
 
   constructor(
     readonly target: LinkTarget,
-    private readonly d: LinkDeps,
+    d: LinkDeps,
   ) {
-    this.lease = new RelayLease(d.deps.redis, d.leaseKey, d.settings.leaseMs, d.logger, `reader ${target.name}`);
-    this.log = d.logger;
+    super(target.name, d);
   }
 
   private now(): Date {
-    return (this.d.now ?? (() => new Date()))();
+    return this.side.now();
   }
 
-  start(): void {
-    this.loop ??= this.run().catch((err: unknown) => this.log.error('reader link stopped on an error', { reader: this.target.name, err }));
+  get firmware(): string {
+    return this.capabilities?.firmware ?? '';
   }
 
-  /** The job the reader should run now (null: none). Applied as soon as the link is up. */
-  setJob(jobId: string | null): void {
-    if (jobId === this.wantedJob) return;
-    this.wantedJob = jobId;
-    this.kickJob();
-  }
-
-  get runningJob(): string | null {
-    return this.running?.jobId ?? null;
+  /** Same reader at the same address (a changed definition reopens the link). */
+  sameAs(t: LinkTarget): boolean {
+    return t.host === this.target.host && t.port === this.target.port;
   }
 
   async stop(): Promise<void> {
     // The reader stops reading and the last reads are stored before the connection closes.
-    this.wantedJob = null;
-    this.kickJob();
-    await this.jobChain.catch(() => undefined);
-    this.stopping.abort();
-    const client = this.client;
-    if (client?.isOpen) {
-      await client.request(MSG.CLOSE_CONNECTION, closeConnection, 2000).catch(() => undefined);
-      client.destroy();
-    }
-    await this.loop;
-    await this.lease.release();
-    this.state = 'stopped';
+    await this.stopLink(async () => {
+      const client = this.client;
+      if (client?.isOpen) {
+        await client.request(MSG.CLOSE_CONNECTION, closeConnection, 2000).catch(() => undefined);
+        client.destroy();
+      }
+    });
   }
 
-  private async run(): Promise<void> {
+  protected async run(): Promise<void> {
     let attempt = 0;
     const signal = this.stopping.signal;
     while (!signal.aborted) {
@@ -235,7 +200,7 @@ export class LlrpLink {
         case MSG.RO_ACCESS_REPORT: {
           const running = this.running;
           if (running === undefined) return;
-          running.batch.add(decodeTagReads(m.body), Date.now());
+          running.add(decodeTagReads(m.body));
           return;
         }
         case MSG.READER_EVENT_NOTIFICATION:
@@ -264,28 +229,20 @@ export class LlrpLink {
     if (e.exception !== null) await this.health('HARDWARE_FAULT', 'READER_EXCEPTION', { message: e.exception });
   }
 
-  private async health(type: AgentHealthEvent['type'], code: string, args: Record<string, unknown>): Promise<void> {
-    await reportHealth(this.d.deps, this.target.name, [{ eventTime: this.now().toISOString(), type, code, args }]).catch((err: unknown) =>
-      this.log.warn('could not record a reader health event', { reader: this.target.name, code, err }),
-    );
-  }
-
-  private kickJob(): void {
-    this.jobChain = this.jobChain.then(() => this.applyJob()).catch((err: unknown) => this.log.warn('job change on the reader failed; retried at the next look', { reader: this.target.name, err: (err as Error).message }));
+  private health(type: AgentHealthEvent['type'], code: string, args: Record<string, unknown>): Promise<void> {
+    return readerHealth(this.side, type, code, args);
   }
 
   /** Brings the reader to the wanted job: stops what runs, starts what should. */
-  private async applyJob(): Promise<void> {
+  protected async applyJob(wanted: string | null): Promise<void> {
     const client = this.client;
     if (client === undefined || this.state !== 'connected') return;
-    const wanted = this.wantedJob !== null && !this.failedJobs.has(this.wantedJob) ? this.wantedJob : null;
     if (this.running?.jobId === wanted) return;
     if (this.running !== undefined) {
       const ended = this.running;
       await client.request(MSG.STOP_ROSPEC, (id) => roSpecCommand(MSG.STOP_ROSPEC, id, TAGTRAIL_ROSPEC_ID), this.d.settings.timeoutMs).catch(() => undefined);
       await client.request(MSG.DELETE_ROSPEC, (id) => roSpecCommand(MSG.DELETE_ROSPEC, id, TAGTRAIL_ROSPEC_ID), this.d.settings.timeoutMs).catch(() => undefined);
       this.endJobLocally();
-      await this.flush(ended);
       this.log.info('reader stopped its job', { reader: this.target.name, jobId: ended.jobId });
     }
     if (wanted === null) return;
@@ -296,7 +253,8 @@ export class LlrpLink {
     if (config === undefined) return; // deleted under the job: the assignment goes next look
     const plan = planRoSpec({ operation: config.operation, configuration: config.configuration as ReaderConfigDetails, capabilities: this.capabilities as Capabilities });
     if (E.isLeft(plan)) {
-      await this.failInJob(wanted, `the reader cannot run the configuration: ${plan.left}`);
+      this.failedJobs.add(wanted);
+      await failInJob(this.side, wanted, `the reader cannot run the configuration: ${plan.left}`);
       return;
     }
     try {
@@ -306,59 +264,14 @@ export class LlrpLink {
     } catch (err) {
       if (err instanceof ReaderRefusal) {
         await this.health('SOFTWARE_FAULT', 'LLRP', { message: `ROSpec refused: ${err.message}` });
-        await this.failInJob(wanted, `the reader refused the ROSpec: ${err.message}`);
+        this.failedJobs.add(wanted);
+        await failInJob(this.side, wanted, `the reader refused the ROSpec: ${err.message}`);
         return;
       }
       throw err;
     }
-    const recipe = assignment.recipe as { reportingInterval?: unknown };
-    const interval = typeof recipe.reportingInterval === 'number' && recipe.reportingInterval > 0 ? recipe.reportingInterval : 1;
-    const running: Running = { jobId: wanted, batch: new ReadBatch(), flushMs: Math.min(60, interval) * 1000, timer: undefined };
-    this.running = running;
-    this.scheduleFlush(running);
+    this.running = new JobFeed(this.side, wanted, flushMsOf(assignment.recipe));
     await this.d.jobs.acknowledgeAssignment(this.d.deps, wanted, this.target.name, this.now());
     this.log.info('reader started its job', { reader: this.target.name, jobId: wanted, antennas: plan.right.antennaIds });
-  }
-
-  private async failInJob(jobId: string, message: string): Promise<void> {
-    this.failedJobs.add(jobId);
-    this.log.warn('reader cannot run its part of the job', { reader: this.target.name, jobId, reason: message });
-    const result = await runJobCommand(this.d.deps.client, jobId, { type: 'FailReader', readerName: this.target.name, message }, this.now(), { user: `reader:${this.target.name}` });
-    if (E.isRight(result)) await jobsWaiter(this.d.deps).waitFor(result.right.position);
-  }
-
-  private endJobLocally(): void {
-    if (this.running?.timer) clearTimeout(this.running.timer);
-    const ended = this.running;
-    this.running = undefined;
-    if (ended !== undefined && ended.batch.size > 0) void this.flush(ended);
-  }
-
-  private scheduleFlush(r: Running): void {
-    r.timer = setTimeout(() => {
-      void this.flush(r).finally(() => {
-        if (this.running === r) this.scheduleFlush(r);
-      });
-    }, r.flushMs);
-  }
-
-  /** Appends what the batch holds as one TagsReported, exactly as the agent API does. */
-  private async flush(r: Running): Promise<void> {
-    const batch = r.batch.take();
-    if (batch === null) return;
-    const report = { reportId: randomUUID(), jobId: r.jobId, from: new Date(batch.fromMs).toISOString(), to: new Date(batch.toMs).toISOString(), observations: batch.observations };
-    try {
-      await acceptReport(this.d.deps, this.d.jobs, this.target.name, report);
-    } catch (err) {
-      if (err instanceof ApiError) {
-        // Refused (the job stopped meanwhile): as an agent's late report, not kept.
-        this.log.debug('tag report refused', { reader: this.target.name, jobId: r.jobId, reason: err.message });
-        return;
-      }
-      this.log.warn('tag report not stored; kept for the next flush', { reader: this.target.name, err: (err as Error).message });
-      for (const o of batch.observations) {
-        r.batch.add([{ epc: o.epc, antennaId: o.antennaId, peakRssi: o.peakRssi, firstSeenUs: Date.parse(o.firstSeen) * 1000, lastSeenUs: Date.parse(o.lastSeen) * 1000, seenCount: o.readCount, channelIndex: null, phase: null }], Date.now());
-      }
-    }
   }
 }

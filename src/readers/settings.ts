@@ -34,6 +34,11 @@ export function loadReadersSettings(env: NodeJS.ProcessEnv): ReadersSettings {
   };
 }
 
+/** MQTT broker IoT readers publish to and the readers role subscribes at (READERS_MQTT_URL), and the topic prefix (READERS_MQTT_TOPIC_PREFIX, default tagtrail/<REDIS_KEY_PREFIX>). */
+export function loadMqttSettings(env: NodeJS.ProcessEnv, keyBase: string): { url: string; topicPrefix: string } {
+  return { url: env['READERS_MQTT_URL'] ?? 'mqtt://127.0.0.1:1883', topicPrefix: env['READERS_MQTT_TOPIC_PREFIX'] ?? `tagtrail/${keyBase.replace(/[#+:/]+$/, '').replace(/[#+]/g, '_')}` };
+}
+
 /** Exponential back-off with jitter: 0.5 s doubling up to `maxMs`, each wait drawn in [half, whole] so readers do not retry in step. */
 export function backoffMs(attempt: number, maxMs: number, random: () => number = Math.random): number {
   const ceiling = Math.min(maxMs, 500 * 2 ** Math.min(attempt, 20));

@@ -15,7 +15,13 @@ import { jobsReadModel } from '../jobs/context';
 import { heldReaders } from '../jobs/model';
 import { readerDefinitionsOf } from '../readerdefinitions/kind';
 import { LlrpLink, type LinkTarget } from './llrp-link';
+import { IotLink, type IotTarget, type MqttSettings } from './iot-link';
 import type { ReadersSettings } from './settings';
+
+type Target = { readonly kind: 'LLRP'; readonly t: LinkTarget } | { readonly kind: 'IOT'; readonly t: IotTarget };
+type Link = LlrpLink | IotLink;
+const sameTarget = (link: Link, target: Target): boolean =>
+  link instanceof LlrpLink ? target.kind === 'LLRP' && link.sameAs(target.t) : target.kind === 'IOT' && link.sameAs(target.t);
 
 /** What the readers role says of itself in AgentCheckedIn (agentId) for the readers it connects. */
 export const READERS_AGENT_ID = 'tagtrail-readers';
@@ -26,21 +32,22 @@ interface Presence {
   atMs: number;
 }
 
-export function startReadersWork(deps: AppDeps, jobs: JobsForAgents, settings: ReadersSettings): BackgroundWork & { links(): ReadonlyMap<string, LlrpLink>; scan(): Promise<void> } {
+export function startReadersWork(deps: AppDeps, jobs: JobsForAgents, settings: ReadersSettings, mqttSettings: MqttSettings): BackgroundWork & { links(): ReadonlyMap<string, Link>; scan(): Promise<void> } {
   const logger = deps.logger.child('readers');
-  const links = new Map<string, LlrpLink>();
+  const links = new Map<string, Link>();
   const presence = new Map<string, Presence>();
   const leaseKey = (name: string): string => `${deps.keys.base}v1:readers:lease:${name}`;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let scanning: Promise<void> = Promise.resolve();
 
-  const targets = async (): Promise<Map<string, LinkTarget>> => {
-    const out = new Map<string, LinkTarget>();
+  const targets = async (): Promise<Map<string, Target>> => {
+    const out = new Map<string, Target>();
     for (const d of await readerDefinitionsOf(deps.readModel)) {
       const c = d.connection;
-      if (c?.protocol !== 'LLRP' || d.address === null) continue;
-      out.set(d.name, { name: d.name, host: d.address, port: c.port });
+      if (d.address === null || c === undefined || c === null) continue;
+      if (c.protocol === 'LLRP') out.set(d.name, { kind: 'LLRP', t: { name: d.name, host: d.address, port: c.port } });
+      else if (c.protocol === 'IOT') out.set(d.name, { kind: 'IOT', t: { name: d.name, host: d.address, connection: c } });
     }
     return out;
   };
@@ -49,7 +56,7 @@ export function startReadersWork(deps: AppDeps, jobs: JobsForAgents, settings: R
     const wanted = await targets();
     for (const [name, link] of links) {
       const t = wanted.get(name);
-      if (t === undefined || t.host !== link.target.host || t.port !== link.target.port) {
+      if (t === undefined || !sameTarget(link, t)) {
         links.delete(name);
         presence.delete(name);
         logger.info('reader link closed: definition changed or removed', { reader: name });
@@ -58,7 +65,8 @@ export function startReadersWork(deps: AppDeps, jobs: JobsForAgents, settings: R
     }
     for (const [name, t] of wanted) {
       if (links.has(name)) continue;
-      const link = new LlrpLink(t, { deps, jobs, settings, logger, leaseKey: leaseKey(name) });
+      const linkDeps = { deps, jobs, settings, logger, leaseKey: leaseKey(name) };
+      const link: Link = t.kind === 'LLRP' ? new LlrpLink(t.t, linkDeps) : new IotLink(t.t, { ...linkDeps, mqtt: mqttSettings });
       links.set(name, link);
       link.start();
     }
@@ -76,11 +84,11 @@ export function startReadersWork(deps: AppDeps, jobs: JobsForAgents, settings: R
     const at = now.toISOString();
     await deps.redis.hSet(agentKeys(deps.keys).lastCheckin, Object.fromEntries(connected.map((n) => [n, at])));
     for (const name of connected) {
-      const link = links.get(name) as LlrpLink;
-      const next: Presence = { state: link.runningJob === null ? 'IDLE' : 'RUNNING_JOB', firmware: link.capabilities?.firmware ?? '', atMs: now.getTime() };
+      const link = links.get(name) as Link;
+      const next: Presence = { state: link.runningJob === null ? 'IDLE' : 'RUNNING_JOB', firmware: link.firmware, atMs: now.getTime() };
       const last = presence.get(name);
       if (last !== undefined && last.state === next.state && last.firmware === next.firmware && now.getTime() - last.atMs < CHECKIN_EVENT_INTERVAL_MS) continue;
-      await recordCheckin(deps, name, { agentId: READERS_AGENT_ID, versions: { App: 'LLRP', Firmware: next.firmware }, state: next.state }, now);
+      await recordCheckin(deps, name, { agentId: READERS_AGENT_ID, versions: { App: link instanceof LlrpLink ? 'LLRP' : 'IOT', Firmware: next.firmware }, state: next.state }, now);
       presence.set(name, next);
     }
   };

@@ -19,6 +19,7 @@ describe('about', function () {
     expect(res.body.roles).to.include('api');
     expect(res.body.uptimeSeconds).to.be.a('number');
     expect(res.body.targets.amqp).to.equal('amqp://guest:***@127.0.0.1:5672');
+    expect(res.body.targets.eventStore).to.equal(app.eventStoreConnectionString);
     expect(JSON.stringify(res.body)).not.to.contain('guest:guest');
     expect((await app.request('GET', '/about/v1/info', { auth: null })).status).to.equal(401);
   });

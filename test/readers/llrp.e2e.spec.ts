@@ -5,28 +5,16 @@
 // its own words; a reader that disappears mid-job turns NOT_RESPONDING with a
 // connection health event, and picks the job up again when it comes back.
 import { expect } from 'chai';
-import type { Logger } from '../../src/core/logger';
 import { generateLayout } from '../../src/simulator/layout';
 import { SimLlrpReader } from '../../src/simulator/llrp-reader';
 import { World } from '../../src/simulator/world';
 import { parseOptions } from '../../src/simulator/options';
 import { runSimulation } from '../../src/simulator/run';
 import { startTestApp, type TestApp } from '../support/app';
+import { setEnv, silent, sleep, until } from './support';
 import { consume, type Consumer } from '../queues/support';
 
-const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    const v = await probe().catch((e: unknown) => ((last = e), undefined));
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms (${String(last)})`);
-    await sleep(200);
-  }
-}
 
 // Environment the roles read when they start: quick keepalives and check-in interval for a test.
 const ENV = { READERS_KEEPALIVE_SECONDS: '1', READERS_RECONNECT_MAX_SECONDS: '2', HEALTH_CHECKIN_INTERVAL_SECONDS: '1', JOB_ACK_TIMEOUT_SECONDS: '30' };
@@ -36,23 +24,17 @@ describe('LLRP readers (readers role against simulated LLRP readers)', function 
   let app: TestApp;
   const readers: SimLlrpReader[] = [];
   let consumer: Consumer | undefined;
-  const saved: Record<string, string | undefined> = {};
+  let restoreEnv = (): void => undefined;
 
   before(async () => {
-    for (const [k, v] of Object.entries(ENV)) {
-      saved[k] = process.env[k];
-      process.env[k] = v;
-    }
+    restoreEnv = setEnv(ENV);
     app = await startTestApp();
   });
   after(async () => {
     await consumer?.close();
     await app?.stop();
     for (const r of readers) await r.close();
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
+    restoreEnv();
   });
 
   it('reader definition -> job -> items and queue messages; a refused ROSpec fails that reader; a reader that disappears comes back', async () => {
@@ -136,15 +118,14 @@ describe('LLRP readers (readers role against simulated LLRP readers)', function 
 describe('npm run simulate -- --protocol llrp', function () {
   this.timeout(120_000);
   let app: TestApp;
-  const saved = process.env['READERS_KEEPALIVE_SECONDS'];
+  let restoreEnv = (): void => undefined;
   before(async () => {
-    process.env['READERS_KEEPALIVE_SECONDS'] = '1';
+    restoreEnv = setEnv({ READERS_KEEPALIVE_SECONDS: '1' });
     app = await startTestApp();
   });
   after(async () => {
     await app?.stop();
-    if (saved === undefined) delete process.env['READERS_KEEPALIVE_SECONDS'];
-    else process.env['READERS_KEEPALIVE_SECONDS'] = saved;
+    restoreEnv();
   });
 
   it('--demo --start-job plays every reader as an LLRP reader: definitions with their ports, a job whose reports reach tagtrail', async () => {

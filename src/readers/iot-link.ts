@@ -1,0 +1,267 @@
+// tagtrail's connection to one reader driven through the Impinj IoT device
+// interface (docs/readers.md, "Impinj IoT readers"): the reader's lease (as
+// for LLRP: one process drives a reader), status polling as the keepalive,
+// presets for jobs, and the reader's tag events by the HTTP stream or MQTT.
+// MQTT deliveries (QoS 1, a persistent session) are acknowledged only once
+// their reads are stored, so a crash loses nothing the broker was told was
+// received: unacknowledged messages come again to the next subscriber.
+import { createHash } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
+import * as E from 'fp-ts/Either';
+import mqtt, { type MqttClient } from 'mqtt';
+import { readerConfigurationKind } from '../readerconfigurations/kind';
+import type { ReaderConfigDetails } from '../readerconfigurations';
+import type { IotConnection } from '../readerdefinitions/connection';
+import { failInJob, flushMsOf, JobFeed, readerHealth } from './job-side';
+import { ReaderLinkBase } from './link-base';
+import { webhookPathOf } from './webhook';
+import { issueSecret } from '../agents/gateway';
+import { planPreset, tagReadOf, TAGTRAIL_PRESET } from './iot';
+import type { LinkDeps } from './llrp-link';
+import { backoffMs } from './settings';
+
+export interface IotTarget {
+  readonly name: string;
+  readonly host: string;
+  readonly connection: IotConnection;
+}
+
+/** Where readers publish their MQTT events (the readers role subscribes there too). */
+export interface MqttSettings {
+  readonly url: string;
+  readonly topicPrefix: string;
+}
+
+class ReaderAnswer extends Error {
+  override name = 'ReaderAnswer';
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export class IotLink extends ReaderLinkBase {
+  firmware = '';
+  private reportedDown = false;
+  private mqttClient: MqttClient | undefined;
+
+  constructor(
+    readonly target: IotTarget,
+    private readonly iot: LinkDeps & { readonly mqtt: MqttSettings },
+  ) {
+    super(target.name, iot);
+  }
+
+  /** Same reader, same way of reaching it (a changed definition reopens the link). */
+  sameAs(t: IotTarget): boolean {
+    return JSON.stringify(t) === JSON.stringify(this.target);
+  }
+
+  get topic(): string {
+    return `${this.iot.mqtt.topicPrefix}/${this.target.name}/events`;
+  }
+
+  async stop(): Promise<void> {
+    await this.stopLink();
+  }
+
+  private base(): string {
+    const c = this.target.connection;
+    return `${c.scheme}://${this.target.host}${c.port === null ? '' : `:${c.port}`}/api/v1`;
+  }
+
+  private async call(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<{ status: number; body: unknown }> {
+    const c = this.target.connection;
+    const headers: Record<string, string> = { Authorization: `Basic ${Buffer.from(`${c.username}:${c.password ?? ''}`).toString('base64')}` };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const res = await fetch(`${this.base()}${path}`, { method, headers, signal: signal ?? AbortSignal.timeout(this.d.settings.timeoutMs), ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON: keep the text, it is the reader's message
+    }
+    return { status: res.status, body: parsed };
+  }
+
+  /** A call that must answer 2xx; else a ReaderAnswer with the reader's own message. */
+  private async must(method: string, path: string, body?: unknown): Promise<unknown> {
+    const res = await this.call(method, path, body);
+    if (res.status < 200 || res.status > 299) {
+      const msg = typeof res.body === 'object' && res.body !== null && 'message' in res.body ? String((res.body as { message: unknown }).message) : JSON.stringify(res.body);
+      throw new ReaderAnswer(res.status, `${method} ${path} answered ${res.status}: ${msg}`);
+    }
+    return res.body;
+  }
+
+  protected async run(): Promise<void> {
+    let attempt = 0;
+    const signal = this.stopping.signal;
+    while (!signal.aborted) {
+      if (!(await this.lease.tryAcquire().catch(() => false))) {
+        this.state = 'standby';
+        await delay(Math.max(100, Math.floor(this.d.settings.leaseMs / 3)), undefined, { signal }).catch(() => undefined);
+        continue;
+      }
+      this.lease.keep(() => this.log.warn('reader lease lost', { reader: this.target.name }));
+      this.state = 'connecting';
+      const outcome = await this.session(signal).catch((err: Error) => err);
+      this.state = 'waiting';
+      this.endJobLocally();
+      await this.closeMqtt();
+      if (signal.aborted) break;
+      if (outcome === 'was-up') attempt = 0;
+      if (!this.reportedDown) {
+        this.reportedDown = true;
+        const message = outcome instanceof Error ? outcome.message : 'connection lost';
+        const refused = outcome instanceof ReaderAnswer && (outcome.status === 401 || outcome.status === 403);
+        this.log.warn('reader unreachable or refused', { reader: this.target.name, reason: message });
+        await readerHealth(this.side, refused ? 'SOFTWARE_FAULT' : 'CONNECTION', refused ? 'READER_CONNECTION' : 'NETWORK', { message });
+      }
+      await this.lease.release();
+      await delay(backoffMs(attempt++, this.d.settings.reconnectMaxMs), undefined, { signal }).catch(() => undefined);
+    }
+    await this.closeMqtt();
+  }
+
+  private async session(signal: AbortSignal): Promise<'was-up'> {
+    const status = (await this.must('GET', '/status')) as Record<string, unknown> | undefined;
+    this.firmware = typeof status?.['firmwareVersion'] === 'string' ? status['firmwareVersion'] : '';
+    const stream = new AbortController();
+    const onStop = (): void => stream.abort();
+    signal.addEventListener('abort', onStop, { once: true });
+    try {
+      let streaming: Promise<void> | undefined;
+      if (this.target.connection.delivery === 'MQTT') await this.startMqtt();
+      else if (this.target.connection.delivery === 'STREAM') streaming = this.readStream(stream.signal);
+      else await this.setWebhook();
+      this.state = 'connected';
+      this.log.info(this.reportedDown ? 'reader reachable again' : 'reader reachable', { reader: this.target.name, delivery: this.target.connection.delivery });
+      this.reportedDown = false;
+      this.kickJob();
+      // The status poll is the keepalive: the reader is gone when it stops answering.
+      let streamEnded: Error | undefined;
+      void streaming?.catch((err: Error) => (streamEnded = err)).then(() => (streamEnded ??= new Error('the event stream ended')));
+      while (!signal.aborted) {
+        await delay(this.d.settings.keepaliveMs, undefined, { signal }).catch(() => undefined);
+        if (signal.aborted) break;
+        if (streamEnded) throw streamEnded;
+        await this.must('GET', '/status');
+      }
+      return 'was-up';
+    } finally {
+      signal.removeEventListener('abort', onStop);
+      stream.abort();
+    }
+  }
+
+  /** GET /data/stream: newline-delimited JSON events as long as the connection holds. */
+  private async readStream(signal: AbortSignal): Promise<void> {
+    const c = this.target.connection;
+    const res = await fetch(`${this.base()}/data/stream`, { headers: { Authorization: `Basic ${Buffer.from(`${c.username}:${c.password ?? ''}`).toString('base64')}` }, signal });
+    if (res.status !== 200 || res.body === null) throw new ReaderAnswer(res.status, `GET /data/stream answered ${res.status}`);
+    const decoder = new TextDecoder();
+    let partial = '';
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      partial += decoder.decode(chunk, { stream: true });
+      const lines = partial.split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) this.onEvents(line);
+    }
+  }
+
+  private onEvents(text: string): void {
+    if (text.trim() === '') return; // the stream's keep-alive
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      this.log.debug('IoT event is not JSON; ignored', { reader: this.target.name });
+      return;
+    }
+    const events = Array.isArray(parsed) ? parsed : [parsed];
+    const reads = events.map(tagReadOf).filter((r) => r !== null);
+    if (reads.length < events.length) this.log.debug('IoT events other than tag reads ignored', { reader: this.target.name, count: events.length - reads.length });
+    this.running?.add(reads);
+  }
+
+  /**
+   * WEBHOOK: the reader posts to tagtrail's webhook route with a secret issued for it now (its
+   * agent secret: only the digest is kept). READERS_WEBHOOK_BASE_URL is read at each connection.
+   */
+  private async setWebhook(): Promise<void> {
+    const base = process.env['READERS_WEBHOOK_BASE_URL'];
+    if (!base) throw new Error('delivery WEBHOOK needs READERS_WEBHOOK_BASE_URL: the address of tagtrail (with its root path) the reader can reach');
+    const secret = await issueSecret(this.d.deps, this.target.name, { user: 'readers' }, this.side.now());
+    await this.must('PUT', '/webhooks/event', { active: true, url: `${base.replace(/\/+$/, '')}${webhookPathOf(this.target.name)}`, authentication: { type: 'BASIC', username: this.target.name, password: secret } });
+  }
+
+  private async startMqtt(): Promise<void> {
+    const url = new URL(this.iot.mqtt.url);
+    // Tell the reader where to publish, then subscribe with a session the broker keeps across our restarts.
+    await this.must('PUT', '/mqtt', { active: true, brokerHostname: url.hostname, brokerPort: Number(url.port || 1883), clientId: `${this.target.name}-reader`, eventTopic: this.topic, eventQualityOfService: 1, cleanSession: false });
+    const clientId = `tt-${createHash('sha256').update(`${this.d.deps.keys.base}/${this.target.name}`).digest('hex').slice(0, 20)}`;
+    const client = await mqtt.connectAsync(this.iot.mqtt.url, { clientId, clean: false, reconnectPeriod: 1000 });
+    // mqtt.js sends the PUBACK of a QoS 1 message once handleMessage calls back, and hands over the
+    // next message only then: each delivery is stored (one TagsReported) before it is acknowledged.
+    client.handleMessage = (packet, callback) => {
+      this.onEvents(Buffer.isBuffer(packet.payload) ? packet.payload.toString('utf8') : String(packet.payload));
+      (this.running?.flush() ?? Promise.resolve()).then(
+        () => callback(),
+        (err: unknown) => {
+          // Not stored: not acknowledged. The broker delivers it again when the session resumes.
+          this.log.warn('MQTT delivery not stored; left unacknowledged', { reader: this.target.name, err: (err as Error).message });
+          client.end(true);
+        },
+      );
+    };
+    await client.subscribeAsync(this.topic, { qos: 1 });
+    this.mqttClient = client;
+  }
+
+  private async closeMqtt(): Promise<void> {
+    const client = this.mqttClient;
+    this.mqttClient = undefined;
+    await client?.endAsync().catch(() => undefined);
+  }
+
+  protected async applyJob(wanted: string | null): Promise<void> {
+    if (this.state !== 'connected') return;
+    if (this.running?.jobId === wanted) return;
+    if (this.running !== undefined) {
+      const ended = this.running.jobId;
+      await this.call('POST', '/profiles/stop').catch(() => undefined);
+      this.endJobLocally();
+      this.log.info('reader stopped its job', { reader: this.target.name, jobId: ended });
+    }
+    if (wanted === null) return;
+    const assignment = await this.d.jobs.assignmentFor(this.d.deps, this.target.name);
+    if (assignment === undefined || assignment.jobId !== wanted) return;
+    const config = await this.d.deps.readModel.get(readerConfigurationKind, String(assignment.readerConfiguration['name']));
+    if (config === undefined) return;
+    const preset = planPreset(config.operation, config.configuration as ReaderConfigDetails);
+    if (E.isLeft(preset)) {
+      this.failedJobs.add(wanted);
+      await failInJob(this.side, wanted, `the reader cannot run the configuration: ${preset.left}`);
+      return;
+    }
+    try {
+      await this.must('PUT', `/profiles/inventory/presets/${TAGTRAIL_PRESET}`, preset.right);
+      await this.must('POST', `/profiles/inventory/presets/${TAGTRAIL_PRESET}/start`);
+    } catch (err) {
+      if (err instanceof ReaderAnswer && err.status >= 400 && err.status < 500) {
+        this.failedJobs.add(wanted);
+        await readerHealth(this.side, 'SOFTWARE_FAULT', 'CONFIG_SERVICE_SET', { message: err.message });
+        await failInJob(this.side, wanted, `the reader refused the preset: ${err.message}`);
+        return;
+      }
+      throw err;
+    }
+    this.running = new JobFeed(this.side, wanted, flushMsOf(assignment.recipe));
+    await this.d.jobs.acknowledgeAssignment(this.d.deps, wanted, this.target.name, this.side.now());
+    this.log.info('reader started its job', { reader: this.target.name, jobId: wanted, antennas: preset.right.antennaConfigs.map((a) => a.antennaPort) });
+  }
+}

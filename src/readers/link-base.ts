@@ -1,0 +1,73 @@
+// What a connection to one reader keeps whatever its protocol: the reader's
+// lease, the job it should run and the one it runs, one job change at a time.
+import type { Logger } from '../core/logger';
+import { RelayLease } from '../queues/lease';
+import type { JobFeed, ReaderSide } from './job-side';
+import type { LinkDeps, LinkState } from './llrp-link';
+
+export abstract class ReaderLinkBase {
+  state: LinkState = 'connecting';
+  protected running: JobFeed | undefined;
+  protected readonly failedJobs = new Set<string>();
+  protected readonly stopping = new AbortController();
+  protected readonly lease: RelayLease;
+  protected readonly side: ReaderSide;
+  protected readonly log: Logger;
+  private wantedJob: string | null = null;
+  private jobChain: Promise<void> = Promise.resolve();
+  private loop: Promise<void> | undefined;
+
+  constructor(
+    readonly name: string,
+    protected readonly d: LinkDeps,
+  ) {
+    this.lease = new RelayLease(d.deps.redis, d.leaseKey, d.settings.leaseMs, d.logger, `reader ${name}`);
+    this.log = d.logger;
+    this.side = { deps: d.deps, jobs: d.jobs, logger: d.logger, reader: name, now: () => (d.now ?? (() => new Date()))() };
+  }
+
+  abstract get firmware(): string;
+  /** The connection's life: lease, connect, keep alive, reconnect, until `stopping` aborts. */
+  protected abstract run(): Promise<void>;
+  /** Brings the reader to `wanted` (null: no job); called one at a time. */
+  protected abstract applyJob(wanted: string | null): Promise<void>;
+
+  start(): void {
+    this.loop ??= this.run().catch((err: unknown) => this.log.error('reader link stopped on an error', { reader: this.name, err }));
+  }
+
+  /** The job the reader should run now (null: none). Applied as soon as the link is up. */
+  setJob(jobId: string | null): void {
+    if (jobId === this.wantedJob) return;
+    this.wantedJob = jobId;
+    this.kickJob();
+  }
+
+  get runningJob(): string | null {
+    return this.running?.jobId ?? null;
+  }
+
+  protected kickJob(): void {
+    this.jobChain = this.jobChain
+      .then(() => this.applyJob(this.wantedJob !== null && !this.failedJobs.has(this.wantedJob) ? this.wantedJob : null))
+      .catch((err: unknown) => this.log.warn('job change on the reader failed; retried at the next look', { reader: this.name, err: (err as Error).message }));
+  }
+
+  /** Stops the reader's job (its last reads stored), then the connection loop; `beforeLoop` closes the connection. */
+  protected async stopLink(beforeLoop: () => Promise<void> = async () => undefined): Promise<void> {
+    this.wantedJob = null;
+    this.kickJob();
+    await this.jobChain.catch(() => undefined);
+    this.stopping.abort();
+    await beforeLoop();
+    await this.loop;
+    await this.lease.release();
+    this.state = 'stopped';
+  }
+
+  protected endJobLocally(): void {
+    const ended = this.running;
+    this.running = undefined;
+    void ended?.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,203 @@
+// A simulated reader speaking the Impinj IoT device interface from the
+// reader's side (docs/simulator.md): the REST endpoints tagtrail uses
+// (status, inventory presets, start/stop, MQTT settings, the HTTP event
+// stream) behind HTTP Basic, and the same radio model as the other readers;
+// tag events go to every open stream and, once MQTT is configured, to the
+// broker (QoS 1).
+import http from 'node:http';
+import mqtt, { type MqttClient } from 'mqtt';
+import type { Logger } from '../core/logger';
+import type { ReaderLayout } from './layout';
+import { newSessionState, readWindow, type ReadSettings, type SearchMode } from './radio';
+import type { World } from './world';
+import { RF_MODE_OF } from '../readers/plan';
+
+const MODE_NAME = new Map(Object.entries(RF_MODE_OF).map(([k, v]) => [v, k]));
+const SEARCH: Readonly<Record<string, SearchMode>> = { 'single-target': 'SINGLE_TARGET', 'dual-target': 'DUAL_TARGET', 'single-target-with-suppression': 'TAG_FOCUS' };
+
+export interface IotReaderOptions {
+  readonly reader: ReaderLayout;
+  readonly world: World;
+  readonly seed: number;
+  readonly t0: number;
+  readonly timeScale: number;
+  readonly port: number;
+  readonly username: string;
+  readonly password: string;
+  readonly log: Logger;
+  readonly windowMs?: number;
+  /** Refuse every preset with this message (400), as a reader refusing settings it cannot apply. */
+  readonly refusePreset?: string | null;
+}
+
+interface Preset {
+  antennaConfigs?: Array<{ antennaPort?: number; transmitPowerCdbm?: number; rfMode?: number; inventorySession?: number; inventorySearchMode?: string }>;
+}
+
+export class SimIotReader {
+  private server: http.Server | undefined;
+  private readonly presets = new Map<string, Preset>();
+  private readonly streams = new Set<http.ServerResponse>();
+  private mqttClient: MqttClient | undefined;
+  private mqttTopic = '';
+  private webhook: { url: string; authorization: string } | undefined;
+  webhookFailures = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private activePreset: string | null = null;
+  private readonly state = newSessionState();
+  private windowFrom = 0;
+  port = 0;
+  readsSent = 0;
+
+  constructor(private readonly o: IotReaderOptions) {}
+
+  get name(): string {
+    return this.o.reader.name;
+  }
+
+  async listen(): Promise<number> {
+    const server = http.createServer((req, res) => void this.handle(req, res));
+    this.server = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.port || this.o.port, '127.0.0.1', () => resolve());
+    });
+    this.port = (server.address() as { port: number }).port;
+    return this.port;
+  }
+
+  async close(): Promise<void> {
+    this.stopReading();
+    for (const s of this.streams) s.destroy();
+    this.streams.clear();
+    await this.mqttClient?.endAsync().catch(() => undefined);
+    this.mqttClient = undefined;
+    const server = this.server;
+    this.server = undefined;
+    server?.closeAllConnections();
+    if (server) await new Promise<void>((r) => server.close(() => r()));
+  }
+
+  private async body(req: http.IncomingMessage): Promise<unknown> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const text = Buffer.concat(chunks).toString('utf8');
+    return text ? JSON.parse(text) : undefined;
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const send = (status: number, body?: unknown): void => {
+      res.writeHead(status, body === undefined ? {} : { 'Content-Type': 'application/json' });
+      res.end(body === undefined ? undefined : JSON.stringify(body));
+    };
+    const expected = `Basic ${Buffer.from(`${this.o.username}:${this.o.password}`).toString('base64')}`;
+    if (req.headers.authorization !== expected) return send(401, { message: 'Unauthorized' });
+    const path = (req.url ?? '').replace(/^\/api\/v1/, '');
+    try {
+      if (req.method === 'GET' && path === '/status') return send(200, { status: this.activePreset ? 'running' : 'idle', activePreset: this.activePreset ? { id: this.activePreset } : null, firmwareVersion: '8.2.1-sim' });
+      const preset = /^\/profiles\/inventory\/presets\/([^/]+)(\/start)?$/.exec(path);
+      if (preset && req.method === 'PUT' && !preset[2]) {
+        const p = (await this.body(req)) as Preset;
+        const refusal = this.o.refusePreset ?? this.check(p);
+        if (refusal) return send(400, { message: refusal });
+        this.presets.set(decodeURIComponent(preset[1] as string), p);
+        return send(204);
+      }
+      if (preset && req.method === 'POST' && preset[2]) {
+        const id = decodeURIComponent(preset[1] as string);
+        const p = this.presets.get(id);
+        if (!p) return send(404, { message: `no preset ${id}` });
+        this.startReading(id, p);
+        return send(204);
+      }
+      if (req.method === 'POST' && path === '/profiles/stop') {
+        this.stopReading();
+        return send(204);
+      }
+      if (req.method === 'PUT' && path === '/mqtt') {
+        const m = (await this.body(req)) as { brokerHostname: string; brokerPort: number; clientId: string; eventTopic: string };
+        await this.mqttClient?.endAsync().catch(() => undefined);
+        this.mqttClient = await mqtt.connectAsync(`mqtt://${m.brokerHostname}:${m.brokerPort}`, { clientId: `${m.clientId}-${process.pid}`, reconnectPeriod: 1000 });
+        this.mqttTopic = m.eventTopic;
+        return send(204);
+      }
+      if (req.method === 'PUT' && path === '/webhooks/event') {
+        const w = (await this.body(req)) as { url: string; authentication?: { username: string; password: string } };
+        const auth = w.authentication;
+        this.webhook = { url: w.url, authorization: auth ? `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}` : '' };
+        return send(204);
+      }
+      if (req.method === 'GET' && path === '/data/stream') {
+        res.writeHead(200, { 'Content-Type': 'application/x-ndjson' });
+        res.write('\r\n');
+        this.streams.add(res);
+        res.on('close', () => this.streams.delete(res));
+        return;
+      }
+      return send(404, { message: `no ${req.method} ${path}` });
+    } catch (err) {
+      return send(400, { message: (err as Error).message });
+    }
+  }
+
+  private check(p: Preset): string | null {
+    const ports = this.o.reader.antennas.length;
+    for (const a of p.antennaConfigs ?? []) {
+      if (a.antennaPort === undefined || a.antennaPort < 1 || a.antennaPort > ports) return `antennaPort ${a.antennaPort} is not one of 1-${ports}`;
+      if (a.transmitPowerCdbm !== undefined && (a.transmitPowerCdbm < 1000 || a.transmitPowerCdbm > 3300)) return `transmitPowerCdbm ${a.transmitPowerCdbm} is outside 1000-3300`;
+    }
+    return null;
+  }
+
+  private settingsOf(p: Preset): ReadSettings {
+    const first = p.antennaConfigs?.[0];
+    return {
+      operation: 'INVENTORY',
+      readerMode: first?.rfMode === undefined ? 'MAX_THROUGHPUT' : (MODE_NAME.get(first.rfMode) ?? 'MAX_THROUGHPUT'),
+      session: first?.inventorySession ?? 2,
+      searchMode: first?.inventorySearchMode === undefined ? null : (SEARCH[first.inventorySearchMode] ?? null),
+      polarization: false,
+      antennas: (p.antennaConfigs ?? []).map((a) => a.antennaPort ?? 1),
+      disabledAntennas: [],
+      transmitPowerInDbm: first?.transmitPowerCdbm === undefined ? null : first.transmitPowerCdbm / 100,
+    };
+  }
+
+  private startReading(id: string, p: Preset): void {
+    this.stopReading();
+    this.activePreset = id;
+    this.windowFrom = Date.now();
+    const settings = this.settingsOf(p);
+    const world = (ms: number): number => ((ms - this.o.t0) / 1000) * this.o.timeScale;
+    const real = (s: number): string => new Date(this.o.t0 + (s * 1000) / this.o.timeScale).toISOString();
+    this.timer = setInterval(() => {
+      const to = Date.now();
+      const observations = readWindow({ world: this.o.world, reader: this.o.reader, settings, from: world(this.windowFrom), to: world(to), seed: this.o.seed, state: this.state });
+      this.windowFrom = to;
+      const events = observations.map((o) => ({
+        timestamp: real(o.lastSeen),
+        hostname: this.name,
+        eventType: 'tagInventory',
+        tagInventoryEvent: { epcHex: o.epc, antennaPort: o.antennaId, antennaName: `Antenna ${o.antennaId}`, peakRssiCdbm: Math.round(o.peakRssi * 100), lastSeenTime: real(o.lastSeen) },
+      }));
+      // Something tagtrail does not know, now and then: it must be ignored.
+      events.push({ timestamp: new Date().toISOString(), hostname: this.name, eventType: 'inventoryStatus', tagInventoryEvent: undefined as never });
+      for (const s of this.streams) for (const e of events) s.write(`${JSON.stringify(e)}\n`);
+      if (this.mqttClient) for (const e of events) this.mqttClient.publish(this.mqttTopic, JSON.stringify(e), { qos: 1 });
+      if (this.webhook) void this.post(this.webhook, events);
+      this.readsSent += observations.length;
+    }, this.o.windowMs ?? 1000);
+  }
+
+  /** A webhook batch: the events of a window as one JSON array. */
+  private async post(w: { url: string; authorization: string }, events: unknown[]): Promise<void> {
+    const res = await fetch(w.url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...(w.authorization ? { Authorization: w.authorization } : {}) }, body: JSON.stringify(events) }).catch(() => undefined);
+    if (res === undefined || res.status < 200 || res.status > 299) this.webhookFailures++;
+  }
+
+  private stopReading(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    this.activePreset = null;
+  }
+}

@@ -1,0 +1,103 @@
+// Impinj IoT-interface readers end to end: simulated R700s (REST on
+// loopback ports, HTTP Basic), tagtrail's readers role driving them from
+// their reader definitions; one delivers tag events by the HTTP stream, one
+// through the machine's Mosquitto (a topic of this run), one refuses the
+// preset. Reads become items; the refusal fails that reader with its words.
+import { expect } from 'chai';
+import { generateLayout } from '../../src/simulator/layout';
+import { SimIotReader } from '../../src/simulator/iot-reader';
+import { World } from '../../src/simulator/world';
+import { startTestApp, type TestApp } from '../support/app';
+import { setEnv, silent, sleep, until } from './support';
+
+
+
+const ENV = { READERS_KEEPALIVE_SECONDS: '1', READERS_RECONNECT_MAX_SECONDS: '2', HEALTH_CHECKIN_INTERVAL_SECONDS: '1' };
+
+describe('Impinj IoT readers (readers role against simulated IoT-interface readers)', function () {
+  this.timeout(120_000);
+  let app: TestApp;
+  const readers: SimIotReader[] = [];
+  let restoreEnv = (): void => undefined;
+
+  before(async () => {
+    restoreEnv = setEnv(ENV);
+    app = await startTestApp();
+  });
+  after(async () => {
+    await app?.stop();
+    for (const r of readers) await r.close();
+    restoreEnv();
+    delete process.env['READERS_WEBHOOK_BASE_URL'];
+  });
+
+  it('reader definition -> job -> items over the HTTP stream, MQTT and the webhook; a refused preset fails that reader; wrong credentials are a health event', async () => {
+    process.env['READERS_WEBHOOK_BASE_URL'] = app.baseUrl;
+    const layout = generateLayout({ facility: 'DEFAULT', readers: 4, families: ['SPEEDWAY'], tags: 30, seed: 8, prefix: 'iot-' });
+    const world = World.random(layout, 8);
+    const password = `pw-${crypto.randomUUID()}`;
+    const sims = layout.readers.map((reader, i) => new SimIotReader({ reader, world, seed: 8, t0: Date.now(), timeScale: 1, port: 0, username: 'root', password, log: silent, windowMs: 300, refusePreset: i === 2 ? 'transmitPowerCdbm 3000 exceeds the region limit' : null }));
+    readers.push(...sims);
+    for (const s of sims) await s.listen();
+    const [streamed, viaMqtt, refusing, hooked] = sims as [SimIotReader, SimIotReader, SimIotReader, SimIotReader];
+    const deliveries = new Map([[streamed.name, 'STREAM'], [viaMqtt.name, 'MQTT'], [refusing.name, 'STREAM'], [hooked.name, 'WEBHOOK']]);
+
+    const must = async (method: string, path: string, body?: unknown): Promise<any> => { // eslint-disable-line @typescript-eslint/no-explicit-any
+      const res = await app.request(method, path, body === undefined ? {} : { body });
+      expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).to.be.oneOf([200, 204]);
+      return res.body;
+    };
+    await must('PUT', '/configuration/v1/zoneMaps/createOrReplace', { name: 'iot-map', facility: 'DEFAULT', zones: layout.zones.map((z) => ({ name: z.name, floor: z.floor, points: z.points.map((p) => ({ x: p.x, y: p.y, z: 0 })) })) });
+    await must('POST', '/control/v1/currentZoneMap/select/iot-map');
+    for (const s of sims) {
+      await must('PUT', '/configuration/v1/readerDefinitions/createOrReplace', {
+        name: s.name, address: '127.0.0.1', type: 'SPEEDWAY', facility: 'DEFAULT',
+        connection: { protocol: 'IOT', scheme: 'http', port: s.port, username: 'root', password: s === refusing ? 'wrong' : password, delivery: deliveries.get(s.name) },
+      });
+    }
+    // The third reader was given a wrong password: its refusal is a health event; then fix it (the password kept write-only).
+    await until('credentials refused recorded', async () => {
+      const res = await app.request('POST', '/health/v1/events', { body: { readerNames: [refusing.name], codes: ['READER_CONNECTION'] } });
+      return res.body?.events?.length > 0 ? true : undefined;
+    });
+    await must('PUT', '/configuration/v1/readerDefinitions/createOrReplace', { name: refusing.name, address: '127.0.0.1', type: 'SPEEDWAY', facility: 'DEFAULT', connection: { protocol: 'IOT', scheme: 'http', port: refusing.port, password, delivery: 'STREAM' } });
+
+    await must('PUT', '/configuration/v1/readerConfigurations/createOrReplace', { name: 'iot-inv', operation: 'INVENTORY', configuration: { readerMode: 'MAX_THROUGHPUT', session: 2, searchMode: 'DUAL_TARGET', transmitPowerInDbm: 30 } });
+    await must('PUT', '/configuration/v1/recipes/createOrReplace', { name: 'iot-recipe', type: 'INVENTORY', readerConfigurationName: 'iot-inv', reportingInterval: 1 });
+    for (const s of sims) {
+      await until(`${s.name} reachable`, async () => ((await app.request('GET', `/health/v1/readers/${s.name}`)).body?.version?.Firmware === '8.2.1-sim' ? true : undefined));
+    }
+    const job = await must('POST', '/control/v1/jobs/start', { recipeName: 'iot-recipe', facility: 'DEFAULT', startDelay: 'PT0S' });
+    const running = await until('job RUNNING, the refusing reader failed', async () => {
+      const s = await app.request('GET', `/control/v1/jobs/show/${job.id}`);
+      return s.body?.status === 'RUNNING' && s.body.failedReaderNames.includes(refusing.name) ? s.body : undefined;
+    });
+    expect(running.errors.map((e: { message: string }) => e.message).join('\n')).to.contain('transmitPowerCdbm 3000 exceeds the region limit');
+
+    const epcs = new Set(layout.tags.map((t) => t.epc));
+    for (const s of [streamed, viaMqtt, hooked]) {
+      await until(`reports of ${s.name}`, async () => {
+        const stats = await app.request('GET', '/agent/v1/stats');
+        const mine = (stats.body.readers as Array<{ readerName: string; acceptedReports: number }>).find((r) => r.readerName === s.name);
+        return (mine?.acceptedReports ?? 0) > 0 ? true : undefined;
+      });
+    }
+    const items = await until('items', async () => {
+      const res = await app.request('GET', '/data/v1/items/show?pageSize=1000');
+      return res.body?.items?.length > 0 ? (res.body.items as Array<{ epc: string }>) : undefined;
+    });
+    expect(items.every((i) => epcs.has(i.epc))).to.equal(true);
+    expect(hooked.webhookFailures, 'webhook deliveries answered non-2xx').to.equal(0);
+    // The webhook route takes only the reader's own credentials.
+    const anonymous = await app.request('POST', `/agent/v1/readers/${hooked.name}/iot/events`, { body: [], auth: null });
+    expect(anonymous.status).to.equal(401);
+    const wrong = await app.request('POST', `/agent/v1/readers/${hooked.name}/iot/events`, { body: [], auth: `Basic ${Buffer.from(`${hooked.name}:guess`).toString('base64')}` });
+    expect(wrong.status).to.equal(401);
+    await must('POST', `/control/v1/jobs/stop/${job.id}?graceful=false`);
+    await until('readers stopped', async () => {
+      const sent = streamed.readsSent + viaMqtt.readsSent + hooked.readsSent;
+      await sleep(1200);
+      return streamed.readsSent + viaMqtt.readsSent + hooked.readsSent === sent ? true : undefined;
+    });
+  });
+});
