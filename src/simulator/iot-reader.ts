@@ -40,6 +40,8 @@ export class SimIotReader {
   private readonly streams = new Set<http.ServerResponse>();
   private mqttClient: MqttClient | undefined;
   private mqttTopic = '';
+  private webhook: { url: string; authorization: string } | undefined;
+  webhookFailures = 0;
   private timer: NodeJS.Timeout | undefined;
   private activePreset: string | null = null;
   private readonly state = newSessionState();
@@ -119,6 +121,12 @@ export class SimIotReader {
         this.mqttTopic = m.eventTopic;
         return send(204);
       }
+      if (req.method === 'PUT' && path === '/webhooks/event') {
+        const w = (await this.body(req)) as { url: string; authentication?: { username: string; password: string } };
+        const auth = w.authentication;
+        this.webhook = { url: w.url, authorization: auth ? `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}` : '' };
+        return send(204);
+      }
       if (req.method === 'GET' && path === '/data/stream') {
         res.writeHead(200, { 'Content-Type': 'application/x-ndjson' });
         res.write('\r\n');
@@ -176,8 +184,15 @@ export class SimIotReader {
       events.push({ timestamp: new Date().toISOString(), hostname: this.name, eventType: 'inventoryStatus', tagInventoryEvent: undefined as never });
       for (const s of this.streams) for (const e of events) s.write(`${JSON.stringify(e)}\n`);
       if (this.mqttClient) for (const e of events) this.mqttClient.publish(this.mqttTopic, JSON.stringify(e), { qos: 1 });
+      if (this.webhook) void this.post(this.webhook, events);
       this.readsSent += observations.length;
     }, this.o.windowMs ?? 1000);
+  }
+
+  /** A webhook batch: the events of a window as one JSON array. */
+  private async post(w: { url: string; authorization: string }, events: unknown[]): Promise<void> {
+    const res = await fetch(w.url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...(w.authorization ? { Authorization: w.authorization } : {}) }, body: JSON.stringify(events) }).catch(() => undefined);
+    if (res === undefined || res.status < 200 || res.status > 299) this.webhookFailures++;
   }
 
   private stopReading(): void {

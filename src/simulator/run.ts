@@ -14,6 +14,8 @@ import { parseScenario, type Scenario } from './scenario';
 import { progressLine, Stats, type CounterKey } from './stats';
 import { World } from './world';
 import { SimLlrpReader } from './llrp-reader';
+import { DEMO_PORTAL_NOISE, randomPassages, type Passage } from './portal';
+import { createPortalConfiguration, demoPortals, scorePortalRun } from './portal-demo';
 
 export interface RunDeps {
   readonly clock?: Clock;
@@ -34,6 +36,13 @@ export interface Summary {
   readonly totals: Record<CounterKey, number>;
   readonly perReader: Record<string, Record<CounterKey, number> & { state: string }>;
   readonly lastErrors: readonly string[];
+  /** --demo: the door, its THRESHOLD job and how its transitions scored against what really happened. */
+  readonly door?: {
+    readonly jobId: string | null;
+    readonly passages: number;
+    readonly observations: number;
+    readonly score: Awaited<ReturnType<typeof scorePortalRun>> | null;
+  };
 }
 
 async function layoutFromService(admin: HttpClient, o: SimOptions): Promise<Layout> {
@@ -126,6 +135,27 @@ export async function runSimulation(o: SimOptions, deps: RunDeps = {}): Promise<
     }));
   }
 
+  // --demo --start-job includes a door: overhead readers of their own (own stats, so the totals stay those of the zone readers), tags walking through it.
+  // A scenario's portals replace the demo's door, and its passages the random ones.
+  const portals = scenario && scenario.portals.length > 0 ? scenario.portals : demoPortals(layout, o.prefix);
+  // Only with a job to run: without one its readers would read nothing.
+  const door = o.demo && o.startJob && o.protocol === 'agent' ? await createPortalConfiguration(admin, portals, layout.facility, o.prefix, log) : undefined;
+  const doorStats = new Stats(clock.now());
+  const worldSpan = o.duration ? o.duration * o.timeScale : 3600;
+  const passages: readonly Passage[] = !door ? [] : scenario && scenario.portals.length > 0 ? scenario.passages : randomPassages({ portals: door.readers.map((r) => r.portal), epcs: layout.tags.map((t) => t.epc), seed: o.seed, from: 2, until: worldSpan, everySeconds: 3 });
+  const doorAgents: SimAgent[] = [];
+  for (const { portal, reader } of door?.readers ?? []) {
+    const secret = await issueSecret(admin, reader.name);
+    doorAgents.push(new SimAgent({
+      reader: { name: reader.name, family: reader.family, placement: reader.placement, antennas: reader.antennas }, world, seed: o.seed, clock, stats: doorStats, log: log.child('agent', { reader: reader.name }), t0, timeScale: o.timeScale,
+      checkinMs: o.checkinSeconds ? o.checkinSeconds * 1000 : null,
+      http: new HttpClient(o.url, agentAuth(reader.name, secret), transport),
+      faultRates: {}, scriptedFaults: [],
+      portal: { portal, reader, passages: passages.filter((p) => p.portal === portal.name), noise: DEMO_PORTAL_NOISE },
+    }));
+  }
+  agents.push(...doorAgents);
+
   const stop = new AbortController();
   const onAbort = (): void => stop.abort();
   deps.signal?.addEventListener('abort', onAbort, { once: true });
@@ -133,10 +163,25 @@ export async function runSimulation(o: SimOptions, deps: RunDeps = {}): Promise<
   const running = agents.map((a) => a.run(stop.signal));
 
   let jobId: string | null = null;
+  let doorJobId: string | null = null;
+  let worldT0 = clock.now();
   const finish = async (): Promise<Summary> => {
     // Agents first: a report racing the job's stop would only be refused.
+    const worldEnd = ((clock.now() - worldT0) * o.timeScale) / 1000;
     stop.abort();
     await Promise.all(running);
+    let doorScore: Awaited<ReturnType<typeof scorePortalRun>> | null = null;
+    if (doorJobId) {
+      try {
+        await stopJob(admin, doorJobId);
+        // The engine decides the passages still open when the job stops; give the projection a moment.
+        await clock.sleep(3000);
+        doorScore = await scorePortalRun(admin, doorJobId, passages, worldT0, o.timeScale, worldEnd);
+        log.info('door transitions against what really happened', { jobId: doorJobId, ...doorScore });
+      } catch (err) {
+        stats.error('(door job)', (err as Error).message);
+      }
+    }
     if (jobId) {
       try {
         await stopJob(admin, jobId);
@@ -160,6 +205,7 @@ export async function runSimulation(o: SimOptions, deps: RunDeps = {}): Promise<
       totals: snap.totals,
       perReader: Object.fromEntries([...stats.readers.entries()].map(([k, c]) => [k, { ...c }])),
       lastErrors: [...stats.lastErrors],
+      ...(door ? { door: { jobId: doorJobId, passages: passages.length, observations: doorStats.snapshot(clock.now()).totals.observations, score: doorScore } } : {}),
     };
     return summary;
   };
@@ -178,10 +224,16 @@ export async function runSimulation(o: SimOptions, deps: RunDeps = {}): Promise<
       jobId = await startJob(admin, recipe, layout.facility, `${o.prefix}job`, readerGroups);
       log.info('job started', { jobId, recipe, facility: layout.facility, ...(readerGroups ? { readerGroups } : {}) });
       await untilRunning(admin, jobId, agents, clock, stop.signal, log);
+      if (door) {
+        doorJobId = await startJob(admin, door.recipe, layout.facility, `${o.prefix}door-job`);
+        log.info('door job started', { jobId: doorJobId, recipe: door.recipe });
+        await untilRunning(admin, doorJobId, doorAgents, clock, stop.signal, log);
+      }
     }
     // World time 0 is now: with a job, the moment its readers read, so the
     // first phase of a scenario is not spent while the job starts.
     const t0 = clock.now();
+    worldT0 = t0;
     for (const a of agents) a.startTimeline(t0);
     const durationS = o.duration || (scenario?.durationSeconds ? scenario.durationSeconds / o.timeScale : 0);
     if (durationS > 0) {
