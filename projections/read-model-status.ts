@@ -24,7 +24,11 @@ export interface ReadModelStatus {
   readonly since?: string;
 }
 
-/** Past this many events the count stops (the probe must stay cheap). */
+/**
+ * Past this many events the count stops (the probe must stay cheap): a read
+ * model that follows the log reads only the few events after its checkpoint;
+ * only one far behind (rebuilding) reads a full page.
+ */
 export const BEHIND_COUNT_LIMIT = 1000;
 
 async function behind(client: EventStoreDBClient, model: RebuildableReadModel, from: Position | undefined): Promise<{ n: number; more: boolean }> {
