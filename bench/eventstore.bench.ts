@@ -2,49 +2,16 @@
 // the unmodified @eventstore/db-client. Against the embedded store (started in
 // a child process on a temp dir) unless EVENTSTORE_CONNECTION_STRING is set.
 // Figures go to stdout as a table and one JSON line; progress to stderr.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir, cpus } from 'node:os';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { cpus } from 'node:os';
 import { EventStoreDBClient, jsonEvent, START, END } from '@eventstore/db-client';
 import { percentile, progress, rate } from './support/stats';
 import { storageBench } from './support/storage';
+import { startServer } from './support/eventstore-child';
 
 const PAYLOAD = { epc: 'E2801160600002084A8E2F5A', antenna: 3, rssi: -52.5, pad: 'x'.repeat(430) }; // ~500 bytes as JSON
 const DURATION_MS = Number(process.env['BENCH_SECONDS'] ?? '5') * 1000;
 
 const events = (n: number) => Array.from({ length: n }, (_, i) => jsonEvent({ type: 'BenchEvent', data: { ...PAYLOAD, i } }));
-
-async function startServer(): Promise<{ conn: string; stop(): Promise<void> }> {
-  const external = process.env['EVENTSTORE_CONNECTION_STRING'];
-  if (external) return { conn: external, stop: async () => undefined };
-  const dir = mkdtempSync(join(tmpdir(), 'tagtrail-bench-'));
-  const child: ChildProcess = spawn(process.execPath, ['--require', 'tsx/cjs', join(__dirname, 'support/server.ts')], {
-    env: { ...process.env, BENCH_DATA_DIR: dir, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    const rl = createInterface({ input: child.stdout! });
-    rl.on('line', (l) => {
-      try {
-        const m = JSON.parse(l) as { ready?: boolean; port?: number };
-        if (m.ready && m.port) resolve(m.port);
-      } catch {
-        /* not our line */
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`server exited ${code}`)));
-  });
-  return {
-    conn: `esdb://127.0.0.1:${port}?tls=false`,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 interface AppendFigure { batch: number; concurrency: number; appendsPerSec: number; eventsPerSec: number; p50ms: number; p99ms: number }
 

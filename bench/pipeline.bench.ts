@@ -27,9 +27,9 @@ import { join } from 'node:path';
 import { EventStoreDBClient, BACKWARDS, END } from '@eventstore/db-client';
 import { createClient } from 'redis';
 import { agentAuthorization } from '../src/agents/guard';
-import { encodeEvent } from '../src/core/events';
-import { ENGINE_STREAM, itemEvents } from '../src/engine/events';
+import { ENGINE_STREAM } from '../src/engine/events';
 import { percentile, progress, rate } from './support/stats';
+import { epcOf, SEED_ZONES, seededItemsEvent } from './support/seed-items';
 import { freePort } from './support/ports';
 import { positiveEnv } from './support/env';
 
@@ -42,16 +42,13 @@ const TAGS_PER_READER = env('BENCH_TAGS_PER_READER', 5000);
 const LATENCY_SAMPLES = env('BENCH_LATENCY_SAMPLES', 200);
 const ITEMS = env('BENCH_ITEMS', 100_000);
 const QUERY_SAMPLES = env('BENCH_QUERY_SAMPLES', 100);
-const ZONES = ['Z0', 'Z1', 'Z2', 'Z3', 'Z4', 'Z5', 'Z6', 'Z7', 'Z8', 'Z9'];
+const ZONES = SEED_ZONES;
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 // A password of its own (not the well-known default), so the service does not warn about the default on stdout.
 const ADMIN_PASSWORD = `bench-${crypto.randomUUID()}`;
 const ADMIN = `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}`;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const hex = (n: number, width: number): string => n.toString(16).toUpperCase().padStart(width, '0');
-/** 24 hex digits: a family byte, then the number. Families keep the phases' EPCs apart. */
-const epcOf = (family: number, n: number): string => `E2${hex(family, 2)}${hex(n, 20)}`;
 const ms2 = (v: number): number => +v.toFixed(2);
 
 /**
@@ -396,30 +393,7 @@ async function seedItems(svc: Service, jobId: string) {
     let lastProgress = 0;
     const batchOf = (first: number) => {
       const n = Math.min(BATCH, ITEMS - first);
-      const changes = Array.from({ length: n }, (_, i) => {
-        const k = first + i;
-        return {
-          kind: 'FIRST_SEEN' as const,
-          epc: epcOf(0x30, k),
-          tid: null,
-          jobId,
-          fromZone: 'ABSENT',
-          toZone: ZONES[k % ZONES.length]!,
-          fromFloor: null,
-          toFloor: null,
-          fromFacility: null,
-          toFacility: 'DEFAULT',
-          fromX: null,
-          fromY: null,
-          toX: null,
-          toY: null,
-          observationTime: now - (ITEMS - k),
-          reportToDatabaseEnabled: true,
-          reportToHistoryEnabled: false,
-          reportToMessageQueueEnabled: false,
-        };
-      });
-      return { n, event: encodeEvent(itemEvents, { type: 'ItemsChanged', data: { inputPosition, at: now, changes } }) };
+      return { n, event: seededItemsEvent({ first, n, total: ITEMS, now, jobId, inputPosition }) };
     };
     let next = 0;
     await Promise.all(

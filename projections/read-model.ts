@@ -13,8 +13,12 @@ export interface StartReadModelOptions {
   /** The namespace to write under: the live one, or a rebuild's side namespace. */
   readonly keys: RedisKeys;
   readonly logger: Logger;
-  /** Called after each committed batch with its number of events (rebuild progress). */
-  readonly onApplied?: (events: number) => void;
+  /**
+   * Called after each committed batch with its number of events and, for a
+   * model whose events carry many changes each (items), of those changes
+   * (rebuild progress and rate).
+   */
+  readonly onApplied?: (events: number, changes?: number) => void;
 }
 
 export interface RebuildableReadModel {

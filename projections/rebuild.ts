@@ -37,6 +37,12 @@ export interface RebuildResult {
   readonly keysSwitched: number;
   readonly keysRemoved: number;
   readonly attempts: number;
+  /** Seconds from the start to the switch. */
+  readonly seconds: number;
+  readonly eventsPerSecond: number;
+  /** Item changes applied (items read model only) and their rate. */
+  readonly changes?: number;
+  readonly changesPerSecond?: number;
 }
 
 async function logHead(client: EventStoreDBClient): Promise<Position | undefined> {
@@ -44,6 +50,16 @@ async function logHead(client: EventStoreDBClient): Promise<Position | undefined
   // Read to the end: leaving a for-await early leaves the call open.
   for await (const e of client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 })) head = e.event?.position ?? head;
   return head;
+}
+
+/** Rates over the whole rebuild (catching up and switching over). */
+function rates(events: number, changes: number, ms: number): Pick<RebuildResult, 'seconds' | 'eventsPerSecond' | 'changes' | 'changesPerSecond'> {
+  const seconds = Math.max(1, ms) / 1000;
+  return {
+    seconds: +seconds.toFixed(2),
+    eventsPerSecond: Math.round(events / seconds),
+    ...(changes === 0 ? {} : { changes, changesPerSecond: Math.round(changes / seconds) }),
+  };
 }
 
 async function scanPrefixes(redis: RedisClient, prefixes: readonly string[]): Promise<string[]> {
@@ -79,19 +95,23 @@ export async function rebuildReadModel(opts: {
   const maxAttempts = opts.maxAttempts ?? 20;
 
   let events = 0;
+  let changes = 0;
+  const started = Date.now();
   let sub: RunningSubscription | undefined;
   let head = await logHead(client);
-  let lastTick = { at: Date.now(), events: 0 };
+  let lastTick = { at: Date.now(), events: 0, changes: 0 };
   const tick = (msg: string): void => {
     const now = Date.now();
     const position = sub?.position;
-    const perSecond = Math.round(((events - lastTick.events) * 1000) / Math.max(1, now - lastTick.at));
-    lastTick = { at: now, events };
+    const elapsed = Math.max(1, now - lastTick.at);
+    const perSecond = Math.round(((events - lastTick.events) * 1000) / elapsed);
+    const changesPerSecond = changes === 0 ? {} : { changes, changesPerSecond: Math.round(((changes - lastTick.changes) * 1000) / elapsed) };
+    lastTick = { at: now, events, changes };
     const percent =
       head === undefined || head.commit === 0n ? 100
       : position === undefined ? 0
       : Math.min(100, Number((position.commit * 10000n) / head.commit) / 100);
-    log.info(msg, { events, eventsPerSecond: perSecond, position: positionToString(position), logHead: positionToString(head), percent });
+    log.info(msg, { events, eventsPerSecond: perSecond, ...changesPerSecond, position: positionToString(position), logHead: positionToString(head), percent });
   };
   const generation = await redis.get(keys.generation);
   if (generation === null) log.warn('Redis holds no generation marker (it lost its data, or the service never ran on it): the service rebuilds every read model itself; this rebuild is switched in but not marked ready');
@@ -108,7 +128,10 @@ export async function rebuildReadModel(opts: {
       // handled once `caughtUp` resolves.
       head = await logHead(client);
       const covered = head;
-      sub = model.start({ client, redis, keys: side, logger: log, onApplied: (n) => (events += n) });
+      sub = model.start({ client, redis, keys: side, logger: log, onApplied: (n, c) => {
+        events += n;
+        changes += c ?? 0;
+      } });
       await sub.caughtUp;
       await sub.stop();
       tick('rebuild caught up');
@@ -160,6 +183,7 @@ export async function rebuildReadModel(opts: {
           keysSwitched: sideKeys.length,
           keysRemoved: liveKeys.length,
           attempts: attempt,
+          ...rates(events, changes, Date.now() - started),
         };
         log.info('rebuild switched over', { ...result });
         return result;

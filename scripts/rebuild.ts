@@ -9,7 +9,7 @@ import { createLogger } from '../src/core/logger';
 import { closeRedis, connectRedis } from '../src/core/redis/connect';
 import { RedisKeys } from '../src/core/redis/keys';
 import { redactUrl } from '../src/core/url';
-import { rebuildReadModel, type RebuildableReadModel } from '../projections/rebuild';
+import { rebuildReadModel, type RebuildableReadModel, type RebuildResult } from '../projections/rebuild';
 import { READ_MODELS } from '../src/app/read-models';
 import { lastFactoryReset } from '../src/support/events';
 
@@ -20,6 +20,12 @@ export function chooseReadModel(argv: readonly string[], models: readonly Rebuil
   if (model && argv.length === 1) return model;
   const why = argv.length !== 1 ? 'give exactly one read model' : `unknown read model ${JSON.stringify(name)}`;
   return `${why}\nusage: npm run rebuild -- <readModel>   (one of: ${models.map((m) => m.name).join(', ')})\n`;
+}
+
+/** The line the rebuild ends with: what it applied, how long it took and its rate. */
+export function rebuildSummary(r: RebuildResult): string {
+  const changes = r.changes === undefined ? '' : ` (${r.changes} item changes, ${r.changesPerSecond ?? 0} changes/s)`;
+  return `rebuilt ${r.readModel}: ${r.events} events in ${r.seconds} s, ${r.eventsPerSecond} events/s${changes}; ${r.keysSwitched} keys switched over`;
 }
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -42,7 +48,8 @@ async function main(argv: readonly string[]): Promise<number> {
       new Promise((_, reject) => setTimeout(() => reject(new Error(`event store at ${redactUrl(connectionString)} not reachable (is the service running?)`)), 10_000).unref()),
     ]);
     // The streams a factory reset deleted keep their events in $all: start after it.
-    await rebuildReadModel({ model, client, redis, keys: new RedisKeys(config.redisKeyPrefix), logger, from: await lastFactoryReset(client) });
+    const result = await rebuildReadModel({ model, client, redis, keys: new RedisKeys(config.redisKeyPrefix), logger, from: await lastFactoryReset(client) });
+    process.stdout.write(`${rebuildSummary(result)}\n`);
     return 0;
   } catch (err) {
     logger.error('rebuild failed', { err });

@@ -30,8 +30,8 @@ export function startItemsProjection(opts: {
   logger: Logger;
   /** Defaults to `items-v1`; a rebuild beside the live model uses another name and other keys. */
   name?: string;
-  /** Called after each batch is committed with the number of events in it (rebuild progress). */
-  onApplied?: (events: number) => void;
+  /** Called after each batch is committed with the number of events and of item changes in it (rebuild progress). */
+  onApplied?: (events: number, changes: number) => void;
 }): RunningSubscription {
   const k = itemKeys(opts.keys);
   const name = opts.name ?? ITEMS_PROJECTION;
@@ -67,7 +67,7 @@ export function startItemsProjection(opts: {
         if (i === nonEmpty.length - 1) checkpoints.saveInTransaction(tx, name, position);
         await tx.exec();
       }
-      opts.onApplied?.(events.length);
+      opts.onApplied?.(events.length, relevant.reduce((n, e) => n + e.data.changes.length, 0));
     },
   });
 }
@@ -87,6 +87,8 @@ async function queueChanges(redis: RedisClient, k: ItemKeys, events: ReadonlyArr
     });
   }
   const after = new Map(before);
+  const writes = new SetWrites();
+  const historyRecords: string[] = [];
   for (const e of events) {
     const commit = e.position?.commit;
     if (commit === undefined) throw new Error(`ItemsChanged ${e.id} has no $all position`);
@@ -99,19 +101,52 @@ async function queueChanges(redis: RedisClient, k: ItemKeys, events: ReadonlyArr
       }
       if (change.reportToHistoryEnabled && keptInHistory(change.kind)) {
         const id = historyId(change.observationTime, e.id, i);
-        tx.zAdd(k.history, { score: 0, value: id });
-        tx.hSet(k.historyRecord, id, JSON.stringify(historyRecordOf(change)));
+        writes.add(k.history, id);
+        historyRecords.push(id, JSON.stringify(historyRecordOf(change)));
       }
     });
   }
+  const items: string[] = [];
   for (const [epc, stored] of after) {
     const old = before.get(epc);
     if (old === stored) continue;
     const newIndices = indexKeysOf(stored.item, k);
-    for (const key of old ? indexKeysOf(old.item, k) : []) if (!newIndices.includes(key)) tx.zRem(key, epc);
-    for (const key of newIndices) tx.zAdd(key, { score: 0, value: epc });
-    tx.zAdd(k.all, { score: 0, value: epc });
-    tx.zAdd(k.time, { score: stored.ms, value: epc });
-    tx.hSet(k.item, epc, JSON.stringify(stored));
+    // An EPC leaves an index set or joins it, never both, so removals and
+    // additions of one set do not depend on their order.
+    for (const key of old ? indexKeysOf(old.item, k) : []) if (!newIndices.includes(key)) writes.remove(key, epc);
+    for (const key of newIndices) writes.add(key, epc);
+    writes.add(k.all, epc);
+    writes.add(k.time, epc, stored.ms);
+    items.push(epc, JSON.stringify(stored));
+  }
+  writes.queue(tx);
+  if (items.length > 0) tx.hSet(k.item, items);
+  if (historyRecords.length > 0) tx.hSet(k.historyRecord, historyRecords);
+}
+
+/**
+ * The sorted-set writes of a batch, one variadic ZADD / ZREM per key: a batch
+ * of thousands of changes touches a few dozen keys, and one command per
+ * member would cost Redis and the client far more than the members do.
+ */
+class SetWrites {
+  private readonly adds = new Map<string, Array<{ score: number; value: string }>>();
+  private readonly removes = new Map<string, string[]>();
+
+  add(key: string, value: string, score = 0): void {
+    const members = this.adds.get(key);
+    if (members) members.push({ score, value });
+    else this.adds.set(key, [{ score, value }]);
+  }
+
+  remove(key: string, value: string): void {
+    const members = this.removes.get(key);
+    if (members) members.push(value);
+    else this.removes.set(key, [value]);
+  }
+
+  queue(tx: ReturnType<RedisClient['multi']>): void {
+    for (const [key, members] of this.removes) tx.zRem(key, members);
+    for (const [key, members] of this.adds) tx.zAdd(key, members);
   }
 }

@@ -1,7 +1,7 @@
 // `npm run rebuild -- <readModel>`: which read model the arguments name, and
 // the usage text listing every valid name otherwise.
 import { expect } from 'chai';
-import { chooseReadModel } from '../../scripts/rebuild';
+import { chooseReadModel, rebuildSummary } from '../../scripts/rebuild';
 
 describe('npm run rebuild arguments', () => {
   it('names each read model', () => {
@@ -15,5 +15,20 @@ describe('npm run rebuild arguments', () => {
     expect(chooseReadModel(['unknown'])).to.equal('unknown read model "unknown"\nusage: npm run rebuild -- <readModel>   (one of: config, health, jobs, items, transitions)\n');
     expect(chooseReadModel([])).to.match(/^give exactly one read model\n.*one of: config, health, jobs, items/);
     expect(chooseReadModel(['items', 'jobs'])).to.match(/^give exactly one read model\n/);
+  });
+});
+
+describe('npm run rebuild summary line', () => {
+  const base = { readModel: 'items', events: 1000, position: 'C:1/P:1', keysSwitched: 15, keysRemoved: 0, attempts: 1, seconds: 8, eventsPerSecond: 125 };
+
+  it('prints the item changes and their rate when the read model counts them', () => {
+    const line = rebuildSummary({ ...base, changes: 1_000_000, changesPerSecond: 125_000 });
+    expect(line).to.include('1000 events in 8 s, 125 events/s');
+    expect(line).to.include('1000000 item changes, 125000 changes/s');
+  });
+
+  it('prints only events for a read model without item changes', () => {
+    const line = rebuildSummary({ ...base, readModel: 'jobs' });
+    expect(line).to.match(/^rebuilt jobs: 1000 events in 8 s, 125 events\/s; 15 keys switched over$/);
   });
 });
