@@ -17,7 +17,7 @@ export interface ReadModelStatus {
   readonly reason?: string;
   /** Where its projection stands (`commit/prepare`). */
   readonly position: string;
-  /** Events of the log it reads and has not applied yet; counted up to `BEHIND_COUNT_LIMIT`. */
+  /** Events of the log it reads and has not applied yet; counted up to `BEHIND_COUNT_LIMIT` (behind.ts). */
   readonly behindEvents: number;
   /** True when there are more than `behindEvents`. */
   readonly behindAtLeast?: true;

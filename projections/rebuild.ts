@@ -66,6 +66,8 @@ export async function rebuildReadModel(opts: {
   maxAttempts?: number;
   /** How long the switch waits for a live projection behind the rebuild (default 5 s). */
   liveCatchUpMs?: number;
+  /** Where the rebuild starts (default: the start of the log); after the last factory reset. */
+  from?: Position;
 }): Promise<RebuildResult> {
   const { model, client, redis, keys } = opts;
   const log = opts.logger.child('rebuild', { readModel: model.name });
@@ -97,7 +99,8 @@ export async function rebuildReadModel(opts: {
   timer.unref();
   const conn = redis.duplicate() as RedisClient;
   await conn.connect();
-  log.info('rebuild started', { namespace: side.base, logHead: positionToString(head) });
+  if (opts.from !== undefined) await sideStore.save(model.projection, opts.from);
+  log.info('rebuild started', { namespace: side.base, from: positionToString(opts.from), logHead: positionToString(head) });
   try {
     for (let attempt = 1; ; attempt++) {
       if (attempt > maxAttempts) throw new Error(`could not switch ${model.name} over in ${maxAttempts} attempts (the live projection kept writing)`);

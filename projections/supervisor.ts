@@ -45,6 +45,12 @@ export interface SuperviseOptions {
   readonly checkEveryMs?: number;
   /** How often a rebuilding read model logs and records its progress (default 5 s). */
   readonly progressEveryMs?: number;
+  /**
+   * Where a read model rebuilt from nothing starts (undefined: the start of
+   * the log): after the last factory reset, whose deleted streams keep their
+   * events in $all.
+   */
+  readonly rebuildFrom?: () => Promise<Position | undefined>;
 }
 
 interface Running {
@@ -142,11 +148,13 @@ export function superviseReadModels(opts: SuperviseOptions): ReadModelSupervisor
   async function establish(): Promise<void> {
     const found = await redis.get(keys.generation);
     const rebuild = new Set<string>();
+    /** Read models dropped here, to be projected from nothing (not those carrying on from a checkpoint). */
+    const rebuilt = new Set<string>();
     if (found === null) {
       log.warn('Redis holds no read models of this service (first start, or Redis lost its data): rebuilding every read model from the event log', { readModels: names });
       for (const m of models) await drop(m);
       generation = randomUUID();
-      names.forEach((n) => rebuild.add(n));
+      names.forEach((n) => (rebuild.add(n), rebuilt.add(n)));
     } else {
       generation = found;
       const docs = await redis.hmGet(keys.readModelStates, names);
@@ -161,11 +169,14 @@ export function superviseReadModels(opts: SuperviseOptions): ReadModelSupervisor
             await drop(m);
           }
           rebuild.add(m.name);
+          rebuilt.add(m.name);
         } else if (doc.state === 'rebuilding') rebuild.add(m.name); // carries on from its checkpoint
       }
     }
+    const floor = rebuilt.size > 0 ? await opts.rebuildFrom?.() : undefined;
     const tx = redis.multi().set(keys.generation, generation);
     for (const n of rebuild) tx.hSet(keys.readModelStates, n, stateDoc(generation, 'rebuilding', { events: 0 }));
+    for (const m of models) if (floor !== undefined && rebuilt.has(m.name)) checkpoints.saveInTransaction(tx, m.projection, floor);
     await tx.exec();
     for (const m of models) start(m, rebuild.has(m.name), generation);
   }

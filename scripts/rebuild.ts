@@ -11,6 +11,7 @@ import { RedisKeys } from '../src/core/redis/keys';
 import { redactUrl } from '../src/core/url';
 import { rebuildReadModel, type RebuildableReadModel } from '../projections/rebuild';
 import { READ_MODELS } from '../src/app/read-models';
+import { lastFactoryReset } from '../src/support/events';
 
 /** The read model `argv` names, or the usage text (listing the valid names) to print. */
 export function chooseReadModel(argv: readonly string[], models: readonly RebuildableReadModel[] = READ_MODELS): RebuildableReadModel | string {
@@ -40,7 +41,8 @@ async function main(argv: readonly string[]): Promise<number> {
       })(),
       new Promise((_, reject) => setTimeout(() => reject(new Error(`event store at ${redactUrl(connectionString)} not reachable (is the service running?)`)), 10_000).unref()),
     ]);
-    await rebuildReadModel({ model, client, redis, keys: new RedisKeys(config.redisKeyPrefix), logger });
+    // The streams a factory reset deleted keep their events in $all: start after it.
+    await rebuildReadModel({ model, client, redis, keys: new RedisKeys(config.redisKeyPrefix), logger, from: await lastFactoryReset(client) });
     return 0;
   } catch (err) {
     logger.error('rebuild failed', { err });

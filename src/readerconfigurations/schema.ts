@@ -82,3 +82,18 @@ export const readerConfigurationBodySchema: Record<string, unknown> = {
     configuration: details,
   },
 };
+
+/**
+ * A reader configuration as returned: every field of its operation present
+ * (null when unset), those of other operations left out; `{}` for DO_NOTHING.
+ */
+export const readerConfigurationResponseSchema: Record<string, unknown> = {
+  type: 'object',
+  required: ['name', 'operation', 'configuration'],
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string' },
+    operation: (readerConfigurationBodySchema['properties'] as Record<string, unknown>)['operation'],
+    configuration: { type: 'object', additionalProperties: false, properties: details.properties },
+  },
+};

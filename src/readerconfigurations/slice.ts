@@ -19,7 +19,7 @@ import type { ReaderConfiguration } from './model';
 import { namedBody, type NamedBody } from './named-body';
 import { ReaderConfigurationBody } from './codec';
 import { toResponse } from './response';
-import { readerConfigurationBodySchema } from './schema';
+import { readerConfigurationBodySchema, readerConfigurationResponseSchema } from './schema';
 
 /** What validating a write needs: the recipes, which must keep holding. */
 export interface ReaderConfigurationWriteContext {
@@ -39,6 +39,7 @@ export const readerConfigurationsSlice: Slice = {
       readRoles: READER_CONFIGURATION_READ_ROLES,
       body: namedBody('ReaderConfiguration', ReaderConfigurationBody),
       bodySchema: readerConfigurationBodySchema,
+        responseSchema: readerConfigurationResponseSchema,
       nameOf: (b) => b.name,
       context: async (d) => ({ recipes: await d.readModel.list(recipeKind) }),
       validate: (input, ctx) => validateReaderConfigurationWrite(input.body, ctx.recipes),

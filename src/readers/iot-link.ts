@@ -14,6 +14,8 @@ import type { ReaderConfigDetails } from '../readerconfigurations';
 import type { IotConnection } from '../readerdefinitions/connection';
 import { failInJob, flushMsOf, JobFeed, readerHealth } from './job-side';
 import { ReaderLinkBase } from './link-base';
+import { webhookPathOf } from './webhook';
+import { issueSecret } from '../agents/gateway';
 import { planPreset, tagReadOf, TAGTRAIL_PRESET } from './iot';
 import type { LinkDeps } from './llrp-link';
 import { backoffMs } from './settings';
@@ -135,7 +137,7 @@ export class IotLink extends ReaderLinkBase {
       let streaming: Promise<void> | undefined;
       if (this.target.connection.delivery === 'MQTT') await this.startMqtt();
       else if (this.target.connection.delivery === 'STREAM') streaming = this.readStream(stream.signal);
-      else this.log.warn('delivery WEBHOOK is not driven yet: no tag events will arrive from this reader (use STREAM or MQTT)', { reader: this.target.name });
+      else await this.setWebhook();
       this.state = 'connected';
       this.log.info(this.reportedDown ? 'reader reachable again' : 'reader reachable', { reader: this.target.name, delivery: this.target.connection.delivery });
       this.reportedDown = false;
@@ -184,6 +186,17 @@ export class IotLink extends ReaderLinkBase {
     const reads = events.map(tagReadOf).filter((r) => r !== null);
     if (reads.length < events.length) this.log.debug('IoT events other than tag reads ignored', { reader: this.target.name, count: events.length - reads.length });
     this.running?.add(reads);
+  }
+
+  /**
+   * WEBHOOK: the reader posts to tagtrail's webhook route with a secret issued for it now (its
+   * agent secret: only the digest is kept). READERS_WEBHOOK_BASE_URL is read at each connection.
+   */
+  private async setWebhook(): Promise<void> {
+    const base = process.env['READERS_WEBHOOK_BASE_URL'];
+    if (!base) throw new Error('delivery WEBHOOK needs READERS_WEBHOOK_BASE_URL: the address of tagtrail (with its root path) the reader can reach');
+    const secret = await issueSecret(this.d.deps, this.target.name, { user: 'readers' }, this.side.now());
+    await this.must('PUT', '/webhooks/event', { active: true, url: `${base.replace(/\/+$/, '')}${webhookPathOf(this.target.name)}`, authentication: { type: 'BASIC', username: this.target.name, password: secret } });
   }
 
   private async startMqtt(): Promise<void> {

@@ -1,15 +1,18 @@
 // The readers role: tagtrail's own connections to readers that speak LLRP
-// (docs/readers.md). No routes: reader definitions say which readers to
-// connect (their `connection`), jobs say what they run.
+// and the Impinj IoT interface (docs/readers.md). Reader definitions say which
+// readers to connect (their `connection`), jobs say what they run; the one
+// route receives IoT webhook deliveries.
 import type { Slice } from '../core/slice';
 import { jobsForAgents } from '../jobs/agents';
 import { loadMqttSettings, loadReadersSettings } from './settings';
 import { startReadersWork } from './work';
+import { registerWebhookRoute } from './webhook';
 
 export const readersSlice: Slice = {
   name: 'readers',
-  register() {
-    // Nothing to route: the role connects out.
+  register(table, deps) {
+    // The one route: where IoT readers with delivery WEBHOOK post their events.
+    registerWebhookRoute(table, deps, jobsForAgents);
   },
   start(deps, roles) {
     if (!roles.includes('readers')) return undefined;

@@ -76,3 +76,20 @@ export const recipeBodySchema: Record<string, unknown> = {
     locationAggregationModel: { type: 'string', enum: ['BY_TIME', 'BY_CYCLES', null], nullable: true, description: 'LLRP, INVENTORY (stored, no effect)' },
   },
 };
+
+const bodyProperties = recipeBodySchema['properties'] as Record<string, Record<string, unknown>>;
+const { tagHeartbeatMinutes: _neverReturned, ...returnedProperties } = bodyProperties;
+
+/** A recipe as returned: durations in canonical ISO form, tagHeartbeatMinutes never (it is stored as tagHeartbeatDuration). */
+export const recipeResponseSchema: Record<string, unknown> = {
+  type: 'object',
+  required: ['name', 'type', 'readerConfigurations'],
+  additionalProperties: false,
+  properties: {
+    ...returnedProperties,
+    name: { type: 'string' },
+    readerConfigurations: { type: 'object', additionalProperties: { type: 'string' } },
+    tagHeartbeatDuration: { type: 'string', nullable: true, description: 'canonical ISO 8601 duration' },
+    tagExpiryDuration: { type: 'string', nullable: true, description: 'canonical ISO 8601 duration; absent or null: no absence by expiry' },
+  },
+};

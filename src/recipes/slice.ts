@@ -15,7 +15,7 @@ import { recipeKind, RECIPE_READ_ROLES, RECIPE_WRITE_ROLES, RECIPES_BASE } from 
 import type { Recipe } from './model';
 import type { RecipeContext } from './references';
 import { toResponse } from './response';
-import { recipeBodySchema } from './schema';
+import { recipeBodySchema, recipeResponseSchema } from './schema';
 import { validateRecipe } from './validate';
 
 /** Everything validateRecipe needs, from the config read model. */
@@ -54,6 +54,7 @@ export function makeRecipesSlice(options: RecipesSliceOptions): Slice {
         readRoles: RECIPE_READ_ROLES,
         body: namedBody('Recipe', RecipeBody),
         bodySchema: recipeBodySchema,
+        responseSchema: recipeResponseSchema,
         nameOf: (b) => b.name,
         context: async (d) => recipeContext(d.readModel),
         validate: (input, ctx) => validateRecipe(input.body, ctx),

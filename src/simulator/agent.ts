@@ -18,6 +18,7 @@ import type { FaultKind, ScriptedFault } from './scenario';
 import type { Stats } from './stats';
 import type { UpgradeFault } from './upgrade';
 import type { World } from './world';
+import { readPortalWindow, type Passage, type PortalDef, type PortalNoise, type PortalReader } from './portal';
 
 export interface AgentDeps {
   readonly reader: ReaderLayout;
@@ -39,6 +40,15 @@ export interface AgentDeps {
   readonly upgradeMs?: number;
   /** Injected failures of this reader's next upgrades, in order (each applies once). */
   readonly upgradeFaults?: readonly UpgradeFault[];
+  /** A portal reader (./portal.ts): its reads come from the door's passages, not from the zones' world. */
+  readonly portal?: PortalFeed;
+}
+
+export interface PortalFeed {
+  readonly portal: PortalDef;
+  readonly reader: PortalReader;
+  readonly passages: readonly Passage[];
+  readonly noise: PortalNoise;
 }
 
 /** A firmware upgrade of a fixed reader takes minutes; the simulator's default. */
@@ -297,7 +307,8 @@ export class SimAgent {
       }
       return;
     }
-    const intervalMs = reportingIntervalMs(a.recipe['reportingInterval']);
+    // THRESHOLD recipes have no reporting interval: door readers report every 500 ms, so a passage of a few seconds is seen in several steps.
+    const intervalMs = a.readerConfiguration['operation'] === 'THRESHOLD' ? 500 : reportingIntervalMs(a.recipe['reportingInterval']);
     this.reading = { jobId: a.jobId, settings, schedule: new ReportSchedule(this.d.clock.now(), intervalMs), state: newSessionState() };
     c.state = 'RUNNING_JOB';
     c.jobId = a.jobId;
@@ -317,7 +328,12 @@ export class SimAgent {
     const w = r.schedule.take(now);
     this.scheduleReport(r);
     if (this.silent()) return; // not responding: the window is lost
-    let observations = readWindow({ world: this.d.world, reader: this.d.reader, settings: r.settings, from: this.worldSeconds(w.from), to: this.worldSeconds(w.to), seed: this.d.seed, state: r.state });
+    const from = this.worldSeconds(w.from);
+    const to = this.worldSeconds(w.to);
+    const door = this.d.portal;
+    let observations = door
+      ? readPortalWindow({ ...door, from, to, readerMode: r.settings.readerMode, seed: this.d.seed })
+      : readWindow({ world: this.d.world, reader: this.d.reader, settings: r.settings, from, to, seed: this.d.seed, state: r.state });
     if (observations.length && this.maybeFault('dropped-reads')) {
       const keep = observations.filter(() => this.rng() > 0.3);
       await this.health('THROUGHPUT', 'DROPPED_READ', { message: `agent buffer overflow: dropped ${observations.length - keep.length} of ${observations.length} observations` });

@@ -26,7 +26,9 @@ const numbers = (u: unknown): number[] | null => (Array.isArray(u) ? u.filter((n
 
 /** What the reader reads with, or the reason it does not read (DO_NOTHING, THRESHOLD, ...). */
 export function readSettingsOf(rc: Record<string, unknown>): ReadSettings | string {
-  const operation = rc['operation'];
+  const rawOperation = rc['operation'];
+  // A THRESHOLD configuration reads as an inventory does: every antenna, an observation per tag and antenna.
+  const operation = rawOperation === 'THRESHOLD' ? 'INVENTORY' : rawOperation;
   if (operation !== 'INVENTORY' && operation !== 'LOCATION') return `operation ${String(operation)} is not simulated`;
   const c = (typeof rc['configuration'] === 'object' && rc['configuration'] !== null ? rc['configuration'] : {}) as Record<string, unknown>;
   const searchMode = SEARCH_MODES.find((m) => m === c['searchMode']) ?? null;

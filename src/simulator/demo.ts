@@ -37,7 +37,7 @@ export function locationTiming(timeScale: number): { computeWindow: number; tagE
   return { computeWindow: Math.max(1, Math.round(10 / timeScale)), tagExpiryDuration: `PT${expiry}S`, expiryMs: expiry * 1000 };
 }
 
-async function must(what: string, p: Promise<HttpAnswer>, ok: readonly number[] = [200, 201, 204]): Promise<HttpAnswer> {
+export async function must(what: string, p: Promise<HttpAnswer>, ok: readonly number[] = [200, 201, 204]): Promise<HttpAnswer> {
   const a = await p;
   if (!ok.includes(a.status)) throw new HttpError(what, a);
   return a;

@@ -10,6 +10,7 @@ import type { Logger } from '../core/logger';
 import type { ReaderLayout } from './layout';
 import { newSessionState, readWindow, type ReadSettings, type SearchMode } from './radio';
 import type { World } from './world';
+import type { Stats } from './stats';
 import { RF_MODE_OF } from '../readers/plan';
 
 const MODE_NAME = new Map(Object.entries(RF_MODE_OF).map(([k, v]) => [v, k]));
@@ -28,6 +29,8 @@ export interface IotReaderOptions {
   readonly windowMs?: number;
   /** Refuse every preset with this message (400), as a reader refusing settings it cannot apply. */
   readonly refusePreset?: string | null;
+  /** Run counters: a status call counts as a check-in, each window's events as a report sent. */
+  readonly stats?: Stats;
 }
 
 interface Preset {
@@ -40,6 +43,8 @@ export class SimIotReader {
   private readonly streams = new Set<http.ServerResponse>();
   private mqttClient: MqttClient | undefined;
   private mqttTopic = '';
+  private webhook: { url: string; authorization: string } | undefined;
+  webhookFailures = 0;
   private timer: NodeJS.Timeout | undefined;
   private activePreset: string | null = null;
   private readonly state = newSessionState();
@@ -92,6 +97,7 @@ export class SimIotReader {
     if (req.headers.authorization !== expected) return send(401, { message: 'Unauthorized' });
     const path = (req.url ?? '').replace(/^\/api\/v1/, '');
     try {
+      if (req.method === 'GET' && path === '/status') this.o.stats?.add(this.name, 'checkins');
       if (req.method === 'GET' && path === '/status') return send(200, { status: this.activePreset ? 'running' : 'idle', activePreset: this.activePreset ? { id: this.activePreset } : null, firmwareVersion: '8.2.1-sim' });
       const preset = /^\/profiles\/inventory\/presets\/([^/]+)(\/start)?$/.exec(path);
       if (preset && req.method === 'PUT' && !preset[2]) {
@@ -117,6 +123,12 @@ export class SimIotReader {
         await this.mqttClient?.endAsync().catch(() => undefined);
         this.mqttClient = await mqtt.connectAsync(`mqtt://${m.brokerHostname}:${m.brokerPort}`, { clientId: `${m.clientId}-${process.pid}`, reconnectPeriod: 1000 });
         this.mqttTopic = m.eventTopic;
+        return send(204);
+      }
+      if (req.method === 'PUT' && path === '/webhooks/event') {
+        const w = (await this.body(req)) as { url: string; authentication?: { username: string; password: string } };
+        const auth = w.authentication;
+        this.webhook = { url: w.url, authorization: auth ? `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}` : '' };
         return send(204);
       }
       if (req.method === 'GET' && path === '/data/stream') {
@@ -176,8 +188,18 @@ export class SimIotReader {
       events.push({ timestamp: new Date().toISOString(), hostname: this.name, eventType: 'inventoryStatus', tagInventoryEvent: undefined as never });
       for (const s of this.streams) for (const e of events) s.write(`${JSON.stringify(e)}\n`);
       if (this.mqttClient) for (const e of events) this.mqttClient.publish(this.mqttTopic, JSON.stringify(e), { qos: 1 });
+      if (this.webhook) void this.post(this.webhook, events);
       this.readsSent += observations.length;
+      this.o.stats?.add(this.name, 'reportsSent');
+      this.o.stats?.add(this.name, 'reportsAccepted');
+      this.o.stats?.add(this.name, 'observations', observations.length);
     }, this.o.windowMs ?? 1000);
+  }
+
+  /** A webhook batch: the events of a window as one JSON array. */
+  private async post(w: { url: string; authorization: string }, events: unknown[]): Promise<void> {
+    const res = await fetch(w.url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...(w.authorization ? { Authorization: w.authorization } : {}) }, body: JSON.stringify(events) }).catch(() => undefined);
+    if (res === undefined || res.status < 200 || res.status > 299) this.webhookFailures++;
   }
 
   private stopReading(): void {

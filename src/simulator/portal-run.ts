@@ -9,7 +9,7 @@ import { ThresholdTracker, type ThresholdOutput } from '../engine/threshold/trac
 import type { ThresholdTransition } from '../engine/threshold/transition';
 import type { AntennaConfiguration } from '../thresholds/antenna-configuration';
 import type { Threshold } from '../thresholds/threshold';
-import { antennaLists, passageEnd, portalReaders, readPortalWindow, scoreTransitions, truthOf, type Passage, type PortalDef, type PortalNoise, type PortalReader } from './portal';
+import { antennaRefs, passageEnd, portalReaders, readPortalWindow, scoreTransitions, truthOf, type Passage, type PortalDef, type PortalNoise, type PortalReader } from './portal';
 
 /** The threshold definitions and antenna configurations of `portals`, as the demo creates them (ids from 1). */
 export function portalConfiguration(portals: readonly PortalDef[], prefix: string, facility: string): { thresholds: Threshold[]; antennaConfigurations: AntennaConfiguration[]; readers: Array<{ portal: PortalDef; reader: PortalReader }> } {
@@ -20,7 +20,7 @@ export function portalConfiguration(portals: readonly PortalDef[], prefix: strin
     const t: Threshold = { id: i + 1, name: portal.name, facility, readerArrangement: portal.arrangement, readers: {} };
     for (const reader of portalReaders(portal, prefix)) {
       const id = antennaConfigurations.length + 1;
-      antennaConfigurations.push({ id, name: `${reader.name} ${portal.arrangement}`, side: reader.side, readerType: reader.family, readerArrangement: portal.arrangement, ...refs(antennaLists(reader)) });
+      antennaConfigurations.push({ id, name: `${reader.name} ${portal.arrangement}`, side: reader.side, readerType: reader.family, readerArrangement: portal.arrangement, ...antennaRefs(reader) });
       t.readers[reader.name] = { antennaConfigurationId: id };
       readers.push({ portal, reader });
     }
@@ -29,11 +29,6 @@ export function portalConfiguration(portals: readonly PortalDef[], prefix: strin
   return { thresholds, antennaConfigurations, readers };
 }
 
-const refs = (l: { in: number[]; out: number[]; ignored: number[] }) => ({
-  in: l.in.map((antennaId) => ({ antennaId })),
-  out: l.out.map((antennaId) => ({ antennaId })),
-  ignored: l.ignored.map((antennaId) => ({ antennaId })),
-});
 
 export interface PortalRunOptions {
   readonly portals: readonly PortalDef[];

@@ -84,6 +84,13 @@ export function antennaLists(r: PortalReader): { in: number[]; out: number[]; ig
   return { in: ids(1), out: ids(-1), ignored: ids(0) };
 }
 
+/** The same lists as `{antennaId}` references, as an antenna configuration holds them. */
+export function antennaRefs(r: PortalReader): { in: Array<{ antennaId: number }>; out: Array<{ antennaId: number }>; ignored: Array<{ antennaId: number }> } {
+  const l = antennaLists(r);
+  const refs = (ids: number[]) => ids.map((antennaId) => ({ antennaId }));
+  return { in: refs(l.in), out: refs(l.out), ignored: refs(l.ignored) };
+}
+
 export const PASSAGE_KINDS = ['THROUGH', 'LINGER', 'TURN_BACK', 'PASS_BY'] as const;
 export type PassageKind = (typeof PASSAGE_KINDS)[number];
 

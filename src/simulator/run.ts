@@ -14,6 +14,9 @@ import { parseScenario, type Scenario } from './scenario';
 import { progressLine, Stats, type CounterKey } from './stats';
 import { World } from './world';
 import { SimLlrpReader } from './llrp-reader';
+import { SimIotReader } from './iot-reader';
+import { DEMO_PORTAL_NOISE, randomPassages, type Passage } from './portal';
+import { createPortalConfiguration, demoPortals, scorePortalRun } from './portal-demo';
 
 export interface RunDeps {
   readonly clock?: Clock;
@@ -34,6 +37,13 @@ export interface Summary {
   readonly totals: Record<CounterKey, number>;
   readonly perReader: Record<string, Record<CounterKey, number> & { state: string }>;
   readonly lastErrors: readonly string[];
+  /** --demo: the door, its THRESHOLD job and how its transitions scored against what really happened. */
+  readonly door?: {
+    readonly jobId: string | null;
+    readonly passages: number;
+    readonly observations: number;
+    readonly score: Awaited<ReturnType<typeof scorePortalRun>> | null;
+  };
 }
 
 async function layoutFromService(admin: HttpClient, o: SimOptions): Promise<Layout> {
@@ -108,7 +118,24 @@ export async function runSimulation(o: SimOptions, deps: RunDeps = {}): Promise<
     }
     log.info('LLRP readers listening', { readers: llrpReaders.map((s) => `${s.name} ${o.llrpHost}:${s.port}`) });
   }
-  const connections = o.protocol === 'llrp' ? new Map(llrpReaders.map((s) => [s.name, { address: o.llrpHost, connection: { protocol: 'LLRP', port: s.port } }])) : undefined;
+  // IoT: every reader is an Impinj IoT-interface reader (REST, HTTP Basic with a password of this run).
+  const iotReaders: SimIotReader[] = [];
+  const iotPassword = `sim-${Math.random().toString(36).slice(2)}`;
+  if (o.protocol === 'iot') {
+    for (const [i, r] of layout.readers.entries()) {
+      const sim = new SimIotReader({ reader: r, world, seed: o.seed, t0, timeScale: o.timeScale, port: o.llrpPort > 0 ? o.llrpPort + i : 0, username: 'root', password: iotPassword, log: log.child('iot', { reader: r.name }), stats });
+      await sim.listen();
+      iotReaders.push(sim);
+      stats.reader(r.name).state = 'IDLE';
+    }
+    log.info('IoT readers listening', { readers: iotReaders.map((s) => `${s.name} 127.0.0.1:${s.port}`), delivery: o.iotDelivery });
+  }
+  const connections =
+    o.protocol === 'llrp'
+      ? new Map(llrpReaders.map((s) => [s.name, { address: o.llrpHost, connection: { protocol: 'LLRP', port: s.port } }]))
+      : o.protocol === 'iot'
+        ? new Map(iotReaders.map((s) => [s.name, { address: o.llrpHost, connection: { protocol: 'IOT', scheme: 'http', port: s.port, username: 'root', password: iotPassword, delivery: o.iotDelivery } }]))
+        : undefined;
   // With --demo the run's readers have a group of their own and the job takes only them.
   const names: DemoNames = o.demo ? await createDemoConfiguration(admin, layout, o.prefix, log, { timeScale: o.timeScale, ...(connections ? { connections } : {}) }) : demoNames(o.prefix, '');
   const readerGroups = o.demo ? [names.runGroup] : undefined;
@@ -126,6 +153,27 @@ export async function runSimulation(o: SimOptions, deps: RunDeps = {}): Promise<
     }));
   }
 
+  // --demo --start-job includes a door: overhead readers of their own (own stats, so the totals stay those of the zone readers), tags walking through it.
+  // A scenario's portals replace the demo's door, and its passages the random ones.
+  const portals = scenario && scenario.portals.length > 0 ? scenario.portals : demoPortals(layout, o.prefix);
+  // Only with a job to run: without one its readers would read nothing.
+  const door = o.demo && o.startJob && o.protocol === 'agent' ? await createPortalConfiguration(admin, portals, layout.facility, o.prefix, log) : undefined;
+  const doorStats = new Stats(clock.now());
+  const worldSpan = o.duration ? o.duration * o.timeScale : 3600;
+  const passages: readonly Passage[] = !door ? [] : scenario && scenario.portals.length > 0 ? scenario.passages : randomPassages({ portals: door.readers.map((r) => r.portal), epcs: layout.tags.map((t) => t.epc), seed: o.seed, from: 2, until: worldSpan, everySeconds: 3 });
+  const doorAgents: SimAgent[] = [];
+  for (const { portal, reader } of door?.readers ?? []) {
+    const secret = await issueSecret(admin, reader.name);
+    doorAgents.push(new SimAgent({
+      reader: { name: reader.name, family: reader.family, placement: reader.placement, antennas: reader.antennas }, world, seed: o.seed, clock, stats: doorStats, log: log.child('agent', { reader: reader.name }), t0, timeScale: o.timeScale,
+      checkinMs: o.checkinSeconds ? o.checkinSeconds * 1000 : null,
+      http: new HttpClient(o.url, agentAuth(reader.name, secret), transport),
+      faultRates: {}, scriptedFaults: [],
+      portal: { portal, reader, passages: passages.filter((p) => p.portal === portal.name), noise: DEMO_PORTAL_NOISE },
+    }));
+  }
+  agents.push(...doorAgents);
+
   const stop = new AbortController();
   const onAbort = (): void => stop.abort();
   deps.signal?.addEventListener('abort', onAbort, { once: true });
@@ -133,10 +181,25 @@ export async function runSimulation(o: SimOptions, deps: RunDeps = {}): Promise<
   const running = agents.map((a) => a.run(stop.signal));
 
   let jobId: string | null = null;
+  let doorJobId: string | null = null;
+  let worldT0 = clock.now();
   const finish = async (): Promise<Summary> => {
     // Agents first: a report racing the job's stop would only be refused.
+    const worldEnd = ((clock.now() - worldT0) * o.timeScale) / 1000;
     stop.abort();
     await Promise.all(running);
+    let doorScore: Awaited<ReturnType<typeof scorePortalRun>> | null = null;
+    if (doorJobId) {
+      try {
+        await stopJob(admin, doorJobId);
+        // The engine decides the passages still open when the job stops; give the projection a moment.
+        await clock.sleep(3000);
+        doorScore = await scorePortalRun(admin, doorJobId, passages, worldT0, o.timeScale, worldEnd);
+        log.info('door transitions against what really happened', { jobId: doorJobId, ...doorScore });
+      } catch (err) {
+        stats.error('(door job)', (err as Error).message);
+      }
+    }
     if (jobId) {
       try {
         await stopJob(admin, jobId);
@@ -146,8 +209,8 @@ export async function runSimulation(o: SimOptions, deps: RunDeps = {}): Promise<
       }
     }
     // LLRP readers after the job's stop: tagtrail stops their ROSpecs and takes the last reads first.
-    if (jobId && llrpReaders.length > 0) await clock.sleep(2000);
-    for (const sim of llrpReaders) await sim.close();
+    if (jobId && llrpReaders.length + iotReaders.length > 0) await clock.sleep(2000);
+    for (const sim of [...llrpReaders, ...iotReaders]) await sim.close();
     clearInterval(progressTimer);
     deps.signal?.removeEventListener('abort', onAbort);
     const snap = stats.snapshot(clock.now());
@@ -160,6 +223,7 @@ export async function runSimulation(o: SimOptions, deps: RunDeps = {}): Promise<
       totals: snap.totals,
       perReader: Object.fromEntries([...stats.readers.entries()].map(([k, c]) => [k, { ...c }])),
       lastErrors: [...stats.lastErrors],
+      ...(door ? { door: { jobId: doorJobId, passages: passages.length, observations: doorStats.snapshot(clock.now()).totals.observations, score: doorScore } } : {}),
     };
     return summary;
   };
@@ -178,10 +242,16 @@ export async function runSimulation(o: SimOptions, deps: RunDeps = {}): Promise<
       jobId = await startJob(admin, recipe, layout.facility, `${o.prefix}job`, readerGroups);
       log.info('job started', { jobId, recipe, facility: layout.facility, ...(readerGroups ? { readerGroups } : {}) });
       await untilRunning(admin, jobId, agents, clock, stop.signal, log);
+      if (door) {
+        doorJobId = await startJob(admin, door.recipe, layout.facility, `${o.prefix}door-job`);
+        log.info('door job started', { jobId: doorJobId, recipe: door.recipe });
+        await untilRunning(admin, doorJobId, doorAgents, clock, stop.signal, log);
+      }
     }
     // World time 0 is now: with a job, the moment its readers read, so the
     // first phase of a scenario is not spent while the job starts.
     const t0 = clock.now();
+    worldT0 = t0;
     for (const a of agents) a.startTimeline(t0);
     const durationS = o.duration || (scenario?.durationSeconds ? scenario.durationSeconds / o.timeScale : 0);
     if (durationS > 0) {

@@ -8,6 +8,7 @@ import { formatDecodeErrors, type FieldError } from '../core/decode-errors';
 import { defaultAntennas, FAMILIES, type Family, type Layout, type ReaderLayout } from './layout';
 import { UPGRADE_FAULTS, type UpgradeFault } from './upgrade';
 import type { ScriptedMove } from './world';
+import { PASSAGE_KINDS, PORTAL_ARRANGEMENTS, type Passage, type PortalArrangement, type PassageKind, type PortalDef } from './portal';
 
 const finite = new t.Type<number, number, unknown>(
   'finite number',
@@ -53,9 +54,25 @@ const UpgradesC = t.partial({
   failures: t.array(t.type({ reader: nonBlank, fault: t.keyof(Object.fromEntries(UPGRADE_FAULTS.map((f) => [f, null])) as Record<UpgradeFault, null>) })),
 });
 
+const positive = t.refinement(finite, (n) => n > 0, 'number > 0');
+const PortalC = t.intersection([
+  t.type({ name: nonBlank, arrangement: t.keyof(Object.fromEntries(PORTAL_ARRANGEMENTS.map((a) => [a, null])) as Record<PortalArrangement, null>, 'OVERHEAD | SIDE_BY_SIDE'), x: finite, y: finite }),
+  t.partial({ floor, width: positive }),
+]);
+const PassageC = t.intersection([
+  t.type({
+    epc: hexString,
+    portal: nonBlank,
+    at: nonNegative,
+    kind: t.keyof(Object.fromEntries(PASSAGE_KINDS.map((k) => [k, null])) as Record<PassageKind, null>, 'THROUGH | LINGER | TURN_BACK | PASS_BY'),
+    toward: t.keyof({ IN: null, OUT: null }, 'IN | OUT'),
+  }),
+  t.partial({ speed: positive, seconds: nonNegative, offset: finite }),
+]);
+
 export const ScenarioC = t.intersection([
   t.type({ zones: t.array(ZoneC), readers: t.array(ReaderC), tags: t.array(TagC), timeline: t.array(MoveC) }),
-  t.partial({ name: t.string, facility: nonBlank, zoneMap: nonBlank, durationSeconds: nonNegative, faults: t.array(FaultC), upgrades: UpgradesC }),
+  t.partial({ name: t.string, facility: nonBlank, zoneMap: nonBlank, durationSeconds: nonNegative, faults: t.array(FaultC), upgrades: UpgradesC, portals: t.array(PortalC), passages: t.array(PassageC) }),
 ]);
 export type ScenarioFile = t.TypeOf<typeof ScenarioC>;
 
@@ -75,6 +92,9 @@ export interface Scenario {
   readonly durationSeconds: number | null;
   /** How UPGRADE commands go: duration (null: the option's) and failures of readers' next upgrades, in order. */
   readonly upgrades: { readonly seconds: number | null; readonly failures: ReadonlyArray<{ readonly reader: string; readonly fault: UpgradeFault }> };
+  /** Doors (docs/simulator.md, "Portals") and the visits of tags to them. */
+  readonly portals: readonly PortalDef[];
+  readonly passages: readonly Passage[];
 }
 
 export class ScenarioError extends Error {
@@ -114,6 +134,15 @@ export function decodeScenario(doc: unknown, defaults: { facility: string; prefi
   (s.upgrades?.failures ?? []).forEach((f, i) => {
     if (!readerNames.has(f.reader)) errors.push({ path: `upgrades.failures.${i}.reader`, reason: `no reader named "${f.reader}" in readers` });
   });
+  const portalNames = new Set<string>();
+  (s.portals ?? []).forEach((p, i) => {
+    if (portalNames.has(p.name)) errors.push({ path: `portals.${i}.name`, reason: `duplicate portal name "${p.name}"` });
+    portalNames.add(p.name);
+  });
+  (s.passages ?? []).forEach((p, i) => {
+    if (!epcs.has(p.epc.toUpperCase())) errors.push({ path: `passages.${i}.epc`, reason: `no tag with EPC ${p.epc} in tags` });
+    if (!portalNames.has(p.portal)) errors.push({ path: `passages.${i}.portal`, reason: `no portal named "${p.portal}" in portals` });
+  });
   if (errors.length) throw new ScenarioError(errors);
 
   const facility = s.facility ?? defaults.facility;
@@ -135,6 +164,8 @@ export function decodeScenario(doc: unknown, defaults: { facility: string; prefi
     faults: (s.faults ?? []).map((f) => ({ reader: f.reader, at: f.at, fault: f.fault, seconds: f.seconds ?? null })),
     durationSeconds: s.durationSeconds ?? null,
     upgrades: { seconds: s.upgrades?.seconds ?? null, failures: s.upgrades?.failures ?? [] },
+    portals: (s.portals ?? []).map((p) => ({ name: p.name, arrangement: p.arrangement, x: p.x, y: p.y, floor: floorOf(p.floor), ...(p.width === undefined ? {} : { width: p.width }) })),
+    passages: (s.passages ?? []).map((p) => ({ ...p, epc: p.epc.toUpperCase() })),
   };
 }
 

@@ -2,6 +2,7 @@
 // by a factory reset). The factory reset marker's $all position is the epoch
 // the reset starts; an item reset request is an input of the item engine,
 // which carries it out in order with the reports (docs/support.md).
+import { BACKWARDS, END, StreamNotFoundError, type EventStoreDBClient, type Position } from '@eventstore/db-client';
 import * as t from 'io-ts';
 import { defineEvents } from '../core/events';
 
@@ -17,3 +18,20 @@ export const itemResetEvents = defineEvents({
   ItemsResetRequested: t.type({ facility: t.string, clearHistory: t.boolean, at: t.string, user: t.union([t.string, t.null]) }),
 });
 export type ItemsResetRequestedData = t.TypeOf<(typeof itemResetEvents)['ItemsResetRequested']>;
+
+/**
+ * The $all position of the last factory reset, or undefined if there was
+ * none. Read models rebuilt from the log start there: the streams deleted by
+ * the reset keep their events in $all, and replaying them would bring the
+ * old configuration back.
+ */
+export async function lastFactoryReset(client: EventStoreDBClient): Promise<Position | undefined> {
+  let at: Position | undefined;
+  try {
+    // Read to the end: leaving a for-await early leaves the call open.
+    for await (const e of client.readStream(FACTORY_RESET_STREAM, { direction: BACKWARDS, fromRevision: END, maxCount: 1 })) at = e.event?.position ?? at;
+  } catch (err) {
+    if (!(err instanceof StreamNotFoundError)) throw err;
+  }
+  return at;
+}

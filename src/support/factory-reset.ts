@@ -8,7 +8,9 @@
 //      running engine, which then resyncs from its stream (now only that
 //      event): empty state, input resumed after P, so nothing before the
 //      reset comes back, also after a restart;
-//   4. every Redis key of the namespace but the checkpoints is dropped: the
+//   4. every Redis key of the namespace but the checkpoints, the generation
+//      marker and the read model states (src/core/redis/readiness.ts) is
+//      dropped: the
 //      running projections go on from where they are onto empty read models,
 //      and a restart resumes at their checkpoints (never replaying the
 //      deleted streams' events still in $all);
@@ -57,7 +59,9 @@ async function softDelete(client: EventStoreDBClient, stream: string): Promise<b
 async function dropReadModels(deps: AppDeps): Promise<number> {
   let dropped = 0;
   for await (const keys of deps.redis.scanIterator({ MATCH: `${deps.keys.base}*`, COUNT: 500 })) {
-    const doomed = keys.filter((k) => !k.startsWith(deps.keys.checkpointPrefix));
+    // The read models stay ready (empty is now the truth) in their generation.
+    const kept = new Set([deps.keys.generation, deps.keys.readModelStates]);
+    const doomed = keys.filter((k) => !k.startsWith(deps.keys.checkpointPrefix) && !kept.has(k));
     if (doomed.length) dropped += await deps.redis.del(doomed);
   }
   return dropped;

@@ -6,7 +6,10 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import * as server from '../../src/eventstore/server';
-import { childEnv, parseLogLines, runEntryPoint, type RunningProcess } from '../support/tagtrailProcess';
+import { childEnv, parseLogLines, removeChildState, runEntryPoint, type RunningProcess } from '../support/tagtrailProcess';
+
+// The Redis prefixes (and any data directories) childEnv made up for the children.
+after(async () => removeChildState());
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 

@@ -143,6 +143,17 @@ describe('Redis losing its data under a running service', function () {
     expect(odd, JSON.stringify(odd.slice(0, 5))).to.deep.equal([]);
   };
 
+  /** What a Redis restart without persistence does to this namespace (the server is the test's own): every key at once, in one UNLINK. */
+  const loseEverything = async (): Promise<void> => {
+    const direct = createClient({ url: redis.url });
+    await direct.connect();
+    const all: string[] = [];
+    for await (const keys of direct.scanIterator({ MATCH: `${app.keyPrefix}*`, COUNT: 1000 })) all.push(...keys);
+    expect(all).to.include(`${app.keyPrefix}v1:generation`);
+    await direct.unlink(all);
+    await direct.close();
+  };
+
   before(async () => {
     redis = await startOwnRedis();
     app = await startTestApp({ REDIS_URL: redis.url, HEALTH_CHECKIN_INTERVAL_SECONDS: '3600', JOB_ACK_TIMEOUT_SECONDS: '60' });
@@ -170,22 +181,15 @@ describe('Redis losing its data under a running service', function () {
     startTraffic();
     await eventually('ten reports acknowledged', async () => acked.length, (k) => k >= 10);
     await healed('before the loss');
-    // What a Redis restart without persistence does to this namespace (the server is the test's own).
-    const direct = createClient({ url: redis.url });
-    await direct.connect();
-    // All at once, as a restart loses them: one UNLINK of every key of the namespace.
-    const all: string[] = [];
-    for await (const keys of direct.scanIterator({ MATCH: `${app.keyPrefix}*`, COUNT: 1000 })) all.push(...keys);
-    expect(all).to.include(`${app.keyPrefix}v1:generation`);
-    await direct.unlink(all);
-    await direct.close();
+    await loseEverything();
     const ackedAtLoss = acked.length;
     await eventually('reports acknowledged after the loss', async () => acked.length, (k) => k >= ackedAtLoss + 10, 90_000);
     await healed('after the loss');
     await stopTraffic();
     await nothingLost();
     const health = await fetch(new URL('/healthz', app.baseUrl)).then((r) => r.json() as Promise<{ readModels: Record<string, { status: string }> }>);
-    expect(Object.values(health.readModels).map((m) => m.status)).to.deep.equal(['ready', 'ready', 'ready', 'ready']);
+    expect(Object.keys(health.readModels)).to.include.members(['config', 'health', 'jobs', 'items']);
+    expect(Object.values(health.readModels).map((m) => m.status)).to.deep.equal(Object.keys(health.readModels).map(() => 'ready'));
   });
 
   it('answers 503 with Retry-After at once while Redis is down, and heals when it comes back empty', async () => {
@@ -216,5 +220,19 @@ describe('Redis losing its data under a running service', function () {
     await stopTraffic();
     expect(unavailable.length, 'requests refused while Redis was down').to.be.greaterThan(0);
     await nothingLost();
+  });
+
+  it('after a factory reset, rebuilds from the reset on: what the reset deleted does not come back', async () => {
+    expectStatus(await app.request('POST', `${JOBS}/stop/${jobId}?graceful=false`), 204);
+    await eventually('job stopped', async () => (await app.request('GET', `${JOBS}/show/${jobId}`)).body?.status, (s) => s === 'STOPPED');
+    expectStatus(await app.request('POST', '/support/v1/factoryReset', { body: { confirm: 'FACTORY_RESET' } }), 200);
+    const reset = { users: (await app.request('GET', READS.users)).body, readers: (await app.request('GET', READS.readers)).body };
+    expect(reset.users.map((u: { name: string }) => u.name)).to.deep.equal(['admin']);
+    expect(reset.readers).to.deep.equal([]);
+    await loseEverything();
+    await eventually('read models rebuilt after the loss', async () => {
+      const [users, readers, jobs] = await Promise.all([app.request('GET', READS.users), app.request('GET', READS.readers), app.request('GET', `${JOBS}/show`)]);
+      return { users: users.status === 200 ? users.body : users.status, readers: readers.status === 200 ? readers.body : readers.status, jobs: jobs.status === 200 ? jobs.body : jobs.status };
+    }, (v) => JSON.stringify(v) === JSON.stringify({ ...reset, jobs: [] }), 60_000);
   });
 });

@@ -21,15 +21,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventStoreDBClient } from '@eventstore/db-client';
 import { expect } from 'chai';
-import { createClient } from 'redis';
 import { agentAuthorization } from '../../src/agents/guard';
 import { tagReportEvents, tagReportsStream } from '../../src/agents/events';
-import { loadConfigOrThrow } from '../../src/config';
 import { readStream } from '../../src/core/eventstore';
 import { ENGINE_STREAM, itemEvents } from '../../src/engine/events';
 import { INVENTORY_HYSTERESIS_DB } from '../../src/engine/inventory';
 import { ADMIN } from '../support/app';
 import { childEnv, runEntryPoint, type RunningProcess } from '../support/tagtrailProcess';
+import { removeRedisKeys, testRedisPrefix } from '../support/redis-prefix';
 
 const READER = 'crash-1';
 const AGENT = `/agent/v1/readers/${READER}`;
@@ -67,7 +66,7 @@ const mix = (k: number, r: number): number => {
 describe('item engine: SIGKILL mid-stream and restart (child process)', function () {
   this.timeout(90_000);
   const dataDir = mkdtempSync(join(tmpdir(), 'tagtrail-engine-crash-'));
-  const keyPrefix = `tagtrail-test-${crypto.randomUUID()}:`;
+  const keyPrefix = testRedisPrefix();
   let service: Service | undefined;
   let secret = '';
   let jobId = '';
@@ -113,12 +112,7 @@ describe('item engine: SIGKILL mid-stream and restart (child process)', function
   after(async () => {
     if (service) await stop(service, 'SIGTERM');
     rmSync(dataDir, { recursive: true, force: true });
-    const redis = createClient({ url: loadConfigOrThrow({}).redisUrl });
-    await redis.connect();
-    for await (const keys of redis.scanIterator({ MATCH: `${keyPrefix}*`, COUNT: 500 })) {
-      if (keys.length) await redis.del(keys);
-    }
-    await redis.quit();
+    await removeRedisKeys(keyPrefix);
   });
 
   const request = async (method: string, path: string, body?: unknown, auth: string = ADMIN): Promise<{ status: number; body: any }> => { // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -13,11 +13,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { EventStoreDBClient } from '@eventstore/db-client';
 import { expect } from 'chai';
-import { createClient } from 'redis';
-import { loadConfigOrThrow } from '../../src/config';
 import { relayConnectionName } from '../../src/queues/relay';
 import { ADMIN } from '../support/app';
 import { childEnv, runEntryPoint, type RunningProcess } from '../support/tagtrailProcess';
+import { removeRedisKeys, testRedisPrefix } from '../support/redis-prefix';
 import { appendChanges, change, consume, type Consumer } from './support';
 
 const run = promisify(execFile);
@@ -37,7 +36,7 @@ async function closeConnectionsNamed(name: string): Promise<number> {
 describe('relay faults (child processes): SIGKILL and broker-side connection close lose nothing', function () {
   this.timeout(180_000);
   const dataDir = mkdtempSync(join(tmpdir(), 'tagtrail-relay-faults-'));
-  const keyPrefix = `tagtrail-test-${crypto.randomUUID()}:`;
+  const keyPrefix = testRedisPrefix();
   let store: RunningProcess | undefined;
   let service: RunningProcess | undefined;
   let baseUrl = '';
@@ -100,10 +99,7 @@ describe('relay faults (child processes): SIGKILL and broker-side connection clo
     await kill(service, 'SIGTERM');
     await kill(store, 'SIGTERM');
     rmSync(dataDir, { recursive: true, force: true });
-    const redis = createClient({ url: loadConfigOrThrow({}).redisUrl });
-    await redis.connect();
-    for await (const keys of redis.scanIterator({ MATCH: `${keyPrefix}*`, COUNT: 500 })) if (keys.length) await redis.del(keys);
-    await redis.quit();
+    await removeRedisKeys(keyPrefix);
   });
 
   it('SIGKILL mid-stream, events appended while down, restart: every message arrives', async () => {

@@ -7,8 +7,10 @@ import { expect } from 'chai';
 import { generateLayout } from '../../src/simulator/layout';
 import { SimIotReader } from '../../src/simulator/iot-reader';
 import { World } from '../../src/simulator/world';
+import { parseOptions } from '../../src/simulator/options';
+import { runSimulation } from '../../src/simulator/run';
 import { startTestApp, type TestApp } from '../support/app';
-import { setEnv, silent, sleep, until } from './support';
+import { appWithEnv, setEnv, silent, sleep, until } from './support';
 
 
 
@@ -28,17 +30,19 @@ describe('Impinj IoT readers (readers role against simulated IoT-interface reade
     await app?.stop();
     for (const r of readers) await r.close();
     restoreEnv();
+    delete process.env['READERS_WEBHOOK_BASE_URL'];
   });
 
-  it('reader definition -> job -> items over the HTTP stream and MQTT; a refused preset fails that reader; wrong credentials are a health event', async () => {
-    const layout = generateLayout({ facility: 'DEFAULT', readers: 3, families: ['SPEEDWAY'], tags: 30, seed: 8, prefix: 'iot-' });
+  it('reader definition -> job -> items over the HTTP stream, MQTT and the webhook; a refused preset fails that reader; wrong credentials are a health event', async () => {
+    process.env['READERS_WEBHOOK_BASE_URL'] = app.baseUrl;
+    const layout = generateLayout({ facility: 'DEFAULT', readers: 4, families: ['SPEEDWAY'], tags: 30, seed: 8, prefix: 'iot-' });
     const world = World.random(layout, 8);
     const password = `pw-${crypto.randomUUID()}`;
     const sims = layout.readers.map((reader, i) => new SimIotReader({ reader, world, seed: 8, t0: Date.now(), timeScale: 1, port: 0, username: 'root', password, log: silent, windowMs: 300, refusePreset: i === 2 ? 'transmitPowerCdbm 3000 exceeds the region limit' : null }));
     readers.push(...sims);
     for (const s of sims) await s.listen();
-    const [streamed, viaMqtt, refusing] = sims as [SimIotReader, SimIotReader, SimIotReader];
-    const deliveries = new Map([[streamed.name, 'STREAM'], [viaMqtt.name, 'MQTT'], [refusing.name, 'STREAM']]);
+    const [streamed, viaMqtt, refusing, hooked] = sims as [SimIotReader, SimIotReader, SimIotReader, SimIotReader];
+    const deliveries = new Map([[streamed.name, 'STREAM'], [viaMqtt.name, 'MQTT'], [refusing.name, 'STREAM'], [hooked.name, 'WEBHOOK']]);
 
     const must = async (method: string, path: string, body?: unknown): Promise<any> => { // eslint-disable-line @typescript-eslint/no-explicit-any
       const res = await app.request(method, path, body === undefined ? {} : { body });
@@ -73,7 +77,7 @@ describe('Impinj IoT readers (readers role against simulated IoT-interface reade
     expect(running.errors.map((e: { message: string }) => e.message).join('\n')).to.contain('transmitPowerCdbm 3000 exceeds the region limit');
 
     const epcs = new Set(layout.tags.map((t) => t.epc));
-    for (const s of [streamed, viaMqtt]) {
+    for (const s of [streamed, viaMqtt, hooked]) {
       await until(`reports of ${s.name}`, async () => {
         const stats = await app.request('GET', '/agent/v1/stats');
         const mine = (stats.body.readers as Array<{ readerName: string; acceptedReports: number }>).find((r) => r.readerName === s.name);
@@ -85,11 +89,32 @@ describe('Impinj IoT readers (readers role against simulated IoT-interface reade
       return res.body?.items?.length > 0 ? (res.body.items as Array<{ epc: string }>) : undefined;
     });
     expect(items.every((i) => epcs.has(i.epc))).to.equal(true);
+    expect(hooked.webhookFailures, 'webhook deliveries answered non-2xx').to.equal(0);
+    // The webhook route takes only the reader's own credentials.
+    const anonymous = await app.request('POST', `/agent/v1/readers/${hooked.name}/iot/events`, { body: [], auth: null });
+    expect(anonymous.status).to.equal(401);
+    const wrong = await app.request('POST', `/agent/v1/readers/${hooked.name}/iot/events`, { body: [], auth: `Basic ${Buffer.from(`${hooked.name}:guess`).toString('base64')}` });
+    expect(wrong.status).to.equal(401);
     await must('POST', `/control/v1/jobs/stop/${job.id}?graceful=false`);
     await until('readers stopped', async () => {
-      const sent = streamed.readsSent + viaMqtt.readsSent;
+      const sent = streamed.readsSent + viaMqtt.readsSent + hooked.readsSent;
       await sleep(1200);
-      return streamed.readsSent + viaMqtt.readsSent === sent ? true : undefined;
+      return streamed.readsSent + viaMqtt.readsSent + hooked.readsSent === sent ? true : undefined;
     });
+  });
+});
+
+describe('npm run simulate -- --protocol iot', function () {
+  this.timeout(120_000);
+  const app = appWithEnv({ READERS_KEEPALIVE_SECONDS: '1' }, () => startTestApp());
+
+  it('--demo --start-job plays every reader as an IoT-interface reader delivering over MQTT', async () => {
+    const options = parseOptions(['--url', app().baseUrl, '--demo', '--start-job', '--protocol', 'iot', '--iot-delivery', 'MQTT', '--readers', '2', '--families', 'SPEEDWAY', '--tags', '15', '--seed', '4', '--duration', '8', '--progress', 'none']);
+    const summary = await runSimulation(options, { log: silent });
+    expect(summary.totals.observations, JSON.stringify(summary)).to.be.greaterThan(0);
+    const defs = (await app().request('GET', '/configuration/v1/readerDefinitions/show')).body as Array<{ connection: { protocol: string; delivery: string; passwordSet: boolean } }>;
+    expect(defs.map((d) => [d.connection.protocol, d.connection.delivery, d.connection.passwordSet])).to.deep.equal([['IOT', 'MQTT', true], ['IOT', 'MQTT', true]]);
+    const stats = await app().request('GET', `/control/v1/jobs/stats/${summary.jobId}`);
+    expect(stats.body.reports, JSON.stringify(stats.body)).to.be.greaterThan(0);
   });
 });

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createClient } from 'redis';
+import { removeRedisKeys, testRedisPrefix } from './redis-prefix';
 import { loadConfigOrThrow } from '../../src/config';
 import { createLogger } from '../../src/core/logger';
 import { Shutdown } from '../../src/core/shutdown';
@@ -37,7 +37,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   // A DATA_DIR given by the caller is the caller's (restart tests reuse it): never removed here.
   const ownDataDir = env['DATA_DIR'] === undefined;
   const dataDir = env['DATA_DIR'] ?? mkdtempSync(join(tmpdir(), 'tagtrail-app-'));
-  const keyPrefix = env['REDIS_KEY_PREFIX'] ?? `tagtrail-test-${crypto.randomUUID()}:`;
+  const keyPrefix = env['REDIS_KEY_PREFIX'] ?? testRedisPrefix();
   const config = loadConfigOrThrow({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -68,6 +68,12 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
         headers['Content-Type'] = 'application/json';
       } else if (opts.raw !== undefined) headers['Content-Type'] ??= 'application/json';
       const res = await fetch(`${baseUrl}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+      if (res.headers.get('content-type')?.startsWith('text/event-stream')) {
+        // A stream that never ends (live updates): the status and headers are the answer.
+        await res.body?.cancel();
+        await checkContract(method, path, res.status, undefined, res.headers.get('content-type'));
+        return { status: res.status, headers: res.headers, body: undefined };
+      }
       const text = await res.text();
       let parsed: unknown;
       try {
@@ -85,12 +91,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
         if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
         return;
       }
-      const redis = createClient({ url: config.redisUrl });
-      await redis.connect();
-      for await (const keys of redis.scanIterator({ MATCH: `${keyPrefix}*`, COUNT: 500 })) {
-        if (keys.length) await redis.del(keys);
-      }
-      await redis.quit();
+      await removeRedisKeys(keyPrefix, config.redisUrl);
       if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -45,7 +45,7 @@ async function build(): Promise<Contract> {
   const validator = (schema: Record<string, unknown>): ValidateFunction => {
     let v = cache.get(schema);
     if (v === undefined) {
-      v = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi#/components/')) as Record<string, unknown>);
+      v = ajv.compile(toAjv(schema) as Record<string, unknown>);
       cache.set(schema, v);
     }
     return v;
@@ -55,6 +55,26 @@ async function build(): Promise<Contract> {
     return { method: r.method.toUpperCase(), pattern: patternOf(r.path), path, responses: doc.paths[path]![r.method]!.responses };
   });
   return { operations, errorSchema: validator({ $ref: '#/components/schemas/Error' }), validator };
+}
+
+/**
+ * OpenAPI 3.0 schema objects in the JSON Schema draft ajv speaks: refs into
+ * the document, and draft-4 style boolean exclusiveMinimum/Maximum (beside
+ * minimum/maximum) as the numbers later drafts use.
+ */
+function toAjv(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(toAjv);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema as Record<string, unknown>)) out[k] = k === '$ref' && typeof v === 'string' ? v.replace(/^#\/components\//, 'openapi#/components/') : toAjv(v);
+  for (const [flag, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+    if (typeof out[flag] === 'boolean') {
+      if (out[flag] === true) out[flag] = out[bound];
+      else delete out[flag];
+      if (out[flag] !== undefined) delete out[bound];
+    }
+  }
+  return out;
 }
 
 const describeErrors = (v: ValidateFunction): string => (v.errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message ?? ''}`).join('; ');

@@ -1,8 +1,10 @@
 // Runs an entry point (src/main.ts, src/eventstore/main.ts) as a real child
 // process, the way `npm start` does, and collects its JSON log lines.
 import { spawn, type ChildProcess } from 'node:child_process';
-import crypto from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { removeRedisKeys, testRedisPrefix } from './redis-prefix';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
@@ -101,13 +103,34 @@ export function parseLogLines(lines: readonly string[]): LogLine[] {
   });
 }
 
-/** The environment of a child: ours minus tagtrail's variables, plus `vars`. */
+const madeForChildren = { prefixes: [] as string[], dataDirs: [] as string[] };
+
+/**
+ * The environment of a child: ours minus tagtrail's variables, plus `vars`.
+ * What `vars` leaves out never falls back to a default a service running
+ * beside the tests uses: a random Redis prefix (not `tagtrail:`), a fresh
+ * data directory (not ./data), free ports (not 8080 and 2113), loopback.
+ * removeChildState() removes the prefixes and directories made here.
+ */
 export function childEnv(vars: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const k of ['PORT', 'HOST', 'ROOT_PATH', 'DATA_DIR', 'EVENTSTORE_CONNECTION_STRING', 'ROLES', 'LOG_LEVEL', 'REDIS_KEY_PREFIX']) {
+  for (const k of ['PORT', 'HOST', 'ROOT_PATH', 'DATA_DIR', 'EVENTSTORE_CONNECTION_STRING', 'EVENTSTORE_HOST', 'EVENTSTORE_PORT', 'ROLES', 'LOG_LEVEL', 'REDIS_KEY_PREFIX']) {
     delete env[k];
   }
-  // A child never falls back to the default `tagtrail:` prefix: that is the
-  // namespace of a service a developer may be running beside the tests.
-  return { ...env, REDIS_KEY_PREFIX: `tagtrail-test-${crypto.randomUUID()}:`, ...vars };
+  const defaults: Record<string, string> = { PORT: '0', HOST: '127.0.0.1', EVENTSTORE_PORT: '0', EVENTSTORE_HOST: '127.0.0.1' };
+  if (vars['REDIS_KEY_PREFIX'] === undefined) {
+    defaults['REDIS_KEY_PREFIX'] = testRedisPrefix();
+    madeForChildren.prefixes.push(defaults['REDIS_KEY_PREFIX']);
+  }
+  if (vars['DATA_DIR'] === undefined) {
+    defaults['DATA_DIR'] = mkdtempSync(path.join(tmpdir(), 'tagtrail-child-'));
+    madeForChildren.dataDirs.push(defaults['DATA_DIR']);
+  }
+  return { ...env, ...defaults, ...vars };
+}
+
+/** Removes the Redis keys and data directories childEnv made up (call once the children are gone). */
+export async function removeChildState(): Promise<void> {
+  for (const prefix of madeForChildren.prefixes.splice(0)) await removeRedisKeys(prefix);
+  for (const dir of madeForChildren.dataDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 }

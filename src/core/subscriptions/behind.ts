@@ -5,7 +5,11 @@
 import { FORWARDS, type EventStoreDBClient, type Filter, type Position } from '@eventstore/db-client';
 import { matchesFilter } from './catch-up-target';
 
-/** Past this many events the count stops. */
+/**
+ * Past this many events the count stops: a reader that follows the log reads
+ * only the few events after its position; only one far behind (rebuilding)
+ * reads a full page.
+ */
 export const BEHIND_COUNT_LIMIT = 1000;
 
 export interface Behind {
