@@ -17,7 +17,8 @@ async function exposedNames(): Promise<Map<string, readonly string[]>> {
   for (const m of await metricsRegistry.getMetricsAsJSON()) {
     const declared = (metricsRegistry.getSingleMetric(m.name) as unknown as { labelNames?: string[] } | undefined)?.labelNames ?? [];
     const labels = [...new Set([...declared, ...m.values.flatMap((v) => Object.keys(v.labels)), 'roles', 'instance', 'job', 'le'])];
-    const suffixes = m.type === 'histogram' ? ['_bucket', '_sum', '_count'] : m.type === 'summary' ? ['', '_sum', '_count'] : [''];
+    const type = String(m.type);
+    const suffixes = type === 'histogram' ? ['_bucket', '_sum', '_count'] : type === 'summary' ? ['', '_sum', '_count'] : [''];
     for (const s of suffixes) names.set(`${m.name}${s}`, labels);
   }
   return names;
