@@ -28,6 +28,12 @@ export const metrics = {
   reportsRefused: new Counter({ name: 'tagtrail_tag_reports_refused_total', help: 'Tag reports refused, by reason', labelNames: ['reader', 'reason'], registers }),
   observationsRefused: new Counter({ name: 'tagtrail_observations_refused_total', help: 'Observations in refused tag reports, by reason', labelNames: ['reader', 'reason'], registers }),
   itemsChanged: new Counter({ name: 'tagtrail_items_changed_total', help: 'Item changes appended by the item engine', registers }),
+  reportToItemSeconds: new Histogram({
+    name: 'tagtrail_report_to_item_seconds',
+    help: 'From a tag report stored to the item changes it caused appended (oldest report of each engine append)',
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers,
+  }),
   engineLagEvents: new Gauge({ name: 'tagtrail_engine_lag_events', help: 'Input events the item engine has not handled yet (counted up to a bound)', registers }),
   engineLagSeconds: new Gauge({ name: 'tagtrail_engine_lag_seconds', help: 'Age of the oldest input event the item engine has not handled (0 when caught up)', registers }),
   projectionLagEvents: new Gauge({ name: 'tagtrail_projection_lag_events', help: 'Events a read model has not applied yet (counted up to a bound)', labelNames: ['read_model'], registers }),

@@ -190,6 +190,8 @@ class EngineRun {
   /** Id of the last ItemsChanged this run appended (a snapshot names it). */
   private lastEventId: string | undefined;
   private changesSinceSnapshot = 0;
+  /** Append time of the oldest report behind the pending changes: report -> item latency, one sample per append. */
+  private oldestPendingReportMs: number | undefined;
   private lastSnapshotAt = 0;
   private snapshotting: Promise<void> | undefined;
 
@@ -317,7 +319,11 @@ class EngineRun {
           const at = e.position?.commit;
           if (info.stoppedAt !== undefined && (at === undefined || info.stoppedAt < at)) continue;
           // The report's append time is the engine's time for it, so a replay reproduces it.
-          if (ctx !== undefined) this.pending.push(...ingest(this.state, e.data, ctx, e.created.getTime()).changes);
+          if (ctx !== undefined) {
+            const { changes } = ingest(this.state, e.data, ctx, e.created.getTime());
+            this.pending.push(...changes);
+            if (changes.length > 0) this.oldestPendingReportMs ??= e.created.getTime();
+          }
           else if (threshold !== undefined) this.thresholds.ingest(e.data, threshold, e.created.getTime(), this.pendingThreshold);
         } else {
           const jobId = e.streamId.slice(JOB_STREAM_PREFIX.length);
@@ -387,6 +393,8 @@ class EngineRun {
         ...(iterations.length > 0 ? { iterations } : {}),
       });
     }
+    if (this.oldestPendingReportMs !== undefined) metrics.reportToItemSeconds.observe(Math.max(0, Date.now() - this.oldestPendingReportMs) / 1000);
+    this.oldestPendingReportMs = undefined;
     this.changesSinceSnapshot += changes.length;
     this.maybeSnapshot();
   }

@@ -98,15 +98,19 @@ describe('GET /metrics during a simulated run', function () {
     expect(sum(after, 'tagtrail_readers', (l) => l['connection'] === 'AGENT')).to.be.at.least(readers.length);
     expect(sum(after, 'tagtrail_eventstore_append_duration_seconds_count')).to.be.greaterThan(sum(before, 'tagtrail_eventstore_append_duration_seconds_count'));
     expect(sum(after, 'process_cpu_seconds_total')).to.be.greaterThan(0);
+    // One latency sample per engine append that changed items.
+    expect(sum(after, 'tagtrail_report_to_item_seconds_count')).to.be.greaterThan(sum(before, 'tagtrail_report_to_item_seconds_count'));
 
     // HTTP by route template: the report route and the job route, never the job's id.
     const routes = new Set(after.filter((s) => s.name === 'tagtrail_http_request_duration_seconds_count').map((s) => s.labels['route']));
     expect([...routes]).to.include('/itemsense/control/v1/jobs/show/:jobId');
     expect([...routes].some((r) => r?.startsWith('/itemsense/agent/v1/'))).to.equal(true);
 
-    // Every sample carries the roles of the process; no label value is an id or a path with one.
+    // Every sample carries the roles of the process (other apps of this test process may have left theirs); no label value is an id or a path with one.
+    const counted = after.filter((s) => s.name === 'tagtrail_observations_accepted_total' && ours(s.labels));
+    expect(counted.map((s) => s.labels['roles'])).to.deep.equal(counted.map(() => 'api,eventstore,engine,projections,relay,jobs,readers'));
     for (const s of after) {
-      expect(s.labels['roles'], s.name).to.equal('api,eventstore,engine,projections,relay,jobs,readers');
+      expect(s.labels['roles'], s.name).to.be.a('string').and.not.equal('');
       for (const [label, value] of Object.entries(s.labels)) {
         expect(UUID.test(value), `${s.name} ${label}="${value}"`).to.equal(false);
         expect(value, `${s.name} ${label}`).to.not.include(summary.jobId!);

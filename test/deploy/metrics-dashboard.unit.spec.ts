@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { metricsRegistry, startProcessMetrics } from '../../src/core/metrics';
+import { ROLES } from '../../src/config';
 
 const read = (file: string): string => readFileSync(path.resolve(__dirname, '..', '..', 'deploy', file), 'utf8');
 const dashboard = JSON.parse(read('grafana/tagtrail-dashboard.json')) as { panels: Array<{ title: string; targets: Array<{ expr: string }> }> };
@@ -12,7 +13,7 @@ const rules = read('prometheus/tagtrail-alerts.yml');
 
 /** Sample names of a metric: histograms add _bucket, _sum and _count. */
 async function exposedNames(): Promise<Map<string, readonly string[]>> {
-  startProcessMetrics(['api']);
+  startProcessMetrics(ROLES);
   const names = new Map<string, readonly string[]>();
   for (const m of await metricsRegistry.getMetricsAsJSON()) {
     const declared = (metricsRegistry.getSingleMetric(m.name) as unknown as { labelNames?: string[] } | undefined)?.labelNames ?? [];
