@@ -19,6 +19,7 @@ import { RedisCheckpointStore } from '../core/subscriptions';
 import type { AppDeps, Slice } from '../core/slice';
 import { RedisPrincipalStore } from '../auth/redis-store';
 import { configParts, readModelsOf } from './read-models';
+import { lastFactoryReset } from '../support/events';
 
 export { configParts };
 import { replaceStoredTokensByIds } from '../../projections/auth/token-migration';
@@ -47,7 +48,15 @@ export async function wireSlices(
   if (hasRole(config, 'projections')) {
     // Tokens stored by an older version are rewritten under their ids first.
     await replaceStoredTokensByIds(clients.redis, keys, logger);
-    const supervisor = superviseReadModels({ client: clients.eventStore, redis: clients.redis, keys, logger, models: readModelsOf(slices) });
+    const supervisor = superviseReadModels({
+      client: clients.eventStore,
+      redis: clients.redis,
+      keys,
+      logger,
+      models: readModelsOf(slices),
+      // The streams a factory reset deleted keep their events in $all: a rebuild starts after it.
+      rebuildFrom: () => lastFactoryReset(clients.eventStore),
+    });
     shutdown.add('read model projections', () => supervisor.stop());
     waiter = localWaiter(() => supervisor.subscription(CONFIG_READ_MODEL), READ_YOUR_WRITES_MS, logger);
     readModelReady = supervisor.ready(CONFIG_READ_MODEL);
