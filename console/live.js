@@ -9,13 +9,13 @@ let close = null;
 let state = 'off';
 /** Per-second counts of item changes and health events, newest last (10 minutes). */
 const WINDOW = 600;
-export const rates = { start: Math.floor(Date.now() / 1000), changes: new Array(WINDOW).fill(0), health: new Array(WINDOW).fill(0) };
+export const rates = { start: Math.floor(Date.now() / 1000), changes: new Array(WINDOW).fill(0), health: new Array(WINDOW).fill(0), observations: new Array(WINDOW).fill(0) };
 
 function bucket(series) {
   const now = Math.floor(Date.now() / 1000);
   const shift = now - (rates.start + WINDOW - 1);
   if (shift > 0) {
-    for (const s of [rates.changes, rates.health]) {
+    for (const s of [rates.changes, rates.health, rates.observations]) {
       s.splice(0, Math.min(shift, WINDOW));
       while (s.length < WINDOW) s.push(0);
     }
@@ -25,6 +25,12 @@ function bucket(series) {
 }
 export function tickRates() {
   bucket(rates.changes);
+}
+
+/** Observations per second of the running jobs (from their stats, polled): fills the seconds since the last poll. */
+export function recordObservationRate(perSecond, seconds) {
+  const s = bucket(rates.observations);
+  for (let i = 1; i <= Math.min(seconds, WINDOW); i++) s[WINDOW - i] = perSecond;
 }
 
 function setState(s) {

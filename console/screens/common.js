@@ -29,8 +29,8 @@ export function Spark({ xs, series, height = 120, testid }) {
     plot.current?.setData([xs, ...series.map((s) => s.values)]);
   });
   const colours = ['#1b63d6', '#c27a00', '#1a8a4a'];
-  return html`<div><div ref=${ref} data-testid=${testid}></div>
-    <div class="legend">${series.map((s, i) => html`<span style=${`margin-right:1rem;color:${colours[i % 3]}`}>■ ${s.label}: ${s.values[s.values.length - 2] ?? 0}</span>`)}</div></div>`;
+  return html`<div data-testid=${testid}><div ref=${ref}></div>
+    <div class="legend">${series.map((s, i) => html`<span style=${`margin-right:1rem;color:${colours[i % 3]}`}>■ ${s.label}: ${Number(s.values[s.values.length - 2] ?? 0).toFixed(1)}</span>`)}</div></div>`;
 }
 
 /** Pages of a paged query, forward by marker and back by the markers kept. */

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from '../html.js';
 import { get, healthz, allPages } from '../api.js';
 import { Age, StatusPill, num, Time } from '../format.js';
-import { rates, tickRates, useLive, useLoad, useTick } from '../live.js';
+import { rates, recordObservationRate, tickRates, useLive, useLoad, useTick } from '../live.js';
 import { ErrorText, Spark, has } from './common.js';
 
 const ITEM_LIMIT = 50_000;
@@ -47,6 +47,8 @@ function RunningJobs() {
         previous.current[j.id] = { observations: s.observations, at: now };
         next[j.id] = s;
       }
+      const known = Object.values(next).filter((s) => s.rate != null);
+      if (known.length) recordObservationRate(known.reduce((sum, s) => sum + s.rate, 0), 2);
       setStats(next);
     };
     void poll();
@@ -98,8 +100,8 @@ function Rates() {
   tickRates();
   const n = 300;
   const xs = Array.from({ length: n }, (_, i) => rates.start + rates.changes.length - n + i);
-  return html`<${Spark} testid="rates" xs=${xs} series=${[{ label: 'item changes/s', values: rates.changes.slice(-n) }, { label: 'health events/s', values: rates.health.slice(-n) }]} />
-  <p class="muted">From the live stream since this page was opened (last 5 minutes).</p>`;
+  return html`<${Spark} testid="rates" xs=${xs} series=${[{ label: 'item changes/s', values: rates.changes.slice(-n) }, { label: 'health events/s', values: rates.health.slice(-n) }, { label: 'observations/s', values: rates.observations.slice(-n) }]} />
+  <p class="muted">Item changes and health events from the live stream, observations from the running jobs' counters, since the console was opened (last 5 minutes).</p>`;
 }
 
 function Dependencies() {
@@ -135,6 +137,6 @@ export function Overview({ session }) {
     ${has(session, 'JobRunner') && html`<section class="card"><h2>Running jobs</h2><${RunningJobs} /></section>`}
     ${has(session, 'DataReader') && html`<section class="card"><h2>Items by zone</h2><${ItemsByZone} /></section>`}
     <section class="card"><h2>Rates</h2><${Rates} /></section>
-    <section class="card"><h2>Service health</h2><${Dependencies} /></section>
+    <section class="card wide"><h2>Service health</h2><${Dependencies} /></section>
   </div>`;
 }

@@ -66,16 +66,36 @@ export function randomPointIn(zone: Zone, rng: Rng): Point {
   const xs = pts.map((p) => p.x);
   const ys = pts.map((p) => p.y);
   const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
-  // Kept 0.1 m off the bounding box and checked after rounding, so a tag is never on an edge two zones share.
-  const m = Math.min(0.1, (x1 - x0) / 4, (y1 - y0) / 4);
+  // Kept a metre off every edge (less in a small zone), checked after
+  // rounding: location estimates carry about a metre of noise, and a tag on
+  // the edge two zones share would seem to change zone with every estimate,
+  // which a shelf or a pallet in the middle of its zone does not.
+  const m = Math.min(EDGE_MARGIN_M, (x1 - x0) / 4, (y1 - y0) / 4);
   for (let i = 0; i < 200; i++) {
     const p = { x: round2(x0 + m + rng() * (x1 - x0 - 2 * m)), y: round2(y0 + m + rng() * (y1 - y0 - 2 * m)) };
-    if (zoneContains(zone, p)) return p;
+    if (zoneContains(zone, p) && distanceToOutline(p, pts) >= m) return p;
   }
   return { x: round2((x0 + x1) / 2), y: round2((y0 + y1) / 2) };
 }
 
 const round2 = (v: number): number => Math.round(v * 100) / 100;
+
+const EDGE_MARGIN_M = 1;
+
+/** Distance from p to the nearest edge of a closed outline. */
+function distanceToOutline(p: Point, pts: readonly Point[]): number {
+  let best = Infinity;
+  for (let i = 0, j = pts.length - 1; i < pts.length; j = i++) {
+    const a = pts[j] as Point;
+    const b = pts[i] as Point;
+    const dx = b.x - a.x;
+    const dy = b.y - a.y;
+    const len2 = dx * dx + dy * dy;
+    const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / len2));
+    best = Math.min(best, Math.hypot(p.x - (a.x + t * dx), p.y - (a.y + t * dy)));
+  }
+  return best;
+}
 
 function placeIn(zone: Zone, rng: Rng): TagPosition {
   const p = randomPointIn(zone, rng);

@@ -238,6 +238,7 @@ describe('web console in Chromium', function () {
     await page.waitForSelector('[data-testid=readers-table] td:text("xarray-1")');
     await until(page, 'job counters', async () => /console job/.test((await page.textContent('[data-testid=running-jobs]').catch(() => '')) ?? ''));
     await until(page, 'items by zone', async () => /Store \/ (Dock|Shelf)/.test((await page.textContent('[data-testid=items-by-zone]')) ?? ''));
+    await until(page, 'an observation rate', async () => /observations\/s: [1-9]/.test((await page.textContent('[data-testid=rates]')) ?? ''));
     await screenshot(page, '03-overview');
   });
 

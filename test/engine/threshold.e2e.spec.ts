@@ -69,7 +69,7 @@ describe('THRESHOLD job: transitions through the query and the threshold queue',
 
   before(async () => {
     app = await startTestApp({ JOB_ACK_TIMEOUT_SECONDS: '60', HEALTH_CHECKIN_INTERVAL_SECONDS: '3600' });
-    expectStatus(await app.request('POST', `${RC}/create`, { body: thresholdBody({}, 'thr') }), 200);
+    expectStatus(await app.request('POST', `${RC}/create`, { body: thresholdBody({ searchMode: 'DUAL_TARGET_WITH_BTOASELECT' }, 'thr') }), 200);
     expectStatus(await app.request('POST', `${RC}/create`, { body: inventoryBody({}, 'inv') }), 200);
     for (const [name, group] of [['door-a', 'doors'], ['shelf-1', 'shelves']] as const) {
       expectStatus(await app.request('POST', '/configuration/v1/readerDefinitions/create', { body: { name, groups: [group] } }), 200);

@@ -121,6 +121,8 @@ describe('README simulator examples, at high speed', function () {
       const h = await history(app, epc);
       expect(h.at(-1)?.toZone, `${epc}: ${JSON.stringify(h)}`).to.equal('ABSENT');
     }
+    // The sold item went the whole way before.
+    expect((await history(app, 'E28011606000020000000002')).map((r) => r.toZone)).to.include.members(['Dock', 'Receiving', 'SalesFloor']);
     // The storage reader's outage is seen, and its return.
     const events = await app.request('POST', '/health/v1/events', { body: { readerNames: ['demo-xarray-storage'] } });
     const codes = (events.body.events as Array<{ code: string }>).map((e) => e.code);
