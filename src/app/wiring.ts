@@ -20,6 +20,7 @@ import type { AppDeps, Slice } from '../core/slice';
 import { RedisPrincipalStore } from '../auth/redis-store';
 import { configParts, readModelsOf } from './read-models';
 import { lastFactoryReset } from '../support/events';
+import { ReadModelGate } from '../core/redis/readiness';
 
 export { configParts };
 import { replaceStoredTokensByIds } from '../../projections/auth/token-migration';
@@ -43,7 +44,7 @@ export async function wireSlices(
   const keys = new RedisKeys(config.redisKeyPrefix);
   const readModel = new ConfigReadModel(clients.redis, keys);
   let waiter: ProjectionWaiter;
-  let readModelReady: Promise<void> = Promise.resolve();
+  let readModelReady: Promise<void>;
   let readModels: AppDeps['readModels'] = { ready: () => Promise.resolve() };
   if (hasRole(config, 'projections')) {
     // Tokens stored by an older version are rewritten under their ids first.
@@ -64,6 +65,10 @@ export async function wireSlices(
   } else {
     const store = new RedisCheckpointStore(clients.redis, keys.checkpointPrefix);
     waiter = checkpointWaiter(store, CONFIG_PROJECTION, READ_YOUR_WRITES_MS, logger);
+    // Another process builds the read models: the first-start bootstrap waits until it has.
+    readModelReady = new ReadModelGate(clients.redis, keys).untilReady([CONFIG_READ_MODEL], 200, (why) =>
+      logger.info('waiting for the config read model (built by the process running the projections role)', { why }),
+    );
   }
   const deps: AppDeps = {
     client: clients.eventStore,
