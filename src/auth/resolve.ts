@@ -51,16 +51,14 @@ export async function resolveBasic(
   password: string,
   throttled?: ThrottledOrigin,
 ): Promise<Resolution> {
-  const verdict = throttled ? await throttled.throttle.check(username, throttled.origin) : undefined;
-  if (verdict && !verdict.open) {
-    return { ok: false, message: 'Too many failed logins; retry later', retryAfterMs: verdict.retryAfterMs };
-  }
-  const resolution = await checkPassword(store, verifier, username, password);
-  if (throttled && verdict?.open) {
-    if (resolution.ok) await throttled.throttle.succeeded(username, throttled.origin, verdict.failures);
-    else await throttled.throttle.failed(username, throttled.origin);
-  }
-  return resolution;
+  if (!throttled) return checkPassword(store, verifier, username, password);
+  let resolution: Resolution | undefined;
+  const outcome = await throttled.throttle.attempt(username, throttled.origin, async () => {
+    resolution = await checkPassword(store, verifier, username, password);
+    return resolution.ok;
+  });
+  if ('heldBackMs' in outcome) return { ok: false, message: 'Too many failed logins; retry later', retryAfterMs: outcome.heldBackMs };
+  return resolution ?? { ok: false, message: INVALID };
 }
 
 async function checkPassword(store: PrincipalStore, verifier: PasswordVerifier, username: string, password: string): Promise<Resolution> {

@@ -201,10 +201,21 @@ export interface LoginOrigin {
   readonly sharedAddress?: boolean;
 }
 
+/** How a password check under the throttle went: held back unchecked, or checked. */
+export type AttemptOutcome = { readonly heldBackMs: number } | { readonly ok: boolean };
+
+interface Lane {
+  active: number;
+  /** Failures of the key as last read. */
+  failures: number;
+  waiters: Array<() => void>;
+}
+
 export class LoginThrottle {
   private readonly clock: () => number;
   private readonly userPolicy: ThrottlePolicy;
   private readonly addressPolicy: ThrottlePolicy;
+  private readonly lanes = new Map<string, Lane>();
 
   constructor(
     private readonly store: ThrottleStore,
@@ -213,6 +224,55 @@ export class LoginThrottle {
     this.clock = opts.clock ?? Date.now;
     this.userPolicy = opts.userAtAddress ?? USER_AT_ADDRESS;
     this.addressPolicy = opts.address ?? ADDRESS;
+  }
+
+  /**
+   * One password check (`verify`) under the throttle: held back while the
+   * user at that address (or the address) is closed, else checked and
+   * counted. In this process, checks of one user at one address run at most
+   * as many at a time as it has free failures left (at least one), so a
+   * burst of parallel guesses is counted as it goes instead of passing the
+   * check all at once before the first failure is recorded. A client's
+   * parallel good logins (no failures) run five at a time.
+   */
+  async attempt(username: string, origin: LoginOrigin, verify: () => Promise<boolean>): Promise<AttemptOutcome> {
+    const key = userKey(username, origin.address);
+    const lane = await this.enter(key);
+    try {
+      const verdict = await this.check(username, origin);
+      if (!verdict.open) return { heldBackMs: verdict.retryAfterMs };
+      lane.failures = Math.max(lane.failures, verdict.failures);
+      const ok = await verify();
+      if (ok) await this.succeeded(username, origin, verdict.failures);
+      else await this.failed(username, origin);
+      // Parallel checks all read the count from before any of them failed: count on from the lane's.
+      lane.failures = ok ? 0 : Math.max(lane.failures, verdict.failures) + 1;
+      return { ok };
+    } finally {
+      this.leave(key, lane);
+    }
+  }
+
+  private async enter(key: string): Promise<Lane> {
+    let lane = this.lanes.get(key);
+    if (lane === undefined) {
+      lane = { active: 0, failures: 0, waiters: [] };
+      this.lanes.set(key, lane);
+    }
+    while (lane.active >= Math.max(1, this.userPolicy.freeFailures - lane.failures)) {
+      await new Promise<void>((resolve) => lane!.waiters.push(resolve));
+    }
+    lane.active++;
+    return lane;
+  }
+
+  private leave(key: string, lane: Lane): void {
+    lane.active--;
+    // Every waiter looks again: the free slots depend on the failures just recorded.
+    const woken = lane.waiters.splice(0);
+    for (const wake of woken) wake();
+    // Kept while woken waiters are about to enter it, so a key never has two lanes.
+    if (lane.active === 0 && woken.length === 0) this.lanes.delete(key);
   }
 
   /** Whether a login of `username` from `origin` may be checked now. */

@@ -10,6 +10,7 @@ import type { Logger } from '../core/logger';
 import type { ReaderLayout } from './layout';
 import { newSessionState, readWindow, type ReadSettings, type SearchMode } from './radio';
 import type { World } from './world';
+import type { Stats } from './stats';
 import { RF_MODE_OF } from '../readers/plan';
 
 const MODE_NAME = new Map(Object.entries(RF_MODE_OF).map(([k, v]) => [v, k]));
@@ -28,6 +29,8 @@ export interface IotReaderOptions {
   readonly windowMs?: number;
   /** Refuse every preset with this message (400), as a reader refusing settings it cannot apply. */
   readonly refusePreset?: string | null;
+  /** Run counters: a status call counts as a check-in, each window's events as a report sent. */
+  readonly stats?: Stats;
 }
 
 interface Preset {
@@ -94,6 +97,7 @@ export class SimIotReader {
     if (req.headers.authorization !== expected) return send(401, { message: 'Unauthorized' });
     const path = (req.url ?? '').replace(/^\/api\/v1/, '');
     try {
+      if (req.method === 'GET' && path === '/status') this.o.stats?.add(this.name, 'checkins');
       if (req.method === 'GET' && path === '/status') return send(200, { status: this.activePreset ? 'running' : 'idle', activePreset: this.activePreset ? { id: this.activePreset } : null, firmwareVersion: '8.2.1-sim' });
       const preset = /^\/profiles\/inventory\/presets\/([^/]+)(\/start)?$/.exec(path);
       if (preset && req.method === 'PUT' && !preset[2]) {
@@ -186,6 +190,9 @@ export class SimIotReader {
       if (this.mqttClient) for (const e of events) this.mqttClient.publish(this.mqttTopic, JSON.stringify(e), { qos: 1 });
       if (this.webhook) void this.post(this.webhook, events);
       this.readsSent += observations.length;
+      this.o.stats?.add(this.name, 'reportsSent');
+      this.o.stats?.add(this.name, 'reportsAccepted');
+      this.o.stats?.add(this.name, 'observations', observations.length);
     }, this.o.windowMs ?? 1000);
   }
 

@@ -7,8 +7,8 @@ import { FAULT_KINDS, type FaultKind } from './scenario';
 import { UPGRADE_FAULTS, type UpgradeFault } from './upgrade';
 
 export type ProgressMode = 'text' | 'json' | 'none';
-/** How the simulated readers talk to tagtrail: as agents calling the agent API, or as LLRP readers tagtrail connects to. */
-export const PROTOCOLS = ['agent', 'llrp'] as const;
+/** How the simulated readers talk to tagtrail: as agents calling the agent API, or as LLRP / Impinj IoT-interface readers tagtrail connects to. */
+export const PROTOCOLS = ['agent', 'llrp', 'iot'] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
 
 export interface SimOptions {
@@ -41,10 +41,12 @@ export interface SimOptions {
   /** Failures injected into readers' next upgrades, in order. */
   readonly upgradeFailures: ReadonlyArray<{ readonly reader: string; readonly fault: UpgradeFault }>;
   readonly protocol: Protocol;
-  /** LLRP: first port (reader i listens on port + i); 0 = free ports (or the definitions' ports when playing existing readers). */
+  /** llrp/iot: first port (reader i listens on port + i); 0 = free ports (or the definitions' ports when playing existing LLRP readers). */
   readonly llrpPort: number;
-  /** LLRP: the address readers listen on and reader definitions name. */
+  /** llrp/iot: the address readers listen on and reader definitions name. */
   readonly llrpHost: string;
+  /** iot: how the readers deliver their events (the demo definitions' `delivery`). */
+  readonly iotDelivery: 'STREAM' | 'MQTT' | 'WEBHOOK';
   readonly help: boolean;
 }
 
@@ -89,11 +91,13 @@ Plays reader agents against tagtrail's agent API (docs/simulator.md).
   --upgrade-seconds S    how long an UPGRADE command takes (default: the scenario's, else 90)
   --upgrade-failures LIST  fail readers' next upgrades: READER=CHECKSUM or READER=UPGRADE_STATUS,
                          comma-separated (a reader named twice fails its next two upgrades)
-  --protocol P           agent (readers call the agent API) or llrp (each reader is an LLRP
-                         reader on a TCP port of its own; tagtrail's readers role connects) (default agent)
-  --llrp-port N          llrp: first port, reader i on N+i (default 0: free ports, or the
+  --protocol P           agent (readers call the agent API), llrp (each reader is an LLRP
+                         reader on a TCP port of its own) or iot (each reader an Impinj
+                         IoT-interface reader; with --demo); tagtrail's readers role connects (default agent)
+  --llrp-port N          llrp/iot: first port, reader i on N+i (default 0: free ports, or the
                          reader definitions' own ports without --demo)
-  --llrp-host H          llrp: address the readers listen on and their definitions name (default 127.0.0.1)
+  --llrp-host H          llrp/iot: address the readers listen on and their definitions name (default 127.0.0.1)
+  --iot-delivery D       iot: STREAM, MQTT or WEBHOOK (default STREAM)
   --help                 this text`;
 
 function int(name: string, raw: string | undefined, min: number, fallback: number): number {
@@ -150,7 +154,7 @@ export function parseOptions(argv: readonly string[], isTty = false): SimOptions
         scenario: { type: 'string' }, faults: { type: 'string' }, 'time-scale': { type: 'string' }, 'checkin-seconds': { type: 'string' },
         progress: { type: 'string' }, 'progress-seconds': { type: 'string' }, prefix: { type: 'string' },
         'upgrade-seconds': { type: 'string' }, 'upgrade-failures': { type: 'string' },
-        protocol: { type: 'string' }, 'llrp-port': { type: 'string' }, 'llrp-host': { type: 'string' },
+        protocol: { type: 'string' }, 'llrp-port': { type: 'string' }, 'llrp-host': { type: 'string' }, 'iot-delivery': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -182,6 +186,9 @@ export function parseOptions(argv: readonly string[], isTty = false): SimOptions
   if (!(PROTOCOLS as readonly string[]).includes(protocol)) throw new OptionsError(`--protocol must be ${PROTOCOLS.join(' or ')}, got "${protocol}"`);
   const llrpPort = int('llrp-port', str('llrp-port'), 0, 0);
   if (llrpPort > 65535) throw new OptionsError(`--llrp-port must be a port 0-65535, got "${str('llrp-port')}"`);
+  const iotDelivery = (str('iot-delivery') ?? 'STREAM').toUpperCase();
+  if (iotDelivery !== 'STREAM' && iotDelivery !== 'MQTT' && iotDelivery !== 'WEBHOOK') throw new OptionsError(`--iot-delivery must be STREAM, MQTT or WEBHOOK, got "${str('iot-delivery')}"`);
+  if (protocol === 'iot' && values['demo'] !== true) throw new OptionsError('--protocol iot needs --demo (it writes the readers\' credentials into their definitions)');
   return {
     url: url.replace(/\/+$/, ''),
     user: str('user') ?? 'admin',
@@ -207,6 +214,7 @@ export function parseOptions(argv: readonly string[], isTty = false): SimOptions
     protocol: protocol as Protocol,
     llrpPort,
     llrpHost: str('llrp-host') ?? '127.0.0.1',
+    iotDelivery,
     help: values['help'] === true,
   };
 }

@@ -14,6 +14,7 @@ import { parseScenario, type Scenario } from './scenario';
 import { progressLine, Stats, type CounterKey } from './stats';
 import { World } from './world';
 import { SimLlrpReader } from './llrp-reader';
+import { SimIotReader } from './iot-reader';
 import { DEMO_PORTAL_NOISE, randomPassages, type Passage } from './portal';
 import { createPortalConfiguration, demoPortals, scorePortalRun } from './portal-demo';
 
@@ -117,7 +118,24 @@ export async function runSimulation(o: SimOptions, deps: RunDeps = {}): Promise<
     }
     log.info('LLRP readers listening', { readers: llrpReaders.map((s) => `${s.name} ${o.llrpHost}:${s.port}`) });
   }
-  const connections = o.protocol === 'llrp' ? new Map(llrpReaders.map((s) => [s.name, { address: o.llrpHost, connection: { protocol: 'LLRP', port: s.port } }])) : undefined;
+  // IoT: every reader is an Impinj IoT-interface reader (REST, HTTP Basic with a password of this run).
+  const iotReaders: SimIotReader[] = [];
+  const iotPassword = `sim-${Math.random().toString(36).slice(2)}`;
+  if (o.protocol === 'iot') {
+    for (const [i, r] of layout.readers.entries()) {
+      const sim = new SimIotReader({ reader: r, world, seed: o.seed, t0, timeScale: o.timeScale, port: o.llrpPort > 0 ? o.llrpPort + i : 0, username: 'root', password: iotPassword, log: log.child('iot', { reader: r.name }), stats });
+      await sim.listen();
+      iotReaders.push(sim);
+      stats.reader(r.name).state = 'IDLE';
+    }
+    log.info('IoT readers listening', { readers: iotReaders.map((s) => `${s.name} 127.0.0.1:${s.port}`), delivery: o.iotDelivery });
+  }
+  const connections =
+    o.protocol === 'llrp'
+      ? new Map(llrpReaders.map((s) => [s.name, { address: o.llrpHost, connection: { protocol: 'LLRP', port: s.port } }]))
+      : o.protocol === 'iot'
+        ? new Map(iotReaders.map((s) => [s.name, { address: o.llrpHost, connection: { protocol: 'IOT', scheme: 'http', port: s.port, username: 'root', password: iotPassword, delivery: o.iotDelivery } }]))
+        : undefined;
   // With --demo the run's readers have a group of their own and the job takes only them.
   const names: DemoNames = o.demo ? await createDemoConfiguration(admin, layout, o.prefix, log, { timeScale: o.timeScale, ...(connections ? { connections } : {}) }) : demoNames(o.prefix, '');
   const readerGroups = o.demo ? [names.runGroup] : undefined;
@@ -192,8 +210,8 @@ export async function runSimulation(o: SimOptions, deps: RunDeps = {}): Promise<
       }
     }
     // LLRP readers after the job's stop: tagtrail stops their ROSpecs and takes the last reads first.
-    if (jobId && llrpReaders.length > 0) await clock.sleep(2000);
-    for (const sim of llrpReaders) await sim.close();
+    if (jobId && llrpReaders.length + iotReaders.length > 0) await clock.sleep(2000);
+    for (const sim of [...llrpReaders, ...iotReaders]) await sim.close();
     clearInterval(progressTimer);
     deps.signal?.removeEventListener('abort', onAbort);
     const snap = stats.snapshot(clock.now());

@@ -85,6 +85,23 @@ describe('auth/throttle', () => {
     expect((await throttle.check('alice', A)).open).to.equal(true);
   });
 
+  it('a burst of parallel guesses is counted as it goes: 6 passwords checked out of 50, the rest held back', async () => {
+    const { throttle } = setup();
+    let checked = 0;
+    const guess = async (): Promise<boolean> => {
+      checked++;
+      await new Promise((r) => setTimeout(r, 5));
+      return false;
+    };
+    const outcomes = await Promise.all(Array.from({ length: 50 }, () => throttle.attempt('admin', A, guess)));
+    expect(checked).to.equal(6);
+    expect(outcomes.filter((o) => 'heldBackMs' in o)).to.have.length(44);
+    // Good logins of a client in parallel all pass (five at a time), and none is counted.
+    const good = await Promise.all(Array.from({ length: 20 }, () => throttle.attempt('alice', A, async () => true)));
+    expect(good.every((o) => 'ok' in o && o.ok)).to.equal(true);
+    expect(await throttle.check('alice', B)).to.deep.equal({ open: true, failures: 0 });
+  });
+
   it('failures are forgotten 30 minutes after the last one', async () => {
     const { throttle, advance, failTimes } = setup();
     await failTimes(10, 'admin');

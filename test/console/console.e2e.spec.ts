@@ -270,6 +270,18 @@ describe('web console in Chromium', function () {
     await page.click('nav.side a:text-is("Floor map")');
     await page.selectOption('[data-testid=map-facility]', 'Store');
     await until(page, 'live items', async () => (await mapItemCount(page)) > 0);
+    // Keyboard zoom and pan: + narrows the viewBox, an arrow moves it, 0 fits again.
+    const viewBox = async (): Promise<number[]> => ((await page.getAttribute('[data-testid=floor-map] svg', 'viewBox')) ?? '').split(' ').map(Number);
+    await until(page, 'zones and readers drawn', async () => (await page.locator('[data-testid=floor-map] polygon.zone').count()) === 2 && (await page.locator('[data-testid=floor-map] rect.reader').count()) === 2);
+    const fitted = await viewBox();
+    await page.focus('[data-testid=floor-map] svg');
+    await page.keyboard.press('+');
+    const zoomed = await viewBox();
+    expect(zoomed[2]).to.be.lessThan(fitted[2]!);
+    await page.keyboard.press('ArrowRight');
+    expect((await viewBox())[0]).to.be.greaterThan(zoomed[0]!);
+    await page.keyboard.press('0');
+    expect(await viewBox()).to.deep.equal(fitted);
     const slideTo = async (secondsAgo: number): Promise<void> => {
       const value = 3600 - Math.round(secondsAgo);
       // Playwright cannot fill a range input; set it as a user's drag would end, with an input event.

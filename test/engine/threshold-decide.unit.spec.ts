@@ -62,13 +62,21 @@ function pass(from: number, to: number, antenna: number, peak = -50): Read[] {
   return out;
 }
 
-/** Plays the reads as reports of 500 ms windows arriving at their end, then sweeps until `until` (ms after T0). */
+const WALL_TAG = 'E28011606000020000000FFF';
+
+/**
+ * Plays the reads as reports of 500 ms windows arriving at their end, then
+ * sweeps until `until` (ms after T0). Every window also has a read of a tag
+ * on the wall by the ignored antenna, as a real door's reports do: it tells
+ * how far the reader has reported (the quiet rule), and counts for nothing else.
+ */
 function play(reads: readonly Read[], until: number, ctx = context(), tracker = new ThresholdTracker()): ThresholdOutput {
   const out: ThresholdOutput = { transitions: [], iterations: [] };
   const sorted = [...reads].sort((a, b) => a[0] - b[0]);
   for (let w = 0; w <= until; w += 500) {
     const inWindow = sorted.filter((r) => r[0] >= w && r[0] < w + 500);
-    if (inWindow.length > 0) tracker.ingest(report(inWindow), ctx, T0 + w + 500, out);
+    tracker.ingest(report(inWindow), ctx, T0 + w + 500, out);
+    tracker.ingest(report([[w + 250, IGNORED, -65]], WALL_TAG), ctx, T0 + w + 500, out);
     tracker.sweep(T0 + w + 500, out);
   }
   return out;
@@ -158,16 +166,28 @@ describe('threshold decider', () => {
     expect(few!.confidence).to.be.lessThan(many!.confidence);
   });
 
-  it('nothing is decided before the tag has been quiet for quietSeconds', () => {
+  it('quiet is told by the door\'s own reports: a tag is decided once its readers reported quietSeconds past its last read without it', () => {
     const ctx = context({ transitionParameters: { quietSeconds: 3 } });
     const tracker = new ThresholdTracker();
     const out: ThresholdOutput = { transitions: [], iterations: [] };
     tracker.ingest(report([...pass(0, 1000, OUT), ...pass(1000, 2000, IN)]), ctx, T0 + 2000, out);
-    tracker.sweep(T0 + 4900, out);
+    // The reader's next reports come late (a slow network): however late, they have not covered 3 s past the last read.
+    tracker.ingest(report([[4800, IGNORED, -65]], WALL_TAG), ctx, T0 + 9000, out);
+    tracker.sweep(T0 + 9000, out);
     expect(out.transitions).to.deep.equal([]);
-    tracker.sweep(T0 + 5000, out);
+    tracker.ingest(report([[4950, IGNORED, -65]], WALL_TAG), ctx, T0 + 9500, out);
     expect(only(out)).to.deep.equal([['IN', 7]]);
     expect(tracker.openTracks).to.equal(0);
+  });
+
+  it('a door whose readers report nothing more is decided quietSeconds + 5 s after the last read arrived', () => {
+    const tracker = new ThresholdTracker();
+    const out: ThresholdOutput = { transitions: [], iterations: [] };
+    tracker.ingest(report([...pass(0, 1000, OUT), ...pass(1000, 2000, IN)]), context(), T0 + 2000, out);
+    tracker.sweep(T0 + 8400, out);
+    expect(out.transitions).to.deep.equal([]);
+    tracker.sweep(T0 + 8500, out);
+    expect(only(out)).to.deep.equal([['IN', 7]]);
   });
 
   it('a job that ends decides its open passages', () => {
@@ -186,7 +206,7 @@ describe('threshold decider', () => {
 
   it('iterationDataLogEnabled records every decision with its evidence', () => {
     const out = play([...pass(0, 1500, OUT), ...pass(1500, 3000, IN), ...pass(20_000, 21_000, IN)], 25_000, context({ iterationDataLogEnabled: true }));
-    expect(out.iterations.map((i) => i.outcome)).to.deep.equal(['TRANSITION', 'ONE_SIDE']);
+    expect(out.iterations.filter((i) => i.epc === TAG).map((i) => i.outcome)).to.deep.equal(['TRANSITION', 'ONE_SIDE']);
     expect(out.iterations[0]).to.include({ thresholdId: 7, epc: TAG, destination: 'IN', readsIn: 15, readsOut: 15 });
   });
 

@@ -7,8 +7,10 @@ import { expect } from 'chai';
 import { generateLayout } from '../../src/simulator/layout';
 import { SimIotReader } from '../../src/simulator/iot-reader';
 import { World } from '../../src/simulator/world';
+import { parseOptions } from '../../src/simulator/options';
+import { runSimulation } from '../../src/simulator/run';
 import { startTestApp, type TestApp } from '../support/app';
-import { setEnv, silent, sleep, until } from './support';
+import { appWithEnv, setEnv, silent, sleep, until } from './support';
 
 
 
@@ -99,5 +101,20 @@ describe('Impinj IoT readers (readers role against simulated IoT-interface reade
       await sleep(1200);
       return streamed.readsSent + viaMqtt.readsSent + hooked.readsSent === sent ? true : undefined;
     });
+  });
+});
+
+describe('npm run simulate -- --protocol iot', function () {
+  this.timeout(120_000);
+  const app = appWithEnv({ READERS_KEEPALIVE_SECONDS: '1' }, () => startTestApp());
+
+  it('--demo --start-job plays every reader as an IoT-interface reader delivering over MQTT', async () => {
+    const options = parseOptions(['--url', app().baseUrl, '--demo', '--start-job', '--protocol', 'iot', '--iot-delivery', 'MQTT', '--readers', '2', '--families', 'SPEEDWAY', '--tags', '15', '--seed', '4', '--duration', '8', '--progress', 'none']);
+    const summary = await runSimulation(options, { log: silent });
+    expect(summary.totals.observations, JSON.stringify(summary)).to.be.greaterThan(0);
+    const defs = (await app().request('GET', '/configuration/v1/readerDefinitions/show')).body as Array<{ connection: { protocol: string; delivery: string; passwordSet: boolean } }>;
+    expect(defs.map((d) => [d.connection.protocol, d.connection.delivery, d.connection.passwordSet])).to.deep.equal([['IOT', 'MQTT', true], ['IOT', 'MQTT', true]]);
+    const stats = await app().request('GET', `/control/v1/jobs/stats/${summary.jobId}`);
+    expect(stats.body.reports, JSON.stringify(stats.body)).to.be.greaterThan(0);
   });
 });

@@ -11,7 +11,7 @@ import { World } from '../../src/simulator/world';
 import { parseOptions } from '../../src/simulator/options';
 import { runSimulation } from '../../src/simulator/run';
 import { startTestApp, type TestApp } from '../support/app';
-import { setEnv, silent, sleep, until } from './support';
+import { appWithEnv, setEnv, silent, sleep, until } from './support';
 import { consume, type Consumer } from '../queues/support';
 
 
@@ -117,26 +117,17 @@ describe('LLRP readers (readers role against simulated LLRP readers)', function 
 
 describe('npm run simulate -- --protocol llrp', function () {
   this.timeout(120_000);
-  let app: TestApp;
-  let restoreEnv = (): void => undefined;
-  before(async () => {
-    restoreEnv = setEnv({ READERS_KEEPALIVE_SECONDS: '1' });
-    app = await startTestApp();
-  });
-  after(async () => {
-    await app?.stop();
-    restoreEnv();
-  });
+  const app = appWithEnv({ READERS_KEEPALIVE_SECONDS: '1' }, () => startTestApp());
 
   it('--demo --start-job plays every reader as an LLRP reader: definitions with their ports, a job whose reports reach tagtrail', async () => {
-    const options = parseOptions(['--url', app.baseUrl, '--demo', '--start-job', '--protocol', 'llrp', '--readers', '2', '--families', 'SPEEDWAY,XPORTAL', '--tags', '15', '--seed', '3', '--duration', '8', '--progress', 'none']);
+    const options = parseOptions(['--url', app().baseUrl, '--demo', '--start-job', '--protocol', 'llrp', '--readers', '2', '--families', 'SPEEDWAY,XPORTAL', '--tags', '15', '--seed', '3', '--duration', '8', '--progress', 'none']);
     const summary = await runSimulation(options, { log: silent });
     expect(summary.totals.observations, JSON.stringify(summary)).to.be.greaterThan(0);
-    const defs = (await app.request('GET', '/configuration/v1/readerDefinitions/show')).body as Array<{ connection: { protocol: string; port: number } | null; address: string }>;
+    const defs = (await app().request('GET', '/configuration/v1/readerDefinitions/show')).body as Array<{ connection: { protocol: string; port: number } | null; address: string }>;
     expect(defs.map((d) => d.connection?.protocol)).to.deep.equal(['LLRP', 'LLRP']);
-    const stats = await app.request('GET', `/control/v1/jobs/stats/${summary.jobId}`);
+    const stats = await app().request('GET', `/control/v1/jobs/stats/${summary.jobId}`);
     expect(stats.body.reports, JSON.stringify(stats.body)).to.be.greaterThan(0);
-    const job = await app.request('GET', `/control/v1/jobs/show/${summary.jobId}`);
+    const job = await app().request('GET', `/control/v1/jobs/show/${summary.jobId}`);
     expect(job.body.failedReaderNames).to.deep.equal([]);
   });
 });

@@ -2,6 +2,7 @@
 // deadline, and environment variables the roles read when they start, set
 // for one describe and restored after.
 import type { Logger } from '../../src/core/logger';
+import type { TestApp } from '../support/app';
 
 export const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -28,4 +29,22 @@ export function setEnv(vars: Record<string, string>): () => void {
       else process.env[k] = v;
     }
   };
+}
+
+/**
+ * Mocha hooks of a describe: the whole service in-process with `env` set
+ * while it starts; returns a getter of the app.
+ */
+export function appWithEnv(env: Record<string, string>, start: () => Promise<TestApp>): () => TestApp {
+  let app: TestApp | undefined;
+  let restore = (): void => undefined;
+  before(async () => {
+    restore = setEnv(env);
+    app = await start();
+  });
+  after(async () => {
+    await app?.stop();
+    restore();
+  });
+  return () => app as TestApp;
 }

@@ -35,7 +35,9 @@ describe('simulator options', () => {
       [['--recipe', 'r'], /--recipe only matters with --start-job/],
       [['--nope'], /Unknown option '--nope'/],
       [['stray'], /positional/i],
-      [['--protocol', 'snmp'], /--protocol must be agent or llrp, got "snmp"/],
+      [['--protocol', 'snmp'], /--protocol must be agent or llrp or iot, got "snmp"/],
+      [['--protocol', 'iot'], /--protocol iot needs --demo/],
+      [['--protocol', 'iot', '--demo', '--iot-delivery', 'kafka'], /--iot-delivery must be STREAM, MQTT or WEBHOOK/],
       [['--llrp-port', '70000'], /--llrp-port must be a port 0-65535/],
     ];
     for (const [args, re] of bad) expect(() => parseOptions(args), args.join(' ')).to.throw(OptionsError, re);

@@ -65,6 +65,12 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
         headers['Content-Type'] = 'application/json';
       } else if (opts.raw !== undefined) headers['Content-Type'] ??= 'application/json';
       const res = await fetch(`${baseUrl}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+      if (res.headers.get('content-type')?.startsWith('text/event-stream')) {
+        // A stream that never ends (live updates): the status and headers are the answer.
+        await res.body?.cancel();
+        await checkContract(method, path, res.status, undefined, res.headers.get('content-type'));
+        return { status: res.status, headers: res.headers, body: undefined };
+      }
       const text = await res.text();
       let parsed: unknown;
       try {

@@ -24,7 +24,7 @@ export interface Track {
   readonly nOut: number[];
   /** Observation time of the newest read (ms, reader clock). */
   lastRead: number;
-  /** Engine time the newest read arrived (ms): quiet is measured on it, so a reader clock running late cannot end a passage early. */
+  /** Engine time the newest read arrived (ms): the fallback of the quiet rule when the door's readers report nothing (tracker.ts). */
   lastArrival: number;
   /** Reads in bins before this one are too old to count (the part of a passage already decided). */
   floorBin: number;

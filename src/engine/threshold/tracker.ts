@@ -19,7 +19,16 @@ interface JobTracks {
   /** `<threshold index>\u0000<EPC>` -> track. */
   readonly tracks: Map<string, Track>;
   readonly tids: Map<string, string>;
+  /** Per threshold (index), the newest read time of any tag by its antennas: how far its readers have reported. */
+  readonly doorTime: number[];
 }
+
+/**
+ * A track whose readers reported nothing at all for this long past quietMs
+ * (readers stopped, or the door is empty and nothing else is read) is
+ * concluded on the engine's clock instead.
+ */
+export const QUIET_FALLBACK_MS = 5_000;
 
 export const emptyOutput = (): ThresholdOutput => ({ transitions: [], iterations: [] });
 
@@ -43,11 +52,18 @@ export class ThresholdTracker {
    */
   ingest(report: EngineReport, ctx: ThresholdJobContext, now: number, out: ThresholdOutput = emptyOutput()): ThresholdOutput {
     let job = this.jobs.get(ctx.jobId);
-    if (job === undefined) this.jobs.set(ctx.jobId, (job = { ctx, tracks: new Map(), tids: new Map() }));
+    if (job === undefined) this.jobs.set(ctx.jobId, (job = { ctx, tracks: new Map(), tids: new Map(), doorTime: [] }));
     else job.ctx = ctx;
     const byAntenna = ctx.antennas.get(report.reader);
     if (byAntenna !== undefined) {
       const { epc, antennaId, peakRssi, lastSeen, firstSeen, readCount, tid, timeBase } = report;
+      // How far this reader has reported (any antenna, any tag, ignored ones too), for the doors it watches.
+      let newest = -Infinity;
+      for (let i = 0; i < lastSeen.length; i++) if (lastSeen[i]! > newest) newest = lastSeen[i]!;
+      if (newest > -Infinity) {
+        const readerTime = Math.min(timeBase + newest, now);
+        for (const roles of byAntenna.values()) for (const r of roles) if (!(readerTime <= (job.doorTime[r.threshold] ?? -Infinity))) job.doorTime[r.threshold] = readerTime;
+      }
       for (let i = 0; i < epc.length; i++) {
         const roles = rolesOf(byAntenna, antennaId[i]!);
         if (roles === undefined) continue;
@@ -72,7 +88,12 @@ export class ThresholdTracker {
 
   /**
    * Decides what is due at `now`: a track whose tag was not read for quietMs
-   * gets its final decision and is dropped; a track with new reads is
+   * gets its final decision and is dropped. "Not read for quietMs" is told by
+   * the door's own reports: its readers reported reads (of any tag, on any antenna) at least
+   * quietMs after the tag's last read, so a report that comes late (a slow
+   * network, a busy engine) cannot end a passage early, and reader clocks
+   * are compared with reader clocks; when they report nothing at all,
+   * QUIET_FALLBACK_MS more on the engine's clock does. A track with new reads is
    * decided early when its tag has settled on the far side (settleMs). Reads
    * older than the passage window are dropped.
    */
@@ -82,7 +103,8 @@ export class ThresholdTracker {
       const { params } = job.ctx;
       for (const [key, track] of job.tracks) {
         dropBefore(track, Math.floor((track.lastRead - params.passageWindowMs) / BIN_MS) + 1);
-        if (now - track.lastArrival >= params.quietMs) {
+        const door = job.doorTime[Number(key.slice(0, key.indexOf('\u0000')))] ?? -Infinity;
+        if (door - track.lastRead >= params.quietMs || now - track.lastArrival >= params.quietMs + QUIET_FALLBACK_MS) {
           this.conclude(job, key, track, now, true, out);
           job.tracks.delete(key);
         } else if (track.dirty) {
