@@ -34,6 +34,8 @@ export interface Config {
     /** Prefix of the REST interface, without trailing slash; '' = root. */
     readonly rootPath: string;
   };
+  /** Port of the unauthenticated `GET /metrics` listener on HOST; unset = none (docs/operations.md, "Metrics"). */
+  readonly metricsPort: number | undefined;
   /** Holds the embedded event store (under `eventstore/`). */
   readonly dataDir: string;
   readonly eventStore: {
@@ -90,6 +92,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): E.Either<ConfigError[], Conf
       port: field(env, 'PORT', port, 8080),
       host: field(env, 'HOST', hostName, '0.0.0.0'),
       rootPath: field(env, 'ROOT_PATH', urlPathPrefix, '/itemsense'),
+      metricsPort: field(env, 'METRICS_PORT', port, undefined),
       dataDir: field(env, 'DATA_DIR', nonEmptyText, './data'),
       esConnectionString: field(
         env,
@@ -120,6 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): E.Either<ConfigError[], Conf
     E.map(
       (v): Config => ({
         http: { host: v.host, port: v.port, rootPath: v.rootPath },
+        metricsPort: v.metricsPort,
         dataDir: v.dataDir,
         eventStore: {
           connectionString: v.esConnectionString,

@@ -41,6 +41,7 @@ describe('config', () => {
         startupTimeoutMs: 30_000,
         adminPassword: undefined,
         engineSnapshots: { everyChanges: 100_000, everyMs: 300_000 },
+        metricsPort: undefined,
       } satisfies Config);
     });
 
@@ -81,6 +82,7 @@ describe('config', () => {
         REDIS_KEY_PREFIX: 'site-a:',
         ENGINE_SNAPSHOT_EVERY_CHANGES: '0',
         ENGINE_SNAPSHOT_INTERVAL_MS: '60000',
+        METRICS_PORT: '9464',
       });
       expect(c).to.deep.equal({
         http: { host: '127.0.0.1', port: 3000, rootPath: '/api/v2' },
@@ -98,6 +100,7 @@ describe('config', () => {
         startupTimeoutMs: 2000,
         adminPassword: 's3cret',
         engineSnapshots: { everyChanges: 0, everyMs: 60_000 },
+        metricsPort: 9464,
       } satisfies Config);
     });
 

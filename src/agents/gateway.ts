@@ -186,7 +186,7 @@ export async function acceptReport(deps: AppDeps, jobs: JobsForAgents, reader: s
   if (refusal !== undefined || assignment === undefined) {
     const reason = refusal?.reason ?? 'NOT_ASSIGNED';
     await deps.redis.hIncrBy(keys.reportStats, statField.refused(reader, reason), 1);
-    ingestion.reportRefused();
+    ingestion.reportRefused(reader, reason, report.observations.length);
     throw conflict(`Report refused: ${refusal?.message ?? reason}`, [{ path: 'body.jobId', reason }]);
   }
   const data = { reader, jobId: report.jobId, facility: assignment.facility, from: report.from, to: report.to, observations: report.observations };
@@ -197,7 +197,7 @@ export async function acceptReport(deps: AppDeps, jobs: JobsForAgents, reader: s
     .lTrim(keys.recentReports(reader), 0, RECENT_REPORT_IDS - 1)
     .hIncrBy(keys.reportStats, statField.accepted(reader), 1)
     .exec();
-  ingestion.reportAccepted(report.observations.length);
+  ingestion.reportAccepted(reader, report.observations.length);
   return { reportId: report.reportId, duplicate: false };
 }
 

@@ -9,9 +9,11 @@ import { authenticate, requireRoles, type PrincipalStore } from '../auth/middlew
 import type { Role } from '../auth/roles';
 import type { PasswordVerifier } from '../auth/password';
 import type { LoginThrottle } from '../auth/throttle';
+import { serveMetrics } from '../core/http/metrics';
 
 export const API_VERSION = '1.0.0';
 export const OPENAPI_PATH = '/openapi.json';
+export const METRICS_PATH = '/metrics';
 
 const passThrough: Middleware = async (_ctx, next) => next();
 const guard: Guard = (roles) => (roles === 'public' ? passThrough : requireRoles(...(roles as Role[])));
@@ -44,6 +46,20 @@ export function buildApi(
     async (ctx) => {
       ctx.body = openApiDocument(table.routes, rootPath, API_VERSION);
     },
+  );
+  // Admin only on this port: the metrics name readers and show the load of
+  // the site. METRICS_PORT serves them without credentials on a port of its own.
+  table.add(
+    {
+      method: 'get',
+      path: METRICS_PATH,
+      roles: ['Admin'],
+      tag: 'Meta',
+      summary: 'Metrics of this process in the Prometheus text format',
+      produces: 'text/plain',
+      responses: { 200: 'Prometheus text exposition format 0.0.4' },
+    },
+    serveMetrics,
   );
   const router = new Router();
   router.use(authenticate(principals, { logger: deps.logger.child('auth'), ...(verifier ? { verifier } : {}), ...(throttle ? { throttle } : {}) }));

@@ -30,6 +30,9 @@ import { BOOTSTRAP_ADMIN_NAME } from '../users/bootstrap';
 import { configuredQueueLookup } from '../brokerauth/client-queues';
 import { closeLiveStreams } from '../live/slice';
 import { consoleRouter } from '../console/static';
+import { startProcessMetrics } from '../core/metrics';
+import { createMetricsApp } from '../core/http/metrics';
+import { startMetricsProbes } from './metrics';
 
 const HEALTH_TIMEOUT_MS = 2000;
 
@@ -41,6 +44,8 @@ export interface Started {
   readonly eventStoreConnectionString: string;
   /** Set when the api role runs. */
   readonly httpPort?: number;
+  /** Set when METRICS_PORT is. */
+  readonly metricsPort?: number;
 }
 
 export class ShuttingDownError extends Error {
@@ -59,6 +64,15 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
   const stopRetainingLogs = retainLogs(config.dataDir);
   shutdown.add('retained log file', async () => stopRetainingLogs());
   logger.info('starting', { roles: config.roles, pid: process.pid, node: process.version });
+  startProcessMetrics(config.roles);
+  // First, so every role's process (the bare event store too) can be scraped, and during start-up.
+  let metricsPort: number | undefined;
+  if (config.metricsPort !== undefined) {
+    const metricsLogger = logger.child('metrics');
+    const server = await explainAddressInUse(listen(createMetricsApp(metricsLogger), config.http.host, config.metricsPort, metricsLogger), 'the metrics listener', 'METRICS_PORT', config.http.host, config.metricsPort);
+    shutdown.add('metrics listener', (remainingMs) => server.close(Math.floor(remainingMs / 2)));
+    metricsPort = server.port;
+  }
 
   let connectionString = eventStoreConnectionString(config);
   if (hasRole(config, 'eventstore')) {
@@ -91,7 +105,7 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
     if (config.eventStore.connectionString !== undefined) {
       logger.warn('nothing to run: ROLES=eventstore with EVENTSTORE_CONNECTION_STRING set');
     }
-    return { eventStoreConnectionString: connectionString };
+    return { eventStoreConnectionString: connectionString, ...(metricsPort !== undefined ? { metricsPort } : {}) };
   }
 
   const eventStore = await connectEventStore(connectionString, logger.child('eventstore-client'), config.startupTimeoutMs);
@@ -114,12 +128,21 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
 
   const { deps, principals } = await wireSlices(SLICES, config, { eventStore, redis, eventStoreTarget: connectionString }, logger, shutdown);
   checkpoint();
+  // The same checks answer /healthz and the metrics' dependency states.
+  const dependencies = {
+    eventStore: () => eventStoreHealth(eventStore, HEALTH_TIMEOUT_MS),
+    redis: () => redisHealth(redis),
+    amqp: () => amqp.health(HEALTH_TIMEOUT_MS),
+  };
+  const readModels = readModelsOf(SLICES);
+  const stopProbes = startMetricsProbes({ roles: config.roles, deps, dependencies, readModels });
+  shutdown.add('metrics probes', async () => stopProbes());
 
   // Jobs projection (projections role) and job runner (jobs role).
   const jobsWork = startJobsWork(deps, config.roles);
   if (jobsWork) shutdown.add('jobs runner', () => jobsWork.stop());
 
-  if (!hasRole(config, 'api')) return { eventStoreConnectionString: connectionString };
+  if (!hasRole(config, 'api')) return { eventStoreConnectionString: connectionString, ...(metricsPort !== undefined ? { metricsPort } : {}) };
   await bootstrapSlices(SLICES, deps);
   const defaultPassword = new DefaultPasswordCheck((name) => principals.findUser(name));
   if (await defaultPassword.inUse()) logger.warn(DEFAULT_PASSWORD_WARNING, { user: BOOTSTRAP_ADMIN_NAME });
@@ -130,7 +153,6 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
   const brokerAuth = brokerAuthRouter({ principals, verifier, throttle, isClientQueue: configuredQueueLookup(eventStore), logger: logger.child('broker-auth') });
 
   const httpLogger = logger.child('http');
-  const readModels = readModelsOf(SLICES);
   const app = createHttpApp({
     logger: httpLogger,
     rootPath: config.http.rootPath,
@@ -140,15 +162,8 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
     // away, answer at once rather than queue commands until it is back.
     refuse: () => (redis.isReady ? undefined : redisDown()),
     health: async () => {
-      const [dependencies, models, warnings] = await Promise.all([
-        checkHealth(
-          {
-            eventStore: () => eventStoreHealth(eventStore, HEALTH_TIMEOUT_MS),
-            redis: () => redisHealth(redis),
-            amqp: () => amqp.health(HEALTH_TIMEOUT_MS),
-          },
-          HEALTH_TIMEOUT_MS,
-        ),
+      const [dependencyReport, models, warnings] = await Promise.all([
+        checkHealth(dependencies, HEALTH_TIMEOUT_MS),
         redis.isReady
           ? withTimeout(readModelStatuses({ client: eventStore, redis, keys: deps.keys, models: readModels }), HEALTH_TIMEOUT_MS, 'read model states').catch((err: unknown) => ({
               error: err instanceof Error ? err.message : String(err),
@@ -159,7 +174,7 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
       // Not ready while a read model is not served: a load balancer should
       // send requests elsewhere (they would answer 503 here).
       const allReady = !('error' in models) && Object.values(models).every((m) => m.status === 'ready');
-      const report = { ...dependencies, status: dependencies.status === 'ok' && allReady ? 'ok' : 'down', readModels: models } as const;
+      const report = { ...dependencyReport, status: dependencyReport.status === 'ok' && allReady ? 'ok' : 'down', readModels: models } as const;
       // Warnings do not make the probe fail: the service works, it is just not safe.
       return warnings.length > 0 ? { ...report, warnings } : report;
     },
@@ -170,5 +185,5 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
   // Runs before the server closes (reverse order): open event streams would hold it to its grace period.
   shutdown.add('live event streams', () => closeLiveStreams(deps));
   checkpoint();
-  return { eventStoreConnectionString: connectionString, httpPort: http.port };
+  return { eventStoreConnectionString: connectionString, httpPort: http.port, ...(metricsPort !== undefined ? { metricsPort } : {}) };
 }

@@ -19,6 +19,8 @@ import { RedisCheckpointStore } from '../core/subscriptions';
 import type { AppDeps, Slice } from '../core/slice';
 import { RedisPrincipalStore } from '../auth/redis-store';
 import { configParts, readModelsOf } from './read-models';
+import { lastFactoryReset } from '../support/events';
+import { ReadModelGate } from '../core/redis/readiness';
 
 export { configParts };
 import { replaceStoredTokensByIds } from '../../projections/auth/token-migration';
@@ -42,12 +44,20 @@ export async function wireSlices(
   const keys = new RedisKeys(config.redisKeyPrefix);
   const readModel = new ConfigReadModel(clients.redis, keys);
   let waiter: ProjectionWaiter;
-  let readModelReady: Promise<void> = Promise.resolve();
+  let readModelReady: Promise<void>;
   let readModels: AppDeps['readModels'] = { ready: () => Promise.resolve() };
   if (hasRole(config, 'projections')) {
     // Tokens stored by an older version are rewritten under their ids first.
     await replaceStoredTokensByIds(clients.redis, keys, logger);
-    const supervisor = superviseReadModels({ client: clients.eventStore, redis: clients.redis, keys, logger, models: readModelsOf(slices) });
+    const supervisor = superviseReadModels({
+      client: clients.eventStore,
+      redis: clients.redis,
+      keys,
+      logger,
+      models: readModelsOf(slices),
+      // The streams a factory reset deleted keep their events in $all: a rebuild starts after it.
+      rebuildFrom: () => lastFactoryReset(clients.eventStore),
+    });
     shutdown.add('read model projections', () => supervisor.stop());
     waiter = localWaiter(() => supervisor.subscription(CONFIG_READ_MODEL), READ_YOUR_WRITES_MS, logger);
     readModelReady = supervisor.ready(CONFIG_READ_MODEL);
@@ -55,6 +65,10 @@ export async function wireSlices(
   } else {
     const store = new RedisCheckpointStore(clients.redis, keys.checkpointPrefix);
     waiter = checkpointWaiter(store, CONFIG_PROJECTION, READ_YOUR_WRITES_MS, logger);
+    // Another process builds the read models: the first-start bootstrap waits until it has.
+    readModelReady = new ReadModelGate(clients.redis, keys).untilReady([CONFIG_READ_MODEL], 200, (why) =>
+      logger.info('waiting for the config read model (built by the process running the projections role)', { why }),
+    );
   }
   const deps: AppDeps = {
     client: clients.eventStore,

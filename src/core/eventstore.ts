@@ -9,6 +9,7 @@ import {
 } from '@eventstore/db-client';
 import { isLeft } from 'fp-ts/Either';
 import { decodeRecorded, type EventCodecs, type EventOf, type RecordedDomainEvent } from './events';
+import { metrics } from './metrics';
 // Appends pass event data as bytes, not base64 (see the file).
 import './protobuf-bytes';
 
@@ -50,6 +51,7 @@ export async function appendEvents(
   events: readonly EventData[],
   expectedRevision: AppendExpectedRevision,
 ): Promise<AppendOutcome> {
+  const timer = metrics.appendSeconds.startTimer();
   try {
     const result = await client.appendToStream(stream, [...events], { expectedRevision });
     return { nextExpectedRevision: result.nextExpectedRevision, position: result.position };
@@ -58,6 +60,8 @@ export async function appendEvents(
       throw new ConcurrencyError(stream, err.expectedVersion ?? expectedRevision, err.actualVersion);
     }
     throw err;
+  } finally {
+    timer();
   }
 }
 

@@ -2,8 +2,10 @@
 // in place of a line per reader report: an operator sees the flow of data at
 // a glance, and the request lines stay at debug. Counters are per process:
 // with the roles split, the api process counts reports and the engine
-// process counts item changes; each logs its own part.
+// process counts item changes; each logs its own part. The same calls
+// count the Prometheus metrics (./metrics.ts), so both always agree.
 import type { Logger } from './logger';
+import { metrics } from './metrics';
 
 export interface IngestionCounts {
   /** Tag reports accepted from readers (duplicates and refusals excluded). */
@@ -21,15 +23,20 @@ const empty = (): IngestionCounts => ({ reports: 0, observations: 0, refusedRepo
 let counts = empty();
 
 export const ingestion = {
-  reportAccepted(observations: number): void {
+  reportAccepted(reader: string, observations: number): void {
     counts.reports += 1;
     counts.observations += observations;
+    metrics.reportsAccepted.inc({ reader });
+    metrics.observationsAccepted.inc({ reader }, observations);
   },
-  reportRefused(): void {
+  reportRefused(reader: string, reason: string, observations: number): void {
     counts.refusedReports += 1;
+    metrics.reportsRefused.inc({ reader, reason });
+    metrics.observationsRefused.inc({ reader, reason }, observations);
   },
   itemsChanged(n: number): void {
     counts.itemsChanged += n;
+    metrics.itemsChanged.inc(n);
   },
   /** The counts since the last call, and zero from now on. */
   take(): IngestionCounts {

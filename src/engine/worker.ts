@@ -10,6 +10,8 @@ import { BACKWARDS, END, NO_STREAM, StreamNotFoundError, streamNameFilter, type 
 import { isLeft } from 'fp-ts/Either';
 import { TAG_REPORTS_STREAM_PREFIX } from '../agents/events';
 import { ingestion } from '../core/ingestion-summary';
+import { addScrapeProbe, ageSeconds, metrics } from '../core/metrics';
+import { behindLog } from '../core/subscriptions/behind';
 import { ConcurrencyError, appendEvents, forEachInStream, type StreamRevision } from '../core/eventstore';
 import { decodeRecorded, encodeEvent, type RecordedDomainEvent } from '../core/events';
 import type { Logger } from '../core/logger';
@@ -109,6 +111,9 @@ export async function readLastOutput(client: EventStoreDBClient): Promise<LastOu
 
 const positionOf = (commit: string): Position => ({ commit: BigInt(commit), prepare: BigInt(commit) });
 
+/** What the engine reads from the log. */
+const INPUT_FILTER = streamNameFilter({ prefixes: [TAG_REPORTS_STREAM_PREFIX, JOB_STREAM_PREFIX, ITEM_RESET_STREAM] });
+
 /** A job as the engine needs it: its folded state and where in `$all` it stopped. */
 interface JobInfo {
   readonly job: JobState;
@@ -185,6 +190,8 @@ class EngineRun {
   /** Id of the last ItemsChanged this run appended (a snapshot names it). */
   private lastEventId: string | undefined;
   private changesSinceSnapshot = 0;
+  /** Append time of the oldest report behind the pending changes: report -> item latency, one sample per append. */
+  private oldestPendingReportMs: number | undefined;
   private lastSnapshotAt = 0;
   private snapshotting: Promise<void> | undefined;
 
@@ -218,7 +225,7 @@ class EngineRun {
       client: this.opts.client,
       name: 'item-engine',
       codecs: INPUT_CODECS,
-      filter: streamNameFilter({ prefixes: [TAG_REPORTS_STREAM_PREFIX, JOB_STREAM_PREFIX, ITEM_RESET_STREAM] }),
+      filter: INPUT_FILTER,
       // The engine's own output is its checkpoint: nothing is saved elsewhere.
       checkpointStore: { load: () => Promise.resolve(resume === undefined ? undefined : positionOf(resume)), save: () => Promise.resolve() },
       checkpointMode: 'handler',
@@ -242,6 +249,11 @@ class EngineRun {
    * to know whether they had stopped by the resume point; running jobs are
    * registered so their items keep expiring without waiting for a report.
    */
+  /** The input handled so far (appended or pending): where its lag is measured from. */
+  get handledPosition(): Position | undefined {
+    return this.inputPosition === undefined ? undefined : positionOf(this.inputPosition);
+  }
+
   private async rebuild(last: LastOutput): Promise<void> {
     this.revision = last.revision;
     this.inputPosition = last.inputPosition;
@@ -307,7 +319,11 @@ class EngineRun {
           const at = e.position?.commit;
           if (info.stoppedAt !== undefined && (at === undefined || info.stoppedAt < at)) continue;
           // The report's append time is the engine's time for it, so a replay reproduces it.
-          if (ctx !== undefined) this.pending.push(...ingest(this.state, e.data, ctx, e.created.getTime()).changes);
+          if (ctx !== undefined) {
+            const { changes } = ingest(this.state, e.data, ctx, e.created.getTime());
+            this.pending.push(...changes);
+            if (changes.length > 0) this.oldestPendingReportMs ??= e.created.getTime();
+          }
           else if (threshold !== undefined) this.thresholds.ingest(e.data, threshold, e.created.getTime(), this.pendingThreshold);
         } else {
           const jobId = e.streamId.slice(JOB_STREAM_PREFIX.length);
@@ -377,6 +393,8 @@ class EngineRun {
         ...(iterations.length > 0 ? { iterations } : {}),
       });
     }
+    if (this.oldestPendingReportMs !== undefined) metrics.reportToItemSeconds.observe(Math.max(0, Date.now() - this.oldestPendingReportMs) / 1000);
+    this.oldestPendingReportMs = undefined;
     this.changesSinceSnapshot += changes.length;
     this.maybeSnapshot();
   }
@@ -490,11 +508,19 @@ export function startEngineWorker(opts: EngineWorkerOptions): EngineWorker {
     retry = setTimeout(launch, opts.retryMs ?? 1000);
   };
   launch();
+  // Lag: the input after what the current run has handled (nothing while none runs).
+  const removeProbe = addScrapeProbe(async () => {
+    if (current === undefined) return;
+    const late = await behindLog(opts.client, INPUT_FILTER, current.handledPosition);
+    metrics.engineLagEvents.set(late.n);
+    metrics.engineLagSeconds.set(ageSeconds(late.oldest));
+  });
   return {
     get runs() {
       return runs;
     },
     async stop() {
+      removeProbe();
       stopped = true;
       if (retry !== undefined) clearTimeout(retry);
       await current?.stop();

@@ -15,6 +15,7 @@ import { readerConflicts } from './readers';
 import { JobStartBody, jobStartBodySchema, validateJobStart } from './request';
 import type { JobSettings } from './settings';
 import { JOB_LIST_PARAMS, JobListQuery, queryJobs, toStatusObject } from './view';
+import { jobStatusSchema } from './schema';
 
 export const JOBS_BASE = '/control/v1/jobs';
 export const JOB_ROLES = ['JobRunner'];
@@ -34,7 +35,7 @@ export function registerJobRoutes(table: RouteTable, deps: AppDeps, settings: Jo
       tag: TAG,
       summary: 'Start a job (status WAITING until startDelay has passed)',
       body: jobStartBodySchema,
-      responses: { 200: 'job status object (WAITING)', 400: 'invalid request', 409: 'a reader is in an active job (message holds JobId=<id>)' },
+      responses: { 200: { description: 'job status object (WAITING)', schema: jobStatusSchema }, 400: 'invalid request', 409: 'a reader is in an active job (message holds JobId=<id>)' },
     },
     async (ctx) => {
       const body = decodeInput(JobStartBody, ctx.request.body, 'body');
@@ -85,7 +86,7 @@ export function registerJobRoutes(table: RouteTable, deps: AppDeps, settings: Jo
       roles: JOB_ROLES,
       tag: TAG,
       summary: 'One job status object',
-      responses: { 200: 'job status object', 404: 'no such job' },
+      responses: { 200: { description: 'job status object', schema: jobStatusSchema }, 404: 'no such job' },
     },
     async (ctx) => {
       const id = String(ctx.params['jobId']);
@@ -104,7 +105,7 @@ export function registerJobRoutes(table: RouteTable, deps: AppDeps, settings: Jo
       tag: TAG,
       summary: 'Job status objects, filtered and sorted; only the latest N (default 1)',
       query: JOB_LIST_PARAMS,
-      responses: { 200: 'array of job status objects', 400: 'invalid query' },
+      responses: { 200: { description: 'array of job status objects', schema: { type: 'array', items: jobStatusSchema } }, 400: 'invalid query' },
     },
     async (ctx) => {
       const q = decodeInput(JobListQuery, { ...ctx.query }, 'query');

@@ -30,6 +30,8 @@ import { ConfirmedCheckpoints } from './committer';
 import { BodySlab } from './body-slab';
 import { startIdleQueueRetirer, type RetirementOptions } from './retirement';
 import { RelayLease } from './lease';
+import { addScrapeProbe, ageSeconds, metrics } from '../core/metrics';
+import { behindLog } from '../core/subscriptions/behind';
 import { itemMessageBody, matchesHealthFilter, matchesItemFilter, matchesThresholdFilter } from './match';
 import { transitionRecordOf } from '../../projections/transitions/model';
 
@@ -156,6 +158,9 @@ async function loadRegistry(client: EventStoreDBClient, logger: Logger, signal: 
  */
 const MAX_IN_FLIGHT = { batches: 256, messages: 20_000 };
 
+/** What the relay reads from the log. */
+const RELAY_FILTER = streamNameFilter({ prefixes: [ENGINE_STREAM, HEALTH_STREAM_PREFIX, QUEUE_STREAM_PREFIX] });
+
 export function startRelay(opts: RelayOptions): RunningRelay {
   const logger = opts.logger;
   let stopping = false;
@@ -196,6 +201,7 @@ export function startRelay(opts: RelayOptions): RunningRelay {
     const checkpoints = new ConfirmedCheckpoints(store, RELAY_SUBSCRIPTION, logger, (err) => {
       // A batch was not confirmed: everything after the last saved position goes again, on a new subscription.
       restarting ??= (async () => {
+        metrics.relayRetries.inc();
         logger.warn('relay: a batch was not confirmed; resuming from the last confirmed checkpoint', { err: err instanceof Error ? err.message : String(err) });
         checkpoints.newGeneration();
         await sub?.stop();
@@ -209,7 +215,7 @@ export function startRelay(opts: RelayOptions): RunningRelay {
         client: opts.client,
         name: RELAY_SUBSCRIPTION,
         codecs: relayEvents,
-        filter: streamNameFilter({ prefixes: [ENGINE_STREAM, HEALTH_STREAM_PREFIX, QUEUE_STREAM_PREFIX] }),
+        filter: RELAY_FILTER,
         // Loads from Redis; every save (also of positions the handler never saw) waits behind the confirms before it.
         checkpointStore: { load: (name) => store.load(name), save: async (_name, position) => checkpoints.enqueue(generation, position) },
         checkpointMode: 'handler',
@@ -233,7 +239,11 @@ export function startRelay(opts: RelayOptions): RunningRelay {
             sent += n;
             unconfirmedHere += n;
             pending = [];
+            metrics.relayPublished.inc(n);
+            metrics.relayUnconfirmed.inc(n);
             const leave = (failed: boolean) => (): void => {
+              metrics.relayUnconfirmed.dec(n);
+              if (!failed) metrics.relayConfirmed.inc(n);
               unconfirmedHere -= n;
               failedHere ||= failed;
               settledHere();
@@ -313,6 +323,12 @@ export function startRelay(opts: RelayOptions): RunningRelay {
       }
     }
   };
+  // Lag: the events after the last confirmed checkpoint (what the queues have not surely received).
+  const removeProbe = addScrapeProbe(async () => {
+    const late = await behindLog(opts.client, RELAY_FILTER, await store.load(RELAY_SUBSCRIPTION));
+    metrics.relayLagEvents.set(late.n);
+    metrics.relayLagSeconds.set(ageSeconds(late.oldest));
+  });
   const started = run();
   /** The start-up in progress or done: `started`, or a later one after the lease was lost. */
   let current = started;
@@ -322,6 +338,7 @@ export function startRelay(opts: RelayOptions): RunningRelay {
   return {
     started,
     async stop() {
+      removeProbe();
       stopping = true;
       abort.abort();
       await current.catch(() => undefined);

@@ -204,7 +204,7 @@ export class LlrpLink extends ReaderLinkBase {
           return;
         }
         case MSG.READER_EVENT_NOTIFICATION:
-          void this.onReaderEvent(m);
+          this.onReaderEvent(m).catch((err: unknown) => this.log.warn('reader event not understood', { reader: this.target.name, err: (err as Error).message }));
           return;
         case MSG.ERROR_MESSAGE: {
           const s = statusOf(m);

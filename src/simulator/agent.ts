@@ -106,6 +106,8 @@ export class SimAgent {
   /** Real epoch ms at world time 0 (moved by startTimeline). */
   private t0: number;
   private faultActions: Action[] = [];
+  /** Ends the run loop's current wait early. */
+  private wake: AbortController | null = null;
 
   constructor(private readonly d: AgentDeps) {
     this.t0 = d.t0;
@@ -167,7 +169,9 @@ export class SimAgent {
 
   /** Checks in at once (a job was just started: its assignment is waiting). */
   checkinNow(): void {
-    if (!this.silent()) this.scheduleCheckin(this.d.clock.now());
+    if (this.silent()) return;
+    this.scheduleCheckin(this.d.clock.now());
+    this.wake?.abort();
   }
 
   /** Real epoch ms until which a fault keeps this reader silent (0: never was). */
@@ -203,7 +207,11 @@ export class SimAgent {
       if (!next) break;
       const wait = next.due - this.d.clock.now();
       if (wait > 0) {
-        await this.d.clock.sleep(wait, signal);
+        // checkinNow() cuts the wait short: its check-in is due now.
+        const wake = new AbortController();
+        this.wake = wake;
+        await this.d.clock.sleep(wait, AbortSignal.any([signal, wake.signal]));
+        this.wake = null;
         continue; // re-check: the agenda may have changed
       }
       this.agenda.shift();

@@ -154,10 +154,11 @@ export async function runSimulation(o: SimOptions, deps: RunDeps = {}): Promise<
   }
 
   // --demo --start-job includes a door: overhead readers of their own (own stats, so the totals stay those of the zone readers), tags walking through it.
-  // A scenario's portals replace the demo's door, and its passages the random ones.
-  const portals = scenario && scenario.portals.length > 0 ? scenario.portals : demoPortals(layout, o.prefix);
+  // A scenario's portals replace the demo's door, and its passages the random ones; a scenario
+  // without portals gets no door: it says exactly where its tags are, and random passages would move them.
+  const portals = scenario ? scenario.portals : demoPortals(layout, o.prefix);
   // Only with a job to run: without one its readers would read nothing.
-  const door = o.demo && o.startJob && o.protocol === 'agent' ? await createPortalConfiguration(admin, portals, layout.facility, o.prefix, log) : undefined;
+  const door = o.demo && o.startJob && o.protocol === 'agent' && portals.length > 0 ? await createPortalConfiguration(admin, portals, layout.facility, o.prefix, log) : undefined;
   const doorStats = new Stats(clock.now());
   const worldSpan = o.duration ? o.duration * o.timeScale : 3600;
   const passages: readonly Passage[] = !door ? [] : scenario && scenario.portals.length > 0 ? scenario.passages : randomPassages({ portals: door.readers.map((r) => r.portal), epcs: layout.tags.map((t) => t.epc), seed: o.seed, from: 2, until: worldSpan, everySeconds: 3 });

@@ -22,6 +22,14 @@ import { userStream, type UserEvent, type UserState } from './events';
 import { getUser, listUsers, otherAdmins } from './readmodel';
 import { toResponse } from './response';
 
+/** A user as returned: never a password or its hash. */
+const USER_SCHEMA: Record<string, unknown> = {
+  type: 'object',
+  required: ['name', 'roles'],
+  additionalProperties: false,
+  properties: { name: { type: 'string' }, roles: { type: 'array', items: { type: 'string', enum: [...ALL_ROLES] } } },
+};
+
 const BASE = '/configuration/v1/users';
 const TAG = 'Users';
 const ADMIN_ONLY = ['Admin'];
@@ -86,7 +94,7 @@ export function registerUserRoutes(table: RouteTable, deps: AppDeps): void {
       tag: TAG,
       summary: 'Create a user (does not replace)',
       body: userBodySchema(true),
-      responses: { 200: 'the user (name, roles)', 400: 'invalid input', 401: 'no or invalid credentials', 403: 'not an Admin', 409: 'user already exists' },
+      responses: { 200: { description: 'the user (name, roles)', schema: USER_SCHEMA }, 400: 'invalid input', 401: 'no or invalid credentials', 403: 'not an Admin', 409: 'user already exists' },
     },
     async (ctx) => {
       const body = decodeInput(CreateUserBody, ctx.request.body, 'body');
@@ -109,7 +117,7 @@ export function registerUserRoutes(table: RouteTable, deps: AppDeps): void {
       summary: 'Create or replace a user; the password may be left out when the user exists',
       body: userBodySchema(false),
       responses: {
-        200: 'the user (name, roles)',
+        200: { description: 'the user (name, roles)', schema: USER_SCHEMA },
         400: 'invalid input, or no password for a new user (body.password)',
         401: 'no or invalid credentials',
         403: 'not an Admin',
@@ -166,7 +174,7 @@ export function registerUserRoutes(table: RouteTable, deps: AppDeps): void {
       roles: ADMIN_ONLY,
       tag: TAG,
       summary: 'Show one user',
-      responses: { 200: 'the user (name, roles)', 401: 'no or invalid credentials', 403: 'not an Admin', 404: 'no such user' },
+      responses: { 200: { description: 'the user (name, roles)', schema: USER_SCHEMA }, 401: 'no or invalid credentials', 403: 'not an Admin', 404: 'no such user' },
     },
     async (ctx) => {
       const name = String(ctx.params['username']);
@@ -184,7 +192,7 @@ export function registerUserRoutes(table: RouteTable, deps: AppDeps): void {
       tag: TAG,
       summary: 'Show every user, or only those holding a role',
       query: [{ name: 'role', description: 'only users holding this role', schema: roleSchema }],
-      responses: { 200: 'array of users (name, roles), by name', 400: 'unknown role (query.role)', 401: 'no or invalid credentials', 403: 'not an Admin' },
+      responses: { 200: { description: 'array of users (name, roles), by name', schema: { type: 'array', items: USER_SCHEMA } }, 400: 'unknown role (query.role)', 401: 'no or invalid credentials', 403: 'not an Admin' },
     },
     async (ctx) => {
       const query = decodeInput(ShowUsersQuery, ctx.query, 'query');
@@ -200,7 +208,7 @@ export function registerUserRoutes(table: RouteTable, deps: AppDeps): void {
       roles: ANY_ROLE,
       tag: TAG,
       summary: 'The user of the calling credentials',
-      responses: { 200: 'the user (name, roles)', 401: 'no or invalid credentials', 403: 'the user holds no role' },
+      responses: { 200: { description: 'the user (name, roles)', schema: USER_SCHEMA }, 401: 'no or invalid credentials', 403: 'the user holds no role' },
     },
     async (ctx) => {
       ctx.body = toResponse(currentPrincipal(ctx));
@@ -214,7 +222,7 @@ export function registerUserRoutes(table: RouteTable, deps: AppDeps): void {
       roles: ADMIN_ONLY,
       tag: TAG,
       summary: 'The roles assignable to users',
-      responses: { 200: 'array of role names', 401: 'no or invalid credentials', 403: 'not an Admin' },
+      responses: { 200: { description: 'array of role names', schema: { type: 'array', items: { type: 'string', enum: [...ALL_ROLES] } } }, 401: 'no or invalid credentials', 403: 'not an Admin' },
     },
     async (ctx) => {
       ctx.body = [...ALL_ROLES];
@@ -228,7 +236,7 @@ export function registerUserRoutes(table: RouteTable, deps: AppDeps): void {
       roles: ANY_ROLE,
       tag: TAG,
       summary: 'Checks the calling credentials (Basic or Token) and returns their user',
-      responses: { 200: 'the user (name, roles)', 401: 'no user given, or credentials not authorised', 403: 'the user holds no role' },
+      responses: { 200: { description: 'the user (name, roles)', schema: USER_SCHEMA }, 401: 'no user given, or credentials not authorised', 403: 'the user holds no role' },
     },
     async (ctx) => {
       ctx.body = toResponse(currentPrincipal(ctx));

@@ -23,9 +23,9 @@ describe('ingestion summary', () => {
     const lines: Array<{ msg: string; fields: LogFields }> = [];
     const stop = startIngestionSummary(capturingLogger(lines), 50);
     try {
-      ingestion.reportAccepted(40);
-      ingestion.reportAccepted(2);
-      ingestion.reportRefused();
+      ingestion.reportAccepted('r1', 40);
+      ingestion.reportAccepted('r1', 2);
+      ingestion.reportRefused('r1', 'NOT_ASSIGNED', 3);
       ingestion.itemsChanged(7);
       await waitFor(() => lines.length === 1);
       expect(lines[0]!.msg).to.equal('ingestion');
@@ -44,7 +44,7 @@ describe('ingestion summary', () => {
   it('given counts when stopped, then the partial period is logged', () => {
     const lines: Array<{ msg: string; fields: LogFields }> = [];
     const stop = startIngestionSummary(capturingLogger(lines), 60_000);
-    ingestion.reportAccepted(5);
+    ingestion.reportAccepted('r1', 5);
     stop();
     expect(lines.map((l) => l.fields['observations'])).to.deep.equal([5]);
   });

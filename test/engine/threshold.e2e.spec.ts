@@ -5,12 +5,16 @@
 // threshold queue, a rebuild of the read model gives the same answers, and
 // INVENTORY jobs run beside it on other readers but not on the door's.
 import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { EventStoreDBClient } from '@eventstore/db-client';
 import { createClient } from 'redis';
 import { createLogger } from '../../src/core/logger';
 import { RedisKeys } from '../../src/core/redis/keys';
 import type { RedisClient } from '../../src/core/redis/connect';
 import { rebuildReadModel } from '../../projections/rebuild';
+import { ENGINE_STREAM } from '../../src/engine/events';
 import { transitionsReadModel } from '../../projections/transitions/projection';
 import { startTestApp, type TestApp } from '../support/app';
 import { expectStatus, RC, RECIPES } from '../readerconfigurations/e2e-support';
@@ -67,8 +71,16 @@ describe('THRESHOLD job: transitions through the query and the threshold queue',
     }
   };
 
+  // Own data directory and key prefix: the last test restarts the service on them.
+  const env = {
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'tagtrail-threshold-')),
+    REDIS_KEY_PREFIX: `tagtrail-test-${crypto.randomUUID()}:`,
+    JOB_ACK_TIMEOUT_SECONDS: '60',
+    HEALTH_CHECKIN_INTERVAL_SECONDS: '3600',
+  };
+
   before(async () => {
-    app = await startTestApp({ JOB_ACK_TIMEOUT_SECONDS: '60', HEALTH_CHECKIN_INTERVAL_SECONDS: '3600' });
+    app = await startTestApp(env);
     expectStatus(await app.request('POST', `${RC}/create`, { body: thresholdBody({ searchMode: 'DUAL_TARGET_WITH_BTOASELECT' }, 'thr') }), 200);
     expectStatus(await app.request('POST', `${RC}/create`, { body: inventoryBody({}, 'inv') }), 200);
     for (const [name, group] of [['door-a', 'doors'], ['shelf-1', 'shelves']] as const) {
@@ -96,6 +108,7 @@ describe('THRESHOLD job: transitions through the query and the threshold queue',
     await queue?.close();
     await otherQueue?.close();
     await app?.stop();
+    rmSync(env.DATA_DIR, { recursive: true, force: true });
   });
 
   it('a THRESHOLD job takes only the readers of its thresholds; an INVENTORY job runs beside it on other readers, not on the door reader', async () => {
@@ -194,6 +207,33 @@ describe('THRESHOLD job: transitions through the query and the threshold queue',
       expect(await get('?pageSize=100')).to.deep.equal(before);
     } finally {
       await redis.quit();
+      await client.dispose();
+    }
+  });
+
+  it('after a restart on the same data the engine writes each transition once: the old ones are not repeated, new walks are decided', async () => {
+    const before = (await get('?pageSize=1000')).transitions;
+    await app.stop();
+    app = await startTestApp(env);
+    const D = 'E28011606000020000000D0D';
+    await walk('door-a', Date.now() - 4000, [
+      [[D, OUT_ANTENNA, -52]], [[D, OUT_ANTENNA, -52]], [[D, OUT_ANTENNA, -52]],
+      [[D, IN_ANTENNA, -52]], [[D, IN_ANTENNA, -52]], [[D, IN_ANTENNA, -52]],
+    ]);
+    const after = await eventually('the new walk', () => get('?pageSize=1000'), (b) => b.transitions.some((t) => t.epc === D));
+    expect(after.transitions.filter((t) => t.epc !== D)).to.deep.equal(before);
+    expect(after.transitions.filter((t) => t.epc === D).map((t) => t.destination)).to.deep.equal(['IN']);
+    // The log itself holds each transition once.
+    const client = EventStoreDBClient.connectionString(app.eventStoreConnectionString);
+    try {
+      const ids: string[] = [];
+      for await (const e of client.readStream(ENGINE_STREAM)) {
+        const data = e.event?.data as { transitions?: Array<{ transitionId: string }> } | undefined;
+        for (const t of data?.transitions ?? []) ids.push(t.transitionId);
+      }
+      expect(ids.length).to.equal(new Set(ids).size);
+      expect(new Set(ids)).to.deep.equal(new Set(after.transitions.map((t) => t.transitionId)));
+    } finally {
       await client.dispose();
     }
   });

@@ -17,6 +17,8 @@ export interface TestApp {
   readonly keyPrefix: string;
   /** Where the app's event store listens (for checks such as "nothing was appended"). */
   readonly eventStoreConnectionString: string;
+  /** `http://127.0.0.1:PORT/metrics` when started with METRICS_PORT. */
+  readonly metricsUrl?: string;
   request(method: string, path: string, opts?: { body?: unknown; auth?: string | null; raw?: string; headers?: Record<string, string> }): Promise<TestResponse>;
   /** Stops the app; removes its Redis keys and data directory unless told to keep Redis (restart tests). */
   stop(opts?: { keepRedis?: boolean }): Promise<void>;
@@ -55,6 +57,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     baseUrl,
     keyPrefix,
     eventStoreConnectionString: started.eventStoreConnectionString,
+    ...(started.metricsPort !== undefined ? { metricsUrl: `http://127.0.0.1:${started.metricsPort}/metrics` } : {}),
     async request(method, path, opts = {}) {
       const headers: Record<string, string> = { ...(opts.headers ?? {}) };
       const auth = opts.auth === undefined ? ADMIN : opts.auth;

@@ -43,7 +43,7 @@ export const mochaHooks = {
     dir = mkdtempSync(join(tmpdir(), 'tagtrail-redis-guard-'));
     process.env[guard.DIR_VARIABLE] = dir;
     // Child processes inherit the environment (childEnv, runTsScript): they load the guard too.
-    process.env['NODE_OPTIONS'] = `${process.env['NODE_OPTIONS'] ?? ''} --require ${GUARD_MODULE}`.trim();
+    process.env['NODE_OPTIONS'] = `${process.env['NODE_OPTIONS'] ?? ''} --require ${JSON.stringify(GUARD_MODULE)}`.trim();
   },
   afterEach(this: Mocha.Context): void {
     // The commands recorded since the last test ended are this test's (or its hooks').

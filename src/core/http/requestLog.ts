@@ -1,9 +1,20 @@
 // One JSON log line per request (debug; 5xx at warn), with a request id that is also returned to
-// the client (X-Request-Id) so a support case can be matched to the logs.
+// the client (X-Request-Id) so a support case can be matched to the logs,
+// and the request's duration in the HTTP metrics (../metrics.ts).
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Logger } from '../logger';
 import { redactPath } from '../redact';
+import { metrics } from '../metrics';
+
+/**
+ * The route template the router matched (`/itemsense/data/v1/items/show/:epc`),
+ * never the raw path: ids and tokens in paths would make a label per request.
+ */
+export function routeLabel(ctx: Context): string {
+  const matched = (ctx as Context & { _matchedRoute?: unknown })._matchedRoute;
+  return typeof matched === 'string' ? matched : 'unmatched';
+}
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -18,6 +29,7 @@ export function requestLog(logger: Logger) {
       await next();
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      metrics.httpRequests.observe({ method: ctx.method, route: routeLabel(ctx), status: String(ctx.status) }, ms / 1000);
       // Readers report and check in every few seconds and probes poll
       // health: a line per request would bury the state changes (logged at
       // info by the slices) and the per-minute ingestion summary. Requests

@@ -96,6 +96,19 @@ export class ReadModelGate {
     return asString(generation) ?? '';
   }
 
+  /** Resolves once `names` are ready (polling every `everyMs`); `onWait` is told the first refusal. */
+  async untilReady(names: readonly string[], everyMs = 200, onWait?: (why: string) => void): Promise<void> {
+    for (let told = false; ; told = true) {
+      try {
+        await this.check(names);
+        return;
+      } catch (err) {
+        if (!told) onWait?.(err instanceof Error ? err.message : String(err));
+      }
+      await new Promise((resolve) => setTimeout(resolve, everyMs));
+    }
+  }
+
   /** `read()` and the check of `names`, sent together; the result only when the read models are ready. */
   async read<T>(names: string | readonly string[], read: () => Promise<T>): Promise<T> {
     const list = typeof names === 'string' ? [names] : names;

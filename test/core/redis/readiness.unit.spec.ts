@@ -88,4 +88,18 @@ describe('ReadModelGate', () => {
     const err = await refusal(gate.read(['config', 'jobs', 'items'], () => Promise.resolve(1)));
     expect(err.errors.map((e) => e.path)).to.deep.equal(['readModels.jobs', 'readModels.items']);
   });
+
+  it('untilReady waits for a read model another process builds, saying once why it waits', async () => {
+    const { redis, gate } = setup();
+    redis.strings.delete(keys.generation);
+    const said: string[] = [];
+    let done = false;
+    const waiting = gate.untilReady(['config'], 5, (why) => said.push(why)).then(() => (done = true));
+    await new Promise((r) => setTimeout(r, 30));
+    expect(done).to.equal(false);
+    redis.strings.set(keys.generation, 'g1');
+    await waiting;
+    expect(said).to.have.length(1);
+    expect(said[0]).to.match(/config/);
+  });
 });

@@ -9,7 +9,7 @@ export const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
 export function withRedis(): { readonly client: TestRedis; readonly prefix: string } {
   let client: TestRedis | undefined;
-  const prefix = `tagtrail-test:${randomUUID()}:checkpoint:`;
+  const prefix = `tagtrail-test-${randomUUID()}:checkpoint:`;
   before(async () => {
     client = createClient({ url: REDIS_URL });
     await client.connect();
