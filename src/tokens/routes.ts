@@ -22,6 +22,21 @@ import { toTokenListing, toTokenResponse } from './listing';
 import { isTokenId, newTokenId, tokenIdOf, tokenIdOfDigest, tokenSha256 } from './tokenId';
 import { tokenToValidate, validateToken, validateTokenErrorToApi } from './validate';
 
+const TOKEN_SCHEMA: Record<string, unknown> = { type: 'object', required: ['token'], additionalProperties: false, properties: { token: { type: 'string', format: 'uuid' } } };
+/** A listing entry: the token id, never a token (only digests are stored). */
+const TOKEN_ENTRY_SCHEMA: Record<string, unknown> = {
+  type: 'object',
+  required: ['authenticationToken', 'issued', 'lastUsed', 'username', 'valid'],
+  additionalProperties: false,
+  properties: {
+    authenticationToken: TOKEN_SCHEMA,
+    issued: { type: 'string', format: 'date-time' },
+    lastUsed: { type: 'string', format: 'date-time', nullable: true },
+    username: { type: 'string' },
+    valid: { type: 'boolean' },
+  },
+};
+
 const BASE = '/authentication/v1';
 const TAG = 'Authentication tokens';
 const ADMIN_ONLY: Role[] = ['Admin'];
@@ -67,7 +82,7 @@ export function registerTokenRoutes(table: RouteTable, deps: AppDeps): void {
       roles: ADMIN_ONLY,
       tag: TAG,
       summary: 'Issue a token for a user',
-      responses: { 200: '{token}', 401: 'no or invalid credentials', 403: 'not an Admin', 404: 'no such user' },
+      responses: { 200: { description: '{token}', schema: TOKEN_SCHEMA }, 401: 'no or invalid credentials', 403: 'not an Admin', 404: 'no such user' },
     },
     async (ctx) => issue(deps, ctx, String(ctx.params['username'])),
   );
@@ -79,7 +94,7 @@ export function registerTokenRoutes(table: RouteTable, deps: AppDeps): void {
       roles: TOKEN_FOR_SELF,
       tag: TAG,
       summary: 'Issue a token for the calling user; requires Basic credentials (a token cannot mint tokens)',
-      responses: { 200: '{token}', 401: 'no or invalid credentials, or Token credentials', 403: 'role not allowed' },
+      responses: { 200: { description: '{token}', schema: TOKEN_SCHEMA }, 401: 'no or invalid credentials, or Token credentials', 403: 'role not allowed' },
     },
     async (ctx) => basicOnly(ctx, async () => issue(deps, ctx, currentPrincipal(ctx).name)),
   );
@@ -92,7 +107,7 @@ export function registerTokenRoutes(table: RouteTable, deps: AppDeps): void {
       tag: TAG,
       summary: 'Every token of a user, revoked ones included (valid=false), oldest first; each shows its token id (a version-8 UUID), not the token, which is not stored',
       responses: {
-        200: 'array of {authenticationToken: {token}, issued, lastUsed, username, valid}',
+        200: { description: 'array of {authenticationToken: {token}, issued, lastUsed, username, valid}', schema: { type: 'array', items: TOKEN_ENTRY_SCHEMA } },
         401: 'no or invalid credentials',
         403: 'not an Admin',
         404: 'no such user and no tokens under that name',
