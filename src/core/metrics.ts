@@ -41,7 +41,7 @@ export const metrics = {
   projectionReady: new Gauge({ name: 'tagtrail_projection_ready', help: '1 when the read model is served, 0 while it rebuilds or is lost', labelNames: ['read_model'], registers }),
   relayLagEvents: new Gauge({ name: 'tagtrail_relay_lag_events', help: 'Events the relay has not had confirmed yet (counted up to a bound)', registers }),
   relayLagSeconds: new Gauge({ name: 'tagtrail_relay_lag_seconds', help: 'Age of the oldest event the relay has not had confirmed (0 when caught up)', registers }),
-  relayPublished: new Counter({ name: 'tagtrail_relay_messages_published_total', help: 'Messages the relay published to queues', registers }),
+  relayPublished: new Counter({ name: 'tagtrail_relay_messages_published_total', help: 'Messages the relay published, by queue kind (items, threshold, health); resends count again', labelNames: ['kind'], registers }),
   relayConfirmed: new Counter({ name: 'tagtrail_relay_messages_confirmed_total', help: 'Published messages the broker confirmed', registers }),
   relayUnconfirmed: new Gauge({ name: 'tagtrail_relay_confirms_outstanding', help: 'Published messages waiting for the broker confirm', registers }),
   relayRetries: new Counter({ name: 'tagtrail_relay_retries_total', help: 'Times the relay resent from its last confirmed checkpoint (a batch was not confirmed)', registers }),

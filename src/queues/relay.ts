@@ -72,9 +72,16 @@ export interface RunningRelay extends BackgroundWork {
 
 /** The messages `events` produce (appended to `out`), given the queues configured so far (which QueueConfigured events in `events` extend). */
 export function messagesOf(events: readonly RelayEvent[], registry: QueueRegistry, slab = new BodySlab(), out: OutMessage[] = []): OutMessage[] {
+  // Messages per queue kind, counted once per event and kind (not per message).
+  let built = out.length;
+  const countBuilt = (kind: 'items' | 'threshold' | 'health'): void => {
+    if (out.length > built) metrics.relayPublished.inc({ kind }, out.length - built);
+    built = out.length;
+  };
   for (const e of events) {
     const at = e.position?.commit;
     if (at === undefined) throw new Error(`event ${e.id} has no $all position`);
+    built = out.length;
     if (e.type === 'QueueConfigured' || e.type === 'QueueRetired') {
       registry.apply(e, at);
     } else if (e.type === 'ItemsChanged') {
@@ -92,6 +99,7 @@ export function messagesOf(events: readonly RelayEvent[], registry: QueueRegistr
           }
         });
       }
+      countBuilt('threshold');
       const queues = registry.configuredBefore('items', at);
       if (queues.length === 0) continue;
       e.data.changes.forEach((change, i) => {
@@ -102,6 +110,7 @@ export function messagesOf(events: readonly RelayEvent[], registry: QueueRegistr
           out.push({ queue: q.queue, body, messageId: `${e.id}:${i}`, persistent: q.deliveryMode === 'PERSISTENT' });
         }
       });
+      countBuilt('items');
     } else {
       const reader = readerOfStream(e.streamId);
       if (reader === undefined || !e.streamId.startsWith(HEALTH_STREAM_PREFIX)) continue;
@@ -113,6 +122,7 @@ export function messagesOf(events: readonly RelayEvent[], registry: QueueRegistr
         body ??= slab.body(JSON.stringify(view));
         out.push({ queue: q.queue, body, messageId: `${e.id}:0`, persistent: q.deliveryMode === 'PERSISTENT' });
       }
+      countBuilt('health');
     }
   }
   return out;
@@ -239,7 +249,6 @@ export function startRelay(opts: RelayOptions): RunningRelay {
             sent += n;
             unconfirmedHere += n;
             pending = [];
-            metrics.relayPublished.inc(n);
             metrics.relayUnconfirmed.inc(n);
             const leave = (failed: boolean) => (): void => {
               metrics.relayUnconfirmed.dec(n);

@@ -44,7 +44,7 @@ const details = {
   properties: {
     readerMode: { type: 'string', enum: READER_MODES },
     session: { type: 'integer', enum: [0, 1, 2, 3], description: '2 or 3 for LOCATION' },
-    searchMode: { type: 'string', enum: SEARCH_MODES, nullable: true, description: 'required for INVENTORY; optional for THRESHOLD; refused otherwise' },
+    searchMode: { type: 'string', enum: [...SEARCH_MODES, null], nullable: true, description: 'required for INVENTORY; optional for THRESHOLD; refused otherwise' },
     filter,
     tagPopulationEstimate: { type: 'integer', minimum: 1, nullable: true, description: 'INVENTORY, THRESHOLD' },
     transmitPowerInDbm: { type: 'number', nullable: true, description: 'dBm per selected antenna port' },

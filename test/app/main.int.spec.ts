@@ -98,6 +98,7 @@ describe('npm start (src/main.ts)', function () {
       'live event streams',
       'http server',
       'jobs runner',
+      'metrics probes',
       'readers background work',
       'queues background work',
       'snmp background work',

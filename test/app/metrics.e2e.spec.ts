@@ -65,6 +65,9 @@ describe('GET /metrics during a simulated run', function () {
   }
 
   it('counts what the readers delivered, returns the lags to zero, and labels with names and route templates only', async () => {
+    // An item queue (the broker expires it once unused), so the relay has messages to publish.
+    const queue = await app.request('PUT', '/data/v1/items/queues', { body: {} });
+    expect(queue.status, JSON.stringify(queue.body)).to.equal(200);
     const before = await scrape();
     const options = parseOptions(['--url', app.baseUrl, '--demo', '--start-job', '--readers', '2', '--tags', '20', '--seed', '11', '--duration', '6', '--checkin-seconds', '1', '--progress', 'none']);
     const summary = await runSimulation(options, { log: silent });
@@ -80,6 +83,7 @@ describe('GET /metrics during a simulated run', function () {
       (s) =>
         sum(s, 'tagtrail_engine_lag_events') === 0 &&
         sum(s, 'tagtrail_relay_lag_events') === 0 &&
+        sum(s, 'tagtrail_relay_confirms_outstanding') === 0 &&
         sum(s, 'tagtrail_projection_lag_events') === 0 &&
         sum(s, 'tagtrail_items_changed_total') > sum(before, 'tagtrail_items_changed_total'),
       'engine, relay and read models caught up',
@@ -90,6 +94,10 @@ describe('GET /metrics during a simulated run', function () {
     expect(delta('tagtrail_tag_reports_refused_total')).to.equal(summary.totals.reportsRefused);
     expect(sum(after, 'tagtrail_engine_lag_seconds')).to.equal(0);
     expect(sum(after, 'tagtrail_relay_lag_seconds')).to.equal(0);
+    // The item queue got messages; every one published was confirmed.
+    const published = sum(after, 'tagtrail_relay_messages_published_total', (l) => l['kind'] === 'items') - sum(before, 'tagtrail_relay_messages_published_total', (l) => l['kind'] === 'items');
+    expect(published).to.be.greaterThan(0);
+    expect(sum(after, 'tagtrail_relay_messages_confirmed_total') - sum(before, 'tagtrail_relay_messages_confirmed_total')).to.equal(published);
     expect(sum(after, 'tagtrail_projection_lag_seconds')).to.equal(0);
     expect(after.filter((s) => s.name === 'tagtrail_projection_ready').map((s) => s.value)).to.not.include(0);
 

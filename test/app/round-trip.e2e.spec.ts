@@ -58,7 +58,9 @@ describe('configuration round trip: what you PUT is what you GET', function () {
     };
     const location = { name: 'loc-all', operation: 'LOCATION', configuration: { readerMode: 'MAX_MILLER', session: 3, filter: null, transmitPowerInDbm: 20, disabledAntennas: [4] } };
     const threshold = { name: 'thr-all', operation: 'THRESHOLD', configuration: { readerMode: 'MAX_THROUGHPUT', session: 1, searchMode: 'DUAL_TARGET_WITH_BTOASELECT', filter: null, tagPopulationEstimate: null, transmitPowerInDbm: null, polarization: false, channelConfig: null } };
-    for (const rc of [inventory, location, threshold]) {
+    // Every optional field unset: null comes back (searchMode null included).
+    const bare = { name: 'thr-bare', operation: 'THRESHOLD', configuration: { readerMode: 'MAX_THROUGHPUT', session: 2, searchMode: null, filter: null, tagPopulationEstimate: null, transmitPowerInDbm: null, polarization: null, channelConfig: null } };
+    for (const rc of [inventory, location, threshold, bare]) {
       await roundTrip(`reader configuration ${rc.operation}`, { path: '/configuration/v1/readerConfigurations/createOrReplace', body: rc }, `/configuration/v1/readerConfigurations/show/${rc.name}`);
     }
     const recipes = [

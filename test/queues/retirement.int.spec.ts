@@ -91,6 +91,9 @@ describe('relay: idle queues are retired', function () {
     expect(data.reason).to.equal('NO_CONSUMER');
     expect(Date.parse(data.retiredAt) - Date.parse(data.idleSince), 'idle for at least idleMs').to.be.at.least(RETIREMENT.idleMs);
     expect((await readStream(es.client, queueStream(ids.used), queueEvents)).events.map((e) => e.type), 'consumed queue').to.deep.equal(['QueueConfigured']);
+    // The broker queue is deleted right after QueueRetired is appended: wait for it rather than race it.
+    const deleteDeadline = Date.now() + 10_000;
+    while ((await exists(idle)) && Date.now() < deleteDeadline) await sleep(200);
     expect(await exists(idle), 'idle queue after its retirement').to.equal(false);
 
     // Matching messages go to the consumed queue only: the retired one is not recreated for them.
