@@ -25,7 +25,7 @@ export function chooseReadModel(argv: readonly string[], models: readonly Rebuil
 /** The line the rebuild ends with: what it applied, how long it took and its rate. */
 export function rebuildSummary(r: RebuildResult): string {
   const changes = r.changes === undefined ? '' : ` (${r.changes} item changes, ${r.changesPerSecond ?? 0} changes/s)`;
-  return `rebuilt ${r.readModel}: ${r.events} events in ${r.seconds} s, ${r.eventsPerSecond} events/s${changes}; ${r.keysSwitched} keys switched over`;
+  return `rebuilt ${r.readModel}: ${r.events} events caught up in ${r.catchUpSeconds} s, ${r.eventsPerSecond} events/s${changes}; switched over after ${r.seconds} s, ${r.keysSwitched} keys`;
 }
 
 async function main(argv: readonly string[]): Promise<number> {

@@ -19,16 +19,16 @@ describe('npm run rebuild arguments', () => {
 });
 
 describe('npm run rebuild summary line', () => {
-  const base = { readModel: 'items', events: 1000, position: 'C:1/P:1', keysSwitched: 15, keysRemoved: 0, attempts: 1, seconds: 8, eventsPerSecond: 125 };
+  const base = { readModel: 'items', events: 1000, position: 'C:1/P:1', keysSwitched: 15, keysRemoved: 0, attempts: 1, seconds: 9, catchUpSeconds: 8, eventsPerSecond: 125 };
 
   it('prints the item changes and their rate when the read model counts them', () => {
     const line = rebuildSummary({ ...base, changes: 1_000_000, changesPerSecond: 125_000 });
-    expect(line).to.include('1000 events in 8 s, 125 events/s');
+    expect(line).to.include('1000 events caught up in 8 s, 125 events/s');
     expect(line).to.include('1000000 item changes, 125000 changes/s');
   });
 
   it('prints only events for a read model without item changes', () => {
     const line = rebuildSummary({ ...base, readModel: 'jobs' });
-    expect(line).to.match(/^rebuilt jobs: 1000 events in 8 s, 125 events\/s; 15 keys switched over$/);
+    expect(line).to.match(/^rebuilt jobs: 1000 events caught up in 8 s, 125 events\/s; switched over after 9 s, 15 keys$/);
   });
 });
