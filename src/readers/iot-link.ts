@@ -135,13 +135,20 @@ export class IotLink extends ReaderLinkBase {
     signal.addEventListener('abort', onStop, { once: true });
     try {
       let streaming: Promise<void> | undefined;
-      if (this.target.connection.delivery === 'MQTT') await this.startMqtt();
+      // The broker hands a resumed session's unacknowledged deliveries over as soon as we subscribe:
+      // they wait for the reader's job to be running again, to be stored rather than dropped.
+      let jobApplied = (): void => undefined;
+      const firstJob = new Promise<void>((resolve) => (jobApplied = resolve));
+      let subscribed: Promise<unknown> | undefined;
+      if (this.target.connection.delivery === 'MQTT') ({ subscribed } = await this.startMqtt(firstJob));
       else if (this.target.connection.delivery === 'STREAM') streaming = this.readStream(stream.signal);
       else await this.setWebhook();
       this.state = 'connected';
       this.log.info(this.reportedDown ? 'reader reachable again' : 'reader reachable', { reader: this.target.name, delivery: this.target.connection.delivery });
       this.reportedDown = false;
       this.kickJob();
+      void this.jobChain.then(jobApplied);
+      await subscribed;
       // The status poll is the keepalive: the reader is gone when it stops answering.
       let streamEnded: Error | undefined;
       void streaming?.catch((err: Error) => (streamEnded = err)).then(() => (streamEnded ??= new Error('the event stream ended')));
@@ -199,17 +206,26 @@ export class IotLink extends ReaderLinkBase {
     await this.must('PUT', '/webhooks/event', { active: true, url: `${base.replace(/\/+$/, '')}${webhookPathOf(this.target.name)}`, authentication: { type: 'BASIC', username: this.target.name, password: secret } });
   }
 
-  private async startMqtt(): Promise<void> {
+  /**
+   * Tells the reader where to publish, then subscribes with a session the broker keeps across our
+   * restarts. Deliveries are handled once `firstJob` resolves (the reader's job, if any, runs).
+   * Resolves with the subscription under way (`subscribed`): mqtt.js reads the SUBACK only after the deliveries
+   * the broker sent before it, so it is awaited once `firstJob` can resolve.
+   */
+  private async startMqtt(firstJob: Promise<void>): Promise<{ subscribed: Promise<unknown> }> {
     const url = new URL(this.iot.mqtt.url);
-    // Tell the reader where to publish, then subscribe with a session the broker keeps across our restarts.
     await this.must('PUT', '/mqtt', { active: true, brokerHostname: url.hostname, brokerPort: Number(url.port || 1883), clientId: `${this.target.name}-reader`, eventTopic: this.topic, eventQualityOfService: 1, cleanSession: false });
     const clientId = `tt-${createHash('sha256').update(`${this.d.deps.keys.base}/${this.target.name}`).digest('hex').slice(0, 20)}`;
-    const client = await mqtt.connectAsync(this.iot.mqtt.url, { clientId, clean: false, reconnectPeriod: 1000 });
+    // Connected only once handleMessage is ours: a resumed session's deliveries may come with the
+    // CONNACK, and mqtt.js's default handler would acknowledge them unstored.
+    const client = mqtt.connect(this.iot.mqtt.url, { clientId, clean: false, reconnectPeriod: 1000, manualConnect: true });
     // mqtt.js sends the PUBACK of a QoS 1 message once handleMessage calls back, and hands over the
     // next message only then: each delivery is stored (one TagsReported) before it is acknowledged.
     client.handleMessage = (packet, callback) => {
-      this.onEvents(Buffer.isBuffer(packet.payload) ? packet.payload.toString('utf8') : String(packet.payload));
-      (this.running?.flush() ?? Promise.resolve()).then(
+      firstJob.then(() => {
+        this.onEvents(Buffer.isBuffer(packet.payload) ? packet.payload.toString('utf8') : String(packet.payload));
+        return this.running?.flush();
+      }).then(
         () => callback(),
         (err: unknown) => {
           // Not stored: not acknowledged. The broker delivers it again when the session resumes.
@@ -218,8 +234,22 @@ export class IotLink extends ReaderLinkBase {
         },
       );
     };
-    await client.subscribeAsync(this.topic, { qos: 1 });
     this.mqttClient = client;
+    await new Promise<void>((resolve, reject) => {
+      const failed = (err: Error): void => {
+        client.end(true);
+        reject(err);
+      };
+      client.once('connect', () => {
+        client.off('error', failed);
+        resolve();
+      });
+      client.once('error', failed);
+      client.connect();
+    });
+    const subscribed = client.subscribeAsync(this.topic, { qos: 1 });
+    subscribed.catch(() => undefined); // awaited by the session
+    return { subscribed };
   }
 
   private async closeMqtt(): Promise<void> {

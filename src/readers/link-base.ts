@@ -14,7 +14,7 @@ export abstract class ReaderLinkBase {
   protected readonly side: ReaderSide;
   protected readonly log: Logger;
   private wantedJob: string | null = null;
-  private jobChain: Promise<void> = Promise.resolve();
+  protected jobChain: Promise<void> = Promise.resolve();
   private loop: Promise<void> | undefined;
 
   constructor(

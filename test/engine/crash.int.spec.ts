@@ -27,7 +27,7 @@ import { readStream } from '../../src/core/eventstore';
 import { ENGINE_STREAM, itemEvents } from '../../src/engine/events';
 import { INVENTORY_HYSTERESIS_DB } from '../../src/engine/inventory';
 import { ADMIN } from '../support/app';
-import { childEnv, runEntryPoint, type RunningProcess } from '../support/tagtrailProcess';
+import { childEnv, runEntryPoint, serviceUp, type RunningProcess } from '../support/tagtrailProcess';
 import { removeRedisKeys, testRedisPrefix } from '../support/redis-prefix';
 
 const READER = 'crash-1';
@@ -86,18 +86,11 @@ describe('item engine: SIGKILL mid-stream and restart (child process)', function
         SHUTDOWN_TIMEOUT_MS: '5000',
       }),
     );
-    try {
-      const store = await proc.waitForLog((l) => l.msg === 'embedded event store started', 45_000);
-      const listening = await proc.waitForLog((l) => l.msg === 'http listening', 45_000);
-      const client = EventStoreDBClient.connectionString(String(store['connectionString']));
-      const resumeAfter = proc.waitForLog((l) => l.msg === 'item engine started', 45_000).then((l) => String(l['resumeAfter']));
-      resumeAfter.catch(() => undefined);
-      return { proc, client, resumeAfter, baseUrl: `http://127.0.0.1:${Number(listening['port'])}/itemsense` };
-    } catch (err) {
-      proc.child.kill('SIGKILL');
-      await proc.exited;
-      throw err;
-    }
+    const up = await serviceUp(proc);
+    const client = EventStoreDBClient.connectionString(up.connectionString);
+    const resumeAfter = proc.waitForLog((l) => l.msg === 'item engine started', 45_000).then((l) => String(l['resumeAfter']));
+    resumeAfter.catch(() => undefined);
+    return { proc, client, resumeAfter, baseUrl: up.baseUrl };
   };
   const stop = async (s: Service, signal: NodeJS.Signals): Promise<void> => {
     await s.client.dispose().catch(() => undefined);

@@ -134,3 +134,19 @@ export async function removeChildState(): Promise<void> {
   for (const prefix of madeForChildren.prefixes.splice(0)) await removeRedisKeys(prefix);
   for (const dir of madeForChildren.dataDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
+
+/**
+ * Waits until a child running src/main.ts has its embedded event store and
+ * HTTP listener up; SIGKILLs it when they do not come.
+ */
+export async function serviceUp(proc: RunningProcess): Promise<{ connectionString: string; baseUrl: string }> {
+  try {
+    const store = await proc.waitForLog((l) => l.msg === 'embedded event store started', 45_000);
+    const listening = await proc.waitForLog((l) => l.msg === 'http listening', 45_000);
+    return { connectionString: String(store['connectionString']), baseUrl: `http://127.0.0.1:${Number(listening['port'])}/itemsense` };
+  } catch (err) {
+    proc.child.kill('SIGKILL');
+    await proc.exited;
+    throw err;
+  }
+}
