@@ -1,4 +1,6 @@
-// JSON Schemas of the agent API bodies, for the OpenAPI document.
+// JSON Schemas of the agent API bodies and answers, for the OpenAPI document.
+import { READER_COMMAND_TYPES } from './commands';
+import { FEATURE_NAMES } from '../readerdefinitions/features';
 const iso = { type: 'string', format: 'date-time' };
 const hex = { type: 'string', pattern: '^[0-9A-Fa-f]+$' };
 
@@ -85,3 +87,43 @@ export const commandResultSchema = {
     message: { type: 'string' },
   },
 };
+
+// The answers (./gateway.ts, ./slice.ts).
+
+const object = (properties: Record<string, unknown>): Record<string, unknown> => ({ type: 'object', additionalProperties: false, required: Object.keys(properties), properties });
+
+export const secretAnswerSchema = object({ readerName: { type: 'string' }, secret: { type: 'string', description: 'returned only here; stored as a digest' } });
+
+export const reportStatsSchema = object({
+  readers: {
+    type: 'array',
+    items: object({
+      readerName: { type: 'string' },
+      acceptedReports: { type: 'integer', minimum: 0 },
+      refusedReports: { type: 'object', additionalProperties: { type: 'integer', minimum: 0 }, description: 'count per refusal reason (NOT_ASSIGNED, OTHER_JOB, NOT_ACKNOWLEDGED)' },
+    }),
+  },
+});
+
+const document = (of: string): Record<string, unknown> => ({ type: 'object', additionalProperties: true, description: `the ${of} as its own route returns it` });
+
+export const checkinAnswerSchema = object({
+  checkinIntervalSeconds: { type: 'number', exclusiveMinimum: true, minimum: 0 },
+  assignment: {
+    ...object({
+      jobId: { type: 'string' },
+      facility: { type: 'string' },
+      status: { type: 'string', enum: ['STARTING', 'RUNNING'] },
+      acknowledged: { type: 'boolean' },
+      recipe: document('recipe'),
+      readerConfiguration: document('reader configuration'),
+      readerDefinition: document('reader definition'),
+    }),
+    nullable: true,
+    description: 'the job the reader is in (STARTING or RUNNING); null when none',
+  },
+  featureChanges: { type: 'array', items: object({ feature: { type: 'string', enum: [...FEATURE_NAMES] }, target: { type: 'string', enum: ['ENABLED', 'DISABLED'] } }) },
+  commands: { type: 'array', items: object({ id: { type: 'string' }, type: { type: 'string', enum: [...READER_COMMAND_TYPES] }, args: { type: 'object', additionalProperties: true } }) },
+});
+
+export const reportAnswerSchema = object({ reportId: { type: 'string' }, duplicate: { type: 'boolean', description: 'true when this reportId was already stored (nothing stored again)' } });

@@ -56,7 +56,7 @@ export function makeAgentsSlice(jobs: JobsForAgents, clock: () => Date = () => n
           roles: AGENT_ADMIN_ROLES,
           tag: TAG,
           summary: "Issue a new agent secret for a reader (replaces the old one); the secret is returned only here",
-          responses: { 200: '{readerName, secret}', 404: 'no such reader definition' },
+          responses: { 200: { description: '{readerName, secret}', schema: schema.secretAnswerSchema }, 404: 'no such reader definition' },
         },
         async (ctx) => {
           const reader = String(ctx.params['readerName']);
@@ -72,7 +72,7 @@ export function makeAgentsSlice(jobs: JobsForAgents, clock: () => Date = () => n
           roles: AGENT_ADMIN_ROLES,
           tag: TAG,
           summary: 'Tag reports accepted and refused (by reason) per reader',
-          responses: { 200: '{readers: [{readerName, acceptedReports, refusedReports: {reason: count}}]}' },
+          responses: { 200: { description: '{readers: [{readerName, acceptedReports, refusedReports: {reason: count}}]}', schema: schema.reportStatsSchema } },
         },
         async (ctx) => {
           ctx.body = { readers: await reportStats(deps) };
@@ -87,7 +87,7 @@ export function makeAgentsSlice(jobs: JobsForAgents, clock: () => Date = () => n
           tag: TAG,
           summary: 'Agent check-in: answers the assignment, pending feature changes and commands',
           body: schema.checkinSchema,
-          responses: { 200: 'check-in answer', 400: 'invalid body', ...agentResponses },
+          responses: { 200: { description: 'check-in answer', schema: schema.checkinAnswerSchema }, 400: 'invalid body', ...agentResponses },
         },
         async (ctx) => {
           const body = decodeInput(CheckinBody, ctx.request.body, 'body');
@@ -120,7 +120,7 @@ export function makeAgentsSlice(jobs: JobsForAgents, clock: () => Date = () => n
           body: schema.tagReportSchema,
           bodySize: 'bulk',
           responses: {
-            200: '{reportId, duplicate}',
+            200: { description: '{reportId, duplicate}', schema: schema.reportAnswerSchema },
             400: 'malformed report (errors name the field)',
             409: 'refused: the reader is not in an acknowledged STARTING or RUNNING assignment for jobId',
             ...agentResponses,

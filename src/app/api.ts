@@ -41,7 +41,12 @@ export function buildApi(
       roles: 'public',
       tag: 'Meta',
       summary: 'The OpenAPI 3 document of this interface',
-      responses: { 200: 'OpenAPI document' },
+      responses: {
+        200: {
+          description: 'OpenAPI document',
+          schema: { type: 'object', required: ['openapi', 'info', 'paths', 'components'], properties: { openapi: { type: 'string', enum: ['3.0.3'] }, info: { type: 'object' }, paths: { type: 'object' }, components: { type: 'object' } } },
+        },
+      },
     },
     async (ctx) => {
       ctx.body = openApiDocument(table.routes, rootPath, API_VERSION);

@@ -6,6 +6,7 @@
 import * as t from 'io-ts';
 import { defineEvents, type EventOf } from '../core/events';
 import { isItemChange } from './item-change-check';
+import { OpenPassagesCodec } from './threshold/passages';
 import { ThresholdIterationCodec, ThresholdTransitionCodec } from './threshold/transition';
 
 const nullableString = t.union([t.string, t.null]);
@@ -79,6 +80,13 @@ export const itemEvents = defineEvents({
       transitions: t.array(ThresholdTransitionCodec),
       /** Threshold decisions of recipes with iterationDataLogEnabled. */
       iterations: t.array(ThresholdIterationCodec),
+      /**
+       * The open threshold passages (reads seen, no final decision yet) as of
+       * this event's inputPosition, when they may have changed since the
+       * previous event that carried them; absent: unchanged. A restart takes
+       * the last one, so a passage cut by a crash is finished, not lost.
+       */
+      passages: OpenPassagesCodec,
     }),
   ]),
 });

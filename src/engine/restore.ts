@@ -15,6 +15,7 @@ import { resetFacility } from './reset';
 import { decodeState, snapshotJobIds, type SnapshotPosition } from './snapshot';
 import { readSnapshots, type StoredSnapshot } from './snapshot-store';
 import { emptyState } from './state';
+import type { OpenPassages } from './threshold/passages';
 import type { EngineState, ItemChange, JobContext } from './types';
 
 const READ_CHUNK = 1000;
@@ -42,6 +43,8 @@ export interface Restored {
   readonly snapshot: SnapshotPosition | undefined;
   /** Jobs named by the replayed changes or held by the snapshot: the caller checks which of them stopped. */
   readonly jobIds: ReadonlySet<string>;
+  /** The open threshold passages at the end of the stream: the last carried by a replayed event, else the snapshot's (tracker.ts restore). */
+  readonly passages: OpenPassages;
   /** Events and changes replayed after the snapshot (or from the start). */
   readonly replayedEvents: number;
   readonly replayedChanges: number;
@@ -60,7 +63,14 @@ export async function forEachOutput(
   client: EventStoreDBClient,
   from: bigint,
   to: bigint,
-  visit: (e: { readonly id: string; readonly revision: bigint; readonly inputPosition: string; readonly changes: readonly ItemChange[]; readonly reset?: ItemsReset | undefined }) => void,
+  visit: (e: {
+    readonly id: string;
+    readonly revision: bigint;
+    readonly inputPosition: string;
+    readonly changes: readonly ItemChange[];
+    readonly reset?: ItemsReset | undefined;
+    readonly passages?: OpenPassages | undefined;
+  }) => void,
 ): Promise<number> {
   let next = from;
   let count = 0;
@@ -83,7 +93,7 @@ export async function forEachOutput(
           continue;
         }
         visited++;
-        visit({ id: e.id, revision: e.revision, inputPosition: e.data.inputPosition, changes: e.data.changes, reset: e.data.reset });
+        visit({ id: e.id, revision: e.revision, inputPosition: e.data.inputPosition, changes: e.data.changes, reset: e.data.reset, passages: e.data.passages });
         count++;
         next = e.revision + 1n;
       }
@@ -119,7 +129,10 @@ async function decodeSnapshot(deps: RestoreDeps, stored: StoredSnapshot): Promis
 }
 
 /** The newest snapshot that is intact and belongs to this stream, decoded; undefined when there is none. */
-async function newestUsable(deps: RestoreDeps, end: StreamEnd): Promise<{ state: EngineState; position: SnapshotPosition; isolated: readonly string[] } | undefined> {
+async function newestUsable(
+  deps: RestoreDeps,
+  end: StreamEnd,
+): Promise<{ state: EngineState; position: SnapshotPosition; isolated: readonly string[]; passages: OpenPassages } | undefined> {
   if (deps.snapshotDir === undefined) return undefined;
   for (const candidate of await readSnapshots(deps.snapshotDir)) {
     if (!candidate.ok) {
@@ -133,7 +146,7 @@ async function newestUsable(deps: RestoreDeps, end: StreamEnd): Promise<{ state:
         deps.logger.warn('engine snapshot ignored', { file, reason: foreign });
         continue;
       }
-      return { state: await decodeSnapshot(deps, candidate.snapshot), position: header.position, isolated: header.isolated };
+      return { state: await decodeSnapshot(deps, candidate.snapshot), position: header.position, isolated: header.isolated, passages: header.passages ?? [] };
     } catch (err) {
       // A snapshot that passed its checksum but does not decode is a bug or a foreign writer: replay instead.
       deps.logger.warn('engine snapshot ignored', { file, reason: err instanceof Error ? err.message : String(err) });
@@ -151,7 +164,7 @@ async function newestUsable(deps: RestoreDeps, end: StreamEnd): Promise<{ state:
 export async function restoreState(deps: RestoreDeps, end: StreamEnd | undefined): Promise<Restored> {
   const started = Date.now();
   if (end === undefined) {
-    return { state: emptyState(), snapshot: undefined, jobIds: new Set(), replayedEvents: 0, replayedChanges: 0, loadMs: 0, replayMs: 0 };
+    return { state: emptyState(), snapshot: undefined, jobIds: new Set(), passages: [], replayedEvents: 0, replayedChanges: 0, loadMs: 0, replayMs: 0 };
   }
   const snapshot = await newestUsable(deps, end);
   const loaded = Date.now();
@@ -161,7 +174,9 @@ export async function restoreState(deps: RestoreDeps, end: StreamEnd | undefined
   // Item resets replay in log order between the changes (an event's reset comes before its changes).
   const steps: Array<ItemChange | { readonly resetFacility: string }> = [];
   const from = snapshot === undefined ? 0n : BigInt(snapshot.position.revision) + 1n;
+  let passages = snapshot?.passages ?? [];
   const events = await forEachOutput(deps.client, from, end.revision, (e) => {
+    if (e.passages !== undefined) passages = e.passages;
     if (e.reset !== undefined) steps.push({ resetFacility: e.reset.facility });
     for (const c of e.changes) {
       changes.push(c);
@@ -182,6 +197,7 @@ export async function restoreState(deps: RestoreDeps, end: StreamEnd | undefined
     state,
     snapshot: snapshot?.position,
     jobIds,
+    passages,
     replayedEvents: events,
     replayedChanges: changes.length,
     loadMs: loaded - started,

@@ -14,6 +14,7 @@ import { deserialize, serialize } from 'node:v8';
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/Either';
 import { IndexedView } from './expiry';
+import { OpenPassagesCodec } from './threshold/passages';
 import type { EngineState, InventoryCandidate, ItemState, ItemView, JobContext, LocationSample } from './types';
 
 /** Items per encoded chunk: small enough that encoding one blocks the engine for a few ms only. */
@@ -44,15 +45,22 @@ type EncodedRuntime = t.TypeOf<typeof RuntimeCodec>;
 const RuntimesCodec = t.array(RuntimeCodec);
 
 /** What a snapshot holds besides the items. */
-export const SnapshotHeaderCodec = t.type({
-  position: SnapshotPositionCodec,
-  /** Wall-clock time the snapshot was taken (epoch ms), for logs. */
-  takenAt: t.number,
-  /** Job ids of the isolated views, in the state's order. */
-  isolated: t.array(t.string),
-  items: t.number,
-  chunks: t.number,
-});
+export const SnapshotHeaderCodec = t.intersection([
+  t.type({
+    position: SnapshotPositionCodec,
+    /** Wall-clock time the snapshot was taken (epoch ms), for logs. */
+    takenAt: t.number,
+    /** Job ids of the isolated views, in the state's order. */
+    isolated: t.array(t.string),
+    items: t.number,
+    chunks: t.number,
+  }),
+  // Optional so snapshots written before it still load: their engine carried no passages anywhere, so none were open for them.
+  t.partial({
+    /** The open threshold passages at the snapshot's position. */
+    passages: OpenPassagesCodec,
+  }),
+]);
 export type SnapshotHeader = t.TypeOf<typeof SnapshotHeaderCodec>;
 
 /** A consistent picture of the state, taken between two engine steps. */

@@ -37,6 +37,7 @@ import { emptyState, endJob, runtimeOf } from './state';
 import type { EngineState, ItemChange, JobContext } from './types';
 import type { ThresholdJobContext } from './threshold/context';
 import { thresholdContextOf } from './threshold/job-context';
+import type { OpenPassages } from './threshold/passages';
 import { emptyOutput, ThresholdTracker, type ThresholdOutput } from './threshold/tracker';
 
 // About 450 bytes of JSON per change: 1000 changes stay well under 1 MiB.
@@ -175,6 +176,8 @@ class EngineRun {
   /** Threshold transitions (and iteration records) decided since the last append; they go out with the changes. */
   private pendingThreshold: ThresholdOutput = emptyOutput();
   private readonly thresholds = new ThresholdTracker();
+  /** The last append carried open passages: the next one carries them again, if only to say none is left. */
+  private carriedPassages = false;
   /** Input position claimed by the last ItemsChanged appended by this run. */
   private flushedInputPosition: string | undefined;
   private readonly jobs = new Map<string, CachedJob>();
@@ -277,6 +280,14 @@ class EngineRun {
       if (info.stoppedAt !== undefined && info.stoppedAt <= resumeAt) endJob(this.state, jobId);
       else if (ctx !== undefined) runtimeOf(this.state, ctx);
     }
+    // Open passages of THRESHOLD jobs still running at the resume point go on where they were.
+    const thresholdContexts = new Map<string, ThresholdJobContext>();
+    for (const { jobId } of restored.passages) {
+      const { info, threshold } = await this.cachedJob(jobId);
+      if (threshold !== undefined && !(info.stoppedAt !== undefined && info.stoppedAt <= resumeAt)) thresholdContexts.set(jobId, threshold);
+    }
+    this.thresholds.restore(restored.passages, (jobId) => thresholdContexts.get(jobId));
+    this.carriedPassages = restored.passages.length > 0;
     this.log.info('item engine state restored', {
       snapshotRevision: restored.snapshot?.revision ?? 'none',
       replayedEvents: restored.replayedEvents,
@@ -391,12 +402,26 @@ class EngineRun {
         changes: part(changes, MAX_CHANGES_PER_EVENT),
         ...(transitions.length > 0 ? { transitions } : {}),
         ...(iterations.length > 0 ? { iterations } : {}),
+        // The open passages as of the input the event claims: only the last part claims the newest input.
+        ...(last ? this.passagesField() : {}),
       });
     }
     if (this.oldestPendingReportMs !== undefined) metrics.reportToItemSeconds.observe(Math.max(0, Date.now() - this.oldestPendingReportMs) / 1000);
     this.oldestPendingReportMs = undefined;
     this.changesSinceSnapshot += changes.length;
     this.maybeSnapshot();
+  }
+
+  /**
+   * The open threshold passages for an append that claims all input handled
+   * so far: a restart resumes after that input, so the reads of a passage not
+   * decided yet come back from here (restore.ts), not from the input.
+   */
+  private passagesField(): { passages?: OpenPassages } {
+    if (!this.thresholds.active && !this.carriedPassages) return {};
+    const passages = this.thresholds.openPassages();
+    this.carriedPassages = passages.length > 0;
+    return { passages };
   }
 
   /** Appends one ItemsChanged, fenced by the revision this run last wrote. */
@@ -431,7 +456,13 @@ class EngineRun {
     }
     const dropped = resetFacility(this.state, e.data.facility);
     this.inputPosition = at.toString();
-    await this.append({ inputPosition: this.inputPosition, at: this.clock(), changes: [], reset: { facility: e.data.facility, clearHistory: e.data.clearHistory, requestId: e.id } });
+    await this.append({
+      inputPosition: this.inputPosition,
+      at: this.clock(),
+      changes: [],
+      reset: { facility: e.data.facility, clearHistory: e.data.clearHistory, requestId: e.id },
+      ...this.passagesField(),
+    });
     this.log.info('item engine: items of a facility reset', { facility: e.data.facility, clearHistory: e.data.clearHistory, dropped, requestId: e.id });
   }
 
@@ -457,6 +488,7 @@ class EngineRun {
     const header: SnapshotHeader = {
       position: { revision: this.revision.toString(), eventId: this.lastEventId, inputPosition: this.inputPosition },
       takenAt: now,
+      passages: this.thresholds.openPassages(),
       isolated: [...captured.isolated],
       items: captured.views.reduce((n, v) => n + v.items.length, 0),
       chunks: chunkCount(captured),

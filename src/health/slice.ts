@@ -10,6 +10,7 @@ import { startHealthBackground } from './background';
 import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, parseHealthEventSearch } from './search';
 import { healthSettingsFrom } from './settings';
 import { readerHealthAt } from './status';
+import { HEALTH_EVENT_PAGE_SCHEMA, READER_HEALTH_SCHEMA } from './schemas';
 import { HEALTH_EVENT_TYPES, SEARCHABLE_CODES } from './codes';
 
 export const HEALTH_BASE = '/health/v1';
@@ -46,7 +47,7 @@ export function makeHealthSlice(env: NodeJS.ProcessEnv = process.env, clock: () 
         {
           method: 'get', path: `${HEALTH_BASE}/readers`, roles: HEALTH_ROLES, tag: TAG,
           summary: 'Health of every defined reader (AWAITING_AGENT until its agent checks in)',
-          responses: { 200: 'array of reader health' },
+          responses: { 200: { description: 'array of reader health', schema: { type: 'array', items: READER_HEALTH_SCHEMA } } },
         },
         async (ctx) => {
           const [defs, states, checkins] = await Promise.all([readerDefinitionsOf(deps.readModel), health().states(), health().lastCheckins()]);
@@ -61,7 +62,7 @@ export function makeHealthSlice(env: NodeJS.ProcessEnv = process.env, clock: () 
         {
           method: 'get', path: `${HEALTH_BASE}/readers/:readerName`, roles: HEALTH_ROLES, tag: TAG,
           summary: 'Health of one reader',
-          responses: { 200: 'reader health', 404: 'no reader definition of that name' },
+          responses: { 200: { description: 'reader health', schema: READER_HEALTH_SCHEMA }, 404: 'no reader definition of that name' },
         },
         async (ctx) => {
           const name = String(ctx.params['readerName']);
@@ -75,7 +76,7 @@ export function makeHealthSlice(env: NodeJS.ProcessEnv = process.env, clock: () 
           method: 'post', path: `${HEALTH_BASE}/events`, roles: HEALTH_ROLES, tag: TAG,
           summary: `Health events by reader, type, code and time, oldest first, ${DEFAULT_PAGE_SIZE} (max ${MAX_PAGE_SIZE}) a page`,
           body: SEARCH_SCHEMA,
-          responses: { 200: '{events, nextPageMarker}', 400: 'a bad filter (named in errors[]) or a marker of another search' },
+          responses: { 200: { description: '{events, nextPageMarker}', schema: HEALTH_EVENT_PAGE_SCHEMA }, 400: 'a bad filter (named in errors[]) or a marker of another search' },
         },
         async (ctx) => {
           ctx.body = await health().search(parseHealthEventSearch(ctx.request.body));

@@ -63,3 +63,27 @@ export const historyPageSchema: Record<string, unknown> = {
   additionalProperties: false,
   properties: { history: { type: 'array', items: itemEventSchema }, nextPageMarker: nullableString, moreHistoryAvailable: { type: 'boolean' } },
 };
+
+/** A threshold transition record (projections/transitions/model.ts). */
+export const transitionSchema: Record<string, unknown> = {
+  type: 'object',
+  required: ['thresholdId', 'thresholdName', 'epc', 'jobId', 'transitionId', 'destination', 'confidence', 'creationTime'],
+  additionalProperties: false,
+  properties: {
+    thresholdId: { type: 'integer' },
+    thresholdName: { type: 'string' },
+    epc: { type: 'string' },
+    jobId: { type: 'string' },
+    transitionId: { type: 'string' },
+    destination: { type: 'string', enum: ['IN', 'OUT'] },
+    confidence: { type: 'number', minimum: 0, maximum: 1 },
+    creationTime: { type: 'string', format: 'date-time', description: 'when the tag crossed' },
+  },
+};
+
+export const transitionsPageSchema: Record<string, unknown> = {
+  type: 'object',
+  required: ['transitions', 'nextPageMarker', 'moreTransitionsAvailable'],
+  additionalProperties: false,
+  properties: { transitions: { type: 'array', items: transitionSchema }, nextPageMarker: nullableString, moreTransitionsAvailable: { type: 'boolean' } },
+};

@@ -9,7 +9,7 @@ import { ItemsReadModel } from '../../projections/items/readmodel';
 import { EPC_FORMATS } from './epc';
 import { itemsAsOf } from './asof';
 import { parseAsOfQuery, parseHistoryQuery, parseItemsQuery } from './query';
-import { asOfPageSchema, historyPageSchema, itemsPageSchema } from './schema';
+import { asOfPageSchema, historyPageSchema, itemsPageSchema, transitionsPageSchema } from './schema';
 import { DESTINATIONS, parseTransitionsQuery } from './transitions-query';
 import { TransitionsReadModel } from '../../projections/transitions/readmodel';
 
@@ -83,7 +83,7 @@ export const itemsSlice: Slice = {
           p('destination', 'side the item went to', { type: 'string', enum: [...DESTINATIONS] }),
           p('alwaysIncludePageMarker', 'default false; true: a marker also on the last page, to poll for newer records', { type: 'boolean', default: false }),
         ],
-        responses: { 200: '{transitions, nextPageMarker, moreTransitionsAvailable}', 400: 'a bad parameter (named in errors[]) or a marker of another query' },
+        responses: { 200: { description: '{transitions, nextPageMarker, moreTransitionsAvailable}', schema: transitionsPageSchema }, 400: 'a bad parameter (named in errors[]) or a marker of another query' },
       },
       async (ctx) => {
         ctx.body = await transitions().transitions(parseTransitionsQuery(ctx.query));

@@ -15,7 +15,7 @@ import { readerConflicts } from './readers';
 import { JobStartBody, jobStartBodySchema, validateJobStart } from './request';
 import type { JobSettings } from './settings';
 import { JOB_LIST_PARAMS, JobListQuery, queryJobs, toStatusObject } from './view';
-import { jobStatusSchema } from './schema';
+import { jobStatsSchema, jobStatusSchema } from './schema';
 
 export const JOBS_BASE = '/control/v1/jobs';
 export const JOB_ROLES = ['JobRunner'];
@@ -123,7 +123,7 @@ export function registerJobRoutes(table: RouteTable, deps: AppDeps, settings: Jo
       roles: JOB_ROLES,
       tag: TAG,
       summary: 'Counts of a job: tag reports, observations, distinct items seen (estimate)',
-      responses: { 200: '{jobId, reports, observations, itemsSeen, lastReportTime}', 404: 'no such job' },
+      responses: { 200: { description: '{jobId, reports, observations, itemsSeen, lastReportTime}', schema: jobStatsSchema }, 404: 'no such job' },
     },
     async (ctx) => {
       const id = String(ctx.params['jobId']);

@@ -31,3 +31,17 @@ export const jobStatusSchema: Record<string, unknown> = {
     startAttempts: { type: 'integer', minimum: 0 },
   },
 };
+
+/** GET stats/{jobId}: the job's counters (projections/jobs). */
+export const jobStatsSchema: Record<string, unknown> = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['jobId', 'reports', 'observations', 'itemsSeen', 'lastReportTime'],
+  properties: {
+    jobId: { type: 'string' },
+    reports: { type: 'integer', minimum: 0, description: 'tag reports received' },
+    observations: { type: 'integer', minimum: 0 },
+    itemsSeen: { type: 'integer', minimum: 0, description: 'distinct EPCs, an estimate (HyperLogLog)' },
+    lastReportTime: { ...nullableString, description: 'null before the first report' },
+  },
+};

@@ -48,7 +48,16 @@ const DELIVERY_MODE_PARAM = {
   description: 'PERSISTENT (default): messages survive a broker restart; NON_PERSISTENT: faster, lost on a broker restart',
   schema: { type: 'string', enum: [...DELIVERY_MODES], default: 'PERSISTENT' },
 };
-const RESPONSES = { 200: '{serverUrl, queue}', 400: 'a bad filter field or deliveryMode (named in errors[]); nothing recorded' };
+const QUEUE_SCHEMA = {
+  type: 'object',
+  required: ['serverUrl', 'queue'],
+  additionalProperties: false,
+  properties: {
+    serverUrl: { type: 'string', description: 'amqp:// URL of the broker to consume from' },
+    queue: { type: 'string', description: 'name of the declared queue' },
+  },
+};
+const RESPONSES = { 200: { description: '{serverUrl, queue}', schema: QUEUE_SCHEMA }, 400: 'a bad filter field or deliveryMode (named in errors[]); nothing recorded' };
 
 /** The body as a filter of `codec`, refusing fields the filter does not know (a typo would widen the queue silently). */
 function decodeFilter<A extends object>(codec: t.InterfaceType<t.Props, A>, raw: unknown): A {

@@ -27,6 +27,37 @@ const ROLES = ['Admin'];
 const TAG = 'Support';
 const STATUS_PATH = `${SUPPORT_BASE}/readerCommands/show`;
 
+const nullableTime = { type: 'string', format: 'date-time', nullable: true };
+/** The request status (toRequestStatus): what the POSTs and show answer. */
+const REQUEST_STATUS_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['requestId', 'type', 'args', 'requestedAt', 'completed', 'readers'],
+  properties: {
+    requestId: { type: 'string' },
+    type: { type: 'string', enum: ['TIME_SYNC', 'REBOOT'] },
+    args: { type: 'object', additionalProperties: true },
+    requestedAt: { type: 'string', format: 'date-time' },
+    completed: { type: 'boolean', description: 'every reader is DONE or FAILED' },
+    readers: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['readerName', 'status', 'message', 'deliveredAt', 'completedAt'],
+        properties: {
+          readerName: { type: 'string' },
+          status: { type: 'string', enum: ['PENDING', 'DELIVERED', 'DONE', 'FAILED'] },
+          message: { type: 'string', nullable: true, description: 'what the agent reported with its result' },
+          deliveredAt: nullableTime,
+          completedAt: nullableTime,
+        },
+      },
+    },
+  },
+};
+const ACCEPTED = { description: 'accepted; header Location: the request status; body: the status (readers PENDING)', schema: REQUEST_STATUS_SCHEMA };
+
 async function statusOf(deps: AppDeps, requestId: string) {
   const { state } = await aggregateStream({ client: deps.client, stream: requestStream(requestId), codecs: readerCommandRequestEvents, initial: null as RequestState, evolve: evolveRequest });
   if (state === null) return undefined;
@@ -64,7 +95,7 @@ export const readerCommandsSlice: Slice = {
         method: 'post', path: `${SUPPORT_BASE}/timeSync`, roles: ROLES, tag: TAG,
         summary: 'Tell readers to synchronise their clocks (all readers, readerNames, or a facility); result per reader at the Location',
         body: timeSyncBodySchema,
-        responses: { 202: 'accepted; header Location: the request status; body: the status (readers PENDING)', 400: 'unknown reader or facility, both given, or no reader' },
+        responses: { 202: ACCEPTED, 400: 'unknown reader or facility, both given, or no reader' },
       },
       async (ctx) => {
         // An unknown (misspelt) field would leave no target: every reader.
@@ -78,7 +109,7 @@ export const readerCommandsSlice: Slice = {
         method: 'post', path: `${SUPPORT_BASE}/readerReboot`, roles: ROLES, tag: TAG,
         summary: 'Reboot readers (readerNames or a facility) through their agents; each reports the reason back as a LIFECYCLE REBOOT health event',
         body: rebootBodySchema,
-        responses: { 202: 'accepted; header Location: the request status; body: the status (readers PENDING)', 400: 'no readers named, unknown reader or facility' },
+        responses: { 202: ACCEPTED, 400: 'no readers named, unknown reader or facility' },
       },
       async (ctx) => {
         refuseUnknownFields(ctx.request.body, REBOOT_FIELDS, 'reboot');
@@ -93,7 +124,7 @@ export const readerCommandsSlice: Slice = {
       {
         method: 'get', path: `${STATUS_PATH}/:requestId`, roles: ROLES, tag: TAG,
         summary: 'A time sync or reboot request with the result per reader (PENDING, DELIVERED, DONE, FAILED)',
-        responses: { 200: '{requestId, type, args, requestedAt, completed, readers: [{readerName, status, message, deliveredAt, completedAt}]}', 404: 'no such request' },
+        responses: { 200: { description: '{requestId, type, args, requestedAt, completed, readers: [{readerName, status, message, deliveredAt, completedAt}]}', schema: REQUEST_STATUS_SCHEMA }, 404: 'no such request' },
       },
       async (ctx) => {
         const id = String(ctx.params['requestId']);

@@ -11,7 +11,7 @@ import { requestFeatureChange, requireReader } from './feature-commands';
 import type { ReaderFeatureReadModel } from './feature-readmodel';
 import { FeatureChangeBody, FeatureParams, featureStatusPath } from './features';
 import { FEATURE_CHANGE_ROLES, READER_DEFINITIONS_BASE } from './kind';
-import { featureChangeBodySchema } from './schema';
+import { featureChangeBodySchema, featureStatesSchema, featureStatusSchema } from './schema';
 
 const TAG = 'Reader definitions';
 const PARAM = 'readerDefinitionName';
@@ -27,7 +27,7 @@ export function registerFeatureChangeRoutes(table: RouteTable, deps: ResourceDep
       summary: 'Request a feature change of a reader; the reader agent carries it out',
       body: featureChangeBodySchema,
       responses: {
-        202: 'accepted; header Location: the path of the feature status; body: the feature status (INITIALIZING)',
+        202: { description: 'accepted; header Location: the path of the feature status; body: the feature status (INITIALIZING)', schema: featureStatusSchema },
         400: 'invalid body',
         404: 'no such reader definition',
         409: 'a change of this feature is already in progress (INITIALIZING or CONFIGURING)',
@@ -49,7 +49,7 @@ export function registerFeatureChangeRoutes(table: RouteTable, deps: ResourceDep
       roles: FEATURE_CHANGE_ROLES,
       tag: TAG,
       summary: 'Status of one feature of a reader (DISABLED, IDLE when never requested)',
-      responses: { 200: 'feature status', 400: 'unknown feature', 404: 'no such reader definition' },
+      responses: { 200: { description: 'feature status', schema: featureStatusSchema }, 400: 'unknown feature', 404: 'no such reader definition' },
     },
     async (ctx) => {
       const { feature } = decodeInput(FeatureParams, { feature: ctx.params['feature'] }, 'params');
@@ -65,7 +65,7 @@ export function registerFeatureChangeRoutes(table: RouteTable, deps: ResourceDep
       roles: FEATURE_CHANGE_ROLES,
       tag: TAG,
       summary: 'Active feature change requests of a reader (CONFIGURING or ERROR), by feature name',
-      responses: { 200: 'object: feature name -> feature status', 404: 'no such reader definition' },
+      responses: { 200: { description: 'object: feature name -> feature status', schema: featureStatesSchema }, 404: 'no such reader definition' },
     },
     async (ctx) => {
       const reader = String(ctx.params[PARAM]);

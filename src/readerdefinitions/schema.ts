@@ -41,6 +41,28 @@ export const readerDefinitionBodySchema: Record<string, unknown> = {
   },
 };
 
+/** A feature's status (FeatureStatus in features.ts); `message` only after a failure. */
+export const featureStatusSchema: Record<string, unknown> = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['status', 'statusLastUpdated', 'requestStatus', 'requestStatusLastUpdated', 'requestTargetStatus'],
+  properties: {
+    status: { type: 'string', enum: ['ENABLED', 'DISABLED'] },
+    statusLastUpdated: nullableString,
+    requestStatus: { type: 'string', enum: ['IDLE', 'INITIALIZING', 'CONFIGURING', 'ERROR'] },
+    requestStatusLastUpdated: nullableString,
+    requestTargetStatus: { type: 'string', enum: ['ENABLED', 'DISABLED', null], nullable: true },
+    message: { type: 'string' },
+  },
+};
+
+/** Feature name -> status, for the features of a reader that have one. */
+export const featureStatesSchema: Record<string, unknown> = {
+  type: 'object',
+  additionalProperties: false,
+  properties: Object.fromEntries(FEATURE_NAMES.map((f) => [f, featureStatusSchema])),
+};
+
 export const featureChangeBodySchema: Record<string, unknown> = {
   type: 'object',
   required: ['feature', 'action'],
@@ -77,18 +99,7 @@ export const readerDefinitionResponseSchema: Record<string, unknown> = {
     features: {
       type: 'object',
       description: 'feature name -> its status, for the features the reader has a status for',
-      additionalProperties: {
-        type: 'object',
-        required: ['status', 'statusLastUpdated', 'requestStatus', 'requestStatusLastUpdated', 'requestTargetStatus'],
-        properties: {
-          status: { type: 'string', enum: ['ENABLED', 'DISABLED'] },
-          statusLastUpdated: nullableString,
-          requestStatus: { type: 'string', enum: ['IDLE', 'INITIALIZING', 'CONFIGURING', 'ERROR'] },
-          requestStatusLastUpdated: nullableString,
-          requestTargetStatus: { type: 'string', enum: ['ENABLED', 'DISABLED', null], nullable: true },
-          message: { type: 'string' },
-        },
-      },
+      additionalProperties: featureStatusSchema,
     },
     labels: { type: 'array', items: { type: 'string' }, nullable: true },
     readerZone: nullableString,

@@ -103,7 +103,7 @@ function registerGroupsRoute(table: RouteTable, deps: ResourceDeps): void {
       roles: READER_GROUPS_ROLES,
       tag: TAG,
       summary: 'Every group name used by a reader definition, once, sorted',
-      responses: { 200: 'array of group names' },
+      responses: { 200: { description: 'array of group names', schema: { type: 'array', items: { type: 'string' } } } },
     },
     async (ctx) => {
       ctx.body = groupsUnion(await readerDefinitionsOf(deps.readModel));

@@ -43,6 +43,35 @@ const snmpBodySchema: Record<string, unknown> = {
   },
 };
 
+/** The settings in use (snmpSettingsResponse): every default filled in. */
+const snmpSettingsSchema: Record<string, unknown> = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['authConfig', 'trapTargetConfig'],
+  properties: {
+    authConfig: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['type', 'communityName'],
+      properties: { type: { type: 'string', enum: ['V2_COMMUNITY'] }, communityName: { type: 'string' } },
+    },
+    trapTargetConfig: {
+      type: 'object',
+      nullable: true,
+      additionalProperties: false,
+      required: ['host', 'port', 'timeout', 'retries', 'messageType'],
+      properties: {
+        host: { type: 'string' },
+        port: { type: 'integer' },
+        timeout: { type: 'string', description: 'ISO 8601 duration, canonical form' },
+        retries: { type: 'integer' },
+        messageType: { type: 'string', enum: ['TRAP', 'INFORM'] },
+      },
+      description: 'null when no trap target is set',
+    },
+  },
+};
+
 export function registerSnmpRoutes(table: RouteTable, deps: ResourceDeps): void {
   const roles = SETTINGS_ROLES;
   table.add(
@@ -50,7 +79,7 @@ export function registerSnmpRoutes(table: RouteTable, deps: ResourceDeps): void 
       method: 'put', path: SNMP_SETTINGS_PATH, roles, tag: TAG,
       summary: 'Set the SNMP settings (replacing any); answers the settings in use, defaults filled in',
       body: snmpBodySchema,
-      responses: { 200: 'the settings in use (authConfig, trapTargetConfig)', 400: 'invalid input' },
+      responses: { 200: { description: 'the settings in use (authConfig, trapTargetConfig)', schema: snmpSettingsSchema }, 400: 'invalid input' },
     },
     async (ctx) => {
       const settings = snmpSettingsFromBody(decodeInput(SnmpSettingsBody, ctx.request.body, 'body'));
@@ -84,7 +113,7 @@ export function registerSnmpRoutes(table: RouteTable, deps: ResourceDeps): void 
     {
       method: 'get', path: SNMP_SETTINGS_PATH, roles, tag: TAG,
       summary: 'Show the SNMP settings in use (not in the reference interface; an addition)',
-      responses: { 200: 'the settings in use', 404: 'no SNMP settings are set' },
+      responses: { 200: { description: 'the settings in use', schema: snmpSettingsSchema }, 404: 'no SNMP settings are set' },
     },
     async (ctx) => {
       const settings = await deps.readModel.get(snmpSettingsKind, SNMP_SETTINGS_NAME);

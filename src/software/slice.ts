@@ -22,6 +22,35 @@ export const SOFTWARE_REGISTER_ROLES = ['Admin'];
 const TAG = 'Reader software';
 const IMAGE_TYPE = { type: 'string', enum: ['FIRMWARE_READER', 'CAP_SERVICE'] };
 
+/** A software image as every route answers it (SoftwareImage in ./codec.ts). */
+const SOFTWARE_IMAGE_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['versionInfo', 'description', 'created', 'updated', 'updateComment', 'recordVersionNumber'],
+  properties: {
+    versionInfo: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['versionIdentifier', 'imageName', 'checksum'],
+      properties: {
+        versionIdentifier: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['version', 'imageType'],
+          properties: { version: { type: 'string', minLength: 1 }, imageType: IMAGE_TYPE },
+        },
+        imageName: { type: 'string' },
+        checksum: { type: 'string', description: 'SHA-256 of the image' },
+      },
+    },
+    description: { type: 'string' },
+    created: { type: 'string', format: 'date-time' },
+    updated: { type: 'string', format: 'date-time' },
+    updateComment: { type: 'string', nullable: true },
+    recordVersionNumber: { type: 'integer', minimum: 0 },
+  },
+};
+
 export const softwareSlice: Slice = {
   name: 'software',
   projectionParts: [softwareImagePart],
@@ -30,7 +59,7 @@ export const softwareSlice: Slice = {
       {
         method: 'get', path: `${SOFTWARE_VERSIONS_BASE}/list/:imageType`, roles: SOFTWARE_ROLES, tag: TAG,
         summary: `Software images of a type (${IMAGE_TYPE.enum.join(', ')}), newest version first`,
-        responses: { 200: 'array of software image', 400: 'unknown imageType' },
+        responses: { 200: { description: 'array of software image', schema: { type: 'array', items: SOFTWARE_IMAGE_SCHEMA } }, 400: 'unknown imageType' },
       },
       async (ctx) => {
         const { imageType } = decodeInput(ListSoftwareParams, { ...ctx.params }, 'params');
@@ -41,7 +70,7 @@ export const softwareSlice: Slice = {
       {
         method: 'get', path: `${SOFTWARE_VERSIONS_BASE}/show/:imageType/:version`, roles: SOFTWARE_ROLES, tag: TAG,
         summary: 'One software image (exact version)',
-        responses: { 200: 'software image', 400: 'unknown imageType', 404: 'no image of that type and version' },
+        responses: { 200: { description: 'software image', schema: SOFTWARE_IMAGE_SCHEMA }, 400: 'unknown imageType', 404: 'no image of that type and version' },
       },
       async (ctx) => {
         const { imageType, version } = decodeInput(ShowSoftwareParams, { ...ctx.params }, 'params');
@@ -55,7 +84,7 @@ export const softwareSlice: Slice = {
         method: 'post', path: `${SOFTWARE_VERSIONS_BASE}/create`, roles: SOFTWARE_REGISTER_ROLES, tag: TAG,
         summary: 'Register a software image (version identifier, image name, SHA-256 checksum, description); Admin only',
         body: registerImageBodySchema,
-        responses: { 200: 'the registered software image', 400: 'invalid image', 409: 'that version of that image type is already registered' },
+        responses: { 200: { description: 'the registered software image', schema: SOFTWARE_IMAGE_SCHEMA }, 400: 'invalid image', 409: 'that version of that image type is already registered' },
       },
       async (ctx) => {
         const body = decodeInput(RegisterImageBody, ctx.request.body, 'body');

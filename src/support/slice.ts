@@ -20,6 +20,7 @@ import { exportLogs } from './log-export';
 import { retainedLogDataDir } from './log-file';
 import { parseIterationQuery, parseLogRange } from './query';
 import { TransitionsReadModel } from '../../projections/transitions/readmodel';
+import { CONFIGURATION_ARCHIVE_SCHEMA, FACTORY_RESET_SCHEMA, ITEM_RESET_SCHEMA, ITERATIONS_SCHEMA, RESTORED_SCHEMA } from './schemas';
 
 export const SUPPORT_PATH = '/support/v1';
 export const SUPPORT_ROLES = ['Admin'];
@@ -32,7 +33,7 @@ function registerConfiguration(table: RouteTable, deps: AppDeps, clock: () => Da
     {
       method: 'get', path: `${SUPPORT_PATH}/configuration`, roles: SUPPORT_ROLES, tag: TAG,
       summary: 'Archive of the whole configuration (every event of the configuration streams, users with password hashes), a JSON file to save',
-      responses: { 200: 'the archive (Content-Disposition: attachment)' },
+      responses: { 200: { description: 'the archive (Content-Disposition: attachment)', schema: CONFIGURATION_ARCHIVE_SCHEMA } },
     },
     async (ctx) => {
       const now = clock();
@@ -54,7 +55,7 @@ function registerConfiguration(table: RouteTable, deps: AppDeps, clock: () => Da
           streams: { type: 'array', items: { type: 'object', required: ['stream', 'events'] } },
         },
       },
-      responses: { 200: '{streams, events}: what was restored', 400: 'not an archive, or streams that are not configuration', 409: 'the instance is not in first-start state' },
+      responses: { 200: { description: '{streams, events}: what was restored', schema: RESTORED_SCHEMA }, 400: 'not an archive, or streams that are not configuration', 409: 'the instance is not in first-start state' },
     },
     async (ctx) => {
       const archive = decodeInput(ConfigurationArchive, ctx.request.body, 'body');
@@ -79,7 +80,8 @@ function registerLogs(table: RouteTable, clock: () => Date): void {
         { name: 'to', description: 'ISO 8601 date-time, default now', schema: { type: 'string', format: 'date-time' } },
         { name: 'extended', description: 'true: debug lines too (retained only while LOG_LEVEL=debug)', schema: { type: 'boolean', default: false } },
       ],
-      responses: { 200: 'application/gzip (Content-Disposition: attachment)', 400: 'bad from/to/extended', 404: 'this process retains no log file' },
+      produces: 'application/gzip',
+      responses: { 200: { description: 'gzip-compressed NDJSON (Content-Disposition: attachment)', schema: { type: 'string', format: 'binary' } }, 400: 'bad from/to/extended', 404: 'this process retains no log file' },
     },
     async (ctx) => {
       const now = clock();
@@ -115,7 +117,7 @@ function registerFactoryReset(table: RouteTable, deps: AppDeps, clock: () => Dat
       method: 'post', path: `${SUPPORT_PATH}/factoryReset`, roles: SUPPORT_ROLES, tag: TAG,
       summary: 'Configuration and data back to the first-start state (the log keeps a FactoryReset marker; every other stream is soft-deleted)',
       body: { type: 'object', required: ['confirm'], properties: { confirm: { type: 'string', enum: ['FACTORY_RESET'] } } },
-      responses: { 200: '{deletedStreams, at}', 400: 'confirm missing or not FACTORY_RESET', 409: 'a job is active' },
+      responses: { 200: { description: '{deletedStreams, at}', schema: FACTORY_RESET_SCHEMA }, 400: 'confirm missing or not FACTORY_RESET', 409: 'a job is active' },
     },
     async (ctx) => {
       decodeInput(FactoryResetBody, ctx.request.body, 'body');
@@ -134,7 +136,7 @@ function registerItemReset(table: RouteTable, deps: AppDeps, clock: () => Date):
         required: ['facility'],
         properties: { facility: { type: 'string' }, clearHistory: { type: 'boolean', default: false } },
       },
-      responses: { 202: '{requestId, facility, clearHistory, at}: accepted, carried out by the item engine', 400: 'facility missing or clearHistory not a boolean', 404: 'unknown facility' },
+      responses: { 202: { description: '{requestId, facility, clearHistory, at}: accepted, carried out by the item engine', schema: ITEM_RESET_SCHEMA }, 400: 'facility missing or clearHistory not a boolean', 404: 'unknown facility' },
     },
     async (ctx) => {
       ctx.body = await requestItemReset(deps, ctx.request.body, commandMetadata(ctx).user ?? null, clock());
@@ -153,7 +155,7 @@ function registerIterationData(table: RouteTable, deps: AppDeps): void {
         { name: 'fromTime', description: 'ISO 8601 date-time', schema: { type: 'string', format: 'date-time' } },
         { name: 'toTime', description: 'ISO 8601 date-time', schema: { type: 'string', format: 'date-time' } },
       ],
-      responses: { 200: '{iterations}', 400: 'bad fromTime/toTime' },
+      responses: { 200: { description: '{iterations}', schema: ITERATIONS_SCHEMA }, 400: 'bad fromTime/toTime' },
     },
     async (ctx) => {
       const q = parseIterationQuery(ctx.query as Record<string, unknown>);

@@ -15,6 +15,7 @@ import { currentPrincipal, requireBasicAuth, WWW_AUTHENTICATE } from '../auth/mi
 import { RedisPrincipalStore } from '../auth/redis-store';
 import type { Role } from '../auth/roles';
 import { getUser } from '../users/readmodel';
+import { USER_SCHEMA } from '../users/response';
 import { RevokeTokenBody } from './codec';
 import { runTokenCommand } from './commands';
 import { evolveTokens, initialTokensState, tokenEvents, tokensStream, type TokensState } from './events';
@@ -174,7 +175,7 @@ export function registerTokenRoutes(table: RouteTable, deps: AppDeps): void {
     ctx.body = user.right;
   };
   const validateResponses = {
-    200: 'the user of the token (name, roles)',
+    200: { description: 'the user of the token (name, roles)', schema: USER_SCHEMA },
     400: 'body.token is not a string',
     401: 'invalid, unknown or revoked token (or no or invalid credentials)',
     403: 'not an Admin',

@@ -17,6 +17,7 @@ import { runUpgradeCommand, upgradeState } from './commands';
 import { activeUpgradeKind, toListEntries, upgradeListKind } from './listing';
 import { planUpgrade } from './targets';
 import { toUpgradeStatus } from './view';
+import { UPGRADE_LIST_SCHEMA, UPGRADE_START_SCHEMA, UPGRADE_STATUS_SCHEMA } from './schemas';
 
 export const UPGRADES_BASE = '/control/v1/upgrades';
 export const UPGRADE_ROLES = ['ConfigManager'];
@@ -46,7 +47,7 @@ export function registerUpgradeRoutes(table: RouteTable, deps: AppDeps): void {
       summary: 'Start rolling a software image out to readers (DEVICE names or FACILITY names) under a policy',
       body: upgradeStartBodySchema,
       responses: {
-        200: '{upgradeInstanceId}',
+        200: { description: '{upgradeInstanceId}', schema: UPGRADE_START_SCHEMA },
         400: 'invalid request, unknown reader or facility, image not registered, no reader of the allowed types',
         409: 'a reader is in another active upgrade',
       },
@@ -89,7 +90,7 @@ export function registerUpgradeRoutes(table: RouteTable, deps: AppDeps): void {
     {
       method: 'get', path: `${UPGRADES_BASE}/show`, roles: UPGRADE_ROLES, tag: TAG,
       summary: 'Every upgrade as {id, upgradeRequest}, oldest first',
-      responses: { 200: 'array of {id, upgradeRequest}' },
+      responses: { 200: { description: 'array of {id, upgradeRequest}', schema: UPGRADE_LIST_SCHEMA } },
     },
     async (ctx) => {
       ctx.body = toListEntries(await deps.readModel.list(upgradeListKind));
@@ -100,7 +101,7 @@ export function registerUpgradeRoutes(table: RouteTable, deps: AppDeps): void {
     {
       method: 'get', path: `${UPGRADES_BASE}/show/:upgradeInstanceId`, roles: UPGRADE_ROLES, tag: TAG,
       summary: 'Upgrade status object: overall and per-reader status, previous versions, elapsed times',
-      responses: { 200: 'upgrade status object', 404: 'no such upgrade' },
+      responses: { 200: { description: 'upgrade status object', schema: UPGRADE_STATUS_SCHEMA }, 404: 'no such upgrade' },
     },
     async (ctx) => {
       const id = String(ctx.params['upgradeInstanceId']);

@@ -20,15 +20,7 @@ import { CreateOrReplaceUserBody, CreateUserBody, ShowUsersQuery } from './codec
 import { userAggregate, userErrorToApi, type UserCommand } from './decide';
 import { userStream, type UserEvent, type UserState } from './events';
 import { getUser, listUsers, otherAdmins } from './readmodel';
-import { toResponse } from './response';
-
-/** A user as returned: never a password or its hash. */
-const USER_SCHEMA: Record<string, unknown> = {
-  type: 'object',
-  required: ['name', 'roles'],
-  additionalProperties: false,
-  properties: { name: { type: 'string' }, roles: { type: 'array', items: { type: 'string', enum: [...ALL_ROLES] } } },
-};
+import { toResponse, USER_SCHEMA } from './response';
 
 const BASE = '/configuration/v1/users';
 const TAG = 'Users';

@@ -15,6 +15,8 @@ import { ENGINE_STREAM, itemEvents } from '../../src/engine/events';
 import { restoreState, type Restored } from '../../src/engine/restore';
 import { captureState, chunkCount, encodeSections, type SnapshotPosition } from '../../src/engine/snapshot';
 import { CURRENT_FILE, PREVIOUS_FILE, writeSnapshot } from '../../src/engine/snapshot-store';
+import { emptyState } from '../../src/engine/state';
+import type { OpenPassages } from '../../src/engine/threshold/passages';
 import { startTestEventStore, type TestEventStore } from '../support/eventstore';
 import { Harness } from './fixtures';
 import { jobsOf, runSteps, scenarioSteps } from './scenarios';
@@ -22,10 +24,12 @@ import { jobsOf, runSteps, scenarioSteps } from './scenarios';
 const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
 const contexts = new Map(jobsOf().map((c) => [c.jobId, c]));
 
-async function snapshot(dir: string, state: EngineState, position: SnapshotPosition): Promise<void> {
+/** Writes a snapshot of `state`; without `passages` the header is the one written before open passages were kept. */
+async function snapshot(dir: string, state: EngineState, position: SnapshotPosition, passages?: OpenPassages): Promise<void> {
   const captured = captureState(state);
   const items = captured.views.reduce((n, v) => n + v.items.length, 0);
-  await writeSnapshot(dir, { position, takenAt: 0, isolated: [...captured.isolated], items, chunks: chunkCount(captured) }, encodeSections(captured));
+  const header = { position, takenAt: 0, isolated: [...captured.isolated], items, chunks: chunkCount(captured), ...(passages === undefined ? {} : { passages }) };
+  await writeSnapshot(dir, header, encodeSections(captured));
 }
 
 /** Where an item is, without lastSeen (which only a snapshot knows between changes). */
@@ -140,5 +144,73 @@ describe('engine restore from snapshot + ENGINE_STREAM (real event store)', func
     expect(r.snapshot).to.equal(undefined);
     expect(r.replayedEvents).to.equal(1);
     expect(r.state.shared.size).to.equal(0);
+  });
+});
+
+describe('engine restore of open threshold passages (real event store)', function () {
+  this.timeout(120_000);
+  let store: TestEventStore;
+  let dir: string;
+  let revision: bigint | 'no_stream' = 'no_stream';
+  let last: SnapshotPosition;
+
+  /** One open passage of job `j` at threshold 7, read last at `lastRead`. */
+  const open = (lastRead: number): OpenPassages => [
+    {
+      jobId: 'j',
+      doorTime: [[7, lastRead]],
+      tids: [],
+      tracks: [{ thresholdId: 7, epc: 'E1', bins: [1, 2], wIn: [0, 2], wOut: [3, 0], nIn: [0, 2], nOut: [3, 0], lastRead, lastArrival: lastRead + 50, floorBin: null, side: null, dirty: true }],
+    },
+  ];
+  const append = async (inputPosition: string, passages?: OpenPassages): Promise<void> => {
+    const event = encodeEvent(itemEvents, { type: 'ItemsChanged', data: { inputPosition, at: 0, changes: [], ...(passages === undefined ? {} : { passages }) } });
+    revision = (await appendEvents(store.client, ENGINE_STREAM, [event], revision)).nextExpectedRevision;
+    last = { revision: revision.toString(), eventId: event.id, inputPosition };
+  };
+  const restore = (snapshotDir: string | undefined): Promise<Restored> =>
+    restoreState(
+      { client: store.client, logger: silent, snapshotDir, contextOf: () => Promise.resolve(undefined), useOtherJobDataOf: () => Promise.resolve(true) },
+      { revision: BigInt(last.revision), inputPosition: last.inputPosition },
+    );
+
+  before(async () => {
+    store = await startTestEventStore();
+    dir = mkdtempSync(join(tmpdir(), 'tagtrail-restore-passages-'));
+  });
+  after(async () => {
+    await store?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('the full replay, a snapshot at the end, and an older snapshot with the tail all give the last open passages; an old-format snapshot still loads', async () => {
+    await append('10', open(250));
+    await append('11'); // an event that changed no passage carries none
+    expect((await restore(undefined)).passages).to.deep.equal(open(250));
+
+    await snapshot(dir, emptyState(), last, open(250));
+    const fromSnapshot = await restore(dir);
+    expect(fromSnapshot.snapshot?.revision).to.equal(last.revision);
+    expect(fromSnapshot.replayedEvents).to.equal(0);
+    expect(fromSnapshot.passages).to.deep.equal(open(250));
+
+    // The passage goes on after the snapshot: the tail replayed from it carries the newer state.
+    await append('12', open(900));
+    await append('13');
+    const olderSnapshot = await restore(dir);
+    expect(olderSnapshot.snapshot?.revision).to.equal('1');
+    expect(olderSnapshot.passages).to.deep.equal(open(900));
+    expect((await restore(undefined)).passages).to.deep.equal(open(900));
+
+    // Decided: the next event says none is open.
+    await append('14', []);
+    expect((await restore(dir)).passages).to.deep.equal([]);
+
+    // A snapshot written before passages were kept loads (none open for it).
+    await snapshot(dir, emptyState(), last);
+    await snapshot(dir, emptyState(), last);
+    const oldFormat = await restore(dir);
+    expect(oldFormat.snapshot?.revision).to.equal(last.revision);
+    expect(oldFormat.passages).to.deep.equal([]);
   });
 });

@@ -8,6 +8,9 @@ import { addRead, decide, newTrack, readWeight } from '../../src/engine/threshol
 import { DEFAULT_TRANSITION_PARAMS, transitionParamsOf } from '../../src/engine/threshold/params';
 import { ThresholdTracker, type ThresholdOutput } from '../../src/engine/threshold/tracker';
 import { transitionIdOf } from '../../src/engine/threshold/transition';
+import { itemEvents } from '../../src/engine/events';
+import { OpenPassagesCodec } from '../../src/engine/threshold/passages';
+import { isRight } from 'fp-ts/Either';
 import type { ThresholdRecipe } from '../../src/recipes/model';
 
 const IN = 1;
@@ -70,10 +73,10 @@ const WALL_TAG = 'E28011606000020000000FFF';
  * on the wall by the ignored antenna, as a real door's reports do: it tells
  * how far the reader has reported (the quiet rule), and counts for nothing else.
  */
-function play(reads: readonly Read[], until: number, ctx = context(), tracker = new ThresholdTracker()): ThresholdOutput {
+function play(reads: readonly Read[], until: number, ctx = context(), tracker = new ThresholdTracker(), from = 0): ThresholdOutput {
   const out: ThresholdOutput = { transitions: [], iterations: [] };
   const sorted = [...reads].sort((a, b) => a[0] - b[0]);
-  for (let w = 0; w <= until; w += 500) {
+  for (let w = from; w <= until; w += 500) {
     const inWindow = sorted.filter((r) => r[0] >= w && r[0] < w + 500);
     tracker.ingest(report(inWindow), ctx, T0 + w + 500, out);
     tracker.ingest(report([[w + 250, IGNORED, -65]], WALL_TAG), ctx, T0 + w + 500, out);
@@ -234,6 +237,46 @@ describe('threshold decider', () => {
     it('recipe parameters are seconds; absent ones take the defaults', () => {
       expect(transitionParamsOf({ quietSeconds: 2.5 })).to.deep.equal({ ...DEFAULT_TRANSITION_PARAMS, quietMs: 2500 });
       expect(transitionParamsOf(undefined)).to.deep.equal(DEFAULT_TRANSITION_PARAMS);
+    });
+  });
+
+  describe('open passages across a restart (tracker openPassages / restore)', () => {
+    const firstHalf = pass(0, 1500, OUT);
+    const secondHalf = pass(1500, 3000, IN);
+    /** Plays the first half on one tracker, then hands its open passages, as the output carries them (JSON, decoded), to a new one. */
+    function restarted(ctx = context()): ThresholdTracker {
+      const before = new ThresholdTracker();
+      const out = play(firstHalf, 1000, ctx, before);
+      expect(out.transitions).to.deep.equal([]);
+      expect(before.openTracks).to.be.greaterThan(0);
+      const event = itemEvents.ItemsChanged.decode(JSON.parse(JSON.stringify({ inputPosition: '1', at: 0, changes: [], passages: before.openPassages() })));
+      if (!isRight(event)) throw new Error('ItemsChanged with passages does not decode');
+      const decoded = OpenPassagesCodec.decode(event.right.passages);
+      if (!isRight(decoded)) throw new Error('passages do not decode');
+      const after = new ThresholdTracker();
+      after.restore(decoded.right, (jobId) => (jobId === ctx.jobId ? ctx : undefined));
+      return after;
+    }
+
+    it('half a passage before the restart and half after is exactly one transition, the right way, at the crossing', () => {
+      const out = play(secondHalf, 8000, context(), restarted(), 1500);
+      expect(only(out)).to.deep.equal([['IN', 7]]);
+      expect(Math.abs(out.transitions[0]!.observationTime - (T0 + 1500))).to.be.at.most(250);
+    });
+
+    it('without the carried passages the second half alone is no transition (what a restart lost)', () => {
+      expect(play(secondHalf, 8000, context(), new ThresholdTracker(), 1500).transitions).to.deep.equal([]);
+    });
+
+    it('a job whose context is gone, or a threshold it no longer watches, drops its open tracks', () => {
+      const ctx = context();
+      const tracker = restarted(ctx);
+      tracker.restore(tracker.openPassages(), () => undefined);
+      expect(tracker.openTracks).to.equal(0);
+      const other = context({ thresholdIds: [9] });
+      const moved = restarted(ctx);
+      moved.restore(moved.openPassages(), () => other);
+      expect(moved.openTracks).to.equal(0);
     });
   });
 });

@@ -237,4 +237,40 @@ describe('THRESHOLD job: transitions through the query and the threshold queue',
       await client.dispose();
     }
   });
+
+  it('a passage cut by a restart is one transition the right way: its first half comes back from the output', async () => {
+    // A long quiet time, so the restart itself (quietSeconds + 5 s of engine time without reads) cannot end the passage.
+    const recipe = { name: 'door', type: 'THRESHOLD', readerConfigurationName: 'thr', thresholdIds: [], iterationDataLogEnabled: true, transitionParameters: { quietSeconds: 30 } };
+    expectStatus(await app.request('PUT', `${RECIPES}/createOrReplace`, { body: recipe }), 200);
+    await app.stop();
+    app = await startTestApp(env);
+    const E = 'E28011606000020000000E0E';
+    const F = 'E28011606000020000000F0F';
+    const t0 = Date.now() - 10_000;
+    // F walks OUT -> IN and settles: its transition is appended while E, entering later, is still on the OUT side.
+    const first: Reads[] = [];
+    for (let k = 0; k < 10; k++) first.push([[F, k < 3 ? OUT_ANTENNA : IN_ANTENNA, -52], ...(k >= 3 ? [[E, OUT_ANTENNA, -52] as [string, number, number]] : [])]);
+    await walk('door-a', t0, first);
+    await eventually('F decided', () => get('?pageSize=1000'), (b) => b.transitions.some((t) => t.epc === F));
+    const client = EventStoreDBClient.connectionString(app.eventStoreConnectionString);
+    try {
+      // The output carries E's open passage (the append that carried F's transition claimed E's reads).
+      let carried: unknown;
+      for await (const e of client.readStream(ENGINE_STREAM)) {
+        const data = e.event?.data as { passages?: Array<{ tracks: Array<{ epc: string }> }> } | undefined;
+        if (data?.passages !== undefined) carried = data.passages.flatMap((p) => p.tracks.map((tr) => tr.epc));
+      }
+      expect(carried).to.include(E);
+    } finally {
+      await client.dispose();
+    }
+    await app.stop();
+    app = await startTestApp(env);
+    const second: Reads[] = [];
+    for (let k = 0; k < 8; k++) second.push([[E, IN_ANTENNA, -52]]);
+    await walk('door-a', t0 + 5000, second);
+    const after = await eventually('E decided', () => get('?pageSize=1000'), (b) => b.transitions.some((t) => t.epc === E));
+    expect(after.transitions.filter((t) => t.epc === E).map((t) => t.destination)).to.deep.equal(['IN']);
+    expect(after.transitions.filter((t) => t.epc === F).map((t) => t.destination)).to.deep.equal(['IN']);
+  });
 });

@@ -2,11 +2,13 @@
 // EPC) with the reads of the passage window, fed straight from the report
 // columns; a sweep decides the tracks whose tag went quiet or settled on the
 // far side (decide.ts). No I/O, no clock: times come from the caller, as for
-// the item engine. Open tracks are not part of engine snapshots: a passage in
-// progress when the engine stops is not reported (docs/item-processing.md).
+// the item engine. Open tracks travel in the engine's output and snapshots
+// (passages.ts), so a passage in progress when the engine stops or fails is
+// finished by the next run (docs/item-processing.md).
 import type { EngineReport } from '../report';
 import { addRead, BIN_MS, decide, dropBefore, newTrack, readWeight, type Track, type Verdict } from './decide';
 import { rolesOf, type ThresholdJobContext } from './context';
+import { finiteOrNull, orNone, type OpenPassages } from './passages';
 import { transitionIdOf, type ThresholdIteration, type ThresholdTransition } from './transition';
 
 export interface ThresholdOutput {
@@ -41,6 +43,70 @@ export class ThresholdTracker {
     let n = 0;
     for (const j of this.jobs.values()) n += j.tracks.size;
     return n;
+  }
+
+  /** Whether any THRESHOLD job has reported to this tracker (its open tracks are then part of the output). */
+  get active(): boolean {
+    return this.jobs.size > 0;
+  }
+
+  /** The open tracks as data (passages.ts): a copy, later reads do not change it. */
+  openPassages(): OpenPassages {
+    return [...this.jobs.values()].map((job) => ({
+      jobId: job.ctx.jobId,
+      doorTime: job.doorTime.flatMap((time, i): Array<[number, number]> => (Number.isFinite(time) ? [[job.ctx.thresholds[i]!.id, time]] : [])),
+      tids: [...job.tids],
+      tracks: [...job.tracks].map(([key, tr]) => ({
+        thresholdId: job.ctx.thresholds[Number(key.slice(0, key.indexOf('\u0000')))]!.id,
+        epc: key.slice(key.indexOf('\u0000') + 1),
+        bins: tr.bins.slice(),
+        wIn: tr.wIn.slice(),
+        wOut: tr.wOut.slice(),
+        nIn: tr.nIn.slice(),
+        nOut: tr.nOut.slice(),
+        lastRead: finiteOrNull(tr.lastRead),
+        lastArrival: finiteOrNull(tr.lastArrival),
+        floorBin: finiteOrNull(tr.floorBin),
+        side: tr.side ?? null,
+        dirty: tr.dirty,
+      })),
+    }));
+  }
+
+  /**
+   * Takes back open tracks written by openPassages (replacing what this
+   * tracker had). Jobs without a context (stopped, no longer THRESHOLD) and
+   * thresholds their context no longer watches are left out.
+   */
+  restore(passages: OpenPassages, contextOf: (jobId: string) => ThresholdJobContext | undefined): void {
+    this.jobs.clear();
+    for (const p of passages) {
+      const ctx = contextOf(p.jobId);
+      if (ctx === undefined) continue;
+      const indexOf = new Map(ctx.thresholds.map((th, i) => [th.id, i]));
+      const job: JobTracks = { ctx, tracks: new Map(), tids: new Map(p.tids), doorTime: [] };
+      for (const [thresholdId, time] of p.doorTime) {
+        const i = indexOf.get(thresholdId);
+        if (i !== undefined) job.doorTime[i] = time;
+      }
+      for (const tr of p.tracks) {
+        const i = indexOf.get(tr.thresholdId);
+        if (i === undefined) continue;
+        job.tracks.set(`${i}\u0000${tr.epc}`, {
+          bins: tr.bins.slice(),
+          wIn: tr.wIn.slice(),
+          wOut: tr.wOut.slice(),
+          nIn: tr.nIn.slice(),
+          nOut: tr.nOut.slice(),
+          lastRead: orNone(tr.lastRead),
+          lastArrival: orNone(tr.lastArrival),
+          floorBin: orNone(tr.floorBin),
+          side: tr.side ?? undefined,
+          dirty: tr.dirty,
+        });
+      }
+      this.jobs.set(p.jobId, job);
+    }
   }
 
   /**
