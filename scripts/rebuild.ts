@@ -5,7 +5,7 @@
 // Redis (REDIS_URL, REDIS_KEY_PREFIX) of the deployment.
 import { EventStoreDBClient } from '@eventstore/db-client';
 import { eventStoreConnectionString, loadConfigOrThrow } from '../src/config';
-import { createLogger } from '../src/core/logger';
+import { createLogger, setLogLevel } from '../src/core/logger';
 import { closeRedis, connectRedis } from '../src/core/redis/connect';
 import { RedisKeys } from '../src/core/redis/keys';
 import { redactUrl } from '../src/core/url';
@@ -36,6 +36,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
   const config = loadConfigOrThrow(process.env);
+  setLogLevel(config.logLevel);
   const connectionString = eventStoreConnectionString(config);
   const client = EventStoreDBClient.connectionString(connectionString);
   const redis = await connectRedis(config.redisUrl, logger, 10_000);

@@ -13,10 +13,17 @@ import {
   listOf,
   nonEmptyText,
   oneOf,
+  positiveNumber,
   urlPathPrefix,
   urlWithScheme,
   type EnvError,
 } from './core/env';
+import type { JobSettings } from './jobs/settings';
+import type { HealthSettings } from './health/settings';
+import { DEFAULT_HEALTH_SETTINGS } from './health/settings';
+import type { ReadersSettings } from './readers/settings';
+import { DEFAULT_READERS_SETTINGS } from './readers/settings';
+import type { UpgradeSettings } from './upgrades/settings';
 
 export const ROLES = ['api', 'eventstore', 'engine', 'projections', 'relay', 'jobs', 'readers'] as const;
 export type Role = (typeof ROLES)[number];
@@ -69,12 +76,33 @@ export interface Config {
     /** ... or after this long since the last one, if anything was appended; 0 = not by time. */
     readonly everyMs: number;
   };
+  /** Job runner time-outs (JOB_ACK_TIMEOUT_SECONDS, JOB_STOP_TIMEOUT_SECONDS; docs/jobs.md). */
+  readonly jobs: JobSettings;
+  /** Reader health timing (HEALTH_CHECKIN_INTERVAL_SECONDS, HEALTH_STATUS_WINDOW_MINUTES; docs/health.md). */
+  readonly health: HealthSettings;
+  /** Connections of the readers role (READERS_*; docs/readers.md). */
+  readonly readers: ReadersSettings & {
+    /** Broker IoT readers publish to (READERS_MQTT_URL). */
+    readonly mqttUrl: string;
+    /** Topic prefix (READERS_MQTT_TOPIC_PREFIX); unset = tagtrail/<REDIS_KEY_PREFIX>. */
+    readonly mqttTopicPrefix: string | undefined;
+    /** Address of tagtrail (with its root path) webhook readers post to (READERS_WEBHOOK_BASE_URL). */
+    readonly webhookBaseUrl: string | undefined;
+  };
+  /** UPGRADE_READER_TIMEOUT_SECONDS (docs/upgrades.md). */
+  readonly upgrades: UpgradeSettings;
+  /** GIT_COMMIT, set by image builds; shown by GET /about/v1/info. */
+  readonly gitCommit: string | undefined;
 }
 
 // setTimeout silently fires at once for delays above 2^31-1 ms.
 const MAX_TIMER_MS = 2_147_483_647;
 const port = intInRange(0, 65535, ' (0 picks a free port)');
 const positiveMs = intInRange(1, MAX_TIMER_MS);
+// Settings in seconds end up as timer milliseconds.
+const MAX_TIMER_SECONDS = Math.floor(MAX_TIMER_MS / 1000);
+const seconds = intInRange(0, MAX_TIMER_SECONDS);
+const readerSeconds = intInRange(1, 86_400);
 
 // Errors from independent variables accumulate instead of stopping at the first.
 const Validation = E.getApplicativeValidation(getSemigroup<ConfigError>());
@@ -84,6 +112,13 @@ function field<A, D>(...args: Parameters<typeof envVar<A, D>>): E.Either<NonEmpt
     envVar(...args),
     E.mapLeft((e): NonEmptyArray<ConfigError> => [e]),
   );
+}
+
+const logLevelField = (env: NodeJS.ProcessEnv) => field(env, 'LOG_LEVEL', oneOf(LOG_LEVELS), 'info' as ConfigLogLevel);
+
+/** LOG_LEVEL alone, for the programs beside the service (the simulator) that share its logger. */
+export function loadLogLevel(env: NodeJS.ProcessEnv): E.Either<ConfigError[], ConfigLogLevel> {
+  return logLevelField(env);
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv): E.Either<ConfigError[], Config> {
@@ -112,13 +147,25 @@ export function loadConfig(env: NodeJS.ProcessEnv): E.Either<ConfigError[], Conf
       queueRetireIdleMs: field(env, 'QUEUE_RETIRE_IDLE_MS', intInRange(0, MAX_TIMER_MS), 604_800_000),
       queueIdleCheckMs: field(env, 'QUEUE_IDLE_CHECK_MS', positiveMs, 600_000),
       roles: field(env, 'ROLES', listOf(ROLES), ROLES),
-      logLevel: field(env, 'LOG_LEVEL', oneOf(LOG_LEVELS), 'info' as ConfigLogLevel),
+      logLevel: logLevelField(env),
       logSummaryIntervalMs: field(env, 'LOG_SUMMARY_INTERVAL_MS', positiveMs, 60_000),
       shutdownTimeoutMs: field(env, 'SHUTDOWN_TIMEOUT_MS', positiveMs, 10_000),
       startupTimeoutMs: field(env, 'STARTUP_TIMEOUT_MS', positiveMs, 30_000),
       adminPassword: field(env, 'ADMIN_PASSWORD', nonEmptyText, undefined, 'secret'),
       snapshotEveryChanges: field(env, 'ENGINE_SNAPSHOT_EVERY_CHANGES', intInRange(0, MAX_TIMER_MS), 100_000),
       snapshotIntervalMs: field(env, 'ENGINE_SNAPSHOT_INTERVAL_MS', intInRange(0, MAX_TIMER_MS), 300_000),
+      jobAckSeconds: field(env, 'JOB_ACK_TIMEOUT_SECONDS', seconds, 60),
+      jobStopSeconds: field(env, 'JOB_STOP_TIMEOUT_SECONDS', seconds, 10),
+      checkinSeconds: field(env, 'HEALTH_CHECKIN_INTERVAL_SECONDS', positiveNumber(86_400), DEFAULT_HEALTH_SETTINGS.checkinIntervalSeconds),
+      statusWindowMinutes: field(env, 'HEALTH_STATUS_WINDOW_MINUTES', positiveNumber(525_600), DEFAULT_HEALTH_SETTINGS.statusWindowMinutes),
+      keepaliveSeconds: field(env, 'READERS_KEEPALIVE_SECONDS', readerSeconds, DEFAULT_READERS_SETTINGS.keepaliveMs / 1000),
+      reconnectMaxSeconds: field(env, 'READERS_RECONNECT_MAX_SECONDS', readerSeconds, DEFAULT_READERS_SETTINGS.reconnectMaxMs / 1000),
+      readerLeaseSeconds: field(env, 'READERS_LEASE_SECONDS', readerSeconds, DEFAULT_READERS_SETTINGS.leaseMs / 1000),
+      mqttUrl: field(env, 'READERS_MQTT_URL', urlWithScheme(['mqtt', 'mqtts', 'ws', 'wss']), 'mqtt://127.0.0.1:1883', 'url'),
+      mqttTopicPrefix: field(env, 'READERS_MQTT_TOPIC_PREFIX', nonEmptyText, undefined),
+      webhookBaseUrl: field(env, 'READERS_WEBHOOK_BASE_URL', urlWithScheme(['http', 'https']), undefined, 'url'),
+      upgradeSeconds: field(env, 'UPGRADE_READER_TIMEOUT_SECONDS', intInRange(1, MAX_TIMER_SECONDS), 1800),
+      gitCommit: field(env, 'GIT_COMMIT', nonEmptyText, undefined),
     }),
     E.map(
       (v): Config => ({
@@ -143,6 +190,19 @@ export function loadConfig(env: NodeJS.ProcessEnv): E.Either<ConfigError[], Conf
         startupTimeoutMs: v.startupTimeoutMs,
         adminPassword: v.adminPassword,
         engineSnapshots: { everyChanges: v.snapshotEveryChanges, everyMs: v.snapshotIntervalMs },
+        jobs: { ackTimeoutMs: v.jobAckSeconds * 1000, stopTimeoutMs: v.jobStopSeconds * 1000 },
+        health: { ...DEFAULT_HEALTH_SETTINGS, checkinIntervalSeconds: v.checkinSeconds, statusWindowMinutes: v.statusWindowMinutes },
+        readers: {
+          ...DEFAULT_READERS_SETTINGS,
+          keepaliveMs: v.keepaliveSeconds * 1000,
+          reconnectMaxMs: v.reconnectMaxSeconds * 1000,
+          leaseMs: v.readerLeaseSeconds * 1000,
+          mqttUrl: v.mqttUrl,
+          mqttTopicPrefix: v.mqttTopicPrefix,
+          webhookBaseUrl: v.webhookBaseUrl,
+        },
+        upgrades: { readerTimeoutMs: v.upgradeSeconds * 1000 },
+        gitCommit: v.gitCommit,
       }),
     ),
   );

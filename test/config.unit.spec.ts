@@ -42,6 +42,14 @@ describe('config', () => {
         adminPassword: undefined,
         engineSnapshots: { everyChanges: 100_000, everyMs: 300_000 },
         metricsPort: undefined,
+        jobs: { ackTimeoutMs: 60_000, stopTimeoutMs: 10_000 },
+        health: { checkinIntervalSeconds: 10, missedCheckins: 3, statusWindowMinutes: 15 },
+        readers: {
+          keepaliveMs: 10_000, reconnectMaxMs: 30_000, leaseMs: 15_000, scanMs: 1000, timeoutMs: 10_000,
+          mqttUrl: 'mqtt://127.0.0.1:1883', mqttTopicPrefix: undefined, webhookBaseUrl: undefined,
+        },
+        upgrades: { readerTimeoutMs: 1_800_000 },
+        gitCommit: undefined,
       } satisfies Config);
     });
 
@@ -83,6 +91,18 @@ describe('config', () => {
         ENGINE_SNAPSHOT_EVERY_CHANGES: '0',
         ENGINE_SNAPSHOT_INTERVAL_MS: '60000',
         METRICS_PORT: '9464',
+        JOB_ACK_TIMEOUT_SECONDS: '2',
+        JOB_STOP_TIMEOUT_SECONDS: '0',
+        HEALTH_CHECKIN_INTERVAL_SECONDS: '0.5',
+        HEALTH_STATUS_WINDOW_MINUTES: '30',
+        READERS_KEEPALIVE_SECONDS: '1',
+        READERS_RECONNECT_MAX_SECONDS: '5',
+        READERS_LEASE_SECONDS: '3',
+        READERS_MQTT_URL: 'mqtts://broker:8883',
+        READERS_MQTT_TOPIC_PREFIX: 'site/a',
+        READERS_WEBHOOK_BASE_URL: 'https://tagtrail.example.com/itemsense',
+        UPGRADE_READER_TIMEOUT_SECONDS: '600',
+        GIT_COMMIT: 'abc123',
       });
       expect(c).to.deep.equal({
         http: { host: '127.0.0.1', port: 3000, rootPath: '/api/v2' },
@@ -101,6 +121,14 @@ describe('config', () => {
         adminPassword: 's3cret',
         engineSnapshots: { everyChanges: 0, everyMs: 60_000 },
         metricsPort: 9464,
+        jobs: { ackTimeoutMs: 2000, stopTimeoutMs: 0 },
+        health: { checkinIntervalSeconds: 0.5, missedCheckins: 3, statusWindowMinutes: 30 },
+        readers: {
+          keepaliveMs: 1000, reconnectMaxMs: 5000, leaseMs: 3000, scanMs: 1000, timeoutMs: 10_000,
+          mqttUrl: 'mqtts://broker:8883', mqttTopicPrefix: 'site/a', webhookBaseUrl: 'https://tagtrail.example.com/itemsense',
+        },
+        upgrades: { readerTimeoutMs: 600_000 },
+        gitCommit: 'abc123',
       } satisfies Config);
     });
 
@@ -155,6 +183,14 @@ describe('config', () => {
       ['LOG_LEVEL', 'verbose', 'expected one of debug, info, warn, error, silent'],
       ['SHUTDOWN_TIMEOUT_MS', 'soon', 'expected an integer 1-'],
       ['SHUTDOWN_TIMEOUT_MS', '99999999999', 'expected an integer 1-'],
+      ['JOB_ACK_TIMEOUT_SECONDS', '1.5', 'expected an integer 0-'],
+      ['HEALTH_CHECKIN_INTERVAL_SECONDS', '0', 'expected a number above 0'],
+      ['HEALTH_CHECKIN_INTERVAL_SECONDS', 'often', 'expected a number above 0'],
+      ['HEALTH_STATUS_WINDOW_MINUTES', '-3', 'expected a number above 0'],
+      ['READERS_KEEPALIVE_SECONDS', '0', 'expected an integer 1-86400'],
+      ['READERS_MQTT_URL', 'http://broker', 'mqtt://'],
+      ['READERS_WEBHOOK_BASE_URL', 'tagtrail.local/itemsense', 'http://'],
+      ['UPGRADE_READER_TIMEOUT_SECONDS', '0', 'expected an integer 1-'],
       ['STARTUP_TIMEOUT_MS', '0', 'expected an integer 1-'],
     ];
     for (const [variable, value, expected] of cases) {

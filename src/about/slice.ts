@@ -13,10 +13,9 @@ const PACKAGE_VERSION = (require('../../package.json') as { version: string }).v
 
 let commit: string | null | undefined;
 /** GIT_COMMIT (set by image builds), else the checkout's HEAD, else null; looked up once. */
-function currentCommit(): string | null {
+function currentCommit(configured: string | undefined): string | null {
+  if (configured !== undefined) return configured;
   if (commit !== undefined) return commit;
-  const fromEnv = process.env['GIT_COMMIT']?.trim();
-  if (fromEnv) return (commit = fromEnv);
   try {
     commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 }).toString().trim() || null;
   } catch {
@@ -67,7 +66,7 @@ export const aboutSlice: Slice = {
         ctx.body = {
           version: PACKAGE_VERSION,
           apiVersion: API_VERSION,
-          commit: currentCommit(),
+          commit: currentCommit(deps.config?.gitCommit),
           node: process.version,
           startedAt: about?.startedAt.toISOString() ?? null,
           uptimeSeconds: Math.round(process.uptime()),

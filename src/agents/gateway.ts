@@ -28,14 +28,8 @@ import {
 import { newAgentSecret, sha256Hex } from './guard';
 import { ReadModelGate } from '../core/redis/readiness';
 import { CONFIG_READ_MODEL } from '../../projections/config/readmodel';
-import { healthSettingsFrom } from '../health/settings';
 import type { AgentHealthEvent } from './health-codes';
 
-/**
- * Answered at every check-in: how often to check in. The same setting tells
- * reader health how long a silence means NOT_RESPONDING, so both agree.
- */
-export const checkinIntervalSeconds = (): number => healthSettingsFrom(process.env).checkinIntervalSeconds;
 /** How many accepted reportIds per reader are remembered to answer late retries. */
 export const RECENT_REPORT_IDS = 64;
 
@@ -149,7 +143,8 @@ export async function checkin(deps: AppDeps, jobs: JobsForAgents, reader: string
       deps.logger.warn('could not record command delivery', { reader, err: err as Error }),
     );
   }
-  return { checkinIntervalSeconds: checkinIntervalSeconds(), assignment: assignment ?? null, featureChanges, commands };
+  // How often to check in: the same setting tells reader health how long a silence means NOT_RESPONDING, so both agree.
+  return { checkinIntervalSeconds: deps.config.health.checkinIntervalSeconds, assignment: assignment ?? null, featureChanges, commands };
 }
 
 export type RefusalReason = 'NOT_ASSIGNED' | 'OTHER_JOB' | 'NOT_ACKNOWLEDGED';

@@ -1,7 +1,7 @@
 // What every entry point does first: read the configuration (or exit 1 with
 // a JSON log line naming each bad variable), then arm graceful shutdown.
 import { ConfigurationError, loadConfigOrThrow, type Config } from '../config';
-import type { Logger } from '../core/logger';
+import { setLogLevel, type Logger } from '../core/logger';
 import { Shutdown } from '../core/shutdown';
 import { installCrashHandlers } from './crash';
 
@@ -19,6 +19,7 @@ export function bootstrap(logger: Logger): Bootstrapped {
     logger.error(err.message, { errors: err.errors });
     process.exit(1);
   }
+  setLogLevel(config.logLevel);
   const shutdown = new Shutdown({ logger: logger.child('shutdown'), timeoutMs: config.shutdownTimeoutMs });
   shutdown.installSignalHandlers();
   installCrashHandlers(logger, shutdown);

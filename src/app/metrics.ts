@@ -10,7 +10,6 @@ import { readModelStatuses } from '../../projections/read-model-status';
 import type { RebuildableReadModel } from '../../projections/read-model';
 import { HealthReadModel } from '../../projections/health/readmodel';
 import { readerDefinitionsOf } from '../readerdefinitions/kind';
-import { healthSettingsFrom } from '../health/settings';
 import { readerHealthAt } from '../health/status';
 import { jobsReadModel } from '../jobs/context';
 
@@ -53,7 +52,7 @@ export function startMetricsProbes(src: ProbeSources): () => void {
     );
   }
   if (hasRole({ roles: src.roles }, 'api')) {
-    const settings = healthSettingsFrom(process.env);
+    const settings = deps.config.health;
     const health = new HealthReadModel(deps.redis, deps.keys);
     removals.push(
       addScrapeProbe(async () => {

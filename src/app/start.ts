@@ -61,8 +61,8 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
     if (shutdown.started) throw new ShuttingDownError();
   };
   // Retained log file for GET /support/v1/logs; added first, so closed last.
-  const stopRetainingLogs = retainLogs(config.dataDir);
-  shutdown.add('retained log file', async () => stopRetainingLogs());
+  const stopRetainingLogs = await retainLogs(config.dataDir);
+  shutdown.add('retained log file', () => stopRetainingLogs());
   logger.info('starting', { roles: config.roles, pid: process.pid, node: process.version });
   startProcessMetrics(config.roles);
   // First, so every role's process (the bare event store too) can be scraped, and during start-up.

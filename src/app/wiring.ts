@@ -77,6 +77,7 @@ export async function wireSlices(
     redis: clients.redis,
     keys,
     logger,
+    config,
     adminPassword: config.adminPassword,
     readModelReady,
     readModels,

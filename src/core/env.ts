@@ -33,6 +33,16 @@ export function intInRange(min: number, max: number, note = ''): EnvCodec<number
   });
 }
 
+/** A positive decimal number (e.g. 0.5), for durations that tests shorten below one unit. */
+export function positiveNumber(max: number): EnvCodec<number> {
+  const expected = `expected a number above 0 and at most ${max}`;
+  return decoder(`positive(<=${max})`, (s, c) => {
+    if (!/^\d{1,12}(\.\d{1,9})?$/.test(s)) return t.failure(s, c, expected);
+    const n = Number(s);
+    return n > 0 && n <= max ? t.success(n) : t.failure(s, c, expected);
+  });
+}
+
 export function oneOf<const L extends readonly string[]>(literals: L): EnvCodec<L[number]> {
   const expected = `expected one of ${literals.join(', ')}`;
   return decoder(`oneOf(${literals.join('|')})`, (s, c) => {

@@ -1,5 +1,8 @@
-// Structured JSON logs, one object per line on stdout (stderr for errors), so
-// operators can ship them to any log pipeline without a parser of ours.
+// Structured JSON logs through pino: one object a line on stdout (stderr for
+// errors), so operators can ship them to any log pipeline without a parser of
+// ours, and a copy in the retained log file (src/support/log-file.ts) that
+// GET /support/v1/logs exports.
+import pino from 'pino';
 import { isSecretField, redactSecrets } from './redact';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -13,20 +16,66 @@ export interface Logger {
   child(component: string, fields?: LogFields): Logger;
 }
 
-const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+// pino's numbers for the levels (what its destination is told as lastLevel).
+const PINO_LEVEL: Record<LogLevel, number> = { debug: 20, info: 30, warn: 40, error: 50 };
+const ERROR = PINO_LEVEL.error;
+const SILENT = Number.POSITIVE_INFINITY;
 
-function currentThreshold(): number {
-  const env = (process.env['LOG_LEVEL'] ?? 'info').toLowerCase();
-  if (env === 'silent') return Number.POSITIVE_INFINITY;
-  return ORDER[env as LogLevel] ?? ORDER.info;
+/** Where lines go besides stdout: the retained log file. */
+export interface LogSink {
+  write(line: string): void;
 }
 
-// Errors do not serialise with JSON.stringify; keep their message and stack.
-// Fields named like secrets (password, token, authorization, ...) are
-// replaced by `***` at any depth, whoever logs them (core/redact.ts).
-function normalise(fields: LogFields): LogFields {
+// Set by setLogLevel (from the validated LOG_LEVEL) and setLogSink; module
+// state because every logger of the process shares one stdout and one file.
+let stdoutFrom = PINO_LEVEL.info;
+let sink: LogSink | undefined;
+
+/**
+ * The lowest level written to stdout/stderr (`silent`: none). Entry points
+ * call it with the configured LOG_LEVEL; returns the level it replaces.
+ */
+export function setLogLevel(level: LogLevel | 'silent'): LogLevel | 'silent' {
+  const previous = (Object.keys(PINO_LEVEL) as LogLevel[]).find((l) => PINO_LEVEL[l] === stdoutFrom) ?? 'silent';
+  stdoutFrom = level === 'silent' ? SILENT : PINO_LEVEL[level];
+  return previous;
+}
+
+/**
+ * The retained log file receives info and above whatever LOG_LEVEL says
+ * (`silent` silences stdout only), and debug lines when LOG_LEVEL=debug.
+ */
+export function setLogSink(next: LogSink | undefined): void {
+  sink = next;
+}
+
+const sinkFrom = (): number => Math.min(stdoutFrom, PINO_LEVEL.info);
+const lowestWritten = (): number => (sink === undefined ? stdoutFrom : sinkFrom());
+
+// A pino destination that routes each line by its level: pino sets lastLevel
+// before every write on a destination that asks for metadata.
+const destination = {
+  [pino.symbols.needsMetadataGsym]: true,
+  lastLevel: 0,
+  write(line: string): void {
+    const level = this.lastLevel;
+    if (level >= stdoutFrom) (level >= ERROR ? process.stderr : process.stdout).write(line);
+    if (sink !== undefined && level >= sinkFrom()) {
+      try {
+        sink.write(line);
+      } catch {
+        // A full disk must not take the service down with it; stdout still has the line.
+      }
+    }
+  },
+};
+
+// Errors do not serialise as JSON; keep their message and stack. Fields named
+// like secrets (password, token, authorization, ...) become `***` at any
+// depth, whoever logs them (core/redact.ts).
+function normalise(fields: LogFields | undefined): LogFields {
   const out: LogFields = {};
-  for (const [k, v] of Object.entries(fields)) {
+  for (const [k, v] of Object.entries(fields ?? {})) {
     if (isSecretField(k) && v !== undefined && v !== null) out[k] = '***';
     else if (v instanceof Error) out[k] = { name: v.name, message: v.message, stack: v.stack };
     else if (typeof v === 'bigint') out[k] = v.toString();
@@ -35,34 +84,23 @@ function normalise(fields: LogFields): LogFields {
   return out;
 }
 
-/**
- * A second destination for every line (the retained log file under DATA_DIR,
- * src/support/log-file.ts, that GET /support/v1/logs exports). It receives
- * info and above whatever LOG_LEVEL says (`silent` silences stdout only),
- * and debug lines when LOG_LEVEL=debug.
- */
-export type LogSink = (level: LogLevel, line: string) => void;
-let sink: LogSink | undefined;
-export function setLogSink(next: LogSink | undefined): void {
-  sink = next;
-}
-const sinkThreshold = (): number => Math.min(currentThreshold(), ORDER.info);
+// pino filters nothing itself (level debug): the level is checked by our
+// loggers first, so changing it reaches loggers made before the change.
+const root = pino(
+  {
+    level: 'debug',
+    base: undefined,
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }), log: normalise },
+  },
+  destination,
+);
 
 export function createLogger(component: string, base: LogFields = {}): Logger {
+  const p = root.child(normalise({ component, ...base }));
   const write = (level: LogLevel, msg: string, fields?: LogFields): void => {
-    const toStdout = ORDER[level] >= currentThreshold();
-    const toSink = sink !== undefined && ORDER[level] >= sinkThreshold();
-    if (!toStdout && !toSink) return;
-    const line = JSON.stringify({
-      time: new Date().toISOString(),
-      level,
-      component,
-      msg,
-      ...normalise(base),
-      ...(fields ? normalise(fields) : {}),
-    });
-    if (toStdout) (level === 'error' ? process.stderr : process.stdout).write(line + '\n');
-    if (toSink) sink?.(level, line);
+    if (PINO_LEVEL[level] < lowestWritten()) return;
+    p[level](fields ?? {}, msg);
   };
   return {
     debug: (m, f) => write('debug', m, f),

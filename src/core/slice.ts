@@ -7,12 +7,14 @@ import type { RedisClient } from './redis/connect';
 import type { RedisKeys } from './redis/keys';
 import type { Logger } from './logger';
 import type { UsageSource } from '../facilities/usage';
-import type { Role } from '../config';
+import type { Config, Role } from '../config';
 
 export interface AppDeps extends ResourceDeps {
   readonly redis: RedisClient;
   readonly keys: RedisKeys;
   readonly logger: Logger;
+  /** The process's settings, parsed and validated once at start (src/config.ts). */
+  readonly config: Config;
   /** ADMIN_PASSWORD, if set. */
   readonly adminPassword: string | undefined;
   /** Resolves once the config read model has caught up with the log (bootstrap waits for it). */

@@ -1,4 +1,4 @@
-// Timing of reader health, read once from the environment (documented in
+// Timing of reader health (HEALTH_*, parsed in src/config.ts; documented in
 // docs/health.md). The agent gateway answers `checkinIntervalSeconds` with
 // the same interval, so both sides agree on what "missed" means.
 export interface HealthSettings {
@@ -11,22 +11,6 @@ export interface HealthSettings {
 }
 
 export const DEFAULT_HEALTH_SETTINGS: HealthSettings = { checkinIntervalSeconds: 10, missedCheckins: 3, statusWindowMinutes: 15 };
-
-function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got ${JSON.stringify(raw)}`);
-  return n;
-}
-
-export function healthSettingsFrom(env: NodeJS.ProcessEnv): HealthSettings {
-  return {
-    checkinIntervalSeconds: positive(env, 'HEALTH_CHECKIN_INTERVAL_SECONDS', DEFAULT_HEALTH_SETTINGS.checkinIntervalSeconds),
-    missedCheckins: DEFAULT_HEALTH_SETTINGS.missedCheckins,
-    statusWindowMinutes: positive(env, 'HEALTH_STATUS_WINDOW_MINUTES', DEFAULT_HEALTH_SETTINGS.statusWindowMinutes),
-  };
-}
 
 /** Milliseconds without a check-in after which a reader is NOT_RESPONDING. */
 export const notRespondingAfterMs = (s: HealthSettings): number => s.checkinIntervalSeconds * s.missedCheckins * 1000;

@@ -8,7 +8,6 @@ import { readerDefinitionOf, readerDefinitionsOf } from '../readerdefinitions/ki
 import { HealthReadModel } from '../../projections/health/readmodel';
 import { startHealthBackground } from './background';
 import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, parseHealthEventSearch } from './search';
-import { healthSettingsFrom } from './settings';
 import { readerHealthAt } from './status';
 import { HEALTH_EVENT_PAGE_SCHEMA, READER_HEALTH_SCHEMA } from './schemas';
 import { HEALTH_EVENT_TYPES, SEARCHABLE_CODES } from './codes';
@@ -31,15 +30,13 @@ const SEARCH_SCHEMA = {
   },
 };
 
-export function makeHealthSlice(env: NodeJS.ProcessEnv = process.env, clock: () => Date = () => new Date()): Slice {
-  // Read when the process starts the slice, not at import (tests set the environment first).
+export function makeHealthSlice(clock: () => Date = () => new Date()): Slice {
   return {
     name: 'health',
     start(deps, roles) {
-      return hasRole({ roles }, 'projections') ? startHealthBackground(deps, healthSettingsFrom(env), clock) : undefined;
+      return hasRole({ roles }, 'projections') ? startHealthBackground(deps, deps.config.health, clock) : undefined;
     },
     register(table, deps) {
-      const settings = healthSettingsFrom(env);
       // Registration only reads deps inside handlers (the route inventory passes none).
       let model: HealthReadModel | undefined;
       const health = (): HealthReadModel => (model ??= new HealthReadModel(deps.redis, deps.keys));
@@ -55,7 +52,7 @@ export function makeHealthSlice(env: NodeJS.ProcessEnv = process.env, clock: () 
           ctx.body = defs
             .map((d) => d.name)
             .sort()
-            .map((name) => readerHealthAt(name, states.get(name), checkins.get(name), now, settings));
+            .map((name) => readerHealthAt(name, states.get(name), checkins.get(name), now, deps.config.health));
         },
       );
       table.add(
@@ -68,7 +65,7 @@ export function makeHealthSlice(env: NodeJS.ProcessEnv = process.env, clock: () 
           const name = String(ctx.params['readerName']);
           if (!(await readerDefinitionOf(deps.readModel, name))) throw notFound(`Reader ${name} not found`);
           const [state, checkin] = await Promise.all([health().state(name), health().lastCheckin(name)]);
-          ctx.body = readerHealthAt(name, state, checkin, clock(), settings);
+          ctx.body = readerHealthAt(name, state, checkin, clock(), deps.config.health);
         },
       );
       table.add(

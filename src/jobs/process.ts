@@ -5,7 +5,7 @@ import type { AppDeps } from '../core/slice';
 import { readersFor } from './context';
 import { readerConflicts } from './readers';
 import { startJobRunner, systemClock, type Clock, type ResolveReaders } from './runner';
-import { loadJobSettings, type JobSettings } from './settings';
+import type { JobSettings } from './settings';
 
 export interface JobsWork {
   stop(): Promise<void>;
@@ -34,7 +34,7 @@ export function startJobsWork(
   return startJobRunner({
     client: deps.client,
     logger: deps.logger.child('job-runner'),
-    settings: opts.settings ?? loadJobSettings(process.env),
+    settings: opts.settings ?? deps.config.jobs,
     clock: opts.clock ?? systemClock,
     resolveReaders: readModelResolver(deps),
   });

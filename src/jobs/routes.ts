@@ -13,7 +13,6 @@ import { runJobCommand } from './commands';
 import { jobsReadModel, jobsWaiter, readersFor } from './context';
 import { readerConflicts } from './readers';
 import { JobStartBody, jobStartBodySchema, validateJobStart } from './request';
-import type { JobSettings } from './settings';
 import { JOB_LIST_PARAMS, JobListQuery, queryJobs, toStatusObject } from './view';
 import { jobStatsSchema, jobStatusSchema } from './schema';
 
@@ -23,7 +22,7 @@ const TAG = 'Jobs';
 
 const StopQuery = t.partial({ graceful: t.keyof({ true: null, false: null }) });
 
-export function registerJobRoutes(table: RouteTable, deps: AppDeps, settings: JobSettings): void {
+export function registerJobRoutes(table: RouteTable, deps: AppDeps): void {
   const readModel = jobsReadModel(deps);
   const waiter = jobsWaiter(deps);
 
@@ -69,7 +68,7 @@ export function registerJobRoutes(table: RouteTable, deps: AppDeps, settings: Jo
       const result = await runJobCommand(
         deps.client,
         id,
-        { type: 'Stop', graceful: graceful !== 'false', stopTimeoutMs: settings.stopTimeoutMs },
+        { type: 'Stop', graceful: graceful !== 'false', stopTimeoutMs: deps.config.jobs.stopTimeoutMs },
         new Date(),
         commandMetadata(ctx),
       );

@@ -8,7 +8,6 @@ import type { RecipeDeletionGuard } from '../recipes/slice';
 import type { UsageSource } from '../facilities/usage';
 import { jobsReadModel } from './context';
 import { registerJobRoutes } from './routes';
-import { loadJobSettings } from './settings';
 
 // ResourceDeps are AppDeps at run time (wiring builds one object); the guard
 // and usage hooks are typed with the narrower interface.
@@ -30,6 +29,6 @@ export const jobsSlice: Slice = {
   name: 'jobs',
   facilityUsage: activeJobsUsage,
   register(table, deps) {
-    registerJobRoutes(table, deps, loadJobSettings(process.env));
+    registerJobRoutes(table, deps);
   },
 };

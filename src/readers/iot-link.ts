@@ -197,10 +197,10 @@ export class IotLink extends ReaderLinkBase {
 
   /**
    * WEBHOOK: the reader posts to tagtrail's webhook route with a secret issued for it now (its
-   * agent secret: only the digest is kept). READERS_WEBHOOK_BASE_URL is read at each connection.
+   * agent secret: only the digest is kept) at READERS_WEBHOOK_BASE_URL.
    */
   private async setWebhook(): Promise<void> {
-    const base = process.env['READERS_WEBHOOK_BASE_URL'];
+    const base = this.d.deps.config.readers.webhookBaseUrl;
     if (!base) throw new Error('delivery WEBHOOK needs READERS_WEBHOOK_BASE_URL: the address of tagtrail (with its root path) the reader can reach');
     const secret = await issueSecret(this.d.deps, this.target.name, { user: 'readers' }, this.side.now());
     await this.must('PUT', '/webhooks/event', { active: true, url: `${base.replace(/\/+$/, '')}${webhookPathOf(this.target.name)}`, authentication: { type: 'BASIC', username: this.target.name, password: secret } });

@@ -4,7 +4,7 @@
 // route receives IoT webhook deliveries.
 import type { Slice } from '../core/slice';
 import { jobsForAgents } from '../jobs/agents';
-import { loadMqttSettings, loadReadersSettings } from './settings';
+import { mqttTopicPrefixOf } from './settings';
 import { startReadersWork } from './work';
 import { registerWebhookRoute } from './webhook';
 
@@ -16,6 +16,7 @@ export const readersSlice: Slice = {
   },
   start(deps, roles) {
     if (!roles.includes('readers')) return undefined;
-    return startReadersWork(deps, jobsForAgents, loadReadersSettings(process.env), loadMqttSettings(process.env, deps.keys.base));
+    const { mqttUrl, mqttTopicPrefix } = deps.config.readers;
+    return startReadersWork(deps, jobsForAgents, deps.config.readers, { url: mqttUrl, topicPrefix: mqttTopicPrefixOf(mqttTopicPrefix, deps.keys.base) });
   },
 };

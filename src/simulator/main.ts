@@ -1,7 +1,10 @@
 // `npm run simulate -- <options>`: plays reader agents against tagtrail.
 // Logs are structured JSON on stdout (LOG_LEVEL applies); progress lines
 // and the summary go to stderr as text (--progress text) or into the log.
-import { createLogger } from '../core/logger';
+import * as E from 'fp-ts/Either';
+import { loadLogLevel } from '../config';
+import { formatEnvError } from '../core/env';
+import { createLogger, setLogLevel } from '../core/logger';
 import { OptionsError, parseOptions, USAGE } from './options';
 import { runSimulation, runSummaryLines } from './run';
 import { ScenarioError } from './scenario';
@@ -21,6 +24,12 @@ async function main(): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  const level = loadLogLevel(process.env);
+  if (E.isLeft(level)) {
+    process.stderr.write(`simulate: ${level.left.map(formatEnvError).join('; ')}\n`);
+    return 2;
+  }
+  setLogLevel(level.right);
   const log = createLogger('simulator');
   const abort = new AbortController();
   const onSignal = (): void => {

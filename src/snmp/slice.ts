@@ -4,11 +4,10 @@ import { hasRole } from '../config';
 import type { Slice } from '../core/slice';
 import { resetIfLogWasReplaced } from '../../projections/config/log-reset';
 import type { RunningSubscription } from '../core/subscriptions';
-import { healthSettingsFrom } from '../health/settings';
 import { createNetSnmpSender } from './sender';
 import { SNMP_NOTIFIER, snmpSettingsStateKey, startSnmpNotifier } from './worker';
 
-export function makeSnmpSlice(env: NodeJS.ProcessEnv = process.env): Slice {
+export function makeSnmpSlice(): Slice {
   return {
     name: 'snmp',
     register: () => undefined,
@@ -31,7 +30,7 @@ export function makeSnmpSlice(env: NodeJS.ProcessEnv = process.env): Slice {
           redis: deps.redis,
           keys: deps.keys,
           sender,
-          statusWindowMinutes: healthSettingsFrom(env).statusWindowMinutes,
+          statusWindowMinutes: deps.config.health.statusWindowMinutes,
           logger,
         });
       })().catch((err: unknown) => logger.error('SNMP notifier did not start', { err }));

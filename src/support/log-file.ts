@@ -1,58 +1,69 @@
 // The retained log: every structured log line (src/core/logger.ts sink) is
-// also appended to DATA_DIR/logs/tagtrail.log so GET /support/v1/logs can
-// export a time range. Bounded: past MAX_BYTES the file is rotated
-// (tagtrail.log -> .1 -> ... -> .KEEP, the oldest dropped), so at most
-// (KEEP + 1) x MAX_BYTES stay on disk. Writes are synchronous appends of
-// whole lines: simple, ordered, and a crash loses nothing already logged.
-// Processes sharing one DATA_DIR share the file (O_APPEND keeps lines whole).
-import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+// also appended to DATA_DIR/logs/tagtrail.<n>.log so GET /support/v1/logs can
+// export a time range. Rotation is pino-roll's: past MAX_BYTES the next
+// number is opened and only the newest KEEP_FILES files stay, so at most
+// KEEP_FILES x MAX_BYTES (plus a line) stay on disk. Writes are synchronous
+// appends of whole lines: ordered, and a crash loses nothing already logged.
+// Processes sharing one DATA_DIR append to the same numbered file (O_APPEND
+// keeps lines whole); each rotates by what it wrote itself.
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import pinoRoll from 'pino-roll';
 import { setLogSink } from '../core/logger';
 
-export const LOG_FILE_NAME = 'tagtrail.log';
+export const LOG_FILE_BASE = 'tagtrail';
 export const LOG_FILE_MAX_BYTES = 10 * 1024 * 1024;
-export const LOG_FILE_KEEP = 4;
+export const LOG_FILE_KEEP = 5;
 
 export const logDir = (dataDir: string): string => join(dataDir, 'logs');
 
+// tagtrail.<n>.log; tagtrail.log and tagtrail.log.<n> are the names of
+// earlier versions, still exported (as the oldest) until they are removed.
+const NUMBERED = /^tagtrail\.(\d+)\.log$/;
+const EARLIER = /^tagtrail\.log(?:\.(\d+))?$/;
+
 /** The retained files, oldest first. */
-export function logFiles(dataDir: string, keep = LOG_FILE_KEEP): string[] {
-  const base = join(logDir(dataDir), LOG_FILE_NAME);
-  const rotated = Array.from({ length: keep }, (_, i) => `${base}.${keep - i}`);
-  return [...rotated, base].filter((f) => existsSync(f));
+export function logFiles(dataDir: string): string[] {
+  const dir = logDir(dataDir);
+  if (!existsSync(dir)) return [];
+  const names = readdirSync(dir);
+  const numbered = (re: RegExp, missing: number) =>
+    names.flatMap((n) => {
+      const m = re.exec(n);
+      return m ? [{ n, at: m[1] === undefined ? missing : Number(m[1]) }] : [];
+    });
+  const earlier = numbered(EARLIER, 0).sort((a, b) => b.at - a.at);
+  const current = numbered(NUMBERED, 0).sort((a, b) => a.at - b.at);
+  return [...earlier, ...current].map((f) => join(dir, f.n));
 }
 
 export interface LogFile {
   write(line: string): void;
-  close(): void;
+  close(): Promise<void>;
 }
 
-export function openLogFile(dataDir: string, maxBytes = LOG_FILE_MAX_BYTES, keep = LOG_FILE_KEEP): LogFile {
-  mkdirSync(logDir(dataDir), { recursive: true });
-  const path = join(logDir(dataDir), LOG_FILE_NAME);
-  let fd = openSync(path, 'a');
-  let size = statSync(path).size;
-  const rotate = (): void => {
-    closeSync(fd);
-    rmSync(`${path}.${keep}`, { force: true });
-    for (let i = keep - 1; i >= 1; i--) if (existsSync(`${path}.${i}`)) renameSync(`${path}.${i}`, `${path}.${i + 1}`);
-    renameSync(path, `${path}.1`);
-    fd = openSync(path, 'a');
-    size = 0;
-  };
+export async function openLogFile(dataDir: string, opts: { maxBytes?: number; keep?: number } = {}): Promise<LogFile> {
+  const stream = await pinoRoll({
+    file: join(logDir(dataDir), LOG_FILE_BASE),
+    extension: '.log',
+    size: `${opts.maxBytes ?? LOG_FILE_MAX_BYTES}b`,
+    // With removeOtherLogFiles pino-roll keeps `count` files in all, the one in use included.
+    limit: { count: opts.keep ?? LOG_FILE_KEEP, removeOtherLogFiles: true },
+    mkdir: true,
+    sync: true,
+  });
   let closed = false;
   return {
     write(line) {
-      if (closed) return;
-      const bytes = Buffer.from(line + '\n');
-      if (size > 0 && size + bytes.length > maxBytes) rotate();
-      writeSync(fd, bytes);
-      size += bytes.length;
+      if (!closed) stream.write(line.endsWith('\n') ? line : `${line}\n`);
     },
     close() {
-      if (closed) return;
+      if (closed) return Promise.resolve();
       closed = true;
-      closeSync(fd);
+      return new Promise((resolve) => {
+        stream.once('close', () => resolve());
+        stream.end();
+      });
     },
   };
 }
@@ -67,24 +78,18 @@ export const retainedLogDataDir = (): string | undefined => retainedIn;
  * The latest call wins (one service a process; tests start several in turn):
  * closing an older one leaves the newer one's sink in place.
  */
-export function retainLogs(dataDir: string): () => void {
-  const file = openLogFile(dataDir);
+export async function retainLogs(dataDir: string): Promise<() => Promise<void>> {
+  const file = await openLogFile(dataDir);
   const me = {};
   active = me;
   retainedIn = dataDir;
-  setLogSink((_level, line) => {
-    try {
-      file.write(line);
-    } catch {
-      // A full disk must not take the service down with it; stdout still has the line.
-    }
-  });
-  return () => {
+  setLogSink(file);
+  return async () => {
     if (active === me) {
       active = undefined;
       retainedIn = undefined;
       setLogSink(undefined);
     }
-    file.close();
+    await file.close();
   };
 }

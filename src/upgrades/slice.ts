@@ -7,17 +7,15 @@ import type { Slice } from '../core/slice';
 import { systemClock, type Clock } from '../jobs/runner';
 import { registerUpgradeRoutes } from './routes';
 import { startUpgradeRunner } from './runner';
-import { loadUpgradeSettings } from './settings';
 
-export function makeUpgradesSlice(opts: { clock?: Clock; env?: NodeJS.ProcessEnv } = {}): Slice {
+export function makeUpgradesSlice(opts: { clock?: Clock } = {}): Slice {
   return {
     name: 'upgrades',
     projectionParts: [upgradesPart],
     register: (table, deps) => registerUpgradeRoutes(table, deps),
     start(deps, roles) {
       if (!hasRole({ roles }, 'jobs')) return undefined;
-      // Read when the process starts the slice, not at import (tests set the environment first).
-      const runner = startUpgradeRunner({ deps, logger: deps.logger.child('upgrade-runner'), settings: loadUpgradeSettings(opts.env ?? process.env), clock: opts.clock ?? systemClock });
+      const runner = startUpgradeRunner({ deps, logger: deps.logger.child('upgrade-runner'), settings: deps.config.upgrades, clock: opts.clock ?? systemClock });
       return { stop: () => runner.stop() };
     },
   };

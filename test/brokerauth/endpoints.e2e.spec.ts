@@ -1,6 +1,7 @@
 // The RabbitMQ HTTP authentication backend endpoints through the running
 // app: the exact plain-text answers the plugin expects, for POST forms and GET
 // queries, following user changes at once; bad parameters are 400s.
+import { setLogLevel } from '../../src/core/logger';
 import { expect } from 'chai';
 import { startTestApp, type TestApp } from '../support/app';
 import { givenReaderWithQueue, USERS } from './support';
@@ -85,9 +86,9 @@ describe('broker authentication endpoints over HTTP', function () {
 
   it('logs refusals at warn with user name and reason, and never a password, not even at debug', async () => {
     const lines: string[] = [];
-    const saved = { level: process.env['LOG_LEVEL'], out: process.stdout.write, err: process.stderr.write };
+    const saved = { out: process.stdout.write, err: process.stderr.write };
     const capture = (chunk: unknown): boolean => (lines.push(String(chunk)), true);
-    process.env['LOG_LEVEL'] = 'debug';
+    const level = setLogLevel('debug');
     process.stdout.write = capture as typeof process.stdout.write;
     process.stderr.write = capture as typeof process.stderr.write;
     try {
@@ -97,8 +98,7 @@ describe('broker authentication endpoints over HTTP', function () {
     } finally {
       process.stdout.write = saved.out;
       process.stderr.write = saved.err;
-      if (saved.level === undefined) delete process.env['LOG_LEVEL'];
-      else process.env['LOG_LEVEL'] = saved.level;
+      setLogLevel(level);
     }
     const parsed = lines.flatMap((l): Array<Record<string, unknown>> => {
       try {

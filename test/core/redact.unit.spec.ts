@@ -33,7 +33,7 @@ describe('core/redact', () => {
 
   it('the logger masks them in every line it writes', () => {
     const lines: string[] = [];
-    setLogSink((_level, line) => lines.push(line));
+    setLogSink({ write: (line) => void lines.push(line) });
     try {
       createLogger('t').info('login', { password: 'hunter2', request: { headers: { authorization: 'Token {"token":"t-1"}' } }, err: new Error('boom') });
     } finally {

@@ -38,8 +38,7 @@ describe('reader health over HTTP', function () {
 
   before(async () => {
     // Short check-in interval: NOT_RESPONDING after 3 x 0.3 s; the checker ticks every 0.3 s.
-    process.env['HEALTH_CHECKIN_INTERVAL_SECONDS'] = '0.3';
-    app = await startTestApp();
+    app = await startTestApp({ HEALTH_CHECKIN_INTERVAL_SECONDS: '0.3' });
     client = EventStoreDBClient.connectionString(app.eventStoreConnectionString);
     for (const name of ['r1', 'r2', 'r3', 'r4']) {
       const res = await app.request('POST', '/configuration/v1/readerDefinitions/create', { body: { name } });
@@ -47,7 +46,6 @@ describe('reader health over HTTP', function () {
     }
   });
   after(async () => {
-    delete process.env['HEALTH_CHECKIN_INTERVAL_SECONDS'];
     await client?.dispose();
     await app?.stop();
   });

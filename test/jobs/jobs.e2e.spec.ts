@@ -22,12 +22,8 @@ describe('jobs over HTTP', function () {
   let deps: AppDeps;
   let client: EventStoreDBClient;
   let redis: ReturnType<typeof createClient>;
-  const saved = { ack: process.env['JOB_ACK_TIMEOUT_SECONDS'], stop: process.env['JOB_STOP_TIMEOUT_SECONDS'] };
-
   before(async () => {
-    process.env['JOB_ACK_TIMEOUT_SECONDS'] = '2';
-    process.env['JOB_STOP_TIMEOUT_SECONDS'] = '1';
-    app = await startTestApp();
+    app = await startTestApp({ JOB_ACK_TIMEOUT_SECONDS: '2', JOB_STOP_TIMEOUT_SECONDS: '1' });
     expectStatus(await app.request('POST', `${RC}/create`, { body: inventoryBody({}, 'inv') }), 200);
     expectStatus(await app.request('POST', `${RC}/create`, { body: { name: 'off', operation: 'DO_NOTHING' } }), 200);
     await seedReaderDefinition(app, 'r1');
@@ -45,10 +41,6 @@ describe('jobs over HTTP', function () {
     await redis?.quit();
     await client?.dispose();
     await app?.stop();
-    process.env['JOB_ACK_TIMEOUT_SECONDS'] = saved.ack;
-    process.env['JOB_STOP_TIMEOUT_SECONDS'] = saved.stop;
-    if (saved.ack === undefined) delete process.env['JOB_ACK_TIMEOUT_SECONDS'];
-    if (saved.stop === undefined) delete process.env['JOB_STOP_TIMEOUT_SECONDS'];
   });
 
   const start = async (body: Record<string, unknown>) => {

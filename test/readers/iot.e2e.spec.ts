@@ -10,7 +10,8 @@ import { World } from '../../src/simulator/world';
 import { parseOptions } from '../../src/simulator/options';
 import { runSimulation } from '../../src/simulator/run';
 import { startTestApp, type TestApp } from '../support/app';
-import { appWithEnv, setEnv, silent, sleep, until } from './support';
+import { appWithEnv, silent, sleep, until } from './support';
+import { freePort } from '../support/redis-server';
 
 
 
@@ -20,21 +21,18 @@ describe('Impinj IoT readers (readers role against simulated IoT-interface reade
   this.timeout(120_000);
   let app: TestApp;
   const readers: SimIotReader[] = [];
-  let restoreEnv = (): void => undefined;
 
   before(async () => {
-    restoreEnv = setEnv(ENV);
-    app = await startTestApp();
+    // The webhook reader must be told tagtrail's address, so the port is chosen first.
+    const port = await freePort();
+    app = await startTestApp({ ...ENV, PORT: String(port), READERS_WEBHOOK_BASE_URL: `http://127.0.0.1:${port}/itemsense` });
   });
   after(async () => {
     await app?.stop();
     for (const r of readers) await r.close();
-    restoreEnv();
-    delete process.env['READERS_WEBHOOK_BASE_URL'];
   });
 
   it('reader definition -> job -> items over the HTTP stream, MQTT and the webhook; a refused preset fails that reader; wrong credentials are a health event', async () => {
-    process.env['READERS_WEBHOOK_BASE_URL'] = app.baseUrl;
     const layout = generateLayout({ facility: 'DEFAULT', readers: 4, families: ['SPEEDWAY'], tags: 30, seed: 8, prefix: 'iot-' });
     const world = World.random(layout, 8);
     const password = `pw-${crypto.randomUUID()}`;
@@ -106,7 +104,7 @@ describe('Impinj IoT readers (readers role against simulated IoT-interface reade
 
 describe('npm run simulate -- --protocol iot', function () {
   this.timeout(120_000);
-  const app = appWithEnv({ READERS_KEEPALIVE_SECONDS: '1' }, () => startTestApp());
+  const app = appWithEnv({ READERS_KEEPALIVE_SECONDS: '1' });
 
   it('--demo --start-job plays every reader as an IoT-interface reader delivering over MQTT', async () => {
     const options = parseOptions(['--url', app().baseUrl, '--demo', '--start-job', '--protocol', 'iot', '--iot-delivery', 'MQTT', '--readers', '2', '--families', 'SPEEDWAY', '--tags', '15', '--seed', '4', '--duration', '8', '--progress', 'none']);

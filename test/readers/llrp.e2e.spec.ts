@@ -11,12 +11,12 @@ import { World } from '../../src/simulator/world';
 import { parseOptions } from '../../src/simulator/options';
 import { runSimulation } from '../../src/simulator/run';
 import { startTestApp, type TestApp } from '../support/app';
-import { appWithEnv, setEnv, silent, sleep, until } from './support';
+import { appWithEnv, silent, sleep, until } from './support';
 import { consume, type Consumer } from '../queues/support';
 
 
 
-// Environment the roles read when they start: quick keepalives and check-in interval for a test.
+// Settings of the service under test: quick keepalives and check-in interval for a test.
 const ENV = { READERS_KEEPALIVE_SECONDS: '1', READERS_RECONNECT_MAX_SECONDS: '2', HEALTH_CHECKIN_INTERVAL_SECONDS: '1', JOB_ACK_TIMEOUT_SECONDS: '30' };
 
 describe('LLRP readers (readers role against simulated LLRP readers)', function () {
@@ -24,17 +24,14 @@ describe('LLRP readers (readers role against simulated LLRP readers)', function 
   let app: TestApp;
   const readers: SimLlrpReader[] = [];
   let consumer: Consumer | undefined;
-  let restoreEnv = (): void => undefined;
 
   before(async () => {
-    restoreEnv = setEnv(ENV);
-    app = await startTestApp();
+    app = await startTestApp(ENV);
   });
   after(async () => {
     await consumer?.close();
     await app?.stop();
     for (const r of readers) await r.close();
-    restoreEnv();
   });
 
   it('reader definition -> job -> items and queue messages; a refused ROSpec fails that reader; a reader that disappears comes back', async () => {
@@ -117,7 +114,7 @@ describe('LLRP readers (readers role against simulated LLRP readers)', function 
 
 describe('npm run simulate -- --protocol llrp', function () {
   this.timeout(120_000);
-  const app = appWithEnv({ READERS_KEEPALIVE_SECONDS: '1' }, () => startTestApp());
+  const app = appWithEnv({ READERS_KEEPALIVE_SECONDS: '1' });
 
   it('--demo --start-job plays every reader as an LLRP reader: definitions with their ports, a job whose reports reach tagtrail', async () => {
     const options = parseOptions(['--url', app().baseUrl, '--demo', '--start-job', '--protocol', 'llrp', '--readers', '2', '--families', 'SPEEDWAY,XPORTAL', '--tags', '15', '--seed', '3', '--duration', '8', '--progress', 'none']);

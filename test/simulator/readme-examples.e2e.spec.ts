@@ -55,17 +55,13 @@ async function history(app: TestApp, epc: string): Promise<HistoryRecord[]> {
 describe('README simulator examples, at high speed', function () {
   this.timeout(180_000);
   let app: TestApp;
-  const savedInterval = process.env['HEALTH_CHECKIN_INTERVAL_SECONDS'];
 
   before(async () => {
-    // Check-ins every second: a reader is NOT_RESPONDING after 3 s of silence (the health slice reads process.env).
-    process.env['HEALTH_CHECKIN_INTERVAL_SECONDS'] = '1';
-    app = await startTestApp();
+    // Check-ins every second: a reader is NOT_RESPONDING after 3 s of silence.
+    app = await startTestApp({ HEALTH_CHECKIN_INTERVAL_SECONDS: '1' });
   });
   after(async () => {
     await app?.stop();
-    if (savedInterval === undefined) delete process.env['HEALTH_CHECKIN_INTERVAL_SECONDS'];
-    else process.env['HEALTH_CHECKIN_INTERVAL_SECONDS'] = savedInterval;
   });
 
   it('the README shows two examples: a generated demo and a scenario at 4x', () => {

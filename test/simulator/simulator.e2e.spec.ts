@@ -35,18 +35,9 @@ describe('reader simulator end to end', function () {
   this.timeout(120_000);
   let app: TestApp;
 
-  const savedInterval = process.env['HEALTH_CHECKIN_INTERVAL_SECONDS'];
-  // Check-ins expected every second, so that a reader is NOT_RESPONDING after 3 s of silence (the health slice reads process.env).
-  before(() => {
-    process.env['HEALTH_CHECKIN_INTERVAL_SECONDS'] = '1';
-  });
-  after(() => {
-    if (savedInterval === undefined) delete process.env['HEALTH_CHECKIN_INTERVAL_SECONDS'];
-    else process.env['HEALTH_CHECKIN_INTERVAL_SECONDS'] = savedInterval;
-  });
-
   beforeEach(async function () {
-    app = await startTestApp();
+    // Check-ins expected every second, so that a reader is NOT_RESPONDING after 3 s of silence.
+    app = await startTestApp({ HEALTH_CHECKIN_INTERVAL_SECONDS: '1' });
     if (!(await agentApiPresent(app))) {
       await app.stop();
       this.skip(); // the agent gateway (src/agents, /agent/v1) is not registered in src/app/slices.ts yet

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { keepLine } from '../../src/support/log-export';
@@ -12,14 +12,25 @@ describe('retained log file', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('rotates past the size bound and keeps at most `keep` old files, oldest first', () => {
-    const file = openLogFile(dir, 100, 2);
-    for (let i = 0; i < 10; i++) file.write(`{"n":${i},"pad":"${'x'.repeat(30)}"}`); // 47 bytes a line: two a file
-    file.close();
-    const files = logFiles(dir, 2);
-    expect(files.map((f) => basename(f))).to.deep.equal(['tagtrail.log.2', 'tagtrail.log.1', 'tagtrail.log']);
+  it('rotates past the size bound and keeps at most `keep` files, oldest first, every line whole', async () => {
+    const file = await openLogFile(dir, { maxBytes: 100, keep: 2 });
+    for (let i = 0; i < 10; i++) {
+      file.write(`{"n":${i},"pad":"${'x'.repeat(30)}"}`); // 47 bytes a line: a file rolls at its third
+      await new Promise((r) => setImmediate(r)); // rotation happens between writes, as in a running service
+    }
+    await file.close();
+    // Old files are removed in the background after each rotation.
+    for (let i = 0; i < 50 && logFiles(dir).length > 2; i++) await new Promise((r) => setTimeout(r, 20));
+    const files = logFiles(dir);
+    expect(files.map((f) => basename(f))).to.deep.equal(['tagtrail.3.log', 'tagtrail.4.log']);
     const lines = files.flatMap((f) => readFileSync(f, 'utf8').split('\n').filter(Boolean)).map((l) => (JSON.parse(l) as { n: number }).n);
-    expect(lines).to.deep.equal([4, 5, 6, 7, 8, 9]);
+    expect(lines).to.deep.equal([6, 7, 8, 9]);
+  });
+
+  it('exports the files of earlier versions first, as the oldest', async () => {
+    mkdirSync(join(dir, 'logs'));
+    for (const name of ['tagtrail.log', 'tagtrail.log.2', 'tagtrail.log.1', 'tagtrail.7.log', 'tagtrail.12.log', 'other.log']) writeFileSync(join(dir, 'logs', name), '');
+    expect(logFiles(dir).map((f) => basename(f))).to.deep.equal(['tagtrail.log.2', 'tagtrail.log.1', 'tagtrail.log', 'tagtrail.7.log', 'tagtrail.12.log']);
   });
 
   it('keeps the lines of the range; debug and non-JSON lines only when extended', () => {

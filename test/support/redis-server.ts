@@ -20,7 +20,8 @@ export interface OwnRedis {
   close(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+/** A port free right now on 127.0.0.1 (for a service that must know its address before it starts). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once('error', reject);

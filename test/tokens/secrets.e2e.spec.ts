@@ -3,6 +3,7 @@
 // export), listTokens shows ids that revokeToken accepts, and tokens written
 // in the older form (the token itself in the events and in Redis) keep
 // working after an upgrade, with Redis rewritten to hold no token.
+import { setLogLevel } from '../../src/core/logger';
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -77,14 +78,14 @@ describe('tokens are stored as digests and never logged', function () {
   let prefix: string;
   const stdout: string[] = [];
   const realWrite = process.stdout.write.bind(process.stdout);
-  const savedLevel = process.env['LOG_LEVEL'];
+  let savedLevel: ReturnType<typeof setLogLevel> = 'silent';
 
   before(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'tagtrail-secrets-'));
     prefix = `tagtrail-test-${randomUUID()}:`;
     // Debug, so request lines reach stdout and the retained file whatever
     // level they are logged at; stdout is captured, not printed.
-    process.env['LOG_LEVEL'] = 'debug';
+    savedLevel = setLogLevel('debug');
     process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]): boolean => {
       const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
       // Log lines are JSON objects; the test reporter's lines go through.
@@ -99,8 +100,7 @@ describe('tokens are stored as digests and never logged', function () {
 
   after(async () => {
     process.stdout.write = realWrite;
-    if (savedLevel === undefined) delete process.env['LOG_LEVEL'];
-    else process.env['LOG_LEVEL'] = savedLevel;
+    setLogLevel(savedLevel);
     await app?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
