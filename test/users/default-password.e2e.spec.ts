@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestApp, basic, type TestApp } from '../support/app';
 import { DEFAULT_PASSWORD_WARNING } from '../../src/users/default-password';
+import { logFiles } from '../../src/support/log-file';
 
 async function healthWarnings(app: TestApp): Promise<unknown> {
   const res = await fetch(`${new URL(app.baseUrl).origin}/healthz`);
@@ -18,7 +19,9 @@ async function healthWarnings(app: TestApp): Promise<unknown> {
 
 /** How many times the retained log file of `dataDir` holds the warning (written synchronously, before the app listens). */
 function warningsLogged(dataDir: string): number {
-  return readFileSync(join(dataDir, 'logs', 'tagtrail.log'), 'utf8')
+  return logFiles(dataDir)
+    .map((f) => readFileSync(f, 'utf8'))
+    .join('')
     .split('\n')
     .filter((l) => l.includes(DEFAULT_PASSWORD_WARNING) && l.includes('"level":"warn"')).length;
 }
