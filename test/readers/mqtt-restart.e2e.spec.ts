@@ -11,7 +11,8 @@ import { generateLayout } from '../../src/simulator/layout';
 import { SimIotReader } from '../../src/simulator/iot-reader';
 import { World } from '../../src/simulator/world';
 import { startTestApp } from '../support/app';
-import { appWithEnv, silent, sleep, until } from './support';
+import { sleep } from '../support/wait';
+import { appWithEnv, silent, until } from './support';
 
 const BROKER = 'mqtt://127.0.0.1:1883';
 const epc = (n: number): string => `AC0000000000${n.toString(16).toUpperCase().padStart(12, '0')}`;
