@@ -7,12 +7,9 @@ import * as E from 'fp-ts/Either';
 import type { AppDeps } from '../core/slice';
 import type { Logger } from '../core/logger';
 import { ApiError } from '../core/http/errors';
-import { acceptReport, reportHealth } from '../agents/gateway';
-import type { AgentHealthEvent } from '../agents/health-codes';
-import type { JobsForAgents } from '../jobs/assignment';
-import { runJobCommand } from '../jobs/commands';
-import { jobsWaiter } from '../jobs/context';
-import type { TagRead } from '../llrp/messages';
+import { acceptReport, reportHealth, type AgentHealthEvent } from '../agents';
+import { type JobsForAgents, runJobCommand, jobsWaiter } from '../jobs';
+import type { TagRead } from '../llrp';
 import { ReadBatch } from './batch';
 
 export interface ReaderSide {

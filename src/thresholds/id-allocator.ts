@@ -19,7 +19,7 @@ import { handleCommand } from '../core/command';
 import { ConcurrencyError } from '../core/eventstore';
 import { defineEvents, type EventMetadata, type EventOf } from '../core/events';
 import { conflict, type ApiError } from '../core/http/errors';
-import { Integer } from '../readerdefinitions/primitives';
+import { Integer } from '../readerdefinitions';
 import { nextId } from './ids';
 
 export const ID_COUNTER_STREAM_PREFIX = 'thresholdIds-';
