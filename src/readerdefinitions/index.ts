@@ -9,3 +9,4 @@ export { readerDefinitionOf, readerDefinitionsOf } from './kind';
 export { FiniteNumber, Integer, IntegerFromString, IsoTimestamp, NonEmptyString, NonNegativeInteger, PositiveInteger, failureReason, nullable } from './primitives';
 export { ANTENNA_ID_RULE, READER_TYPES, ReaderType, isAntennaId } from './reader-types';
 export { toResponse } from './response';
+export { withoutPassword } from './connection';
