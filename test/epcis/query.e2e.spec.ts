@@ -16,10 +16,14 @@ import { epcUriOf } from '../../src/epcis/epc-uri';
 import { startTestApp, type TestApp } from '../support/app';
 import { createUser, expectStatus } from '../readerconfigurations/e2e-support';
 import { expectValidEpcis } from './validate';
+import { waitFor } from '../support/wait';
 
 const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
 const EVENTS = '/epcis/v2/events';
 const BASE = 'https://tagtrail.example/epcis/';
+const SGTIN_A = '3074257BF7194E4000001A85'; // urn:epc:id:sgtin:0614141.812345.6789
+const SGTIN_B = '3074257BF7194E4000001A86'; // urn:epc:id:sgtin:0614141.812345.6790
+const OTHER_CLASS = '307400C0E4424C8000000001'; // another company prefix
 
 interface Ev {
   eventID: string;
@@ -31,15 +35,6 @@ interface Ev {
 }
 interface HistoryRecord { epc: string; fromZone: string; toZone: string; fromFacility: string | null; toFacility: string | null; observationTime: string }
 
-async function eventually<T>(probe: () => Promise<T | undefined>, ms: number): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 describe('EPCIS query interface over a simulated run', function () {
   this.timeout(120_000);
@@ -71,35 +66,49 @@ describe('EPCIS query interface over a simulated run', function () {
 
   before(async () => {
     app = await startTestApp();
+    // Tags of known GS1 classes beside the simulator's (which are not SGTINs): two of one product class, one of another company.
+    const client = EventStoreDBClient.connectionString(app.eventStoreConnectionString);
+    const at = Date.parse('2030-01-01T00:00:00.000Z');
+    const first = (epc: string, i: number) => ({
+      kind: 'FIRST_SEEN' as const, epc, tid: null, jobId: 'j', fromZone: 'ABSENT', toZone: 'Dock', fromFloor: null, toFloor: null, fromFacility: null, toFacility: 'DEFAULT',
+      fromX: null, fromY: null, toX: null, toY: null, observationTime: at + i, reportToDatabaseEnabled: true, reportToHistoryEnabled: true, reportToMessageQueueEnabled: false,
+    });
+    const changes = [SGTIN_A, SGTIN_B, OTHER_CLASS].map(first);
+    await client.appendToStream(ENGINE_STREAM, [encodeEvent(itemEvents, { type: 'ItemsChanged', data: { inputPosition: '0', at, changes } })]);
+    await client.dispose();
     const options = parseOptions(['--url', app.baseUrl, '--demo', '--start-job', '--readers', '2', '--families', 'SPEEDWAY,XPORTAL', '--tags', '12', '--seed', '7', '--duration', '6', '--checkin-seconds', '1', '--progress', 'none']);
     const summary = await runSimulation(options, { log: silent });
     expect(summary.totals.observations).to.be.greaterThan(0);
     // The history read model and the EPCIS one follow the same log: wait until both hold the run.
-    history = await eventually(async () => {
+    history = await waitFor('the run in the history', async () => {
       const res = await app.request('GET', '/data/v1/items/show/history?pageSize=1000&zoneTransitionsOnly=false');
       return res.body.history.length > 0 ? (res.body.history as HistoryRecord[]) : undefined;
-    }, 20_000);
-    all = await eventually(async () => {
+    }, { timeoutMs: 20_000, intervalMs: 250 });
+    all = await waitFor('one EPCIS event per history record', async () => {
       const { events } = await walk({ perPage: '1000' });
       return events.length === history.length ? events : undefined;
-    }, 20_000);
+    }, { timeoutMs: 20_000, intervalMs: 250 });
   });
   after(async () => app?.stop());
 
   it('every history record is one ObjectEvent: same EPC, time, zone and direction, in time order', () => {
     expect(all.length).to.be.greaterThan(0);
     const key = (epc: string, time: string) => `${epc}@${time}`;
-    const byKey = new Map(all.map((e) => [key(e.epcList[0]!, e.eventTime), e]));
+    const byKey = new Map<string, Ev[]>();
+    for (const e of all) byKey.set(key(e.epcList[0]!, e.eventTime), [...(byKey.get(key(e.epcList[0]!, e.eventTime)) ?? []), e]);
+    const zoneUrl = (f: string | null, z: string) => `${BASE}facilities/${encodeURIComponent(f!)}/zones/${encodeURIComponent(z)}`;
     for (const r of history) {
-      const e = byKey.get(key(epcUriOf(r.epc), r.observationTime));
-      expect(e, `${r.epc} at ${r.observationTime}`).not.to.equal(undefined);
-      if (r.toZone === 'ABSENT') {
+      const exit = r.toZone === 'ABSENT';
+      const readPoint = exit ? zoneUrl(r.fromFacility, r.fromZone) : zoneUrl(r.toFacility, r.toZone);
+      const candidates = byKey.get(key(epcUriOf(r.epc), r.observationTime)) ?? [];
+      const i = candidates.findIndex((e) => e.readPoint.id === readPoint);
+      expect(i, `${r.epc} at ${r.observationTime} in ${readPoint}: ${JSON.stringify(candidates)}`).to.be.at.least(0);
+      const [e] = candidates.splice(i, 1);
+      if (exit) {
         expect(e!.bizStep).to.equal('departing');
-        expect(e!.readPoint.id).to.equal(`${BASE}facilities/${encodeURIComponent(r.fromFacility!)}/zones/${encodeURIComponent(r.fromZone)}`);
         expect(e!.bizLocation).to.equal(undefined);
       } else {
         if (r.fromZone !== r.toZone) expect(e!.bizStep).to.equal('arriving');
-        expect(e!.readPoint.id).to.equal(`${BASE}facilities/${encodeURIComponent(r.toFacility!)}/zones/${encodeURIComponent(r.toZone)}`);
         expect(e!.bizLocation?.id).to.equal(`${BASE}facilities/${encodeURIComponent(r.toFacility!)}`);
       }
     }
@@ -143,15 +152,10 @@ describe('EPCIS query interface over a simulated run', function () {
     const epc = all[0]!.epcList[0]!;
     const { events: one } = await walk({ MATCH_epc: epc, perPage: '1000' });
     expect(one.map((e) => e.eventID)).to.deep.equal(all.filter((e) => e.epcList[0] === epc).map((e) => e.eventID));
-    const pure = all.find((e) => e.epcList[0]!.startsWith('urn:epc:id:sgtin:'));
-    expect(pure, 'the simulated run has SGTIN tags').not.to.equal(undefined);
-    if (pure !== undefined) {
-      const [company, item] = pure.epcList[0]!.slice('urn:epc:id:sgtin:'.length).split('.');
-      const pattern = `urn:epc:idpat:sgtin:${company}.${item}.*`;
-      const { events: cls } = await walk({ MATCH_epc: pattern, perPage: '1000' });
-      const expected = all.filter((e) => e.epcList[0]!.startsWith(`urn:epc:id:sgtin:${company}.${item}.`));
-      expect(cls.map((e) => e.eventID)).to.deep.equal(expected.map((e) => e.eventID));
-    }
+    const { events: cls } = await walk({ MATCH_epc: 'urn:epc:idpat:sgtin:0614141.812345.*', perPage: '1000' });
+    expect(cls.map((e) => e.epcList[0])).to.deep.equal(['urn:epc:id:sgtin:0614141.812345.6789', 'urn:epc:id:sgtin:0614141.812345.6790']);
+    const { events: two } = await walk({ MATCH_epc: `urn:epc:id:sgtin:0614141.812345.6790|${epcUriOf(OTHER_CLASS)}`, perPage: '1000' });
+    expect(two.map((e) => e.epcList[0])).to.deep.equal(['urn:epc:id:sgtin:0614141.812345.6790', epcUriOf(OTHER_CLASS)]);
   });
 
   it('configured identifiers (SGLN, time zone) replace the defaults in answers and filters', async () => {
@@ -181,11 +185,10 @@ describe('EPCIS query interface over a simulated run', function () {
     };
     await client.appendToStream(ENGINE_STREAM, [encodeEvent(itemEvents, { type: 'ItemsChanged', data: { inputPosition: '0', at: time, changes: [], transitions: [transition] } })]);
     await client.dispose();
-    const events = await eventually(async () => {
-      const res = await query({ GE_eventTime: '2031-01-01T00:00:00Z' });
-      const list = eventsOf(res.body);
+    const events = await waitFor('the transition as an EPCIS event', async () => {
+      const list = eventsOf((await query({ GE_eventTime: '2031-01-01T00:00:00Z' })).body);
       return list.length > 0 ? list : undefined;
-    }, 10_000);
+    });
     expect(events).to.have.length(1);
     expect(events[0]).to.deep.include({ eventTime: '2031-01-01T00:00:00.000Z', bizStep: 'arriving', epcList: ['urn:epc:id:sgtin:0614141.812345.6789'], readPoint: { id: `${BASE}facilities/DEFAULT/thresholds/Dock%203` } });
   });
