@@ -6,7 +6,7 @@
 // EPCIS event is made from it with the location identifiers in force
 // (./mapping.ts), so reconfiguring an identifier needs no rebuild. Pure.
 import type { ItemsEvent } from '../engine/events';
-import { ABSENT } from '../engine/types';
+import { ABSENT } from '../engine/zones';
 import { keptInHistory } from '../../projections/items/model';
 import { epcUriOf } from './epc-uri';
 

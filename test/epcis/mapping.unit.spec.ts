@@ -4,7 +4,7 @@
 // EPC URIs (pure identity or raw), stable event ids, MATCH_epc patterns and
 // the query parameters; every document passes GS1's EPCIS 2.0 schema.
 import { expect } from 'chai';
-import { ABSENT } from '../../src/engine/types';
+import { ABSENT } from '../../src/engine/zones';
 import type { ItemChangeStrictCodec } from '../../src/engine/events';
 import type { ThresholdTransition } from '../../src/engine/threshold/transition';
 import { sourcesOf, type SourceEvent } from '../../src/epcis/source';
