@@ -3,7 +3,7 @@
 //   epcis:source  hash  id -> EpcisSource JSON (src/epcis/source.ts)
 // An id is derived from the fact alone, so a replayed fact is the same member.
 import type { RedisKeys } from '../../src/core/redis/keys';
-import { timeKey } from '../items/keys';
+import { timeKey } from '../lex-page';
 
 export const EPCIS_PROJECTION = 'epcis-v1';
 /** Its name for `npm run rebuild`, readiness and /healthz. */

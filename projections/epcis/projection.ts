@@ -3,16 +3,18 @@
 // GET /epcis/v2/events. One MULTI per batch with the checkpoint; a replayed
 // fact is the same member. An item reset does not remove them: EPCIS events
 // are a record of what was observed.
-import type { EventStoreDBClient } from '@eventstore/db-client';
+import { streamNameFilter, type EventStoreDBClient } from '@eventstore/db-client';
 import type { RedisClient } from '../../src/core/redis/connect';
 import type { RedisKeys } from '../../src/core/redis/keys';
 import type { Logger } from '../../src/core/logger';
 import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../src/core/subscriptions';
 import { ENGINE_STREAM, itemEvents } from '../../src/engine/events';
-import { sourcesOf } from '../../src/epcis/source';
-import { ITEMS_FILTER } from '../items/projection';
+import { sourcesOf } from '../../src/epcis';
 import type { RebuildableReadModel } from '../read-model';
 import { EPCIS_PROJECTION, EPCIS_READ_MODEL, epcisKeys, epcisSourceId } from './keys';
+
+/** The engine's stream, as the items projection reads it. */
+const ENGINE_FILTER = streamNameFilter({ prefixes: [ENGINE_STREAM] });
 
 export function startEpcisProjection(opts: { client: EventStoreDBClient; redis: RedisClient; keys: RedisKeys; logger: Logger; onApplied?: (events: number) => void }): RunningSubscription {
   const k = epcisKeys(opts.keys);
@@ -21,7 +23,7 @@ export function startEpcisProjection(opts: { client: EventStoreDBClient; redis: 
     client: opts.client,
     name: EPCIS_PROJECTION,
     codecs: itemEvents,
-    filter: ITEMS_FILTER,
+    filter: ENGINE_FILTER,
     checkpointStore: checkpoints,
     checkpointMode: 'handler',
     logger: opts.logger,
@@ -52,7 +54,7 @@ export function startEpcisProjection(opts: { client: EventStoreDBClient; redis: 
 export const epcisReadModel: RebuildableReadModel = {
   name: EPCIS_READ_MODEL,
   projection: EPCIS_PROJECTION,
-  filter: ITEMS_FILTER,
+  filter: ENGINE_FILTER,
   keyPrefixes: (keys) => [epcisKeys(keys).base],
   start: (opts) => startEpcisProjection(opts),
 };

@@ -6,11 +6,7 @@
 import type { RedisClient } from '../../src/core/redis/connect';
 import type { RedisKeys } from '../../src/core/redis/keys';
 import { ReadModelGate } from '../../src/core/redis/readiness';
-import { epcMatches } from '../../src/epcis/epc-uri';
-import type { LocationIds } from '../../src/epcis/locations';
-import { objectEventOf, type ObjectEvent } from '../../src/epcis/mapping';
-import type { EpcisQuery } from '../../src/epcis/query';
-import type { EpcisSource } from '../../src/epcis/source';
+import { epcMatches, objectEventOf, type EpcisQuery, type EpcisSource, type LocationIds, type ObjectEvent } from '../../src/epcis';
 import { lexPage, timeRangeOf } from '../lex-page';
 import { EPCIS_READ_MODEL, epcisKeys, type EpcisKeys } from './keys';
 

@@ -6,8 +6,7 @@
 // EPCIS event is made from it with the location identifiers in force
 // (./mapping.ts), so reconfiguring an identifier needs no rebuild. Pure.
 import type { ItemsEvent } from '../engine/events';
-import { ABSENT } from '../engine/zones';
-import { keptInHistory } from '../../projections/items/model';
+import { ABSENT, writesHistory } from '../engine';
 import { epcUriOf } from './epc-uri';
 
 export type SourceKind = 'FIRST_SEEN' | 'ZONE_CHANGE' | 'MOVED' | 'EXPIRED' | 'DOOR_IN' | 'DOOR_OUT';
@@ -43,7 +42,8 @@ export interface SourceEvent {
 export function sourcesOf(e: SourceEvent): EpcisSource[] {
   const out: EpcisSource[] = [];
   e.data.changes.forEach((c, i) => {
-    if (!c.reportToHistoryEnabled || !keptInHistory(c.kind) || c.kind === 'HEARTBEAT') return;
+    // What the history keeps: zone transitions and moves inside a zone, never heartbeats.
+    if (!c.reportToHistoryEnabled || c.kind === 'HEARTBEAT' || !(writesHistory(c.kind) || c.kind === 'MOVED')) return;
     const exit = c.toZone === ABSENT;
     out.push({
       eventId: e.id,
