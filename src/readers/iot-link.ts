@@ -17,7 +17,7 @@ import { ReaderLinkBase } from './link-base';
 import { webhookPathOf } from './webhook';
 import { issueSecret } from '../agents/gateway';
 import { planPreset, tagReadOf, TAGTRAIL_PRESET } from './iot';
-import type { LinkDeps } from './llrp-link';
+import type { LinkDeps } from './link-base';
 import { backoffMs } from './settings';
 
 export interface IotTarget {

@@ -3,7 +3,20 @@
 import type { Logger } from '../core/logger';
 import { RelayLease } from '../queues/lease';
 import type { JobFeed, ReaderSide } from './job-side';
-import type { LinkDeps, LinkState } from './llrp-link';
+import type { AppDeps } from '../core/slice';
+import type { JobsForAgents } from '../jobs/assignment';
+import type { ReadersSettings } from './settings';
+
+export interface LinkDeps {
+  readonly deps: AppDeps;
+  readonly jobs: JobsForAgents;
+  readonly settings: ReadersSettings;
+  readonly logger: Logger;
+  readonly leaseKey: string;
+  readonly now?: () => Date;
+}
+
+export type LinkState = 'standby' | 'connecting' | 'connected' | 'waiting' | 'stopped';
 
 export abstract class ReaderLinkBase {
   state: LinkState = 'connecting';
