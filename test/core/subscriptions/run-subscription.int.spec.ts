@@ -172,7 +172,6 @@ describe('core/subscriptions runSubscription against the event store and Redis',
     // Each batch's write is held until the test releases it; the write of `by: 2` fails the first time.
     const writes: Array<{ by: number; release: () => void; fail: (e: Error) => void }> = [];
     const committed: number[] = [];
-    let failed = false;
     const sub = runSubscription({
       ...base(`pipelined-${token}`),
       maxBatchSize: 1,
@@ -199,7 +198,6 @@ describe('core/subscriptions runSubscription against the event store and Redis',
     expect(await sub.waitForPosition(appended[0]!.position, 5000)).to.equal(true);
     await until('third write', () => writes.length === 3);
     writes[1]!.fail(new Error('write lost'));
-    failed = true;
     writes[2]!.release();
     // Resumed after the first: 2, 3 and 4 are handed over again and commit.
     await until('resumed', () => writes.length >= 4 && writes[3]!.by === 2);
@@ -209,7 +207,6 @@ describe('core/subscriptions runSubscription against the event store and Redis',
       if (await sub.waitForPosition(appended[3]!.position, 200)) break;
     }
     await sub.stop();
-    expect(failed).to.equal(true);
     expect(writes.map((w) => w.by)).to.deep.equal([1, 2, 3, 2, 3, 4]);
     // 2 committed once (on the second try); the position ends at the last event.
     expect(committed.filter((by) => by === 2)).to.deep.equal([2]);
