@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import { jsonEvent, streamNameFilter, type Position } from '@eventstore/db-client';
 import { encodeEvent, type MalformedEventError, type RecordedDomainEvent } from '../../../src/core/events';
-import { handleCommand } from '../../../src/core/command';
+import { runCommand } from '../../../src/core/command';
 import { RedisCheckpointStore } from '../../../src/core/subscriptions/redis-checkpoint-store';
 import { runSubscription, type RunSubscriptionOptions } from '../../../src/core/subscriptions/run-subscription';
 import { isAfter } from '../../../src/core/subscriptions/position';
 import { testLogger, uniqueToken, withEventStore } from '../../support/eventstore';
-import { counter, counterEvents, type CounterEvent } from '../toy-counter';
+import { counterEvents, onCounter, type CounterEvent } from '../toy-counter';
 import { withRedis } from './redis';
 import { appendIncrements, until } from './support';
 import { sleep, withTimeout } from '../../support/wait';
@@ -68,7 +68,7 @@ describe('core/subscriptions runSubscription against the event store and Redis',
     const sub = runSubscription({ ...base(`live-${token}`), handler: r.handler, onCaughtUp: () => caughtUpCalls++ });
     await withTimeout(sub.caughtUp, 20_000, 'catch-up');
     expect(caughtUpCalls).to.equal(1);
-    const result = await handleCommand({ client: es.client, stream, ...counter, command: { type: 'OpenCounter', name: 'live' } });
+    const result = await runCommand(es.client, onCounter(stream), { type: 'OpenCounter', name: 'live' });
     if (result._tag !== 'Right' || !result.right.position) return expect.fail('command failed');
     expect(await sub.waitForPosition(result.right.position, 10_000)).to.equal(true);
     expect(r.seen.map((e) => e.type)).to.deep.equal(['CounterOpened']);
