@@ -3,3 +3,5 @@
 export { formatEpc } from './epc';
 export { type HistoryQuery, type ItemsQuery } from './query';
 export { type TransitionsQuery } from './transitions-query';
+export { normalizeEpc } from './epc';
+export { QueryReader, type RawQuery } from './query';

@@ -5,6 +5,8 @@ import { isoTime } from '../core/iso-time';
 import { type Observation, isAntennaId } from '../agents';
 import type { TagRead } from '../llrp';
 
+export type { TagRead };
+
 interface Acc {
   epc: string;
   antennaId: number;
