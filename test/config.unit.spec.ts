@@ -34,6 +34,7 @@ describe('config', () => {
         amqpUrl: 'amqp://guest:guest@127.0.0.1:5672',
         amqpPublic: { host: undefined, port: 5672 },
         queueRetirement: { idleMs: 604_800_000, checkEveryMs: 600_000 },
+        epcisLocationBaseUrl: 'https://tagtrail.example/epcis/',
         roles: ROLES,
         logLevel: 'info',
         logSummaryIntervalMs: 60_000,
@@ -104,6 +105,7 @@ describe('config', () => {
         READERS_WEBHOOK_BASE_URL: 'https://tagtrail.example.com/itemsense',
         UPGRADE_READER_TIMEOUT_SECONDS: '600',
         GIT_COMMIT: 'abc123',
+        EPCIS_LOCATION_BASE_URL: 'https://ids.example.com/sites',
       });
       expect(c).to.deep.equal({
         http: { host: '127.0.0.1', port: 3000, rootPath: '/api/v2' },
@@ -114,6 +116,7 @@ describe('config', () => {
         amqpUrl: 'amqps://u:p@mq/%2F',
         amqpPublic: { host: 'mq.example.com', port: 5671 },
         queueRetirement: { idleMs: 0, checkEveryMs: 60_000 },
+        epcisLocationBaseUrl: 'https://ids.example.com/sites/',
         roles: ['api', 'relay'],
         logLevel: 'warn',
         logSummaryIntervalMs: 5000,

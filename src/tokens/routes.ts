@@ -11,14 +11,12 @@ import { aggregateStream } from '../core/eventstore';
 import { decodeInput } from '../core/http/decode';
 import { notFound, type ApiError } from '../core/http/errors';
 import { commandMetadata } from '../core/resource/routes';
-import { currentPrincipal, requireBasicAuth, WWW_AUTHENTICATE } from '../auth/middleware';
-import { RedisPrincipalStore } from '../auth/redis-store';
-import type { Role } from '../auth/roles';
-import { getUser } from '../users/readmodel';
-import { USER_SCHEMA } from '../users/response';
+import { currentPrincipal, requireBasicAuth, WWW_AUTHENTICATE, RedisPrincipalStore, type Role } from '../auth';
+import { getUser, USER_SCHEMA } from '../users';
 import { RevokeTokenBody } from './codec';
 import { runTokenCommand } from './commands';
-import { evolveTokens, initialTokensState, tokenEvents, tokensStream, type TokensState } from './events';
+import { tokensDecider } from './decide';
+import { tokenEvents, tokensStream, type TokensState } from './events';
 import { toTokenListing, toTokenResponse } from './listing';
 import { isTokenId, newTokenId, tokenIdOf, tokenIdOfDigest, tokenSha256 } from './tokenId';
 import { tokenToValidate, validateToken, validateTokenErrorToApi } from './validate';
@@ -56,13 +54,7 @@ async function issue(deps: AppDeps, ctx: Context, username: string): Promise<voi
 }
 
 async function tokensOf(deps: AppDeps, username: string): Promise<TokensState> {
-  const { state } = await aggregateStream({
-    client: deps.client,
-    stream: tokensStream(username),
-    codecs: tokenEvents,
-    initial: initialTokensState,
-    evolve: evolveTokens,
-  });
+  const { state } = await aggregateStream({ client: deps.client, stream: tokensStream(username), codecs: tokenEvents, ...tokensDecider });
   return state;
 }
 
