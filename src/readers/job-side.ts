@@ -42,6 +42,13 @@ export function flushMsOf(recipe: Record<string, unknown>): number {
   return Math.min(60, typeof interval === 'number' && interval > 0 ? interval : 1) * 1000;
 }
 
+/** Stores `reads` in the reader's job now, as one TagsReported (refused: not kept, as a late report). */
+export async function storeReads(s: ReaderSide, jobId: string, reads: readonly TagRead[]): Promise<void> {
+  const feed = new JobFeed(s, jobId, 60_000);
+  feed.add(reads);
+  await feed.close();
+}
+
 /** Tag reads of one reader in one job, appended as one TagsReported per interval. */
 export class JobFeed {
   private readonly batch = new ReadBatch();

@@ -3,7 +3,7 @@ import { isLeft } from 'fp-ts/Either';
 import type { AppDeps, Slice } from '../core/slice';
 import { handleCommand } from '../core/command';
 import { hashPassword } from '../auth/password';
-import { USER_KIND } from '../../projections/auth/parts';
+import { USER_KIND } from '../../projections/auth/keys';
 import { bootstrapAdmin, bootstrapCommand } from './bootstrap';
 import { userAggregate } from './decide';
 import { userStream } from './events';
