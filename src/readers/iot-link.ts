@@ -13,7 +13,7 @@ import { readerConfigurationKind } from '../readerconfigurations/kind';
 import type { ReaderConfigDetails } from '../readerconfigurations';
 import type { IotConnection } from '../readerdefinitions/connection';
 import { failInJob, flushMsOf, JobFeed, readerHealth, storeReads } from './job-side';
-import type { TagRead } from '../llrp/messages';
+import type { TagRead } from './batch';
 import { ReaderLinkBase } from './link-base';
 import { webhookPathOf } from './webhook';
 import { issueSecret } from '../agents/gateway';

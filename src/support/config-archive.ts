@@ -22,7 +22,7 @@ import * as t from 'io-ts';
 import { appendEvents } from '../core/eventstore';
 import { conflict } from '../core/http/errors';
 import { FACTORY_DEFAULT_STREAMS } from '../defaults/slice';
-import { withoutPassword } from '../readerdefinitions/connection';
+import { withoutPassword } from '../readerdefinitions';
 import { idCounterStream } from '../thresholds/id-allocator';
 import { antennaConfigurationKind } from '../thresholds/kind';
 
