@@ -9,8 +9,7 @@
 import type { EventStoreDBClient } from '@eventstore/db-client';
 import { systemClock, type Clock } from '../core/clock';
 import { readStream } from '../core/eventstore';
-import { QUEUE_KINDS, queueStream } from '../queues/model';
-import { queueEvents } from '../queues/events';
+import { QUEUE_KINDS, queueStream, queueEvents } from '../queues';
 
 export const CLIENT_QUEUE_PREFIX = 'tagtrail.';
 

@@ -15,7 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import { streamNameFilter } from '@eventstore/db-client';
 import * as E from 'fp-ts/Either';
-import { completeReaderCommand, issueReaderCommand, READER_COMMANDS_STREAM_PREFIX, readerCommandEvents, type ReaderCommandEvent } from '../agents/commands';
+import { completeReaderCommand, issueReaderCommand, READER_COMMANDS_STREAM_PREFIX, readerCommandEvents, type ReaderCommandEvent } from '../agents';
 import { ApiError } from '../core/http/errors';
 import type { Logger } from '../core/logger';
 import type { ResourceDeps } from '../core/resource/routes';
