@@ -3,6 +3,7 @@
 // a child process on a temp dir) unless EVENTSTORE_CONNECTION_STRING is set.
 // Figures go to stdout as a table and one JSON line; progress to stderr.
 import { cpus } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { EventStoreDBClient, jsonEvent, START, END } from '@eventstore/db-client';
 import { percentile, progress, rate } from './support/stats';
 import { storageBench } from './support/storage';
@@ -68,9 +69,9 @@ async function latencyBench(client: EventStoreDBClient, samples: number): Promis
   for (let i = 0; i < samples; i++) {
     sent.set(i, performance.now());
     await client.appendToStream(stream, jsonEvent({ type: 'BenchEvent', data: { ...PAYLOAD, i } }));
-    await new Promise((r) => setTimeout(r, 2));
+    await sleep(2);
   }
-  await new Promise((r) => setTimeout(r, 200));
+  await sleep(200);
   await sub.unsubscribe();
   lat.sort((a, b) => a - b);
   return { samples: lat.length, p50ms: +percentile(lat, 50).toFixed(2), p99ms: +percentile(lat, 99).toFixed(2) };

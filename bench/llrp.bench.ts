@@ -28,6 +28,7 @@ import { removeRunState } from './support/cleanup';
 import { positiveEnv } from './support/env';
 import { freePort } from './support/ports';
 import { progress, rate } from './support/stats';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const TAGS_PER_MESSAGE = positiveEnv('BENCH_TAGS_PER_MESSAGE', 100);
 const DECODE_SECONDS = positiveEnv('BENCH_DECODE_SECONDS', 5);
@@ -38,7 +39,6 @@ const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 const ADMIN_PASSWORD = `bench-${crypto.randomUUID()}`;
 const ADMIN = `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}`;
 const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function reportStream(): { bytes: Buffer; tags: number } {
   const t = Date.now() * 1000;

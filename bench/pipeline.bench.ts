@@ -32,6 +32,7 @@ import { percentile, progress, rate } from './support/stats';
 import { epcOf, SEED_ZONES, seededItemsEvent } from './support/seed-items';
 import { freePort } from './support/ports';
 import { positiveEnv } from './support/env';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const env = positiveEnv;
 const SECONDS = env('BENCH_SECONDS', 10);
@@ -48,7 +49,6 @@ const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 const ADMIN_PASSWORD = `bench-${crypto.randomUUID()}`;
 const ADMIN = `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}`;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ms2 = (v: number): number => +v.toFixed(2);
 
 /**

@@ -36,6 +36,7 @@ import { cpuMeter, pidOf } from './support/cpu';
 import { positiveEnv } from './support/env';
 import { startChild } from './support/child';
 import { removeRunState } from './support/cleanup';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const num = positiveEnv;
 const MESSAGES = num('BENCH_MESSAGES', 50_000);
@@ -50,7 +51,6 @@ const EVENTS_PER_APPEND = Math.max(1, Math.min(10, Math.floor(2000 / CHANGES_PER
 const QUEUE_COUNTS = (process.env['BENCH_QUEUES'] ?? '1,10,100').split(',').map(Number);
 const AMQP_URL = process.env['AMQP_URL'] ?? 'amqp://guest:guest@127.0.0.1:5672';
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const hex = (n: number, w: number): string => n.toString(16).toUpperCase().padStart(w, '0');
 let epcCounter = 0;

@@ -17,6 +17,7 @@ import { startTestApp, type TestApp } from '../support/app';
 import { agentSide, errorPaths, READERS, userWithRole, type AgentSide } from '../readerdefinitions/e2e-support';
 import { expectStatus, RC, RECIPES, seedReaderDefinition } from '../readerconfigurations/e2e-support';
 import { inventoryBody } from '../readerconfigurations/fixtures';
+import { sleep, waitFor } from '../support/wait';
 
 const A = '/agent/v1/readers';
 const R1 = 'dock door/1'; // needs escaping in paths
@@ -103,7 +104,7 @@ describe('agent gateway over HTTP', function () {
       expect(first.body).to.deep.equal({ checkinIntervalSeconds: 10, assignment: null, featureChanges: [], commands: [] });
       const t1 = await redis.hGet(agentKeys(keys).lastCheckin, R1);
       expect(t1).to.match(/^\d{4}-\d{2}-\d{2}T/);
-      await new Promise((r) => setTimeout(r, 5));
+      await sleep(5);
       expect((await app.request('POST', `${p(R1)}/checkin`, { body: checkinBody, auth: as(R1) })).status).to.equal(200);
       const t2 = await redis.hGet(agentKeys(keys).lastCheckin, R1);
       expect(t2 && t1 && t2 > t1, 'lastCheckin moved').to.equal(true);
@@ -251,15 +252,7 @@ describe('agent gateway with the job runner', function () {
     expectStatus(res, 200);
     return res.body as { assignment: null | { jobId: string; status: string; acknowledged: boolean; facility: string; recipe: { name: string }; readerConfiguration: { name: string }; readerDefinition: { name: string } } };
   };
-  const eventually = async <T>(what: string, probe: () => Promise<T | undefined>, ms = 15_000): Promise<T> => {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const v = await probe();
-      if (v !== undefined) return v;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
+  const eventually = <T>(what: string, probe: () => Promise<T | undefined>): Promise<T> => waitFor(what, probe, { intervalMs: 100 });
 
   it('start a job, check in, acknowledge, report: accepted once; refused for another job; nothing after the stop', async function () {
     const started = await app.request('POST', `${JOBS}/start`, { body: { name: 'agent-path', recipeName: 'rec', startDelay: 'PT0S' } });

@@ -17,6 +17,7 @@ import { Stats } from '../../src/simulator/stats';
 import { World } from '../../src/simulator/world';
 import { startTestApp, type TestApp } from '../support/app';
 import { agentSide, errorPaths, READERS, type AgentSide } from '../readerdefinitions/e2e-support';
+import { sleep } from '../support/wait';
 
 const A = '/agent/v1/readers';
 const R1 = 'dock door/1'; // needs escaping in paths
@@ -24,7 +25,6 @@ const R2 = 'dock-2';
 const p = (reader: string): string => `${A}/${encodeURIComponent(reader)}`;
 const checkinBody = { agentId: 'agent-1', versions: { App: '1.0.0', Firmware: '7.6.1' }, state: 'IDLE' };
 const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('agent commands over HTTP', function () {
   this.timeout(60_000);

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as server from '../../src/eventstore/server';
 import { childEnv, parseLogLines, removeChildState, runEntryPoint, type RunningProcess } from '../support/tagtrailProcess';
+import { waitForHttp } from '../support/wait';
 
 // The Redis prefixes (and any data directories) childEnv made up for the children.
 after(async () => removeChildState());
@@ -20,22 +21,8 @@ interface Health {
   amqp: { status: string };
 }
 
-async function waitForHealthy(port: number, timeoutMs: number): Promise<Health> {
-  const deadline = Date.now() + timeoutMs;
-  let last = 'no answer';
-  while (Date.now() < deadline) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/healthz`);
-      const body = (await res.json()) as Health;
-      if (res.status === 200) return body;
-      last = `${res.status} ${JSON.stringify(body)}`;
-    } catch (err) {
-      last = String(err);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`/healthz not healthy within ${timeoutMs} ms: ${last}`);
-}
+const waitForHealthy = (port: number, timeoutMs: number): Promise<Health> =>
+  waitForHttp<Health>('the service to be healthy', `http://127.0.0.1:${port}/healthz`, () => true, { timeoutMs, intervalMs: 200 });
 
 describe('npm start (src/main.ts)', function () {
   this.timeout(60_000);

@@ -8,6 +8,7 @@ import type { Logger } from '../../src/core/logger';
 import { parseOptions } from '../../src/simulator/options';
 import { runSimulation } from '../../src/simulator/run';
 import { startTestApp, type TestApp } from '../support/app';
+import { sleep } from '../support/wait';
 
 const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
 
@@ -58,7 +59,7 @@ describe('GET /metrics during a simulated run', function () {
     let last = await scrape();
     while (!done(last)) {
       if (Date.now() > deadline) throw new Error(`${what} not reached within ${timeoutMs} ms`);
-      await new Promise((r) => setTimeout(r, 200));
+      await sleep(200);
       last = await scrape();
     }
     return last;

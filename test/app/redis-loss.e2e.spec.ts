@@ -7,11 +7,12 @@
 // meanwhile nothing answered 401 or 500, nor a 200 with less than the truth.
 import { expect } from 'chai';
 import { agentAuthorization } from '../../src/agents/guard';
-import { epc, eventually, JOBS, sleep, startLiveJob } from '../engine/live-job';
+import { epc, eventually, JOBS, startLiveJob } from '../engine/live-job';
 import { expectStatus } from '../readerconfigurations/e2e-support';
 import { startTestApp, type TestApp, type TestResponse } from '../support/app';
 import { startOwnRedis, type OwnRedis } from '../support/redis-server';
 import { createClient } from 'redis';
+import { sleep } from '../support/wait';
 
 const READER = 'dock-1';
 const READS = {

@@ -8,6 +8,7 @@ import { parseOptions } from '../../src/simulator/options';
 import { runSimulation } from '../../src/simulator/run';
 import { startTestApp, type TestApp } from '../support/app';
 import { retainedLogLines } from '../support/retained-log';
+import { sleep } from '../support/wait';
 
 const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
 
@@ -34,7 +35,7 @@ describe('logs while readers report', function () {
       lines = await retainedLogLines(app, `?from=${encodeURIComponent(from)}`);
       const stopped = lines.some((l) => l['msg'] === 'job status changed' && l['jobId'] === summary.jobId && l['to'] === 'STOPPED');
       if (stopped && lines.some((l) => l['msg'] === 'ingestion')) break;
-      await new Promise((r) => setTimeout(r, 300));
+      await sleep(300);
     }
     const transitions = lines.filter((l) => l['msg'] === 'job status changed' && l['jobId'] === summary.jobId);
     expect(transitions.map((l) => `${String(l['from'])}>${String(l['to'])}`)).to.deep.equal([

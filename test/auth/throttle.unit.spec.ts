@@ -14,6 +14,7 @@ import {
   type ThrottleStore,
 } from '../../src/auth/throttle';
 import type { Logger } from '../../src/core/logger';
+import { sleep } from '../support/wait';
 
 const A = { address: '10.0.0.1' };
 const B = { address: '10.0.0.2' };
@@ -90,7 +91,7 @@ describe('auth/throttle', () => {
     let checked = 0;
     const guess = async (): Promise<boolean> => {
       checked++;
-      await new Promise((r) => setTimeout(r, 5));
+      await sleep(5);
       return false;
     };
     const outcomes = await Promise.all(Array.from({ length: 50 }, () => throttle.attempt('admin', A, guess)));

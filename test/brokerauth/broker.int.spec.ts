@@ -14,6 +14,7 @@ import * as amqp from 'amqplib';
 import { startTestApp, type TestApp } from '../support/app';
 import { givenReaderWithQueue } from './support';
 import { findRabbitTools, sparePort, startRabbitNode, type RabbitNode } from './rabbitmq-node';
+import { sleep } from '../support/wait';
 
 // The arguments existing clients redeclare their queue with (docs/interface.md, "AMQP queues").
 const QUEUE_ARGS = { 'x-expires': 3600000, 'x-message-ttl': 3600000, 'x-max-length-bytes': 1073741824 };
@@ -154,7 +155,7 @@ describe('broker authentication against a dedicated RabbitMQ node', function () 
       expect(err.message).to.contain('ConnectionClose');
       // RabbitMQ writes its log file with a delay.
       const wanted = "access to vhost 'other' refused for user 'reader'";
-      for (let i = 0; i < 50 && !node!.logTail(1000).includes(wanted); i++) await new Promise((r) => setTimeout(r, 200));
+      for (let i = 0; i < 50 && !node!.logTail(1000).includes(wanted); i++) await sleep(200);
       expect(node!.logTail(1000)).to.contain(wanted);
     });
   });

@@ -9,8 +9,8 @@ import { queueEvents } from '../../src/queues/events';
 import { queueName, queueStream } from '../../src/queues/model';
 import { withEventStore } from '../support/eventstore';
 import { configureItemQueue } from '../queues/relay-fixture';
+import { sleep } from '../support/wait';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('broker auth: configured client queues', function () {
   this.timeout(30_000);

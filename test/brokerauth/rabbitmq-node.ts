@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as amqp from 'amqplib';
 import { freePort } from '../../bench/support/ports';
+import { sleep } from '../support/wait';
 
 export interface RabbitTools {
   readonly server: string;
@@ -60,7 +61,6 @@ export interface RabbitNodeOptions {
   readonly startTimeoutMs?: number;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 export async function startRabbitNode(tools: RabbitTools, opts: RabbitNodeOptions): Promise<RabbitNode> {
   const dir = mkdtempSync(join(tmpdir(), 'tagtrail-rabbit-'));

@@ -14,6 +14,7 @@ import { ENGINE_STREAM, itemEvents, type ItemChangeCodec } from '../../src/engin
 import { startTestApp, type TestApp } from '../support/app';
 import { chromiumPresent, launchBrowser, logIn, screenshot, type TestBrowser } from '../support/browser';
 import type * as t from 'io-ts';
+import { sleep } from '../support/wait';
 
 type Change = t.TypeOf<typeof ItemChangeCodec>;
 const TABLE_ITEMS = Number(process.env['CONSOLE_PERF_ITEMS'] ?? 20_000);
@@ -61,7 +62,7 @@ describe('web console performance in Chromium (printed, not asserted)', function
       const res = await app.request('GET', `/data/v1/items/show?facility=${facility}&epcPrefix=${lastEpc}`);
       if (res.body?.items?.length === 1) return;
       if (Date.now() > deadline) throw new Error(`items of ${facility} not projected in time`);
-      await new Promise((r) => setTimeout(r, 250));
+      await sleep(250);
     }
   };
 

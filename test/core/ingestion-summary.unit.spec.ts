@@ -3,6 +3,7 @@
 import { expect } from 'chai';
 import { ingestion, startIngestionSummary } from '../../src/core/ingestion-summary';
 import type { LogFields, Logger } from '../../src/core/logger';
+import { sleep, waitFor } from '../support/wait';
 
 function capturingLogger(lines: Array<{ msg: string; fields: LogFields }>): Logger {
   const push = (msg: string, fields?: LogFields): void => void lines.push({ msg, fields: fields ?? {} });
@@ -10,13 +11,6 @@ function capturingLogger(lines: Array<{ msg: string; fields: LogFields }>): Logg
   return logger;
 }
 
-const waitFor = async (check: () => boolean, ms = 5000): Promise<void> => {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
 
 describe('ingestion summary', () => {
   it('given reports, refusals and item changes in a period, then one line with their counts, and none for a quiet period', async () => {
@@ -27,14 +21,14 @@ describe('ingestion summary', () => {
       ingestion.reportAccepted('r1', 2);
       ingestion.reportRefused('r1', 'NOT_ASSIGNED', 3);
       ingestion.itemsChanged(7);
-      await waitFor(() => lines.length === 1);
+      await waitFor('the first ingestion line', () => lines.length === 1, { intervalMs: 10 });
       expect(lines[0]!.msg).to.equal('ingestion');
       expect(lines[0]!.fields).to.include({ reports: 2, observations: 42, refusedReports: 1, itemsChanged: 7 });
       // Three more periods pass without input: no line.
-      await new Promise((r) => setTimeout(r, 200));
+      await sleep(200);
       expect(lines).to.have.length(1);
       ingestion.itemsChanged(3);
-      await waitFor(() => lines.length === 2);
+      await waitFor('the second ingestion line', () => lines.length === 2, { intervalMs: 10 });
       expect(lines[1]!.fields).to.include({ reports: 0, observations: 0, itemsChanged: 3 });
     } finally {
       stop();

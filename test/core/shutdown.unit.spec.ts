@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { Shutdown } from '../../src/core/shutdown';
 import { createLogger } from '../../src/core/logger';
+import { sleep } from '../support/wait';
 
 const logger = createLogger('test');
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 describe('Shutdown', () => {
   it('runs steps once, last registered first', async () => {

@@ -29,6 +29,7 @@ import { INVENTORY_HYSTERESIS_DB } from '../../src/engine/inventory';
 import { ADMIN } from '../support/app';
 import { childEnv, runEntryPoint, serviceUp, type RunningProcess } from '../support/tagtrailProcess';
 import { removeRedisKeys, testRedisPrefix } from '../support/redis-prefix';
+import { sleep } from '../support/wait';
 
 const READER = 'crash-1';
 const AGENT = `/agent/v1/readers/${READER}`;
@@ -38,7 +39,6 @@ const ROUNDS_AFTER = 30;
 const MAX_ROUNDS_BEFORE = 400;
 const MAX_KILLS = 5;
 const epc = (n: number): string => `E28011606000C${n.toString(16).toUpperCase().padStart(11, '0')}`;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Service {
   readonly proc: RunningProcess;

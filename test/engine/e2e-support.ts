@@ -7,10 +7,10 @@ import { agentAuthorization } from '../../src/agents/guard';
 import type { TestApp } from '../support/app';
 import { expectStatus, RC, RECIPES } from '../readerconfigurations/e2e-support';
 import { inventoryBody } from '../readerconfigurations/fixtures';
+import { sleep } from '../support/wait';
 
 export const READER = 'dock-1';
 const JOBS = '/control/v1/jobs';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export const epc = (n: number): string => `E2801160600002${n.toString(16).toUpperCase().padStart(10, '0')}`;
 

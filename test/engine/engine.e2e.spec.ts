@@ -16,9 +16,9 @@ import { startEngineWorker } from '../../src/engine/worker';
 import { startTestApp, type TestApp } from '../support/app';
 import { agentSide, type AgentSide } from '../readerdefinitions/e2e-support';
 import { epc, postReport, startInventoryJob, type RunningJob } from './e2e-support';
+import { sleep, waitForValue } from '../support/wait';
 
 const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Record_ {
   kind: string;
@@ -69,15 +69,8 @@ describe('item engine wiring (role engine)', function () {
     }
     return byEpc;
   };
-  const until = async (what: string, ok: (h: Map<string, Record_[]>) => boolean): Promise<Map<string, Record_[]>> => {
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const h = await history();
-      if (ok(h)) return h;
-      if (Date.now() > deadline) throw new Error(`${what}: ${JSON.stringify([...h])}`);
-      await sleep(100);
-    }
-  };
+  const until = async (what: string, ok: (h: Map<string, Record_[]>) => boolean): Promise<Map<string, Record_[]>> =>
+    waitForValue(what, history, ok, { intervalMs: 100 });
   const count = (h: Map<string, Record_[]>): number => [...h.values()].reduce((n, l) => n + l.length, 0);
   const first = (zone: string): Record_ => ({ kind: 'FIRST_SEEN', from: 'ABSENT', to: zone });
   const move = (from: string, to: string): Record_ => ({ kind: 'ZONE_CHANGE', from, to });

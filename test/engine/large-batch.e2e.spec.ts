@@ -9,12 +9,12 @@ import { ENGINE_STREAM, itemEvents } from '../../src/engine/events';
 import { startTestApp, type TestApp } from '../support/app';
 import { expectStatus, RC, RECIPES } from '../readerconfigurations/e2e-support';
 import { inventoryBody } from '../readerconfigurations/fixtures';
+import { sleep } from '../support/wait';
 
 const READER = 'burst-1';
 const AGENT = `/agent/v1/readers/${READER}`;
 const TAGS = 3000;
 const epc = (n: number): string => `E2801160600003${n.toString(16).toUpperCase().padStart(10, '0')}`;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('item engine output larger than one append', function () {
   this.timeout(120_000);

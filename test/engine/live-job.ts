@@ -7,9 +7,9 @@ import { agentAuthorization } from '../../src/agents/guard';
 import type { TestApp } from '../support/app';
 import { expectStatus, RC, RECIPES } from '../readerconfigurations/e2e-support';
 import { inventoryBody, locationBody } from '../readerconfigurations/fixtures';
+import { waitForValue } from '../support/wait';
 
 export const JOBS = '/control/v1/jobs';
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export const epc = (n: number): string => `E2801160600002${n.toString(16).toUpperCase().padStart(10, '0')}`;
 
 export interface Observation {
@@ -39,15 +39,8 @@ export interface LiveJobSpec {
 }
 
 /** Polls `get` until `ok` holds, for at most `ms`; the last value is in the error. */
-export async function eventually<T>(what: string, get: () => Promise<T>, ok: (v: T) => boolean, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await get();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`${what}: ${JSON.stringify(v)}`);
-    await sleep(100);
-  }
-}
+export const eventually = <T>(what: string, get: () => Promise<T>, ok: (v: T) => boolean, ms = 15_000): Promise<T> =>
+  waitForValue(what, get, ok, { timeoutMs: ms, intervalMs: 100 });
 
 export async function startLiveJob(app: TestApp, spec: LiveJobSpec): Promise<LiveJob> {
   const s = spec.suffix ?? '';

@@ -12,7 +12,8 @@ import { ENGINE_STREAM, itemEvents } from '../../src/engine/events';
 import { startTestApp, type TestApp } from '../support/app';
 import { expectStatus } from '../readerconfigurations/e2e-support';
 import { consume, type Consumer } from '../queues/support';
-import { epc, eventually, sleep, startLiveJob } from './live-job';
+import { epc, eventually, startLiveJob } from './live-job';
+import { sleep } from '../support/wait';
 
 interface Item {
   epc: string;

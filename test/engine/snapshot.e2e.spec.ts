@@ -16,8 +16,8 @@ import { CURRENT_FILE, PREVIOUS_FILE, readSnapshots } from '../../src/engine/sna
 import { startTestApp, type TestApp } from '../support/app';
 import { agentSide, type AgentSide } from '../readerdefinitions/e2e-support';
 import { epc, postReport, startInventoryJob, type RunningJob } from './e2e-support';
+import { sleep, waitForValue } from '../support/wait';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const EXPIRY_MS = 6000;
 
 describe('item engine snapshots across a restart (role engine)', function () {
@@ -40,15 +40,8 @@ describe('item engine snapshots across a restart (role engine)', function () {
     const s = side ?? (side = await agentSide(app));
     return (await readStream(s.deps.client, ENGINE_STREAM, itemEvents)).events.flatMap((e) => e.data.changes);
   };
-  const until = async (what: string, ok: (c: ItemChange[]) => boolean): Promise<ItemChange[]> => {
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const c = await changes();
-      if (ok(c)) return c;
-      if (Date.now() > deadline) throw new Error(`${what}: ${JSON.stringify(c.map((x) => [x.epc, x.kind, x.observationTime]))}`);
-      await sleep(200);
-    }
-  };
+  const until = async (what: string, ok: (c: ItemChange[]) => boolean): Promise<ItemChange[]> =>
+    waitForValue(what, changes, ok, { timeoutMs: 30_000, intervalMs: 200 });
   const restart = async (): Promise<void> => {
     await side?.close();
     side = undefined;

@@ -10,7 +10,8 @@ import { expect } from 'chai';
 import { BACKWARDS, END, START, type Position } from '@eventstore/db-client';
 import { isRealServer, startTestEventStore, type TestEventStore } from '../support/eventstore';
 import type { AckLine } from '../support/crash-appender';
-import { collect, comparePositions, sleep, testEvents, withTimeout } from '../support/helpers';
+import { collect, comparePositions, testEvents } from '../support/helpers';
+import { sleep, withTimeout } from '../support/wait';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const APPENDER = path.join(ROOT, 'test', 'support', 'crash-appender.ts');

@@ -4,7 +4,8 @@
 import { expect } from 'chai';
 import { START, jsonEvent, type AllStreamResolvedEvent, type Position, type ResolvedEvent } from '@eventstore/db-client';
 import { uniqueStream, uniqueToken, withEventStore } from '../support/eventstore';
-import { comparePositions, lastAllPosition, sleep, withTimeout } from '../support/helpers';
+import { comparePositions, lastAllPosition } from '../support/helpers';
+import { sleep, withTimeout } from '../support/wait';
 
 const TOTAL = 20_000;
 const BATCH = 1_000;

@@ -8,7 +8,8 @@ import { Empty } from '@eventstore/db-client/generated/shared_pb';
 import type { SupportedMethods } from '@eventstore/db-client/generated/serverfeatures_pb';
 import { NO_STREAM } from '@eventstore/db-client';
 import { endpointOf, uniqueStream, withEventStore } from '../support/eventstore';
-import { collect, testEvents, withTimeout } from '../support/helpers';
+import { collect, testEvents } from '../support/helpers';
+import { withTimeout } from '../support/wait';
 
 const STREAMS = 'event_store.client.streams.streams';
 

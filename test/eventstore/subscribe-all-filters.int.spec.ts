@@ -12,7 +12,8 @@ import {
   type Position,
 } from '@eventstore/db-client';
 import { uniqueToken, withEventStore } from '../support/eventstore';
-import { SubscriptionRecorder, comparePositions, lastAllPosition, sleep, testEvents } from '../support/helpers';
+import { SubscriptionRecorder, comparePositions, lastAllPosition, testEvents } from '../support/helpers';
+import { sleep } from '../support/wait';
 
 describe('event store contract: subscribe to $all with filters', () => {
   const fx = withEventStore();

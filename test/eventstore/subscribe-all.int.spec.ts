@@ -7,7 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { isRealServer, uniqueStream, withEventStore } from '../support/eventstore';
 import { runTsScript } from '../support/child';
-import { SubscriptionRecorder, comparePositions, sleep, testEvents } from '../support/helpers';
+import { SubscriptionRecorder, comparePositions, testEvents } from '../support/helpers';
+import { sleep } from '../support/wait';
 
 describe('event store contract: subscribe to $all', () => {
   const fx = withEventStore();

@@ -3,7 +3,8 @@
 import { expect } from 'chai';
 import { END, NO_STREAM, START, type ResolvedEvent } from '@eventstore/db-client';
 import { uniqueStream, withEventStore } from '../support/eventstore';
-import { SubscriptionRecorder, sleep, testEvents } from '../support/helpers';
+import { SubscriptionRecorder, testEvents } from '../support/helpers';
+import { sleep } from '../support/wait';
 
 const revs = (events: ResolvedEvent[]): Array<bigint | undefined> => events.map((e) => e.event?.revision);
 

@@ -5,6 +5,7 @@ import { healthEvents, healthStream, agentStream, type HealthStreamEvent } from 
 import { startTestApp, type TestApp } from '../support/app';
 import { errorPaths, userWithRole } from '../readerdefinitions/e2e-support';
 import { agentAuthorization } from '../../src/agents/guard';
+import { waitForValue } from '../support/wait';
 
 const READERS = '/health/v1/readers';
 const EVENTS = '/health/v1/events';
@@ -18,15 +19,7 @@ const checkedIn = (reader: string, iso: string, state: 'IDLE' | 'RUNNING_JOB' = 
   data: { reader, agentId: `agent-${reader}`, versions: { App: '1.4.2', Firmware: '7.6.1' }, state, at: iso },
 });
 
-async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 8000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`not reached in time: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const eventually = <T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> => waitForValue('the reader health to change', read, ok, { timeoutMs: 8000 });
 
 describe('reader health over HTTP', function () {
   this.timeout(60_000);

@@ -13,6 +13,7 @@ import { ENGINE_STREAM, itemEvents, type ItemChangeCodec } from '../../src/engin
 import { AS_OF_LATENESS_MS, AsOfFold, scanEngineStream } from '../../src/items/asof';
 import { startTestApp, type TestApp } from '../support/app';
 import { createUser, errorPaths, expectStatus } from '../readerconfigurations/e2e-support';
+import { sleep } from '../support/wait';
 
 type Change = t.TypeOf<typeof ItemChangeCodec>;
 const AS_OF = '/data/v1/items/show/asOf';
@@ -158,7 +159,7 @@ describe('items as of a past time over HTTP', function () {
       expectStatus(res, 200);
       if (JSON.stringify(res.body.items) === JSON.stringify(now.items)) break;
       if (Date.now() > deadline) expect(res.body.items).to.deep.equal(now.items);
-      await new Promise((r) => setTimeout(r, 50));
+      await sleep(50);
     }
   });
 
@@ -200,7 +201,7 @@ describe('items as of a past time over HTTP', function () {
   it('keeps the time of the first page on later pages when the time is in the future', async () => {
     const base = { facility: 'North', time: '2999-01-01T00:00:00Z', zoneNames: 'Z5' };
     const first = await asOf({ ...base, pageSize: '2' });
-    await new Promise((r) => setTimeout(r, 20));
+    await sleep(20);
     const second = await asOf({ ...base, pageSize: '2', pageMarker: first.nextPageMarker ?? '' });
     expect(second.asOf).to.equal(first.asOf);
     expect(second.items.map((i) => i.epc)).to.deep.equal(PAGED.slice(2, 4));

@@ -16,6 +16,7 @@ import { ITEMS_PROJECTION, itemKeys } from '../../projections/items/keys';
 import { startTestApp, type TestApp } from '../support/app';
 import { createUser, errorPaths, expectStatus } from '../readerconfigurations/e2e-support';
 import type * as t from 'io-ts';
+import { waitForValue } from '../support/wait';
 
 type Change = t.TypeOf<typeof ItemChangeCodec>;
 const ITEMS = '/data/v1/items/show';
@@ -49,15 +50,14 @@ describe('items and history over HTTP', function () {
     const qs = new URLSearchParams(query).toString();
     return app.request('GET', qs ? `${path}?${qs}` : path, auth === undefined ? {} : { auth });
   };
-  const until = async (path: string, query: Record<string, string>, test: (body: any) => boolean): Promise<any> => { // eslint-disable-line @typescript-eslint/no-explicit-any
-    const deadline = Date.now() + 10_000;
-    for (;;) {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const until = (path: string, query: Record<string, string>, test: (body: any) => boolean): Promise<any> => {
+    const read = async () => {
       const res = await get(path, query);
       expectStatus(res, 200);
-      if (test(res.body)) return res.body;
-      if (Date.now() > deadline) throw new Error(`${path}: ${JSON.stringify(res.body)}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+      return res.body;
+    };
+    return waitForValue(`GET ${path}`, read, test, { timeoutMs: 10_000 });
   };
   const epcsOf = (body: { items: Array<{ epc: string }> }): string[] => body.items.map((i) => i.epc);
 

@@ -17,6 +17,7 @@ import { itemsReadModel } from '../../projections/items/rebuild';
 import { rebuildReadModel } from '../../projections/rebuild';
 import { startTestApp, type TestApp } from '../support/app';
 import { expectStatus } from '../readerconfigurations/e2e-support';
+import { waitForValue } from '../support/wait';
 
 type Change = t.TypeOf<typeof ItemChangeCodec>;
 const ITEMS = '/data/v1/items/show';
@@ -46,15 +47,8 @@ describe('rebuilding the items read model', function () {
     expectStatus(res, 200);
     return res.body;
   };
-  const until = async (path: string, test: (body: any) => boolean): Promise<any> => { // eslint-disable-line @typescript-eslint/no-explicit-any
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const body = await get(path);
-      if (test(body)) return body;
-      if (Date.now() > deadline) throw new Error(`${path}: ${JSON.stringify(body)}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const until = (path: string, test: (body: any) => boolean): Promise<any> => waitForValue(`GET ${path}`, () => get(path), test, { timeoutMs: 10_000 });
   const allKeys = async (): Promise<string[]> => {
     const out: string[] = [];
     for await (const ks of redis.scanIterator({ MATCH: `${app.keyPrefix}*`, COUNT: 1000 })) out.push(...ks);

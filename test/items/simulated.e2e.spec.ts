@@ -6,18 +6,10 @@ import type { Logger } from '../../src/core/logger';
 import { parseOptions } from '../../src/simulator/options';
 import { runSimulation } from '../../src/simulator/run';
 import { startTestApp, type TestApp } from '../support/app';
+import { waitFor } from '../support/wait';
 
 const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
 
-async function eventually<T>(probe: () => Promise<T | undefined>, ms: number): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 describe('simulated readers to item data', function () {
   this.timeout(120_000);
@@ -33,11 +25,11 @@ describe('simulated readers to item data', function () {
     expect(summary.totals.reportsAccepted).to.be.greaterThan(0);
     expect(summary.totals.observations).to.be.greaterThan(0);
 
-    const items = await eventually(async () => {
+    const items = await waitFor('items from the simulated reports', async () => {
       const res = await app.request('GET', '/data/v1/items/show?pageSize=1000');
       expect(res.status).to.equal(200);
       return res.body.items.length > 0 ? (res.body.items as Array<{ epc: string; zone: string; jobId: string; facility: string }>) : undefined;
-    }, 15_000);
+    }, { timeoutMs: 15_000, intervalMs: 250 });
     for (const item of items) {
       expect(item.epc).to.match(/^[0-9A-F]+$/);
       expect(item.zone).to.be.a('string').and.not.equal('');

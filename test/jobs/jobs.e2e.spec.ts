@@ -13,6 +13,7 @@ import { RedisKeys } from '../../src/core/redis/keys';
 import { ConfigReadModel } from '../../projections/config/readmodel';
 import { createLogger } from '../../src/core/logger';
 import type { AppDeps } from '../../src/core/slice';
+import { waitForValue } from '../support/wait';
 
 const JOBS = '/control/v1/jobs';
 
@@ -57,15 +58,8 @@ describe('jobs over HTTP', function () {
     return res.body as { id: string; status: string };
   };
   const show = async (id: string) => (await app.request('GET', `${JOBS}/show/${id}`)).body;
-  const until = async (id: string, status: string, ms = 10_000) => {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const job = await show(id);
-      if (job.status === status) return job;
-      if (Date.now() > deadline) throw new Error(`job ${id} is ${job.status}, not ${status}: ${JSON.stringify(job)}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
+  const until = (id: string, status: string, ms = 10_000) =>
+    waitForValue(`job ${id} to be ${status}`, () => show(id), (job) => job.status === status, { timeoutMs: ms, intervalMs: 100 });
   const stop = async (id: string, graceful: boolean) =>
     expectStatus(await app.request('POST', `${JOBS}/stop/${id}?graceful=${graceful}`), 204);
 

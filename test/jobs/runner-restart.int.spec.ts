@@ -13,6 +13,7 @@ import { jobEvents, jobStream } from '../../src/jobs/events';
 import type { StoredJobRequest } from '../../src/jobs/model';
 import { startJobRunner, type Clock, type JobRunner, type ResolveReaders } from '../../src/jobs/runner';
 import { startTestEventStore, testLogger, uniqueToken, type TestEventStore } from '../support/eventstore';
+import { sleep } from '../support/wait';
 
 /** Time moves only when told; timers fire (in due order) when time reaches them. */
 class FakeClock implements Clock {
@@ -50,7 +51,6 @@ class FakeClock implements Clock {
 
 const T0 = Date.parse('2026-03-01T08:00:00.000Z');
 const ACK_TIMEOUT_MS = 60_000;
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 const request = (over: Partial<StoredJobRequest>): StoredJobRequest => ({
   name: 'restart',

@@ -11,6 +11,7 @@ import { tagReportEvents, tagReportsStream, type Observation } from '../../src/a
 import { startTestApp, type TestApp } from '../support/app';
 import { createUser, expectStatus, RC, RECIPES, seedReaderDefinition } from '../readerconfigurations/e2e-support';
 import { inventoryBody } from '../readerconfigurations/fixtures';
+import { waitForValue } from '../support/wait';
 
 const JOBS = '/control/v1/jobs';
 const T0 = Date.parse('2026-04-01T10:00:00.000Z');
@@ -59,14 +60,12 @@ describe('job stats over HTTP', function () {
   };
   const stats = async (id: string, auth?: string) => app.request('GET', `${JOBS}/stats/${id}`, auth === undefined ? {} : { auth });
   const until = async (id: string, reports: number) => {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
+    const read = async () => {
       const res = await stats(id);
       expectStatus(res, 200);
-      if (res.body.reports === reports) return res.body as { jobId: string; reports: number; observations: number; itemsSeen: number; lastReportTime: string | null };
-      if (Date.now() > deadline) throw new Error(`stats of ${id}: ${JSON.stringify(res.body)}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+      return res.body as { jobId: string; reports: number; observations: number; itemsSeen: number; lastReportTime: string | null };
+    };
+    return waitForValue(`stats of ${id} to count ${reports} reports`, read, (body) => body.reports === reports, { timeoutMs: 10_000, intervalMs: 100 });
   };
 
   it('counts reports and observations exactly, distinct EPCs approximately, per job', async () => {

@@ -10,6 +10,7 @@ import { ENGINE_STREAM, itemEvents, type ItemChangeCodec } from '../../src/engin
 import { startTestApp, ADMIN, type TestApp } from '../support/app';
 import { createUser, expectStatus, RC, RECIPES } from '../readerconfigurations/e2e-support';
 import type * as t from 'io-ts';
+import { sleep, waitForValue } from '../support/wait';
 
 type Change = t.TypeOf<typeof ItemChangeCodec>;
 const T0 = Date.parse('2026-05-01T08:00:00.000Z');
@@ -65,13 +66,8 @@ class Stream {
   }
 
   async waitFor(test: (e: SseEvent) => boolean, what: string): Promise<SseEvent> {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const found = this.events.find(test);
-      if (found) return found;
-      if (Date.now() > deadline) throw new Error(`no ${what} within 20 s; got ${JSON.stringify(this.events).slice(0, 2000)}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await waitForValue(what, () => this.events, (events) => events.some(test), { timeoutMs: 20_000 });
+    return this.events.find(test)!;
   }
 
   close(): void {
@@ -173,7 +169,7 @@ describe('live event stream', function () {
     await s.waitFor((e) => e.event === 'hello', 'hello');
     await app.stop();
     const deadline = Date.now() + 5_000;
-    while (!s.ended && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while (!s.ended && Date.now() < deadline) await sleep(20);
     expect(s.ended).to.equal(true);
     app = undefined as unknown as TestApp;
   });

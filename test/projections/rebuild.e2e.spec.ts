@@ -19,7 +19,8 @@ import { rebuildReadModel } from '../../projections/rebuild';
 import type { RebuildableReadModel } from '../../projections/read-model';
 import { basic, startTestApp, type TestApp } from '../support/app';
 import { expectStatus } from '../readerconfigurations/e2e-support';
-import { epc, eventually, JOBS, sleep, startLiveJob } from '../engine/live-job';
+import { epc, eventually, JOBS, startLiveJob } from '../engine/live-job';
+import { sleep } from '../support/wait';
 
 const silent = createLogger('test', { silent: true });
 type Snapshot = Record<string, unknown>;

@@ -12,12 +12,12 @@ import { expect } from 'chai';
 import { startTestApp, type TestApp } from '../support/app';
 import { QUEUE_ARGUMENTS } from '../../src/queues/model';
 import { AMQP_URL, appendChanges, change, consume, type Consumer } from './support';
+import { sleep } from '../support/wait';
 
 const ROLES_NO_ENGINE = 'api,eventstore,projections,relay,jobs';
 const EVENTS = 100;
 const CHANGES_PER_EVENT = 20;
 const PREFETCH = 5;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('queues backpressure: a queue nobody reads does not hold up the others', function () {
   this.timeout(180_000);

@@ -19,10 +19,10 @@ import { expect } from 'chai';
 import { startTestApp, type TestApp } from '../support/app';
 import { findRabbitTools, startRabbitNode, type RabbitNode } from '../brokerauth/rabbitmq-node';
 import { appendChanges, change, consume, type Consumer } from './support';
+import { sleep } from '../support/wait';
 
 const ROLES_NO_ENGINE = 'api,eventstore,projections,relay,jobs';
 const CHANGES_PER_EVENT = 10;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('queues keep receiving after a restart of RabbitMQ, or of RabbitMQ and tagtrail (dedicated node)', function () {
   this.timeout(240_000);

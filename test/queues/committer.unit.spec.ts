@@ -3,6 +3,7 @@ import type { Position } from '@eventstore/db-client';
 import { InMemoryCheckpointStore } from '../../src/core/subscriptions';
 import type { Logger } from '../../src/core/logger';
 import { ConfirmedCheckpoints } from '../../src/queues/committer';
+import { sleep } from '../support/wait';
 
 const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
 const pos = (n: number): Position => ({ commit: BigInt(n), prepare: BigInt(n) });
@@ -27,7 +28,7 @@ describe('queues: checkpoints saved only after confirms, in log order', () => {
     c.enqueue(0, pos(20), b.promise);
     c.enqueue(0, pos(25)); // a position the handler never saw
     b.resolve(); // the later batch confirmed first
-    await new Promise((r) => setTimeout(r, 10));
+    await sleep(10);
     expect(await store.load('relay')).to.equal(undefined);
     a.resolve();
     await c.settled();
@@ -48,7 +49,7 @@ describe('queues: checkpoints saved only after confirms, in log order', () => {
     a.resolve();
     b.reject(new Error('channel closed'));
     d.resolve(); // confirmed, but after a batch that was not: must not be saved
-    await new Promise((r) => setTimeout(r, 10));
+    await sleep(10);
     expect(failures).to.have.length(1);
     const g = c.newGeneration();
     await c.settled();
@@ -71,7 +72,7 @@ describe('queues: checkpoints saved only after confirms, in log order', () => {
     c.enqueue(0, pos(20), b.promise);
     let free = false;
     const room = c.room(0, { batches: 2, messages: 1000 }).then(() => (free = true));
-    await new Promise((r) => setTimeout(r, 10));
+    await sleep(10);
     expect(free, 'two of two in flight').to.equal(false);
     b.resolve(); // the later one: its checkpoint still waits for a, but the window has room
     await room;
@@ -96,7 +97,7 @@ describe('queues: checkpoints saved only after confirms, in log order', () => {
     c.enqueue(0, pos(30), d.promise);
     b.resolve();
     a.resolve();
-    await new Promise((r) => setTimeout(r, 10));
+    await sleep(10);
     expect(saved, 'd still waits: 20 is written').to.deep.equal([20n]);
     d.resolve();
     await c.settled();

@@ -18,9 +18,9 @@ import { ADMIN } from '../support/app';
 import { childEnv, runEntryPoint, type RunningProcess } from '../support/tagtrailProcess';
 import { removeRedisKeys, testRedisPrefix } from '../support/redis-prefix';
 import { appendChanges, change, consume, type Consumer } from './support';
+import { sleep } from '../support/wait';
 
 const run = promisify(execFile);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const CHANGES_PER_EVENT = 20;
 
 /** Closes, from the broker side, every connection named `name`; returns how many. */

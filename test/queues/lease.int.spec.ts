@@ -13,8 +13,8 @@ import { startRelay, type RunningRelay } from '../../src/queues/relay';
 import { withEventStore, testLogger } from '../support/eventstore';
 import { AMQP_URL, appendChanges, change, consume, type Consumer } from './support';
 import { configureItemQueue, dropKeysAndQuit, recordingLogger, type LogLine } from './relay-fixture';
+import { sleep } from '../support/wait';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const EPC_PREFIX = 'E2800000A9';
 // Long enough that a busy machine's event-loop stalls do not let a lease lapse by accident.
 const LEASE_MS = 3000;

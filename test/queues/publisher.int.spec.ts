@@ -12,6 +12,7 @@ import { ConfirmPublisher, type OutMessage } from '../../src/queues/publisher';
 import { batchWriterOf } from '../../src/queues/channel-writer';
 import { createLogger } from '../../src/core/logger';
 import { AMQP_URL } from './support';
+import { sleep } from '../support/wait';
 
 interface Got {
   readonly body: string;
@@ -48,7 +49,7 @@ describe('queues publisher: batched frames on a real broker', function () {
       const m = await ch.get(queue, { noAck: true });
       if (m) got.push({ body: m.content.toString('utf8'), props: m.properties });
       else if (Date.now() > deadline) throw new Error(`${queue}: ${got.length} of ${n}`);
-      else await new Promise((r) => setTimeout(r, 20));
+      else await sleep(20);
     }
     expect(await ch.get(queue, { noAck: true }), `${queue}: nothing beyond the ${n} messages`).to.equal(false);
     await ch.close();

@@ -17,12 +17,12 @@ import { AMQP_URL, appendChanges, change, consume, T0, type Consumer } from './s
 import { appendEvents } from '../../src/core/eventstore';
 import { encodeEvent } from '../../src/core/events';
 import { ENGINE_STREAM, itemEvents } from '../../src/engine/events';
+import { sleep } from '../support/wait';
 
 const ITEMS = '/data/v1/items/queues';
 const HEALTH = '/health/v1/events/queues';
 const THRESHOLD = '/data/v1/items/queues/threshold';
 const ROLES_NO_ENGINE = 'api,eventstore,projections,relay,jobs';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function queueConfiguredCount(client: EventStoreDBClient): Promise<number> {
   let n = 0;

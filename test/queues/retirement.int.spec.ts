@@ -16,8 +16,8 @@ import { startRelay, type RunningRelay } from '../../src/queues/relay';
 import { withEventStore, testLogger } from '../support/eventstore';
 import { AMQP_URL, appendChanges, change, consume, type Consumer } from './support';
 import { configureItemQueue, dropKeysAndQuit } from './relay-fixture';
+import { sleep } from '../support/wait';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const EPC_PREFIX = 'E2800000F3';
 const RETIREMENT = { idleMs: 1500, checkEveryMs: 250 };
 

@@ -18,8 +18,8 @@ import { withEventStore, testLogger } from '../support/eventstore';
 import { AMQP_URL, appendChanges, change, consume, type Consumer } from './support';
 import { configureItemQueue, dropKeysAndQuit, recordingLogger, type LogLine } from './relay-fixture';
 import { brokerProxy, urlOnPort } from './broker-proxy';
+import { sleep } from '../support/wait';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const EPC_PREFIX = 'E2800000C5';
 
 describe('relay start-up retried until the broker is reachable', function () {

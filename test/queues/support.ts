@@ -10,9 +10,9 @@ import { loadConfigOrThrow } from '../../src/config';
 import { ENGINE_STREAM, itemEvents } from '../../src/engine/events';
 import type { ItemChange } from '../../projections/items/model';
 import { QUEUE_ARGUMENTS } from '../../src/queues/model';
+import { sleep } from '../support/wait';
 
 export const AMQP_URL = loadConfigOrThrow({}).amqpUrl;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export interface Received {
   readonly body: any; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -19,8 +19,8 @@ import { createLogger } from '../../src/core/logger';
 import { AMQP_URL, change, consume } from './support';
 import { configureItemQueue, dropKeysAndQuit } from './relay-fixture';
 import { brokerProxy, urlOnPort, type BrokerProxy } from './broker-proxy';
+import { sleep } from '../support/wait';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const EPC_PREFIX = 'E2800000E7';
 const QUEUES = 3;
 const EVENTS = 60;

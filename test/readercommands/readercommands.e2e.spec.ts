@@ -9,21 +9,16 @@ import { parseOptions } from '../../src/simulator/options';
 import { runSimulation } from '../../src/simulator/run';
 import { startTestApp, type TestApp } from '../support/app';
 import { logHead } from '../support/log-head';
+import { waitForValue } from '../support/wait';
 
 const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const S = '/support/v1';
 const READERS = ['sim-xarray-1', 'sim-xspan-2', 'sim-speedway-3'];
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function until(app: TestApp, path: string, done: (b: any) => boolean, timeoutMs = 30_000): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await app.request('GET', path);
-    if (res.status === 200 && done(res.body)) return res.body;
-    if (Date.now() > deadline) throw new Error(`${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    await sleep(150);
-  }
+  const res = await waitForValue(`GET ${path}`, () => app.request('GET', path), (r) => r.status === 200 && done(r.body), { timeoutMs, intervalMs: 150 });
+  return res.body;
 }
 
 describe('support reader commands: time sync and reboot', function () {

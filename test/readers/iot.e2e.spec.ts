@@ -10,7 +10,8 @@ import { World } from '../../src/simulator/world';
 import { parseOptions } from '../../src/simulator/options';
 import { runSimulation } from '../../src/simulator/run';
 import { startTestApp, type TestApp } from '../support/app';
-import { appWithEnv, setEnv, silent, sleep, until } from './support';
+import { appWithEnv, setEnv, silent, until } from './support';
+import { sleep } from '../support/wait';
 
 
 

@@ -15,6 +15,7 @@ import { generateLayout } from '../../src/simulator/layout';
 import { SimLlrpReader } from '../../src/simulator/llrp-reader';
 import { World } from '../../src/simulator/world';
 import { silent, until } from './support';
+import { sleep } from '../support/wait';
 
 describe('readers: one process per reader (lease)', function () {
   this.timeout(60_000);
@@ -55,7 +56,7 @@ describe('readers: one process per reader (lease)', function () {
     const deadline = Date.now() + 4000;
     while (Date.now() < deadline) {
       expect(second.state, 'never connects while the first holds the reader').to.equal('standby');
-      await new Promise((r) => setTimeout(r, 100));
+      await sleep(100);
     }
     await first.stop();
     links.splice(links.indexOf(first), 1);

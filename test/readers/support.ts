@@ -3,21 +3,13 @@
 // for one describe and restored after.
 import type { Logger } from '../../src/core/logger';
 import type { TestApp } from '../support/app';
+import { waitFor } from '../support/wait';
 
 export const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls `probe` until it answers something other than undefined (errors count as not yet). */
-export async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    const v = await probe().catch((e: unknown) => ((last = e), undefined));
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms (${String(last)})`);
-    await sleep(200);
-  }
-}
+export const until = <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> =>
+  waitFor(what, probe, { timeoutMs, intervalMs: 200, retryErrors: true });
 
 /** Sets `vars` in process.env; the returned function puts the old values back. */
 export function setEnv(vars: Record<string, string>): () => void {

@@ -10,6 +10,7 @@ import type { Logger } from '../../src/core/logger';
 import { parseOptions } from '../../src/simulator/options';
 import { runSimulation, type Summary } from '../../src/simulator/run';
 import { startTestApp, type TestApp } from '../support/app';
+import { sleep, waitFor, waitForValue } from '../support/wait';
 
 const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
 
@@ -20,15 +21,12 @@ async function agentApiPresent(app: TestApp): Promise<boolean> {
 
 /** The job's stats once the jobs projection has caught up with what the simulator saw accepted. */
 async function jobStats(app: TestApp, jobId: string, reports: number): Promise<{ reports: number; observations: number; itemsSeen: number }> {
-  let last: { reports: number; observations: number; itemsSeen: number } | undefined;
-  for (let i = 0; i < 50; i++) {
+  const read = async (): Promise<{ reports: number; observations: number; itemsSeen: number }> => {
     const res = await app.request('GET', `/control/v1/jobs/stats/${jobId}`);
     expect(res.status).to.equal(200);
-    last = res.body;
-    if (last!.reports >= reports) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return last!;
+    return res.body;
+  };
+  return waitForValue(`the stats of job ${jobId} to count ${reports} reports`, read, (s) => s.reports >= reports, { timeoutMs: 5000, intervalMs: 100 });
 }
 
 describe('reader simulator end to end', function () {
@@ -57,7 +55,7 @@ describe('reader simulator end to end', function () {
   it('--demo --start-job: readers check in, acknowledge, reports are accepted and counted, a feature change goes end to end, the job stops', async () => {
     const options = parseOptions(['--url', app.baseUrl, '--demo', '--start-job', '--readers', '3', '--families', 'XARRAY,SPEEDWAY,XPORTAL', '--tags', '30', '--seed', '7', '--duration', '9', '--checkin-seconds', '1', '--progress', 'none']);
     const running = runSimulation(options, { log: silent });
-    await new Promise((r) => setTimeout(r, 3_000)); // the demo configuration exists by then
+    await waitFor('the demo reader definition', async () => (await app.request('GET', '/configuration/v1/readerDefinitions/show/sim-xarray-1')).status === 200);
     const fc = await app.request('POST', '/configuration/v1/readerDefinitions/sim-xarray-1/featureChanges', { body: { feature: 'ANTENNA_HUB', action: 'ENABLE' } });
     expect(fc.status, JSON.stringify(fc.body)).to.equal(202);
     const summary: Summary = await running;
@@ -128,7 +126,7 @@ describe('reader simulator end to end', function () {
       const running = runSimulation(options, { log: silent });
       const seen = new Set<string>();
       for (let i = 0; i < 50 && !seen.has('NOT_RESPONDING'); i++) {
-        await new Promise((r) => setTimeout(r, 200));
+        await sleep(200);
         const quiet = await app.request('GET', '/health/v1/readers/quiet-1');
         if (quiet.status === 200) seen.add(quiet.body.state);
         if (quiet.body?.state === 'NOT_RESPONDING') expect((await app.request('GET', '/health/v1/readers/chatty-1')).body.state).to.equal('IDLE');
@@ -141,7 +139,7 @@ describe('reader simulator end to end', function () {
       for (let i = 0; i < 30 && !codes.includes('RESPONDING'); i++) {
         const events = await app.request('POST', '/health/v1/events', { body: { readerNames: ['quiet-1'] } });
         codes = (events.body.events as Array<{ code: string }>).map((e) => e.code);
-        if (!codes.includes('RESPONDING')) await new Promise((r) => setTimeout(r, 200));
+        if (!codes.includes('RESPONDING')) await sleep(200);
       }
       expect(codes).to.include.members(['NOT_RESPONDING', 'RESPONDING']);
     } finally {

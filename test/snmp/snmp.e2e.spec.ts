@@ -13,6 +13,7 @@ import { healthEvents, healthStream, type HealthStreamEvent } from '../../src/he
 import { NOTIFICATION_OIDS, OBJECT_OIDS } from '../../src/snmp/oids';
 import { startTestApp, type TestApp } from '../support/app';
 import { decodeNotification, type DecodedNotification } from './ber';
+import { sleep, waitForValue } from '../support/wait';
 
 const SNMP = '/configuration/v1/settings/SNMP';
 const SYS_UPTIME = '1.3.6.1.2.1.1.3.0';
@@ -29,11 +30,7 @@ class Listener {
     return l;
   }
   async waitFor(count: number, timeoutMs = 10_000): Promise<DecodedNotification[]> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.received.length < count) {
-      if (Date.now() > deadline) throw new Error(`expected ${count} notifications, got ${this.received.length}`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    await waitForValue(`${count} notifications`, () => this.received.length, (n) => n >= count, { timeoutMs, intervalMs: 25 });
     return this.received.map((r) => r.n);
   }
   close(): Promise<void> {
@@ -112,7 +109,7 @@ describe('SNMP notifications of degraded reader health', function () {
     expect((await app.request('PUT', SNMP, { body: settings('again') })).status).to.equal(200);
     const marker = await report('r4', 'DROPPED_READ', 'THROUGHPUT');
     const got = await listener.waitFor(before + 1);
-    await new Promise((r) => setTimeout(r, 300)); // let a wrongly sent extra packet arrive, were there one
+    await sleep(300); // let a wrongly sent extra packet arrive, were there one
     expect(got.slice(before).map((n) => [n.community, objects(n)['eventId']])).to.deep.equal([['again', marker]]);
     expect(listener.received.length).to.equal(before + 1);
   });
@@ -162,7 +159,7 @@ describe('SNMP notifier across a restart', function () {
       app = await startTestApp(env);
       const second = await report(app, 'HTTP_FAILURE');
       await listener.waitFor(2);
-      await new Promise((r) => setTimeout(r, 300)); // a wrongly resent first trap would arrive by now
+      await sleep(300); // a wrongly resent first trap would arrive by now
       expect(listener.received.map((r) => [r.n.community, objects(r.n)['eventId']])).to.deep.equal([['keep', first], ['keep', second]]);
     } finally {
       await app?.stop();

@@ -4,6 +4,7 @@ import { encodeEvent } from '../../src/core/events';
 import type { SoftwareImage } from '../../src/software/codec';
 import { softwareImageEvents, softwareImageStream } from '../../src/software/events';
 import { startTestApp, type TestApp } from '../support/app';
+import { waitFor } from '../support/wait';
 
 const BASE = '/configuration/v1/softwareVersions';
 
@@ -28,13 +29,7 @@ async function register(app: TestApp, images: SoftwareImage[]): Promise<void> {
   }
 }
 
-async function eventually(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('not projected in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const eventually = (check: () => Promise<boolean>): Promise<boolean> => waitFor('the version to be projected', check, { timeoutMs: 5000, intervalMs: 20 });
 
 describe('software versions over HTTP', function () {
   this.timeout(60_000);

@@ -6,8 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestApp, type TestApp } from '../support/app';
-import { HISTORY, ITEMS, sleep, until } from './e2e-support';
+import { HISTORY, ITEMS, until } from './e2e-support';
 import { epc, postReport, startInventoryJob } from '../engine/e2e-support';
+import { sleep } from '../support/wait';
 
 describe('support: factory reset and the item engine', function () {
   this.timeout(120_000);

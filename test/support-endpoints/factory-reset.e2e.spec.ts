@@ -15,19 +15,12 @@ import { generateLayout } from '../../src/simulator/layout';
 import { createLogger } from '../../src/core/logger';
 import { ADMIN, basic, startTestApp, type TestApp } from '../support/app';
 import { DEFAULT_ANTENNA_CONFIGURATIONS, DEFAULT_READER_CONFIGURATIONS, DEFAULT_RECIPES } from '../../src/defaults/catalog';
+import { waitForValue } from '../support/wait';
 
 const RESET = '/support/v1/factoryReset';
 const CONFIRM = { confirm: 'FACTORY_RESET' };
 
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`${what}: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const until = <T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> => waitForValue(what, read, ok, { timeoutMs: 20_000, intervalMs: 100 });
 
 describe('support: factory reset', function () {
   this.timeout(120_000);

@@ -12,7 +12,8 @@ import { ITEM_RESET_STREAM } from '../../src/support/events';
 import { startTestApp, type TestApp } from '../support/app';
 import { acceptJob, epc, postReport, startInventoryJob, type RunningJob } from '../engine/e2e-support';
 import { expectStatus } from '../readerconfigurations/e2e-support';
-import { HISTORY, ITEMS, sleep, until } from './e2e-support';
+import { HISTORY, ITEMS, until } from './e2e-support';
+import { sleep } from '../support/wait';
 
 const RESET = '/support/v1/itemReset';
 

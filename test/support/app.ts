@@ -11,6 +11,7 @@ import { createLogger } from '../../src/core/logger';
 import { Shutdown } from '../../src/core/shutdown';
 import { startTagtrail } from '../../src/app/start';
 import { checkContract } from './contract';
+import { waitForValue } from './wait';
 
 export interface TestApp {
   readonly baseUrl: string; // http://127.0.0.1:PORT/itemsense
@@ -99,14 +100,10 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
 
 /** Polls /healthz until every read model is ready (bounded: a start that never gets there fails the test). */
 export async function waitForReadModels(healthUrl: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    const res = await fetch(healthUrl).catch(() => undefined);
-    last = await res?.json().catch(() => undefined);
-    const models = (last as { readModels?: Record<string, { status?: string }> } | undefined)?.readModels;
-    if (models && !('error' in models) && Object.values(models).every((m) => m.status === 'ready')) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`read models not ready within ${timeoutMs} ms: ${JSON.stringify(last)}`);
+  const read = async (): Promise<unknown> => (await fetch(healthUrl)).json();
+  const ready = (body: unknown): boolean => {
+    const models = (body as { readModels?: Record<string, { status?: string }> } | undefined)?.readModels;
+    return models !== undefined && !('error' in models) && Object.values(models).every((m) => m.status === 'ready');
+  };
+  await waitForValue(`every read model to be ready at ${healthUrl}`, read, ready, { timeoutMs, retryErrors: true });
 }

@@ -14,19 +14,7 @@ import {
   type CatchupSubscription,
 } from '@eventstore/db-client';
 
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-export async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms);
-  });
-  try {
-    return await Promise.race([p, timeout]);
-  } finally {
-    if (timer) clearTimeout(timer);
-  }
-}
+import { withTimeout } from './wait';
 
 /** Reads a finite stream (readStream/readAll) to the end. */
 export async function collect<T>(iterable: AsyncIterable<T>, timeoutMs = 20_000): Promise<T[]> {

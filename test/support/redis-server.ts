@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from 'redis';
+import { sleep } from './wait';
 
 export interface OwnRedis {
   readonly url: string;
@@ -55,7 +56,7 @@ export async function startOwnRedis(): Promise<OwnRedis> {
         } catch (err) {
           probe.destroy();
           if (Date.now() > deadline) throw new Error(`redis-server on port ${port} did not start`, { cause: err });
-          await new Promise((r) => setTimeout(r, 50));
+          await sleep(50);
         }
       }
     },

@@ -13,6 +13,7 @@ import { EventStoreDBClient, jsonEvent } from '@eventstore/db-client';
 import { createClient } from 'redis';
 import { startTestApp, basic, ADMIN, type TestApp } from '../support/app';
 import { tokenIdOf } from '../../src/tokens/tokenId';
+import { waitFor } from '../support/wait';
 
 const AUTH = '/authentication/v1';
 const ME = '/configuration/v1/users/currentUser';
@@ -60,15 +61,7 @@ async function exportedLogs(app: TestApp, since: string): Promise<string> {
   return gunzipSync(Buffer.from(await res.arrayBuffer())).toString('utf8');
 }
 
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const eventually = <T>(what: string, probe: () => Promise<T | undefined>): Promise<T> => waitFor(what, probe, { timeoutMs: 20_000, intervalMs: 100 });
 
 describe('tokens are stored as digests and never logged', function () {
   this.timeout(120_000);

@@ -11,7 +11,8 @@ import type { Logger } from '../../src/core/logger';
 import { parseOptions } from '../../src/simulator/options';
 import { runSimulation } from '../../src/simulator/run';
 import { startTestApp, type TestApp } from '../support/app';
-import { finished, maxInProgress, registerImage, sleep, upgradeEventsOf, waitForStatus } from './support';
+import { finished, maxInProgress, registerImage, upgradeEventsOf, waitForStatus } from './support';
+import { sleep } from '../support/wait';
 
 const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
 const U = '/control/v1/upgrades';

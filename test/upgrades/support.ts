@@ -5,9 +5,9 @@ import { EventStoreDBClient } from '@eventstore/db-client';
 import { readStream } from '../../src/core/eventstore';
 import { upgradeEvents, upgradeStream, type UpgradeEvent } from '../../src/upgrades/events';
 import type { TestApp } from '../support/app';
+import { waitForValue } from '../support/wait';
 
 export const CHECKSUM = 'c0ffee'.repeat(10) + 'c0ff';
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function registerImage(app: TestApp, version: string, imageType = 'FIRMWARE_READER'): Promise<void> {
   const res = await app.request('POST', '/configuration/v1/softwareVersions/create', {
@@ -18,14 +18,12 @@ export async function registerImage(app: TestApp, version: string, imageType = '
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function waitForStatus(app: TestApp, id: string, done: (s: any) => boolean, timeoutMs = 60_000): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  const read = async (): Promise<unknown> => {
     const res = await app.request('GET', `/control/v1/upgrades/show/${id}`);
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    if (done(res.body)) return res.body;
-    if (Date.now() > deadline) throw new Error(`upgrade ${id} not there in time: ${JSON.stringify(res.body)}`);
-    await sleep(100);
-  }
+    return res.body;
+  };
+  return waitForValue(`upgrade ${id}`, read, done, { timeoutMs, intervalMs: 100 });
 }
 
 export const finished = (s: { status: string }): boolean => s.status === 'COMPLETED' || s.status === 'FAILED';

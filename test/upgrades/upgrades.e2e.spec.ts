@@ -11,6 +11,7 @@ import { agentAuthorization } from '../../src/agents/guard';
 import { startTestApp, type TestApp } from '../support/app';
 import { logHead } from '../support/log-head';
 import { CHECKSUM, maxInProgress, registerImage, upgradeEventsOf, waitForStatus, finished } from './support';
+import { sleep } from '../support/wait';
 
 const U = '/control/v1/upgrades';
 const A = '/agent/v1/readers';
@@ -39,7 +40,7 @@ function agents(app: () => TestApp, secrets: Record<string, string>): Agents {
         const [c] = await this.checkin(reader);
         if (c !== undefined) return c;
         if (Date.now() > deadline) throw new Error(`no command for ${reader}`);
-        await new Promise((r) => setTimeout(r, 50));
+        await sleep(50);
       }
     },
     async complete(reader, id, body) {

@@ -4,13 +4,13 @@ import { expect } from 'chai';
 import { EventStoreDBClient } from '@eventstore/db-client';
 import { isLeft } from 'fp-ts/Either';
 import { startTestApp, basic, type TestApp } from '../support/app';
-import { sleep } from '../support/helpers';
 import { logHead } from '../support/log-head';
 import { handleCommand } from '../../src/core/command';
 import { hashPassword } from '../../src/auth/password';
 import type { Role } from '../../src/auth/roles';
 import { userAggregate } from '../../src/users/decide';
 import { userStream } from '../../src/users/events';
+import { sleep } from '../support/wait';
 
 const ZM = '/configuration/v1/zoneMaps';
 const CURRENT = '/control/v1/currentZoneMap';

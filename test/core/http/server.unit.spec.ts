@@ -10,6 +10,7 @@ import { BODY_LIMITS, MAX_JSON_DEPTH } from '../../../src/core/http/body';
 import { UnavailableError } from '@eventstore/db-client';
 import { ClientOfflineError } from 'redis';
 import { redisDown } from '../../../src/core/redis/readiness';
+import { sleep } from '../../support/wait';
 
 const logger = createLogger('test');
 
@@ -267,9 +268,9 @@ describe('http listener close', () => {
     const http = await listen(app, '127.0.0.1', 0, logger);
     const url = `http://127.0.0.1:${http.port}`;
     const inFlight = fetch(`${url}/slow`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(50);
     const closed = http.close(5000);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(50);
     release();
     const res = await inFlight;
     expect(res.status).to.equal(200);
@@ -289,7 +290,7 @@ describe('http listener close', () => {
       () => 'answered',
       () => 'cut',
     );
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(50);
     const started = Date.now();
     await http.close(200);
     expect(Date.now() - started).to.be.lessThan(2000);

@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { ApiError } from '../../../src/core/http/errors';
 import { RedisKeys } from '../../../src/core/redis/keys';
 import { ReadModelGate, type ReadinessRedis } from '../../../src/core/redis/readiness';
+import { sleep } from '../../support/wait';
 
 const keys = new RedisKeys('t:');
 
@@ -95,7 +96,7 @@ describe('ReadModelGate', () => {
     const said: string[] = [];
     let done = false;
     const waiting = gate.untilReady(['config'], 5, (why) => said.push(why)).then(() => (done = true));
-    await new Promise((r) => setTimeout(r, 30));
+    await sleep(30);
     expect(done).to.equal(false);
     redis.strings.set(keys.generation, 'g1');
     await waiting;

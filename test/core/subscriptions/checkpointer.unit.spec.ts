@@ -3,9 +3,9 @@ import type { Position } from '@eventstore/db-client';
 import { Checkpointer } from '../../../src/core/subscriptions/checkpointer';
 import { InMemoryCheckpointStore } from '../../../src/core/subscriptions/checkpoint-store';
 import { createLogger } from '../../../src/core/logger';
+import { sleep } from '../../support/wait';
 
 const pos = (n: number): Position => ({ commit: BigInt(n), prepare: BigInt(n) });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('core/subscriptions Checkpointer', () => {
   const logger = createLogger('test');

@@ -7,10 +7,10 @@ import { startEmbeddedEventStore, type EmbeddedEventStore } from '../../../src/e
 import { InMemoryCheckpointStore } from '../../../src/core/subscriptions/checkpoint-store';
 import { runSubscription } from '../../../src/core/subscriptions/run-subscription';
 import { isRealServer, testLogger, uniqueToken } from '../../support/eventstore';
-import { withTimeout } from '../../support/helpers';
 import { encodeEvent } from '../../../src/core/events';
 import { counterEvents } from '../toy-counter';
 import { appendIncrements, until } from './support';
+import { sleep, withTimeout } from '../../support/wait';
 
 describe('core/subscriptions runSubscription across an event store restart', function () {
   this.timeout(60_000);
@@ -54,7 +54,7 @@ describe('core/subscriptions runSubscription across an event store restart', fun
 
     await server.close();
     server = undefined;
-    await new Promise((r) => setTimeout(r, 500)); // let the subscription notice and back off
+    await sleep(500); // let the subscription notice and back off
     server = await startEmbeddedEventStore({ dataDir, host: '127.0.0.1', port, logger });
 
     // The client's channel may need a moment to reconnect; one atomic append

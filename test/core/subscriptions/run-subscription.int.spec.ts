@@ -6,10 +6,10 @@ import { RedisCheckpointStore } from '../../../src/core/subscriptions/redis-chec
 import { runSubscription, type RunSubscriptionOptions } from '../../../src/core/subscriptions/run-subscription';
 import { isAfter } from '../../../src/core/subscriptions/position';
 import { testLogger, uniqueToken, withEventStore } from '../../support/eventstore';
-import { withTimeout } from '../../support/helpers';
 import { counter, counterEvents, type CounterEvent } from '../toy-counter';
 import { withRedis } from './redis';
 import { appendIncrements, until } from './support';
+import { sleep, withTimeout } from '../../support/wait';
 
 type Seen = RecordedDomainEvent<CounterEvent>;
 
@@ -214,7 +214,7 @@ describe('core/subscriptions runSubscription checkpoint ordering under backpress
       maxQueued: 20,
       logger: testLogger('subscription'),
       handler: async (events) => {
-        await new Promise((r) => setTimeout(r, 2));
+        await sleep(2);
         for (const e of events) handled.add(e.id);
       },
     });

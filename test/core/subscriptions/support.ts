@@ -2,13 +2,10 @@
 import type { EventStoreDBClient, Position } from '@eventstore/db-client';
 import { encodeEvent } from '../../../src/core/events';
 import { counterEvents } from '../toy-counter';
+import { waitFor } from '../../support/wait';
 
 export async function until(what: string, predicate: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await waitFor(what, predicate, { timeoutMs, intervalMs: 20 });
 }
 
 /** Appends one increment per value, each in its own append; returns event ids and positions. */
