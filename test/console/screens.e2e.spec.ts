@@ -1,26 +1,13 @@
 // Console screens in a real browser (Debian's Chromium through
 // playwright-core) against the whole service, each on its own: queues
-// (configure, listed with the broker's consumer count, delete), the
-// thresholds form's readers map, an upgrade of simulated readers driven from
-// the console, and the virtualised tables holding a bounded number of rows.
+// (configure, listed with the broker's consumer count, delete) and the
+// thresholds form's readers map.
 // Screenshots go to test-artifacts/console/. Every wait is on a condition.
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../support/app';
-import { chromiumPresent, launchBrowser, logIn, screenshot, type TestBrowser } from '../support/browser';
+import { chromiumPresent, launchBrowser, logIn, screenshot, until, type TestBrowser } from '../support/browser';
 import { consume, type Consumer } from '../queues/support';
-
-/** Polls `test` until it holds (deadline, never a fixed sleep); a screenshot when it never does. */
-export async function until(page: Page, what: string, test: () => Promise<boolean>, ms = 60_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await test())) {
-    if (Date.now() > deadline) {
-      await screenshot(page, `failed-${what.replace(/\W+/g, '-')}`);
-      throw new Error(`timed out waiting for ${what}`);
-    }
-    await page.waitForTimeout(200);
-  }
-}
 
 describe('console screens in Chromium', function () {
   this.timeout(300_000);
