@@ -1,13 +1,20 @@
 // Console screens in a real browser (Debian's Chromium through
 // playwright-core) against the whole service, each on its own: queues
-// (configure, listed with the broker's consumer count, delete) and the
-// thresholds form's readers map.
+// (configure, listed with the broker's consumer count, delete), the
+// thresholds form's readers map, and an upgrade of simulated readers driven
+// from the console.
 // Screenshots go to test-artifacts/console/. Every wait is on a condition.
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../support/app';
 import { chromiumPresent, launchBrowser, logIn, screenshot, until, type TestBrowser } from '../support/browser';
 import { consume, type Consumer } from '../queues/support';
+import { createHash } from 'node:crypto';
+import { parseOptions } from '../../src/simulator/options';
+import { runSimulation, type Summary } from '../../src/simulator/run';
+import type { Logger } from '../../src/core/logger';
+
+const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent } as unknown as Logger;
 
 describe('console screens in Chromium', function () {
   this.timeout(300_000);
@@ -16,6 +23,8 @@ describe('console screens in Chromium', function () {
   let page: Page;
   let consoleUrl: string;
   const consumers: Consumer[] = [];
+  const stopSimulation = new AbortController();
+  let simulation: Promise<Summary> | undefined;
 
   before(async function () {
     if (!chromiumPresent()) throw new Error('Chromium is missing at /usr/bin/chromium: apt-get install -y chromium (or set CHROMIUM_PATH)');
@@ -27,6 +36,8 @@ describe('console screens in Chromium', function () {
     await logIn(page, consoleUrl, 'admin', 'admindefault');
   });
   after(async () => {
+    stopSimulation.abort();
+    await simulation?.catch(() => undefined);
     for (const c of consumers) await c.close();
     await browser?.close();
     await app?.stop();
@@ -126,5 +137,55 @@ describe('console screens in Chromium', function () {
     expect(((await app.request('GET', `/configuration/v1/thresholds/show/${stored.id}`)).body as { readers: unknown }).readers).to.deep.equal(stored.readers);
     await page.click('button:text-is("Cancel")');
     await until(page, 'error and row gone', async () => (await page.locator('[data-testid=save-error]').count()) === 0 && (await page.locator('[data-testid=threshold-reader-2]').count()) === 0);
+  });
+
+  it('upgrade: register an image from a chosen file, upgrade the simulated readers, see each reader\'s progress to completion', async () => {
+    // The Door readers (previous test) played by the simulator; an UPGRADE takes it 4 s.
+    const options = parseOptions(['--url', app.baseUrl, '--facility', 'Door', '--tags', '5', '--seed', '3', '--checkin-seconds', '1', '--upgrade-seconds', '4', '--progress', 'none']);
+    simulation = runSimulation(options, { log: silent, signal: stopSimulation.signal });
+    await until(page, 'readers checked in', async () => ((await app.request('GET', '/health/v1/readers')).body as Array<{ readerName: string; lastCheckin: string | null }>).filter((r) => r.readerName.startsWith('door-') && r.lastCheckin).length === 2);
+
+    await openScreen('Software & upgrades');
+    await page.waitForSelector('[data-testid=register-image]');
+    const image = Buffer.from(`octane firmware image ${'x'.repeat(5000)}`);
+    const sha = createHash('sha256').update(image).digest('hex');
+    await page.setInputFiles('[data-testid=register-image] input[name=file]', { name: 'octane-8.2.1.upgx', mimeType: 'application/octet-stream', buffer: image });
+    await until(page, 'checksum computed', async () => (await page.inputValue('[data-testid=register-image] input[name=checksum]')) === sha);
+    expect(await page.inputValue('[data-testid=register-image] input[name=imageName]')).to.equal('octane-8.2.1.upgx');
+    expect(await page.inputValue('[data-testid=register-image] input[name=version]')).to.equal('8.2.1');
+    // The page's own SHA-256 (used where WebCrypto is missing: plain http off localhost) agrees too.
+    const pure = await page.evaluate(async (bytes) => {
+      const { sha256Hex } = (await import(new URL('sha256.js', (globalThis as unknown as { location: { href: string } }).location.href).toString())) as { sha256Hex(b: Uint8Array): string };
+      return [sha256Hex(new Uint8Array(bytes)), sha256Hex(new Uint8Array(0)), sha256Hex(new Uint8Array(64).fill(97))];
+    }, [...image]);
+    expect(pure).to.deep.equal([sha, createHash('sha256').digest('hex'), createHash('sha256').update(Buffer.alloc(64, 97)).digest('hex')]);
+    await page.fill('[data-testid=register-image] input[name=description]', 'Octane 8.2.1');
+    await page.click('[data-testid=register-image] button[type=submit]');
+    await page.waitForSelector('[data-testid=images] td:text-is("8.2.1")');
+
+    await page.selectOption('[data-testid=upgrade-start] select[name=targetType]', 'DEVICE');
+    await page.check('[data-testid=upgrade-readers] input[name=reader-door-1]');
+    await page.check('[data-testid=upgrade-readers] input[name=reader-door-2]');
+    await page.fill('[data-testid=upgrade-start] input[name=maxParallelReaders]', '1');
+    expect(await page.inputValue('[data-testid=upgrade-start] select[name=image]')).to.equal('FIRMWARE_READER|8.2.1');
+    await page.click('[data-testid=upgrade-start] button[type=submit]');
+    await page.waitForSelector('[data-testid=upgrade]');
+    // One reader at a time: the page shows one upgrading while the other waits, then both completed.
+    const seen = new Set<string>();
+    await until(page, 'upgrade COMPLETED', async () => {
+      const rows = await page.$$eval('[data-testid=upgrade] tr[data-reader]', (trs) => trs.map((tr) => `${tr.getAttribute('data-reader')}:${tr.querySelector('.pill')?.textContent ?? ''}`));
+      rows.forEach((r) => seen.add(r));
+      if (rows.some((r) => r.endsWith('IN_PROGRESS')) && !seen.has('screenshot')) {
+        seen.add('screenshot');
+        await screenshot(page, '14-upgrade-in-progress');
+      }
+      return (await page.getAttribute('[data-testid=upgrade]', 'data-status')) === 'COMPLETED';
+    }, 120_000);
+    expect([...seen], 'a reader seen upgrading').to.satisfy((xs: string[]) => xs.some((x) => x.endsWith(':IN_PROGRESS')));
+    expect(await page.textContent('[data-testid=upgrade-progress]')).to.equal('2 of 2 readers finished');
+    expect(await page.$$eval('[data-testid=upgrade] tr[data-reader] .pill', (ps) => ps.map((p) => p.textContent))).to.deep.equal(['COMPLETED', 'COMPLETED']);
+    await screenshot(page, '14-software');
+    const upgrades = (await app.request('GET', '/control/v1/upgrades/show')).body as Array<{ id: string }>;
+    expect((await app.request('GET', `/control/v1/upgrades/show/${upgrades[0]!.id}`)).body.status).to.equal('COMPLETED');
   });
 });
