@@ -13,6 +13,8 @@ import { createHash } from 'node:crypto';
 import { parseOptions } from '../../src/simulator/options';
 import { runSimulation, type Summary } from '../../src/simulator/run';
 import type { Logger } from '../../src/core/logger';
+import { EventStoreDBClient } from '@eventstore/db-client';
+import { appendChanges, changes, epc, projected } from './item-fixtures';
 
 const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent } as unknown as Logger;
 
@@ -187,5 +189,55 @@ describe('console screens in Chromium', function () {
     await screenshot(page, '14-software');
     const upgrades = (await app.request('GET', '/control/v1/upgrades/show')).body as Array<{ id: string }>;
     expect((await app.request('GET', `/control/v1/upgrades/show/${upgrades[0]!.id}`)).body.status).to.equal('COMPLETED');
+  });
+
+  it('virtualised rows: the items table holds 12,000 items, a page of 10,000 keeps a bounded number of rows in the DOM, and scrolling shows the right ones', async () => {
+    const ITEMS = 12_000;
+    const client = EventStoreDBClient.connectionString(app.eventStoreConnectionString);
+    try {
+      await appendChanges(client, changes('Many', 'E2C0', 0, ITEMS, 'FIRST_SEEN', Date.now(), (n) => ({ x: n % 40, y: Math.floor(n / 40) % 40 })));
+    } finally {
+      await client.dispose();
+    }
+    await projected(app, 'Many', epc('E2C0', ITEMS - 1), 180_000);
+    // What the server answers for the first 10,000, in its order: the rows the table must show.
+    const expected: string[] = [];
+    let marker: string | undefined;
+    while (expected.length < 10_000) {
+      const res = (await app.request('GET', `/data/v1/items/show?facility=Many&pageSize=1000${marker ? `&pageMarker=${encodeURIComponent(marker)}` : ''}`)).body as { items: Array<{ epc: string }>; nextPageMarker?: string | null };
+      expected.push(...res.items.map((i) => i.epc));
+      marker = res.nextPageMarker ?? undefined;
+    }
+
+    await openScreen('Items');
+    await page.fill('input[name=facility]', 'Many');
+    await page.selectOption('select[name=pageSize]', '10000');
+    await page.click('button:text("Apply")');
+    await page.waitForSelector('[data-testid=items-page-info]:text("10000 items on this page")');
+    const rendered = async (): Promise<number[]> => page.$$eval('[data-testid=items-table] tbody tr[data-row]', (trs) => trs.map((tr) => Number(tr.getAttribute('data-row'))));
+    const epcAt = async (n: number): Promise<string> => (await page.textContent(`[data-testid=items-table] tr[data-row="${n}"] td:first-child`)) ?? '';
+    const scrollTo = async (row: number): Promise<void> => {
+      await page.$eval('[data-testid=items-table-scroll]', (el, px) => { el.scrollTop = px; }, row * 30);
+      await until(page, `row ${row} rendered`, async () => (await rendered()).includes(row));
+    };
+    expect(await page.getAttribute('[data-testid=items-table]', 'data-rows')).to.equal('10000');
+    const bound = 120;
+    for (const row of [0, 37, 5_000, 9_999, 2_500]) {
+      if (row > 0) await scrollTo(row);
+      const rows = await rendered();
+      expect(rows.length, `rows in the DOM around row ${row}`).to.be.within(10, bound);
+      // Contiguous, and each one the item the server has at that index.
+      expect(rows).to.deep.equal(rows.map((_, i) => rows[0]! + i));
+      for (const n of [rows[0]!, row, rows[rows.length - 1]!]) expect(await epcAt(n), `row ${n}`).to.equal(expected[n]);
+    }
+    // The scroll height stands for all 10,000 rows.
+    const scrollHeight = await page.$eval('[data-testid=items-table-scroll]', (el) => el.scrollHeight);
+    expect(scrollHeight).to.be.at.least(10_000 * 30);
+    await screenshot(page, '04b-items-10000');
+    // The next page holds the remaining 2,000, from the top.
+    await page.click('button:text("Next")');
+    await page.waitForSelector('[data-testid=items-page-info]:text("2000 items on this page")');
+    await until(page, 'scrolled back to the top', async () => (await rendered())[0] === 0);
+    expect(await epcAt(0)).not.to.equal(expected[0]);
   });
 });
