@@ -29,7 +29,7 @@ import { ENGINE_STREAM, itemEvents } from '../src/engine/events';
 import { queueEvents } from '../src/queues/events';
 import { QUEUE_ARGUMENTS, queueName, queueStream } from '../src/queues/model';
 import { itemMessageBody } from '../src/queues/match';
-import type { ItemChange } from '../projections/items/model';
+import type { ItemChange } from '../src/engine';
 import { percentile, progress, rate } from './support/stats';
 import { freePort } from './support/ports';
 import { cpuMeter, pidOf } from './support/cpu';

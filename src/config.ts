@@ -62,6 +62,8 @@ export interface Config {
   readonly startupTimeoutMs: number;
   /** Password of the built-in `admin` user on first start; unset = the well-known default. */
   readonly adminPassword: string | undefined;
+  /** READER_SECRET_KEY (base64, 32 bytes): seals IoT reader passwords; unset: a key file in DATA_DIR (src/core/secret-box.ts). */
+  readonly readerSecretKey: string | undefined;
   /** Item engine state snapshots, kept under DATA_DIR/engine-snapshots (docs/item-processing.md, "Snapshots"). */
   readonly engineSnapshots: {
     /** A snapshot after this many appended changes since the last one; 0 = not by count. */
@@ -117,6 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): E.Either<ConfigError[], Conf
       shutdownTimeoutMs: field(env, 'SHUTDOWN_TIMEOUT_MS', positiveMs, 10_000),
       startupTimeoutMs: field(env, 'STARTUP_TIMEOUT_MS', positiveMs, 30_000),
       adminPassword: field(env, 'ADMIN_PASSWORD', nonEmptyText, undefined, 'secret'),
+      readerSecretKey: field(env, 'READER_SECRET_KEY', nonEmptyText, undefined, 'secret'),
       snapshotEveryChanges: field(env, 'ENGINE_SNAPSHOT_EVERY_CHANGES', intInRange(0, MAX_TIMER_MS), 100_000),
       snapshotIntervalMs: field(env, 'ENGINE_SNAPSHOT_INTERVAL_MS', intInRange(0, MAX_TIMER_MS), 300_000),
     }),
@@ -142,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): E.Either<ConfigError[], Conf
         shutdownTimeoutMs: v.shutdownTimeoutMs,
         startupTimeoutMs: v.startupTimeoutMs,
         adminPassword: v.adminPassword,
+        readerSecretKey: v.readerSecretKey,
         engineSnapshots: { everyChanges: v.snapshotEveryChanges, everyMs: v.snapshotIntervalMs },
       }),
     ),

@@ -40,6 +40,7 @@ describe('config', () => {
         shutdownTimeoutMs: 10_000,
         startupTimeoutMs: 30_000,
         adminPassword: undefined,
+        readerSecretKey: undefined,
         engineSnapshots: { everyChanges: 100_000, everyMs: 300_000 },
         metricsPort: undefined,
       } satisfies Config);
@@ -99,6 +100,7 @@ describe('config', () => {
         shutdownTimeoutMs: 500,
         startupTimeoutMs: 2000,
         adminPassword: 's3cret',
+        readerSecretKey: undefined,
         engineSnapshots: { everyChanges: 0, everyMs: 60_000 },
         metricsPort: 9464,
       } satisfies Config);

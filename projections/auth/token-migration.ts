@@ -10,7 +10,7 @@ import type { RedisClient } from '../../src/core/redis/connect';
 import type { RedisKeys } from '../../src/core/redis/keys';
 import type { Logger } from '../../src/core/logger';
 import { isTokenId, normaliseTokenId, tokenIdOf } from '../../src/tokens/tokenId';
-import { tokensKey, tokensRevokedIdsKey } from './parts';
+import { tokensKey, tokensRevokedIdsKey } from './keys';
 
 /** A field that holds a token itself rather than a token id. */
 const isPlainToken = (field: string): boolean => normaliseTokenId(field) !== undefined && !isTokenId(field);

@@ -11,7 +11,7 @@ import { RedisCheckpointStore, runSubscription, type RunningSubscription } from 
 import { eventNames, resourceEventCodecs, type ResourceKind } from '../../src/core/resource/kind';
 import type { RedisKeys } from '../../src/core/redis/keys';
 import type { RebuildableReadModel } from '../read-model';
-import { tokensKey } from '../auth/parts';
+import { tokensKey } from '../auth/keys';
 import { CONFIG_READ_MODEL } from './readmodel';
 import { agentKeys } from '../../src/agents/events';
 

@@ -1,11 +1,7 @@
 // What the items and history read models store, and how one ItemChange turns
 // into them. Pure: the projection does the I/O.
-import type * as t from 'io-ts';
-import type { ItemChangeStrictCodec } from '../../src/engine/events';
 import { isoTime } from '../../src/core/iso-time';
-import { ABSENT, writesHistory } from '../../src/engine/types';
-
-export type ItemChange = t.TypeOf<typeof ItemChangeStrictCodec>;
+import { ABSENT, writesHistory, type ItemChange } from '../../src/engine';
 
 /** The interface's Item. */
 export interface Item {

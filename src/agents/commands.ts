@@ -24,9 +24,9 @@
 import { randomUUID } from 'node:crypto';
 import { isLeft, left, right, type Either } from 'fp-ts/Either';
 import * as t from 'io-ts';
-import { handleCommand } from '../core/command';
+import { runCommand, type CommandStream, type Decider } from '../core/command';
 import { formatDecodeErrors } from '../core/decode-errors';
-import { aggregateStream, ConcurrencyError } from '../core/eventstore';
+import { aggregateStream } from '../core/eventstore';
 import { defineEvents, type EventMetadata, type EventOf } from '../core/events';
 import { badRequest, conflict, notFound, type ApiError } from '../core/http/errors';
 import type { RedisClient } from '../core/redis/connect';
@@ -153,34 +153,19 @@ export function decideReaderCommand(command: ReaderCommandCommand, state: Reader
 /** Who issues commands when the producer passes no metadata. */
 export const SERVICE_METADATA: EventMetadata = { user: 'tagtrail' };
 
-/** Decides on the reader's command stream and appends; waits for the read model when asked. */
-async function runReaderCommand(
-  deps: ResourceDeps,
-  reader: string,
-  command: ReaderCommandCommand,
-  metadata: EventMetadata,
-  opts: { now?: Date; wait?: boolean } = {},
-): Promise<ReaderCommandsState> {
-  try {
-    const result = await handleCommand({
-      client: deps.client,
-      stream: readerCommandsStream(reader),
-      codecs: readerCommandEvents,
-      initial: initialReaderCommands,
-      evolve: evolveReaderCommands,
-      decide: decideReaderCommand,
-      command,
-      metadata,
-      ...(opts.now ? { now: opts.now } : {}),
-    });
-    if (isLeft(result)) throw result.left;
-    if (opts.wait !== false) await deps.waiter.waitFor(result.right.position);
-    return result.right.state;
-  } catch (err) {
-    if (err instanceof ConcurrencyError) throw conflict(`the commands of reader ${JSON.stringify(reader)} changed concurrently; retry`);
-    throw err;
-  }
-}
+export const readerCommandsDecider: Decider<ReaderCommandCommand, ReaderCommandsState, ReaderCommandEvent, ApiError> = {
+  initialState: initialReaderCommands,
+  evolve: evolveReaderCommands,
+  decide: decideReaderCommand,
+};
+
+/** For runCommand: the reader's command stream. */
+const onReaderCommands = (reader: string): CommandStream<typeof readerCommandEvents, ReaderCommandCommand, ReaderCommandsState, ApiError> => ({
+  stream: readerCommandsStream(reader),
+  codecs: readerCommandEvents,
+  decider: readerCommandsDecider,
+  conflict: `the commands of reader ${JSON.stringify(reader)} changed concurrently; retry`,
+});
 
 /**
  * Issues a command to a reader's agent: answered at its next check-ins until
@@ -197,7 +182,10 @@ export async function issueReaderCommand<T extends ReaderCommandType>(
 ): Promise<{ commandId: string }> {
   await requireReader(deps, readerName);
   const commandId = opts.commandId ?? randomUUID();
-  await runReaderCommand(deps, readerName, { kind: 'Issue', commandId, type, args }, opts.metadata ?? SERVICE_METADATA, opts.now ? { now: opts.now } : {});
+  const metadata = opts.metadata ?? SERVICE_METADATA;
+  const issue: ReaderCommandCommand = { kind: 'Issue', commandId, type, args };
+  const issued = await runCommand(deps.client, onReaderCommands(readerName), issue, { metadata, waiter: deps.waiter, ...(opts.now ? { now: opts.now } : {}) });
+  if (isLeft(issued)) throw issued.left;
   return { commandId };
 }
 
@@ -215,8 +203,10 @@ export async function completeReaderCommand(
   metadata: EventMetadata,
   now?: Date,
 ): Promise<ReaderCommandRecord> {
-  const state = await runReaderCommand(deps, reader, { kind: 'Complete', commandId, result, message }, metadata, now ? { now } : {});
-  const record = state.find((r) => r.commandId === commandId);
+  const complete: ReaderCommandCommand = { kind: 'Complete', commandId, result, message };
+  const completed = await runCommand(deps.client, onReaderCommands(reader), complete, { metadata, waiter: deps.waiter, ...(now ? { now } : {}) });
+  if (isLeft(completed)) throw completed.left;
+  const record = completed.right.state.find((r) => r.commandId === commandId);
   if (record === undefined) throw new Error(`command ${commandId} vanished after completing`);
   return record;
 }
@@ -224,18 +214,13 @@ export async function completeReaderCommand(
 /** Records that check-in answered these commands (the first time only); does not wait for the read model. */
 export async function markCommandsDelivered(deps: ResourceDeps, reader: string, commandIds: readonly string[], metadata: EventMetadata, now?: Date): Promise<void> {
   if (commandIds.length === 0) return;
-  await runReaderCommand(deps, reader, { kind: 'MarkDelivered', commandIds }, metadata, { wait: false, ...(now ? { now } : {}) });
+  const marked = await runCommand(deps.client, onReaderCommands(reader), { kind: 'MarkDelivered', commandIds }, { metadata, ...(now ? { now } : {}) });
+  if (isLeft(marked)) throw marked.left;
 }
 
 /** Every command issued to the reader with what became of it, oldest first (from the event store). */
 export async function readerCommandsOf(deps: Pick<ResourceDeps, 'client'>, reader: string): Promise<ReaderCommandRecord[]> {
-  const { state } = await aggregateStream({
-    client: deps.client,
-    stream: readerCommandsStream(reader),
-    codecs: readerCommandEvents,
-    initial: initialReaderCommands,
-    evolve: evolveReaderCommands,
-  });
+  const { state } = await aggregateStream({ client: deps.client, stream: readerCommandsStream(reader), codecs: readerCommandEvents, ...readerCommandsDecider });
   return [...state];
 }
 

@@ -1,6 +1,7 @@
 // Builds what the slices share (read model, projection waiter, principal
 // store) and, when this process runs the projections role, starts every read
 // model under the supervisor that rebuilds them when Redis loses its data.
+import { loadSecretKey, secretBox } from '../core/secret-box';
 import { redactUrl } from '../core/url';
 import path from 'node:path';
 import type { EventStoreDBClient } from '@eventstore/db-client';
@@ -78,6 +79,7 @@ export async function wireSlices(
     keys,
     logger,
     adminPassword: config.adminPassword,
+    secrets: secretBox(loadSecretKey(path.resolve(config.dataDir), config.readerSecretKey)),
     readModelReady,
     readModels,
     facilityUsage: slices.flatMap((s) => (s.facilityUsage ? [s.facilityUsage] : [])),

@@ -9,7 +9,7 @@ import type { RedisKeys } from '../core/redis/keys';
 import { formatDecodeErrors } from '../core/decode-errors';
 import { Role } from './roles';
 import type { PrincipalStore, StoredToken, StoredUser } from './store';
-import { USER_KIND, tokensKey, tokensRevokedIdsKey, tokensRevokedKey } from '../../projections/auth/parts';
+import { USER_KIND, tokensKey, tokensRevokedIdsKey, tokensRevokedKey } from '../../projections/auth/keys';
 import { tokenIdOf } from '../tokens/tokenId';
 import { CONFIG_READ_MODEL } from '../../projections/config/readmodel';
 import { ReadModelGate } from '../core/redis/readiness';

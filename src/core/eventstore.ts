@@ -122,14 +122,14 @@ export interface AggregateOptions<C extends EventCodecs, S> {
   client: EventStoreDBClient;
   stream: string;
   codecs: C;
-  initial: S;
+  initialState: S;
   evolve: Evolve<S, RecordedDomainEvent<EventOf<C>>>;
 }
 
 export async function aggregateStream<C extends EventCodecs, S>(
   opts: AggregateOptions<C, S>,
 ): Promise<{ state: S; revision: StreamRevision }> {
-  let state = opts.initial;
+  let state = opts.initialState;
   const revision = await forEachInStream(opts.client, opts.stream, opts.codecs, (event) => {
     state = opts.evolve(state, event);
   });

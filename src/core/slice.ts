@@ -1,5 +1,6 @@
 // What a vertical slice contributes to the running process: its routes, its
 // part of the config projection and any first-start bootstrap.
+import type { SecretBox } from './secret-box';
 import type { RouteTable } from './http/routes';
 import type { ResourceDeps } from './resource/routes';
 import type { ConfigProjectionPart } from '../../projections/config/projection';
@@ -15,6 +16,8 @@ export interface AppDeps extends ResourceDeps {
   readonly logger: Logger;
   /** ADMIN_PASSWORD, if set. */
   readonly adminPassword: string | undefined;
+  /** Seals and opens secrets tagtrail presents to readers (IoT passwords); the key is READER_SECRET_KEY or DATA_DIR's. */
+  readonly secrets: SecretBox;
   /** Resolves once the config read model has caught up with the log (bootstrap waits for it). */
   readonly readModelReady: Promise<void>;
   /** Ready signals of every read model (src/app/read-models.ts) in the projections role; resolved at once elsewhere. */

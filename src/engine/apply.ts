@@ -5,7 +5,8 @@
 // computation times) comes from a snapshot taken before them (restore.ts);
 // changes replayed without one lose it (docs/item-processing.md, "Snapshots").
 import { viewOf } from './state';
-import { ABSENT, type EngineState, type ItemChange } from './types';
+import { ABSENT } from './zones';
+import { type EngineState, type ItemChange } from './types';
 
 /**
  * Applies one recorded change to the view of its job (`useOtherJobData` of

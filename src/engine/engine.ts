@@ -7,7 +7,8 @@ import { addSamples, computeDue } from './location';
 import { engineReportOf, type EngineReport } from './report';
 import { runtimeOf, viewOf } from './state';
 import { expire } from './transition';
-import { ABSENT, type EngineResult, type EngineState, type ItemChange, type ItemState, type ItemView, type JobContext, type JobRuntime } from './types';
+import { ABSENT } from './zones';
+import { type EngineResult, type EngineState, type ItemChange, type ItemState, type ItemView, type JobContext, type JobRuntime } from './types';
 
 /**
  * Applies one TagsReported report of `ctx`'s job at time `now`, then runs

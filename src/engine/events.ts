@@ -6,6 +6,7 @@
 import * as t from 'io-ts';
 import { defineEvents, type EventOf } from '../core/events';
 import { isItemChange } from './item-change-check';
+import type { ItemChange } from './types';
 import { OpenPassagesCodec } from './threshold/passages';
 import { ThresholdIterationCodec, ThresholdTransitionCodec } from './threshold/transition';
 
@@ -42,7 +43,7 @@ export const ItemChangeStrictCodec = t.type({
  * relay's CPU per message. Same accepted values (property test); a value that
  * fails the check goes through the strict codec for its error messages.
  */
-export const ItemChangeCodec = new t.Type<t.TypeOf<typeof ItemChangeStrictCodec>, t.OutputOf<typeof ItemChangeStrictCodec>, unknown>(
+export const ItemChangeCodec = new t.Type<ItemChange, t.OutputOf<typeof ItemChangeStrictCodec>, unknown>(
   'ItemChange',
   isItemChange,
   (u, c) => (isItemChange(u) ? t.success(u) : ItemChangeStrictCodec.validate(u, c)),

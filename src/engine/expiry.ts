@@ -4,7 +4,15 @@
 // maintained on every write of an item, so tick reads only the buckets whose
 // items may be due: O(items due) instead of O(items) (docs/item-processing.md,
 // "Expiry index").
-import { ABSENT, type ItemState } from './types';
+import { ABSENT } from './zones';
+
+/** What the index reads of an item (the engine's ItemState). */
+export interface IndexedItem {
+  readonly epc: string;
+  readonly zone: string;
+  readonly jobId: string;
+  readonly lastSeen: number;
+}
 
 /** Width of a lastSeen bucket. Items of the newest due bucket that are not due yet are looked at again next tick. */
 export const BUCKET_MS = 1000;
@@ -103,10 +111,10 @@ class JobBuckets {
  * map. Only construct it empty (Map's constructor would call set before the
  * index exists).
  */
-export class IndexedView extends Map<string, ItemState> {
+export class IndexedView<T extends IndexedItem> extends Map<string, T> {
   private readonly byJob = new Map<string, JobBuckets>();
 
-  override set(epc: string, item: ItemState): this {
+  override set(epc: string, item: T): this {
     const prev = super.get(epc);
     if (prev !== undefined) this.unindex(prev);
     super.set(epc, item);
@@ -119,7 +127,7 @@ export class IndexedView extends Map<string, ItemState> {
    * `prev` of that EPC (the engine's per-read path): no lookup, and the index
    * is left alone when the item stays in the same job's bucket.
    */
-  replace(prev: ItemState, item: ItemState): void {
+  replace(prev: T, item: T): void {
     super.set(item.epc, item);
     if (prev.zone !== ABSENT && item.zone !== ABSENT && prev.jobId === item.jobId && bucketOf(prev.lastSeen) === bucketOf(item.lastSeen)) return;
     this.unindex(prev);
@@ -142,10 +150,10 @@ export class IndexedView extends Map<string, ItemState> {
    * is never returned: each candidate is checked). Cost: the items of the
    * buckets up to the threshold's, which are all due but for the newest bucket.
    */
-  dueBy(jobId: string, threshold: number): ItemState[] {
+  dueBy(jobId: string, threshold: number): T[] {
     const job = this.byJob.get(jobId);
     if (job === undefined) return [];
-    const due: ItemState[] = [];
+    const due: T[] = [];
     for (const epc of job.candidates(threshold)) {
       const item = super.get(epc);
       if (item !== undefined && item.lastSeen <= threshold) due.push(item);
@@ -158,7 +166,7 @@ export class IndexedView extends Map<string, ItemState> {
     return this.byJob.keys();
   }
 
-  private index(epc: string, item: ItemState): void {
+  private index(epc: string, item: T): void {
     if (item.zone === ABSENT) return;
     let job = this.byJob.get(item.jobId);
     if (job === undefined) {
@@ -168,7 +176,7 @@ export class IndexedView extends Map<string, ItemState> {
     job.add(epc, bucketOf(item.lastSeen));
   }
 
-  private unindex(prev: ItemState): void {
+  private unindex(prev: T): void {
     if (prev.zone === ABSENT) return;
     const job = this.byJob.get(prev.jobId);
     if (job === undefined) return;

@@ -4,9 +4,8 @@ export { emptyState, endJob } from './state';
 export { engineReaderOf, engineReaders, engineRecipeOf } from './context';
 export { locate, median } from './location';
 export { zoneOfRead } from './inventory';
+export { ABSENT, FACILITY } from './zones';
 export {
-  ABSENT,
-  FACILITY,
   writesHistory,
   type ChangeKind,
   type EngineReader,

@@ -5,7 +5,8 @@
 // strongest (docs/item-processing.md, "Hysteresis").
 import { observe } from './transition';
 import type { EngineReport } from './report';
-import { ABSENT, FACILITY, type EngineReader, type InventoryCandidate, type ItemChange, type ItemState, type ItemView, type JobContext, type JobRuntime, type Position } from './types';
+import { ABSENT, FACILITY } from './zones';
+import { type EngineReader, type InventoryCandidate, type ItemChange, type ItemState, type ItemView, type JobContext, type JobRuntime, type Position } from './types';
 
 /**
  * Zone of a read by `antennaId` of `reader`. Polarized antenna ids (1001-1052,

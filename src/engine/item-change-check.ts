@@ -1,7 +1,7 @@
 // A hand-written `is` for ItemChangeStrictCodec (./events.ts): the same
 // values pass (test/engine/item-change-check.unit.spec.ts compares both on
 // generated values), at a fraction of io-ts's cost per change.
-import type { ItemChange } from '../../projections/items/model';
+import type { ItemChange } from './types';
 
 const KINDS: ReadonlySet<unknown> = new Set(['FIRST_SEEN', 'ZONE_CHANGE', 'MOVED', 'HEARTBEAT', 'EXPIRED']);
 

@@ -4,7 +4,8 @@
 // least minimumMovementInMeters from the last reported location.
 import type { EngineReport } from './report';
 import { observe } from './transition';
-import { FACILITY, type ItemChange, type ItemState, type ItemView, type JobContext, type JobRuntime, type LocationSample, type Position } from './types';
+import { FACILITY } from './zones';
+import { type ItemChange, type ItemState, type ItemView, type JobContext, type JobRuntime, type LocationSample, type Position } from './types';
 
 /** Keeps the estimates of one report. Observations without x/y (the reader could not locate the tag) are left out. */
 export function addSamples(runtime: JobRuntime, report: EngineReport, timeOf: (i: number) => number, now: number): void {

@@ -167,8 +167,8 @@ function isChunk(v: unknown): v is DecodedChunk {
 /** Decodes a snapshot's sections into a state; the job contexts come from `contextOf` (jobs without one are left out). */
 export function decodeState(header: SnapshotHeader, sections: readonly Buffer[], contextOf: (jobId: string) => JobContext | undefined): EngineState {
   if (sections.length !== header.chunks + 1) throw new SnapshotFormatError(`expected ${header.chunks + 1} sections, found ${sections.length}`);
-  const shared = new IndexedView();
-  const isolated = new Map<string, ItemView>(header.isolated.map((jobId) => [jobId, new IndexedView()]));
+  const shared = new IndexedView<ItemState>();
+  const isolated = new Map<string, ItemView>(header.isolated.map((jobId) => [jobId, new IndexedView<ItemState>()]));
   let count = 0;
   for (const section of sections.slice(0, header.chunks)) {
     const chunk: unknown = deserialize(section);

@@ -3,10 +3,10 @@
 // would defeat the throughput goal); "pure" here means no I/O, no clock, no
 // randomness: the same inputs on an equal state give the same outputs.
 import { IndexedView } from './expiry';
-import type { EngineState, ItemView, JobContext, JobRuntime } from './types';
+import type { EngineState, ItemState, ItemView, JobContext, JobRuntime } from './types';
 
 export function emptyState(): EngineState {
-  return { shared: new IndexedView(), isolated: new Map(), jobs: new Map() };
+  return { shared: new IndexedView<ItemState>(), isolated: new Map(), jobs: new Map() };
 }
 
 /**
@@ -20,7 +20,7 @@ export function viewOf(state: EngineState, ctx: Pick<JobContext, 'jobId' | 'useO
   if (ctx.useOtherJobData) return state.shared;
   let view = state.isolated.get(ctx.jobId);
   if (view === undefined) {
-    view = new IndexedView();
+    view = new IndexedView<ItemState>();
     state.isolated.set(ctx.jobId, view);
   }
   return view;

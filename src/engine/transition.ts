@@ -1,6 +1,7 @@
 // The item rules shared by both job types: first sighting from ABSENT, zone
 // change (one history record), move within a zone, heartbeat, expiry.
-import { ABSENT, type ChangeKind, type ItemChange, type ItemState, type ItemView, type JobContext, type Position } from './types';
+import { ABSENT } from './zones';
+import { type ChangeKind, type ItemChange, type ItemState, type ItemView, type JobContext, type Position } from './types';
 
 /** Where a never-seen item comes from: ABSENT, nowhere, no coordinates. */
 const NOWHERE: Position = { zone: ABSENT, floor: null, facility: null, x: null, y: null };

@@ -5,10 +5,6 @@ import type { Placement } from '../readerdefinitions/codec';
 import type { ZoneLocator } from '../zonemaps/lookup';
 import type { IndexedView } from './expiry';
 
-/** Zone of a tag treated as absent (never seen in this view, or expired). */
-export const ABSENT = 'ABSENT';
-/** Zone of a tag inside the facility but outside every zone. */
-export const FACILITY = 'FACILITY';
 
 export type JobType = 'INVENTORY' | 'LOCATION';
 
@@ -141,7 +137,7 @@ export interface JobRuntime {
 }
 
 /** Items known to a view: EPC -> state, with its expiry index (expiry.ts). */
-export type ItemView = IndexedView;
+export type ItemView = IndexedView<ItemState>;
 
 export interface EngineState {
   /** The view of every job with useOtherJobData=true. */

@@ -16,7 +16,8 @@ import { FORWARDS, START, StreamNotFoundError, type EventStoreDBClient } from '@
 import { isLeft } from 'fp-ts/Either';
 import { decodeRecorded } from '../core/events';
 import { ENGINE_STREAM, itemEvents } from '../engine/events';
-import { itemAfter, type Item, type ItemChange } from '../../projections/items/model';
+import type { ItemChange } from '../engine';
+import { itemAfter, type Item } from '../../projections/items/model';
 import { formatEpc } from './epc';
 import type { AsOfQuery } from './query';
 

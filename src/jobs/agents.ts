@@ -8,7 +8,8 @@ import { toResponse as configurationResponse } from '../readerconfigurations';
 import { readerDefinitionOf } from '../readerdefinitions/kind';
 import { toResponse as definitionResponse } from '../readerdefinitions/response';
 import type { Assignment, JobsForAgents } from './assignment';
-import { runJobCommand } from './commands';
+import { runCommand } from '../core/command';
+import { onJob } from './commands';
 import { jobsReadModel, jobsWaiter, recipeOf } from './context';
 import { heldReaders } from './model';
 
@@ -42,8 +43,7 @@ export const jobsForAgents: JobsForAgents = {
   },
 
   async acknowledgeAssignment(deps: AppDeps, jobId: string, readerName: string, now: Date): Promise<void> {
-    const result = await runJobCommand(deps.client, jobId, { type: 'Acknowledge', readerName }, now, { user: `reader:${readerName}` });
+    const result = await runCommand(deps.client, onJob(jobId), { type: 'Acknowledge', readerName }, { now, metadata: { user: `reader:${readerName}` }, waiter: jobsWaiter(deps) });
     if (E.isLeft(result)) throw result.left;
-    await jobsWaiter(deps).waitFor(result.right.position);
   },
 };

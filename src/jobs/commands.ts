@@ -1,39 +1,19 @@
-// Runs a job command against `job-<id>` (read, fold, decide, append with the
-// read revision) and maps a lost race to a 409.
-import type { EventStoreDBClient } from '@eventstore/db-client';
-import * as E from 'fp-ts/Either';
-import { handleCommand, type CommandOutcome } from '../core/command';
-import { ConcurrencyError } from '../core/eventstore';
-import type { EventMetadata } from '../core/events';
-import { conflict, type ApiError } from '../core/http/errors';
+// Where job commands run: `job-<id>`, decided by decideJob. Every reader of a
+// job acknowledges on the same stream, often at once: each lost race
+// re-reads and decides again (acks are idempotent), ten times before a 409.
+import type { CommandStream, Decider } from '../core/command';
+import type { ApiError } from '../core/http/errors';
 import { decideJob, type JobCommand } from './decide';
 import { evolveJob, jobEvents, jobStream, type JobEvent } from './events';
 import { initialJobState, type JobState } from './model';
 
-export async function runJobCommand(
-  client: EventStoreDBClient,
-  jobId: string,
-  command: JobCommand,
-  now: Date,
-  metadata: EventMetadata = {},
-): Promise<E.Either<ApiError, CommandOutcome<JobState, JobEvent>>> {
-  try {
-    return await handleCommand({
-      client,
-      stream: jobStream(jobId),
-      codecs: jobEvents,
-      initial: initialJobState,
-      evolve: evolveJob,
-      decide: decideJob,
-      command,
-      now,
-      metadata,
-      // Every reader of a job acknowledges on the same stream, often at once:
-      // each lost race re-reads and decides again (acks are idempotent).
-      retries: 10,
-    });
-  } catch (err) {
-    if (err instanceof ConcurrencyError) return E.left(conflict(`job ${jobId} changed concurrently; retry`));
-    throw err;
-  }
-}
+export const jobDecider: Decider<JobCommand, JobState, JobEvent, ApiError> = { initialState: initialJobState, evolve: evolveJob, decide: decideJob };
+
+/** For runCommand: the job's stream. */
+export const onJob = (jobId: string): CommandStream<typeof jobEvents, JobCommand, JobState, ApiError> => ({
+  stream: jobStream(jobId),
+  codecs: jobEvents,
+  decider: jobDecider,
+  retries: 10,
+  conflict: `job ${jobId} changed concurrently; retry`,
+});

@@ -9,8 +9,10 @@ import { commandMetadata } from '../core/resource/routes';
 import type { AppDeps } from '../core/slice';
 import { facilityKind } from '../facilities/kind';
 import { recipeKind } from '../recipes/kind';
-import { runJobCommand } from './commands';
+import { runCommand } from '../core/command';
+import { onJob } from './commands';
 import { jobsReadModel, jobsWaiter, readersFor } from './context';
+import type { JobCommand } from './decide';
 import { readerConflicts } from './readers';
 import { JobStartBody, jobStartBodySchema, validateJobStart } from './request';
 import type { JobSettings } from './settings';
@@ -46,9 +48,8 @@ export function registerJobRoutes(table: RouteTable, deps: AppDeps, settings: Jo
       const conflicts = readerConflicts(readerNames, await readModel.active());
       const id = randomUUID();
       const now = new Date();
-      const result = await runJobCommand(deps.client, id, { type: 'Start', id, request: request.right, readerNames, conflicts }, now, commandMetadata(ctx));
+      const result = await runCommand(deps.client, onJob(id), { type: 'Start', id, request: request.right, readerNames, conflicts }, { now, metadata: commandMetadata(ctx), waiter });
       if (E.isLeft(result)) throw result.left;
-      await waiter.waitFor(result.right.position);
       ctx.body = toStatusObject(result.right.state, now);
     },
   );
@@ -66,15 +67,9 @@ export function registerJobRoutes(table: RouteTable, deps: AppDeps, settings: Jo
     async (ctx) => {
       const { graceful } = decodeInput(StopQuery, { ...ctx.query }, 'query');
       const id = String(ctx.params['jobId']);
-      const result = await runJobCommand(
-        deps.client,
-        id,
-        { type: 'Stop', graceful: graceful !== 'false', stopTimeoutMs: settings.stopTimeoutMs },
-        new Date(),
-        commandMetadata(ctx),
-      );
+      const stop: JobCommand = { type: 'Stop', graceful: graceful !== 'false', stopTimeoutMs: settings.stopTimeoutMs };
+      const result = await runCommand(deps.client, onJob(id), stop, { metadata: commandMetadata(ctx), waiter });
       if (E.isLeft(result)) throw result.left;
-      await waiter.waitFor(result.right.position);
       ctx.status = 204;
     },
   );

@@ -4,13 +4,14 @@
 // folded by a subscription to the `job-` streams that starts from the
 // beginning of the log at every start: after a restart the states, and so
 // the timers (pure `nextDue`), are exactly what they were. Each transition is
-// a command through handleCommand (optimistic concurrency), so two runners
+// a command through runCommand (optimistic concurrency), so two runners
 // by mistake cannot apply one transition twice.
 import { streamNameFilter, type EventStoreDBClient } from '@eventstore/db-client';
 import * as E from 'fp-ts/Either';
 import type { Logger } from '../core/logger';
 import { InMemoryCheckpointStore, runSubscription, type RunningSubscription } from '../core/subscriptions';
-import { runJobCommand } from './commands';
+import { runCommand } from '../core/command';
+import { onJob } from './commands';
 import { nextDue, type JobCommand } from './decide';
 import { evolveJob, JOB_STREAM_PREFIX, jobEvents, type JobEvent } from './events';
 import { initialJobState, type JobState } from './model';
@@ -92,7 +93,7 @@ export function startJobRunner(opts: JobRunnerOptions): JobRunner {
         const resolved = await opts.resolveReaders(s, others);
         command = { type: 'Initialize', readerNames: resolved.readerNames, notes: resolved.notes, ackTimeoutMs: opts.settings.ackTimeoutMs };
       }
-      const result = await runJobCommand(opts.client, id, command, opts.clock.now(), { user: 'job-runner' });
+      const result = await runCommand(opts.client, onJob(id), command, { now: opts.clock.now(), metadata: { user: 'job-runner' } });
       if (E.isLeft(result)) {
         opts.logger.warn('job transition refused', { jobId: id, command: command.type, message: result.left.message });
         schedule(id, retryMs);

@@ -1,6 +1,6 @@
 // Which events a queue receives, and the message bodies. Pure: the relay
 // (./relay.ts) does the I/O. Rules in docs/queues.md ("What a queue receives").
-import type { ItemChange } from '../../projections/items/model';
+import type { ItemChange } from '../engine';
 import { historyRecordOf, recordToFacility, type ItemEvent } from '../../projections/items/model';
 import type { HealthEventView } from '../../projections/health/searchable';
 import type { HealthQueueFilter, ItemQueueFilter, ThresholdQueueFilter } from './model';

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import * as E from 'fp-ts/Either';
 import type { Context } from 'koa';
 import { issueReaderCommand, readerCommandsOf, type ReaderCommandRecord } from '../agents/commands';
-import { handleCommand } from '../core/command';
+import { runCommand } from '../core/command';
 import { aggregateStream } from '../core/eventstore';
 import { decodeInput, refuseUnknownFields } from '../core/http/decode';
 import { rootPathBefore } from '../core/http/root-path';
@@ -59,7 +59,7 @@ const REQUEST_STATUS_SCHEMA = {
 const ACCEPTED = { description: 'accepted; header Location: the request status; body: the status (readers PENDING)', schema: REQUEST_STATUS_SCHEMA };
 
 async function statusOf(deps: AppDeps, requestId: string) {
-  const { state } = await aggregateStream({ client: deps.client, stream: requestStream(requestId), codecs: readerCommandRequestEvents, initial: null as RequestState, evolve: evolveRequest });
+  const { state } = await aggregateStream({ client: deps.client, stream: requestStream(requestId), codecs: readerCommandRequestEvents, initialState: null as RequestState, evolve: evolveRequest });
   if (state === null) return undefined;
   const records = new Map<string, ReaderCommandRecord | undefined>();
   await Promise.all(state.readerNames.map(async (r) => records.set(r, (await readerCommandsOf(deps, r)).find((c) => c.commandId === requestId))));
@@ -73,12 +73,14 @@ async function request(ctx: Context, deps: AppDeps, type: SupportCommandType, ta
   if (E.isLeft(names)) throw names.left;
   const requestId = randomUUID();
   const metadata = commandMetadata(ctx);
-  const recorded = await handleCommand({
-    client: deps.client, stream: requestStream(requestId), codecs: readerCommandRequestEvents, initial: null as RequestState, evolve: evolveRequest,
-    decide: (_c: null, _s: RequestState, now: Date): E.Either<ApiError, ReaderCommandRequestEvent[]> =>
-      E.right([{ type: 'ReaderCommandsRequested', data: { requestId, type, readerNames: names.right, args, time: now.toISOString() } }]),
-    command: null, metadata,
-  });
+  const recorded = await runCommand(deps.client, {
+    stream: requestStream(requestId), codecs: readerCommandRequestEvents,
+    decider: {
+      initialState: null as RequestState, evolve: evolveRequest,
+      decide: (_c: null, _s: RequestState, now: Date): E.Either<ApiError, ReaderCommandRequestEvent[]> =>
+        E.right([{ type: 'ReaderCommandsRequested', data: { requestId, type, readerNames: names.right, args, time: now.toISOString() } }]),
+    },
+  }, null, { metadata });
   if (E.isLeft(recorded)) throw recorded.left;
   for (const reader of names.right) await issueReaderCommand(deps, reader, type, args, { commandId: requestId, metadata });
   const status = await statusOf(deps, requestId);

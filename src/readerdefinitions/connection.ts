@@ -6,10 +6,12 @@
 // webhook, MQTT or the HTTP stream.
 //
 // The IoT password is write-only: it is needed in clear to call the reader
-// (HTTP Basic), so it cannot be hashed like the agent secrets; it is never
-// returned (responses say `passwordSet`) and never logged, and a replace
+// (HTTP Basic), so it cannot be hashed like the agent secrets; it is stored
+// sealed (src/core/secret-box.ts, the key outside the log), never returned
+// (responses say `passwordSet`), never logged nor exported, and a replace
 // that leaves it out keeps the stored one.
 import * as t from 'io-ts';
+import type { SecretBox } from '../core/secret-box';
 import { failureReason, NonEmptyString } from './primitives';
 
 export const LLRP_DEFAULT_PORT = 5084;
@@ -67,7 +69,7 @@ export const IotConnection = t.type(
     /** null: the scheme's port. */
     port: t.union([t.number, t.null]),
     username: t.string,
-    /** Write-only; null until one is given. */
+    /** Write-only, sealed (SecretBox; definitions stored before sealing hold it in clear); null until one is given. */
     password: t.union([t.string, t.null]),
     delivery: Delivery,
   },
@@ -101,6 +103,19 @@ export function toStoredConnection(body: ConnectionBody | null | undefined, exis
       };
     }
   }
+}
+
+/** The body with its IoT password sealed (what is stored); any other body as it is. */
+export function sealConnectionPassword<B extends { connection?: ConnectionBody | null | undefined }>(body: B, secrets: SecretBox): B {
+  const c = body.connection;
+  if (c === undefined || c === null || c.protocol !== 'IOT' || c.password === undefined) return body;
+  return { ...body, connection: { ...c, password: secrets.seal(c.password) } };
+}
+
+/** The connection without its password: what leaves tagtrail (the configuration archive). */
+export function withoutPassword(c: unknown): unknown {
+  if (typeof c !== 'object' || c === null || !('password' in c)) return c;
+  return { ...c, password: null };
 }
 
 /** A connection that reaches out to the reader needs its address. */

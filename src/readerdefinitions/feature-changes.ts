@@ -20,6 +20,7 @@
 //   failure (ERROR, the message names both): IDLE means "the last request
 //   completed successfully", and `status` is untrustworthy while ERROR.
 import { left, right, type Either } from 'fp-ts/Either';
+import type { Decider } from '../core/command';
 import { conflict, type ApiError } from '../core/http/errors';
 import {
   NEVER_REQUESTED,
@@ -132,9 +133,9 @@ export function decideFeatureChange(
   }
 }
 
-/** For `decideOnHistory` and `handleCommand`. */
-export const featureChanges = {
-  initial: initialFeatureStates,
+/** For `decideOnHistory` and `runCommand`. */
+export const featureChanges: Decider<FeatureChangeCommand, FeatureStates, FeatureChangeEvent, ApiError> = {
+  initialState: initialFeatureStates,
   evolve: evolveFeatures,
   decide: decideFeatureChange,
 };

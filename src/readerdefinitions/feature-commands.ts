@@ -9,12 +9,11 @@
 // reader; they are recorded even if the definition was deleted since, so the
 // outcome of a change the reader really made is not lost.
 import { isLeft } from 'fp-ts/Either';
-import { handleCommand } from '../core/command';
-import { ConcurrencyError } from '../core/eventstore';
+import { runCommand } from '../core/command';
 import type { EventMetadata } from '../core/events';
-import { conflict, notFound } from '../core/http/errors';
+import { notFound } from '../core/http/errors';
 import type { ResourceDeps } from '../core/resource/routes';
-import { decideFeatureChange, evolveFeatures, featureStatusOf, initialFeatureStates } from './feature-changes';
+import { featureChanges, featureStatusOf } from './feature-changes';
 import { readerFeaturesStream } from './feature-readmodel';
 import {
   featureChangeEvents,
@@ -48,26 +47,15 @@ export async function runFeatureChange(
   command: FeatureChangeCommand,
   metadata: EventMetadata,
 ): Promise<FeatureStatus> {
-  try {
-    const result = await handleCommand({
-      client: deps.client,
-      stream: readerFeaturesStream(reader),
-      codecs: featureChangeEvents,
-      initial: initialFeatureStates,
-      evolve: evolveFeatures,
-      decide: decideFeatureChange,
-      command,
-      metadata,
-    });
-    if (isLeft(result)) throw result.left;
-    await deps.waiter.waitFor(result.right.position);
-    return featureStatusOf(result.right.state, command.feature);
-  } catch (err) {
-    if (err instanceof ConcurrencyError) {
-      throw conflict(`feature ${command.feature} of reader ${JSON.stringify(reader)} was changed concurrently; retry`);
-    }
-    throw err;
-  }
+  const stream = {
+    stream: readerFeaturesStream(reader),
+    codecs: featureChangeEvents,
+    decider: featureChanges,
+    conflict: `feature ${command.feature} of reader ${JSON.stringify(reader)} was changed concurrently; retry`,
+  };
+  const result = await runCommand(deps.client, stream, command, { metadata, waiter: deps.waiter });
+  if (isLeft(result)) throw result.left;
+  return featureStatusOf(result.right.state, command.feature);
 }
 
 /** A client's request (POST .../featureChanges): INITIALIZING until the agent takes it. */

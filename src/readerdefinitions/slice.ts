@@ -28,6 +28,7 @@ import {
   readerDefinitionsOf,
 } from './kind';
 import { toResponse } from './response';
+import { sealConnectionPassword } from './connection';
 import { readerDefinitionBodySchema, readerDefinitionResponseSchema } from './schema';
 import { groupsUnion, validateReaderDefinitionCreate, validateReaderDefinitionReplace } from './validate';
 
@@ -138,7 +139,9 @@ export const readerDefinitionsSlice: Slice = {
         const [facilities, states] = await Promise.all([deps.readModel.list(facilityKind), features.all()]);
         return { facilityNames: facilities.map((f) => f.name), features: states };
       },
-      validate: (input, ctx, existing) => {
+      validate: (body, ctx, existing) => {
+        // The IoT password is stored sealed: never in clear in the log or the read model.
+        const input = sealConnectionPassword(body, deps.secrets);
         // `existing` is read from the definition's own stream, so a create of
         // an existing name reaches decideResource and is a 409 there.
         const result =

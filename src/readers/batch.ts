@@ -6,6 +6,8 @@ import type { Observation } from '../agents/events';
 import { isAntennaId } from '../agents/events';
 import type { TagRead } from '../llrp/messages';
 
+export type { TagRead };
+
 interface Acc {
   epc: string;
   antennaId: number;

@@ -12,12 +12,13 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { readerConfigurationKind } from '../readerconfigurations/kind';
 import type { ReaderConfigDetails } from '../readerconfigurations';
 import type { IotConnection } from '../readerdefinitions/connection';
-import { failInJob, flushMsOf, JobFeed, readerHealth } from './job-side';
+import { failInJob, flushMsOf, JobFeed, readerHealth, storeReads } from './job-side';
+import type { TagRead } from './batch';
 import { ReaderLinkBase } from './link-base';
 import { webhookPathOf } from './webhook';
 import { issueSecret } from '../agents/gateway';
 import { planPreset, tagReadOf, TAGTRAIL_PRESET } from './iot';
-import type { LinkDeps } from './llrp-link';
+import type { LinkDeps } from './link-base';
 import { backoffMs } from './settings';
 
 export interface IotTarget {
@@ -40,6 +41,11 @@ class ReaderAnswer extends Error {
   ) {
     super(message);
   }
+}
+
+/** The definition's password cannot be opened here (another secret key): as a credentials refusal. */
+class CredentialsUnusable extends Error {
+  override name = 'CredentialsUnusable';
 }
 
 export class IotLink extends ReaderLinkBase {
@@ -67,14 +73,25 @@ export class IotLink extends ReaderLinkBase {
     await this.stopLink();
   }
 
+  /** HTTP Basic of the definition's credentials; the password is opened only here, for the call. */
+  private basicAuth(): string {
+    const c = this.target.connection;
+    let password: string;
+    try {
+      password = c.password === null ? '' : this.d.deps.secrets.open(c.password);
+    } catch {
+      throw new CredentialsUnusable('the stored password of the reader cannot be opened with this process\'s reader secret key (READER_SECRET_KEY or DATA_DIR/reader-secret.key): share the key, or set the password again');
+    }
+    return Buffer.from(`${c.username}:${password}`).toString('base64');
+  }
+
   private base(): string {
     const c = this.target.connection;
     return `${c.scheme}://${this.target.host}${c.port === null ? '' : `:${c.port}`}/api/v1`;
   }
 
   private async call(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<{ status: number; body: unknown }> {
-    const c = this.target.connection;
-    const headers: Record<string, string> = { Authorization: `Basic ${Buffer.from(`${c.username}:${c.password ?? ''}`).toString('base64')}` };
+    const headers: Record<string, string> = { Authorization: `Basic ${this.basicAuth()}` };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     const res = await fetch(`${this.base()}${path}`, { method, headers, signal: signal ?? AbortSignal.timeout(this.d.settings.timeoutMs), ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
     const text = await res.text();
@@ -117,7 +134,7 @@ export class IotLink extends ReaderLinkBase {
       if (!this.reportedDown) {
         this.reportedDown = true;
         const message = outcome instanceof Error ? outcome.message : 'connection lost';
-        const refused = outcome instanceof ReaderAnswer && (outcome.status === 401 || outcome.status === 403);
+        const refused = (outcome instanceof ReaderAnswer && (outcome.status === 401 || outcome.status === 403)) || outcome instanceof CredentialsUnusable;
         this.log.warn('reader unreachable or refused', { reader: this.target.name, reason: message });
         await readerHealth(this.side, refused ? 'SOFTWARE_FAULT' : 'CONNECTION', refused ? 'READER_CONNECTION' : 'NETWORK', { message });
       }
@@ -135,19 +152,14 @@ export class IotLink extends ReaderLinkBase {
     signal.addEventListener('abort', onStop, { once: true });
     try {
       let streaming: Promise<void> | undefined;
-      // The broker hands a resumed session's unacknowledged deliveries over as soon as we subscribe:
-      // they wait for the reader's job to be running again, to be stored rather than dropped.
-      let jobApplied = (): void => undefined;
-      const firstJob = new Promise<void>((resolve) => (jobApplied = resolve));
       let subscribed: Promise<unknown> | undefined;
-      if (this.target.connection.delivery === 'MQTT') ({ subscribed } = await this.startMqtt(firstJob));
+      if (this.target.connection.delivery === 'MQTT') ({ subscribed } = await this.startMqtt());
       else if (this.target.connection.delivery === 'STREAM') streaming = this.readStream(stream.signal);
       else await this.setWebhook();
       this.state = 'connected';
       this.log.info(this.reportedDown ? 'reader reachable again' : 'reader reachable', { reader: this.target.name, delivery: this.target.connection.delivery });
       this.reportedDown = false;
       this.kickJob();
-      void this.jobChain.then(jobApplied);
       await subscribed;
       // The status poll is the keepalive: the reader is gone when it stops answering.
       let streamEnded: Error | undefined;
@@ -167,8 +179,7 @@ export class IotLink extends ReaderLinkBase {
 
   /** GET /data/stream: newline-delimited JSON events as long as the connection holds. */
   private async readStream(signal: AbortSignal): Promise<void> {
-    const c = this.target.connection;
-    const res = await fetch(`${this.base()}/data/stream`, { headers: { Authorization: `Basic ${Buffer.from(`${c.username}:${c.password ?? ''}`).toString('base64')}` }, signal });
+    const res = await fetch(`${this.base()}/data/stream`, { headers: { Authorization: `Basic ${this.basicAuth()}` }, signal });
     if (res.status !== 200 || res.body === null) throw new ReaderAnswer(res.status, `GET /data/stream answered ${res.status}`);
     const decoder = new TextDecoder();
     let partial = '';
@@ -181,18 +192,51 @@ export class IotLink extends ReaderLinkBase {
   }
 
   private onEvents(text: string): void {
-    if (text.trim() === '') return; // the stream's keep-alive
+    this.running?.add(this.readsOf(text));
+  }
+
+  /** The tag reads of a delivery (a JSON event or an array of them); everything else is ignored. */
+  private readsOf(text: string): TagRead[] {
+    if (text.trim() === '') return []; // the stream's keep-alive
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
       this.log.debug('IoT event is not JSON; ignored', { reader: this.target.name });
-      return;
+      return [];
     }
     const events = Array.isArray(parsed) ? parsed : [parsed];
     const reads = events.map(tagReadOf).filter((r) => r !== null);
     if (reads.length < events.length) this.log.debug('IoT events other than tag reads ignored', { reader: this.target.name, count: events.length - reads.length });
-    this.running?.add(reads);
+    return reads;
+  }
+
+  /**
+   * Stores an MQTT delivery's reads; resolves once it may be acknowledged. With the reader's job
+   * running here, they join its feed (flushed now). Otherwise, while the reader is still in a job
+   * it acknowledged (a delivery the broker kept across a restart, whether or not the job could be
+   * started on the reader again), they are stored in that job directly; while the assignment is
+   * not acknowledged yet, the delivery waits. Only reads of a reader in no job at all are
+   * acknowledged unstored (as an agent's report outside a job is refused).
+   */
+  private async storeDelivery(text: string, client: MqttClient): Promise<void> {
+    const reads = this.readsOf(text);
+    if (reads.length === 0) return;
+    for (;;) {
+      if (this.mqttClient !== client) throw new Error('the MQTT connection closed before the delivery could be stored');
+      const running = this.running;
+      if (running !== undefined) {
+        running.add(reads);
+        return running.flush();
+      }
+      const assignment = await this.d.jobs.assignmentFor(this.d.deps, this.target.name);
+      if (assignment === undefined) {
+        this.log.debug('MQTT delivery while the reader is in no job: not stored', { reader: this.target.name, reads: reads.length });
+        return;
+      }
+      if (assignment.acknowledged) return storeReads(this.side, assignment.jobId, reads);
+      await delay(this.d.settings.scanMs);
+    }
   }
 
   /**
@@ -208,11 +252,10 @@ export class IotLink extends ReaderLinkBase {
 
   /**
    * Tells the reader where to publish, then subscribes with a session the broker keeps across our
-   * restarts. Deliveries are handled once `firstJob` resolves (the reader's job, if any, runs).
-   * Resolves with the subscription under way (`subscribed`): mqtt.js reads the SUBACK only after the deliveries
-   * the broker sent before it, so it is awaited once `firstJob` can resolve.
+   * restarts. Resolves with the subscription under way (`subscribed`): mqtt.js reads the SUBACK
+   * only after the deliveries the broker sent before it, so it is awaited once the job is kicked.
    */
-  private async startMqtt(firstJob: Promise<void>): Promise<{ subscribed: Promise<unknown> }> {
+  private async startMqtt(): Promise<{ subscribed: Promise<unknown> }> {
     const url = new URL(this.iot.mqtt.url);
     await this.must('PUT', '/mqtt', { active: true, brokerHostname: url.hostname, brokerPort: Number(url.port || 1883), clientId: `${this.target.name}-reader`, eventTopic: this.topic, eventQualityOfService: 1, cleanSession: false });
     const clientId = `tt-${createHash('sha256').update(`${this.d.deps.keys.base}/${this.target.name}`).digest('hex').slice(0, 20)}`;
@@ -222,10 +265,7 @@ export class IotLink extends ReaderLinkBase {
     // mqtt.js sends the PUBACK of a QoS 1 message once handleMessage calls back, and hands over the
     // next message only then: each delivery is stored (one TagsReported) before it is acknowledged.
     client.handleMessage = (packet, callback) => {
-      firstJob.then(() => {
-        this.onEvents(Buffer.isBuffer(packet.payload) ? packet.payload.toString('utf8') : String(packet.payload));
-        return this.running?.flush();
-      }).then(
+      this.storeDelivery(Buffer.isBuffer(packet.payload) ? packet.payload.toString('utf8') : String(packet.payload), client).then(
         () => callback(),
         (err: unknown) => {
           // Not stored: not acknowledged. The broker delivers it again when the session resumes.

@@ -3,14 +3,14 @@
 // feed its tag reads to the job as TagsReported through the agent gateway's
 // own acceptReport (the same events, duplicate guard and statistics).
 import { randomUUID } from 'node:crypto';
-import * as E from 'fp-ts/Either';
 import type { AppDeps } from '../core/slice';
 import type { Logger } from '../core/logger';
 import { ApiError } from '../core/http/errors';
 import { acceptReport, reportHealth } from '../agents/gateway';
 import type { AgentHealthEvent } from '../agents/health-codes';
 import type { JobsForAgents } from '../jobs/assignment';
-import { runJobCommand } from '../jobs/commands';
+import { runCommand } from '../core/command';
+import { onJob } from '../jobs/commands';
 import { jobsWaiter } from '../jobs/context';
 import type { TagRead } from '../llrp/messages';
 import { ReadBatch } from './batch';
@@ -32,14 +32,20 @@ export async function readerHealth(s: ReaderSide, type: AgentHealthEvent['type']
 /** The reader cannot run its part of the job: a job error naming why, and the reader failed (FailReader). */
 export async function failInJob(s: ReaderSide, jobId: string, message: string): Promise<void> {
   s.logger.warn('reader cannot run its part of the job', { reader: s.reader, jobId, reason: message });
-  const result = await runJobCommand(s.deps.client, jobId, { type: 'FailReader', readerName: s.reader, message }, s.now(), { user: `reader:${s.reader}` });
-  if (E.isRight(result)) await jobsWaiter(s.deps).waitFor(result.right.position);
+  await runCommand(s.deps.client, onJob(jobId), { type: 'FailReader', readerName: s.reader, message }, { now: s.now(), metadata: { user: `reader:${s.reader}` }, waiter: jobsWaiter(s.deps) });
 }
 
 /** The recipe's reporting interval of an assignment, in ms (1 s when it has none; at most a minute). */
 export function flushMsOf(recipe: Record<string, unknown>): number {
   const interval = recipe['reportingInterval'];
   return Math.min(60, typeof interval === 'number' && interval > 0 ? interval : 1) * 1000;
+}
+
+/** Stores `reads` in the reader's job now, as one TagsReported (refused: not kept, as a late report). */
+export async function storeReads(s: ReaderSide, jobId: string, reads: readonly TagRead[]): Promise<void> {
+  const feed = new JobFeed(s, jobId, 60_000);
+  feed.add(reads);
+  await feed.close();
 }
 
 /** Tag reads of one reader in one job, appended as one TagsReported per interval. */

@@ -3,7 +3,20 @@
 import type { Logger } from '../core/logger';
 import { RelayLease } from '../queues/lease';
 import type { JobFeed, ReaderSide } from './job-side';
-import type { LinkDeps, LinkState } from './llrp-link';
+import type { AppDeps } from '../core/slice';
+import type { JobsForAgents } from '../jobs/assignment';
+import type { ReadersSettings } from './settings';
+
+export interface LinkDeps {
+  readonly deps: AppDeps;
+  readonly jobs: JobsForAgents;
+  readonly settings: ReadersSettings;
+  readonly logger: Logger;
+  readonly leaseKey: string;
+  readonly now?: () => Date;
+}
+
+export type LinkState = 'standby' | 'connecting' | 'connected' | 'waiting' | 'stopped';
 
 export abstract class ReaderLinkBase {
   state: LinkState = 'connecting';
@@ -15,6 +28,8 @@ export abstract class ReaderLinkBase {
   protected readonly log: Logger;
   private wantedJob: string | null = null;
   protected jobChain: Promise<void> = Promise.resolve();
+  /** Job changes queued or under way. */
+  private applying = 0;
   private loop: Promise<void> | undefined;
 
   constructor(
@@ -38,7 +53,10 @@ export abstract class ReaderLinkBase {
 
   /** The job the reader should run now (null: none). Applied as soon as the link is up. */
   setJob(jobId: string | null): void {
-    if (jobId === this.wantedJob) return;
+    // The same job again is applied again while the reader does not run it (a start that failed
+    // on a reader error is retried at every look), unless the reader failed in it.
+    const settled = jobId === null || this.failedJobs.has(jobId) ? this.running === undefined : this.running?.jobId === jobId;
+    if (jobId === this.wantedJob && (settled || this.applying)) return;
     this.wantedJob = jobId;
     this.kickJob();
   }
@@ -48,9 +66,11 @@ export abstract class ReaderLinkBase {
   }
 
   protected kickJob(): void {
+    this.applying++;
     this.jobChain = this.jobChain
       .then(() => this.applyJob(this.wantedJob !== null && !this.failedJobs.has(this.wantedJob) ? this.wantedJob : null))
-      .catch((err: unknown) => this.log.warn('job change on the reader failed; retried at the next look', { reader: this.name, err: (err as Error).message }));
+      .catch((err: unknown) => this.log.warn('job change on the reader failed; retried at the next look', { reader: this.name, err: (err as Error).message }))
+      .finally(() => this.applying--);
   }
 
   /** Stops the reader's job (its last reads stored), then the connection loop; `beforeLoop` closes the connection. */

@@ -6,10 +6,7 @@
 // the agent gateway's own acceptReport. What goes wrong becomes reader health
 // events; what the reader cannot do fails the reader in the job.
 import * as E from 'fp-ts/Either';
-import type { AppDeps } from '../core/slice';
-import type { Logger } from '../core/logger';
 import type { AgentHealthEvent } from '../agents/health-codes';
-import type { JobsForAgents } from '../jobs/assignment';
 import { IMPINJ, MSG } from '../llrp/constants';
 import { LlrpClient } from '../llrp/client';
 import type { LlrpMessage } from '../llrp/frame';
@@ -28,11 +25,11 @@ import {
   type Capabilities,
 } from '../llrp/messages';
 import { failInJob, flushMsOf, JobFeed, readerHealth } from './job-side';
-import { ReaderLinkBase } from './link-base';
+import { ReaderLinkBase, type LinkDeps } from './link-base';
 import { readerConfigurationKind } from '../readerconfigurations/kind';
 import type { ReaderConfigDetails } from '../readerconfigurations';
 import { planRoSpec, TAGTRAIL_ROSPEC_ID } from './plan';
-import { backoffMs, type ReadersSettings } from './settings';
+import { backoffMs } from './settings';
 import { setTimeout as delay } from 'node:timers/promises';
 
 export interface LinkTarget {
@@ -41,21 +38,10 @@ export interface LinkTarget {
   readonly port: number;
 }
 
-export interface LinkDeps {
-  readonly deps: AppDeps;
-  readonly jobs: JobsForAgents;
-  readonly settings: ReadersSettings;
-  readonly logger: Logger;
-  readonly leaseKey: string;
-  readonly now?: () => Date;
-}
-
 /** The reader refused this host (another holds it) or answered an error: named by the reader. */
 class ReaderRefusal extends Error {
   override name = 'ReaderRefusal';
 }
-
-export type LinkState = 'standby' | 'connecting' | 'connected' | 'waiting' | 'stopped';
 
 export class LlrpLink extends ReaderLinkBase {
   capabilities: Capabilities | null = null;

@@ -51,6 +51,8 @@ export class SimIotReader {
   private windowFrom = 0;
   port = 0;
   readsSent = 0;
+  /** When set, starting a preset answers this status (a reader in trouble: 503 while it boots, say). */
+  failStart: number | null = null;
 
   constructor(private readonly o: IotReaderOptions) {}
 
@@ -111,6 +113,7 @@ export class SimIotReader {
         const id = decodeURIComponent(preset[1] as string);
         const p = this.presets.get(id);
         if (!p) return send(404, { message: `no preset ${id}` });
+        if (this.failStart !== null) return send(this.failStart, { message: 'the reader cannot start an inventory now' });
         this.startReading(id, p);
         return send(204);
       }

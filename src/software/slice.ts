@@ -4,10 +4,8 @@
 // Admin's POST create that registers one (register.ts).
 import { isLeft } from 'fp-ts/Either';
 import { softwareImagePart } from '../../projections/config/software-image';
-import { handleCommand } from '../core/command';
-import { ConcurrencyError } from '../core/eventstore';
+import { runCommand } from '../core/command';
 import { decodeInput } from '../core/http/decode';
-import { conflict } from '../core/http/errors';
 import { commandMetadata } from '../core/resource/routes';
 import type { Slice } from '../core/slice';
 import { listSoftwareImages, showSoftwareImage } from './catalog';
@@ -88,18 +86,13 @@ export const softwareSlice: Slice = {
       },
       async (ctx) => {
         const body = decodeInput(RegisterImageBody, ctx.request.body, 'body');
-        try {
-          const result = await handleCommand({
-            client: deps.client, stream: softwareImageStream(body.versionInfo.versionIdentifier), codecs: softwareImageEvents,
-            initial: undefined, evolve: evolveImage, decide: decideImage, command: { kind: 'Register', body }, metadata: commandMetadata(ctx), retries: 0,
-          });
-          if (isLeft(result)) throw result.left;
-          await deps.waiter.waitFor(result.right.position);
-          ctx.body = result.right.state;
-        } catch (err) {
-          if (err instanceof ConcurrencyError) throw conflict('the software image was registered concurrently');
-          throw err;
-        }
+        const result = await runCommand(deps.client, {
+          stream: softwareImageStream(body.versionInfo.versionIdentifier), codecs: softwareImageEvents,
+          decider: { initialState: undefined, evolve: evolveImage, decide: decideImage },
+          retries: 0, conflict: 'the software image was registered concurrently',
+        }, { kind: 'Register', body }, { metadata: commandMetadata(ctx), waiter: deps.waiter });
+        if (isLeft(result)) throw result.left;
+        ctx.body = result.right.state;
       },
     );
   },

@@ -11,6 +11,8 @@
 //   secrets and commands, feature change requests and upgrades (operations
 //   on readers, not configuration), and all data (jobs, tag reports, items,
 //   health).
+// - IoT reader passwords (write-only, sealed with a key of this instance) are
+//   removed from the reader definition events: set them again after a restore.
 // - users are exported WITH their password hashes (argon2id, never plain
 //   text): a restored instance must let its users log in. The archive is
 //   therefore as sensitive as the user database and only Admin may read it.
@@ -20,6 +22,7 @@ import * as t from 'io-ts';
 import { appendEvents } from '../core/eventstore';
 import { conflict } from '../core/http/errors';
 import { FACTORY_DEFAULT_STREAMS } from '../defaults/slice';
+import { withoutPassword } from '../readerdefinitions';
 import { idCounterStream } from '../thresholds/id-allocator';
 import { antennaConfigurationKind } from '../thresholds/kind';
 
@@ -124,7 +127,16 @@ async function readConfiguration(client: EventStoreDBClient): Promise<{ streams:
 }
 
 export async function exportConfiguration(client: EventStoreDBClient, now: Date): Promise<ConfigurationArchive> {
-  return { format: ARCHIVE_FORMAT, version: ARCHIVE_VERSION, exportedAt: now.toISOString(), streams: (await readConfigurationStreams(client)).map(({ stream, events }) => ({ stream, events })) };
+  const streams = (await readConfigurationStreams(client)).map(({ stream, events }) => ({ stream, events: stream.startsWith('readerDefinition-') ? events.map(withoutReaderPassword) : events }));
+  return { format: ARCHIVE_FORMAT, version: ARCHIVE_VERSION, exportedAt: now.toISOString(), streams };
+}
+
+/** A reader definition event without the IoT password (write-only: never exported; set it again after a restore). */
+function withoutReaderPassword(e: ArchivedStream['events'][number]): ArchivedStream['events'][number] {
+  const data = e.data as { resource?: unknown } | null;
+  const resource = data?.resource;
+  if (typeof resource !== 'object' || resource === null || !('connection' in resource)) return e;
+  return { ...e, data: { ...data, resource: { ...resource, connection: withoutPassword(resource.connection) } } };
 }
 
 /** Whether the instance holds nothing but what a first start writes. */

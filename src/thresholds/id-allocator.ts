@@ -15,10 +15,9 @@
 import * as t from 'io-ts';
 import { right, type Either } from 'fp-ts/Either';
 import type { EventStoreDBClient } from '@eventstore/db-client';
-import { handleCommand } from '../core/command';
-import { ConcurrencyError } from '../core/eventstore';
+import { runCommand, type CommandStream, type Decider } from '../core/command';
 import { defineEvents, type EventMetadata, type EventOf } from '../core/events';
-import { conflict, type ApiError } from '../core/http/errors';
+import type { ApiError } from '../core/http/errors';
 import { Integer } from '../readerdefinitions/primitives';
 import { nextId } from './ids';
 
@@ -46,28 +45,25 @@ export function decideIdCounter(cmd: IdCounterCommand, s: IdCounterState): Eithe
   return right(cmd.id > s.highest ? [{ type: 'IdAllocated', data: { id: cmd.id } }] : []);
 }
 
-/** How often a creator re-reads after losing the counter append to another creator. */
-const RETRIES = 20;
+export const idCounterDecider: Decider<IdCounterCommand, IdCounterState, IdCounterEvent, ApiError> = {
+  initialState: initialIdCounter,
+  evolve: evolveIdCounter,
+  decide: (c, s) => decideIdCounter(c, s),
+};
+
+/** For runCommand: the counter stream of `kind`. A creator that loses the append to another re-reads, up to 20 times. */
+const onIdCounter = (kind: string): CommandStream<typeof idCounterEvents, IdCounterCommand, IdCounterState, ApiError> => ({
+  stream: idCounterStream(kind),
+  codecs: idCounterEvents,
+  decider: idCounterDecider,
+  retries: 20,
+  conflict: `too many concurrent creates of ${kind}; retry`,
+});
 
 async function run(client: EventStoreDBClient, kind: string, cmd: IdCounterCommand, metadata: EventMetadata): Promise<IdCounterState> {
-  try {
-    const result = await handleCommand({
-      client,
-      stream: idCounterStream(kind),
-      codecs: idCounterEvents,
-      initial: initialIdCounter,
-      evolve: evolveIdCounter,
-      decide: (c: IdCounterCommand, s: IdCounterState) => decideIdCounter(c, s),
-      command: cmd,
-      metadata,
-      retries: RETRIES,
-    });
-    if (result._tag === 'Left') throw result.left;
-    return result.right.state;
-  } catch (err) {
-    if (err instanceof ConcurrencyError) throw conflict(`too many concurrent creates of ${kind}; retry`);
-    throw err;
-  }
+  const result = await runCommand(client, onIdCounter(kind), cmd, { metadata });
+  if (result._tag === 'Left') throw result.left;
+  return result.right.state;
 }
 
 /** A new id of `kind`, never handed out before. */

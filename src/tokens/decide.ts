@@ -6,7 +6,8 @@ import { left, right, type Either } from 'fp-ts/Either';
 import { conflict, forbidden, notFound, type ApiError } from '../core/http/errors';
 import { hasAnyRole, type Principal } from '../auth/roles';
 import { tokenIdOfDigest } from './tokenId';
-import { assertNever, evolveTokens, initialTokensState, tokenEvents, type TokenEvent, type TokensState } from './events';
+import type { CommandStream, Decider } from '../core/command';
+import { assertNever, evolveTokens, initialTokensState, tokenEvents, tokensStream, type TokenEvent, type TokensState } from './events';
 
 export type TokenCommand =
   | {
@@ -75,10 +76,16 @@ export function tokenErrorToApi(error: TokenError): ApiError {
   }
 }
 
-/** Everything handleCommand / decideOnHistory need for a `tokens-<username>` stream. */
-export const tokensAggregate = {
-  codecs: tokenEvents,
-  initial: initialTokensState,
+export const tokensDecider: Decider<TokenCommand, TokensState, TokenEvent, TokenError> = {
+  initialState: initialTokensState,
   evolve: evolveTokens,
   decide: decideTokens,
 };
+
+/** For runCommand: the user's `tokens-<username>` stream. */
+export const onTokens = (username: string): CommandStream<typeof tokenEvents, TokenCommand, TokensState, TokenError> => ({
+  stream: tokensStream(username),
+  codecs: tokenEvents,
+  decider: tokensDecider,
+  conflict: `Tokens of user ${username} were changed concurrently; retry`,
+});

@@ -18,7 +18,8 @@ import { getUser } from '../users/readmodel';
 import { USER_SCHEMA } from '../users/response';
 import { RevokeTokenBody } from './codec';
 import { runTokenCommand } from './commands';
-import { evolveTokens, initialTokensState, tokenEvents, tokensStream, type TokensState } from './events';
+import { tokensDecider } from './decide';
+import { tokenEvents, tokensStream, type TokensState } from './events';
 import { toTokenListing, toTokenResponse } from './listing';
 import { isTokenId, newTokenId, tokenIdOf, tokenIdOfDigest, tokenSha256 } from './tokenId';
 import { tokenToValidate, validateToken, validateTokenErrorToApi } from './validate';
@@ -56,13 +57,7 @@ async function issue(deps: AppDeps, ctx: Context, username: string): Promise<voi
 }
 
 async function tokensOf(deps: AppDeps, username: string): Promise<TokensState> {
-  const { state } = await aggregateStream({
-    client: deps.client,
-    stream: tokensStream(username),
-    codecs: tokenEvents,
-    initial: initialTokensState,
-    evolve: evolveTokens,
-  });
+  const { state } = await aggregateStream({ client: deps.client, stream: tokensStream(username), codecs: tokenEvents, ...tokensDecider });
   return state;
 }
 

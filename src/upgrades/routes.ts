@@ -13,7 +13,8 @@ import { facilityKind } from '../facilities/kind';
 import { readerDefinitionsOf } from '../readerdefinitions/kind';
 import { softwareImageEntry } from '../software/events';
 import { UpgradeStartBody, upgradeStartBodySchema, withPolicyDefaults } from './codec';
-import { runUpgradeCommand, upgradeState } from './commands';
+import { runCommand } from '../core/command';
+import { onUpgrade, upgradeState } from './commands';
 import { activeUpgradeKind, toListEntries, upgradeListKind } from './listing';
 import { planUpgrade } from './targets';
 import { toUpgradeStatus } from './view';
@@ -64,9 +65,8 @@ export function registerUpgradeRoutes(table: RouteTable, deps: AppDeps): void {
       const plan = planUpgrade(request, { readers, facilities: facilities.map((f) => f.name), images, active, versions });
       if (E.isLeft(plan)) throw plan.left;
       const id = randomUUID();
-      const result = await runUpgradeCommand(deps.client, id, { type: 'Start', id, request, ...plan.right }, new Date(), commandMetadata(ctx));
+      const result = await runCommand(deps.client, onUpgrade(id), { type: 'Start', id, request, ...plan.right }, { metadata: commandMetadata(ctx), waiter: deps.waiter });
       if (E.isLeft(result)) throw result.left;
-      await deps.waiter.waitFor(result.right.position);
       ctx.body = { upgradeInstanceId: id };
     },
   );
@@ -79,9 +79,8 @@ export function registerUpgradeRoutes(table: RouteTable, deps: AppDeps): void {
     },
     async (ctx) => {
       const id = String(ctx.params['upgradeInstanceId']);
-      const result = await runUpgradeCommand(deps.client, id, { type: 'Stop' }, new Date(), commandMetadata(ctx));
+      const result = await runCommand(deps.client, onUpgrade(id), { type: 'Stop' }, { metadata: commandMetadata(ctx), waiter: deps.waiter });
       if (E.isLeft(result)) throw result.left.status === 404 ? notFound(`upgrade ${id} not found`) : result.left;
-      await deps.waiter.waitFor(result.right.position);
       ctx.status = 204;
     },
   );

@@ -4,7 +4,7 @@
 // the beginning of the log at every start, so after a restart it knows
 // exactly what it knew (which readers are upgrading, what they reported, when
 // each times out) and carries on. Each step is an `Advance` command through
-// handleCommand (optimistic concurrency), decided purely in decide.ts.
+// runCommand (optimistic concurrency), decided purely in decide.ts.
 //
 // Side effects after a decision: an UPGRADE command is issued to each reader
 // started (issueReaderCommand with the command id of UpgradeReaderStarted, so
@@ -21,7 +21,8 @@ import type { Logger } from '../core/logger';
 import type { ResourceDeps } from '../core/resource/routes';
 import { InMemoryCheckpointStore, runSubscription } from '../core/subscriptions';
 import type { Clock } from '../jobs/runner';
-import { runUpgradeCommand } from './commands';
+import { runCommand } from '../core/command';
+import { onUpgrade } from './commands';
 import { nextDue, TIMED_OUT, type CommandOutcome } from './decide';
 import { evolveUpgrade, initialUpgradeState, UPGRADE_STREAM_PREFIX, upgradeEvents, type UpgradeEvent, type UpgradeState } from './events';
 import type { UpgradeSettings } from './settings';
@@ -84,7 +85,9 @@ export function startUpgradeRunner(opts: UpgradeRunnerOptions): UpgradeRunner {
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) {
         logger.warn('upgrade: reader cannot be given its command', { upgradeId: id, reader: readerName, message: err.message });
-        const r = await runUpgradeCommand(deps.client, id, { type: 'ReaderUnreachable', readerName, reason: err.message }, clock.now(), RUNNER_METADATA);
+        // Also from a timer: a lost race must be logged here, not escape.
+        const r = await runCommand(deps.client, onUpgrade(id), { type: 'ReaderUnreachable', readerName, reason: err.message }, { now: clock.now(), metadata: RUNNER_METADATA })
+          .catch((e: unknown) => E.left(e instanceof Error ? e : new Error(String(e))));
         if (E.isLeft(r)) logger.warn('upgrade: recording an unreachable reader refused', { upgradeId: id, reader: readerName, message: r.left.message });
         return;
       }
@@ -120,7 +123,7 @@ export function startUpgradeRunner(opts: UpgradeRunnerOptions): UpgradeRunner {
     inFlight.add(id);
     try {
       const commandIds = Array.from({ length: s.request.policy.maxParallelReaders }, () => randomUUID());
-      const result = await runUpgradeCommand(deps.client, id, { type: 'Advance', outcomes: known, commandIds, readerTimeoutMs: timeoutMs }, clock.now(), RUNNER_METADATA);
+      const result = await runCommand(deps.client, onUpgrade(id), { type: 'Advance', outcomes: known, commandIds, readerTimeoutMs: timeoutMs }, { now: clock.now(), metadata: RUNNER_METADATA });
       if (E.isLeft(result)) {
         logger.warn('upgrade step refused; retrying', { upgradeId: id, message: result.left.message });
         schedule(id, retryMs);

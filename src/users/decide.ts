@@ -4,7 +4,8 @@
 import { left, right, type Either } from 'fp-ts/Either';
 import { badRequest, conflict, notFound, type ApiError } from '../core/http/errors';
 import { normaliseRoles, type Role } from '../auth/roles';
-import { assertNever, evolveUser, initialUserState, userEvents, type UserEvent, type UserState } from './events';
+import type { CommandStream, Decider } from '../core/command';
+import { assertNever, evolveUser, initialUserState, userEvents, userStream, type UserEvent, type UserState } from './events';
 
 export type UserCommand =
   | { readonly type: 'CreateUser'; readonly name: string; readonly roles: readonly Role[]; readonly passwordHash: string }
@@ -88,5 +89,12 @@ export function userErrorToApi(error: UserError): ApiError {
   }
 }
 
-/** Everything handleCommand / decideOnHistory need for a user stream. */
-export const userAggregate = { codecs: userEvents, initial: initialUserState, evolve: evolveUser, decide: decideUser };
+export const userDecider: Decider<UserCommand, UserState, UserEvent, UserError> = { initialState: initialUserState, evolve: evolveUser, decide: decideUser };
+
+/** For runCommand: the user's own stream. Without a conflict message a lost race escapes as ConcurrencyError (bootstrap). */
+export const onUser = (name: string, conflict?: string): CommandStream<typeof userEvents, UserCommand, UserState, UserError> => ({
+  stream: userStream(name),
+  codecs: userEvents,
+  decider: userDecider,
+  ...(conflict !== undefined ? { conflict } : {}),
+});

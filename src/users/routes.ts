@@ -7,18 +7,17 @@ import { isLeft } from 'fp-ts/Either';
 import type { Context } from 'koa';
 import type { RouteTable } from '../core/http/routes';
 import type { AppDeps } from '../core/slice';
-import { handleCommand, type CommandOutcome } from '../core/command';
-import { ConcurrencyError } from '../core/eventstore';
+import { runCommand, type CommandOutcome } from '../core/command';
 import { decodeInput } from '../core/http/decode';
-import { ApiError, conflict, notFound } from '../core/http/errors';
+import { ApiError, notFound } from '../core/http/errors';
 import { commandMetadata } from '../core/resource/routes';
 import { currentPrincipal } from '../auth/middleware';
 import { hashPassword } from '../auth/password';
 import { ALL_ROLES, type Role } from '../auth/roles';
-import { decideTokenCommand } from '../tokens/commands';
+import { onTokens } from '../tokens/decide';
 import { CreateOrReplaceUserBody, CreateUserBody, ShowUsersQuery } from './codec';
-import { userAggregate, userErrorToApi, type UserCommand } from './decide';
-import { userStream, type UserEvent, type UserState } from './events';
+import { onUser, userErrorToApi, type UserCommand } from './decide';
+import type { UserEvent, UserState } from './events';
 import { getUser, listUsers, otherAdmins } from './readmodel';
 import { toResponse, USER_SCHEMA } from './response';
 
@@ -46,21 +45,10 @@ const userBodySchema = (passwordRequired: boolean): Record<string, unknown> => (
 
 /** Decides a user command and waits for the read model; a refusal is thrown as its ApiError. */
 async function runUserCommand(deps: AppDeps, command: UserCommand, ctx: Context): Promise<CommandOutcome<UserState, UserEvent>> {
-  try {
-    const result = await handleCommand({
-      client: deps.client,
-      stream: userStream(command.name),
-      ...userAggregate,
-      command,
-      metadata: commandMetadata(ctx),
-    });
-    if (isLeft(result)) throw userErrorToApi(result.left);
-    await deps.waiter.waitFor(result.right.position);
-    return result.right;
-  } catch (err) {
-    if (err instanceof ConcurrencyError) throw conflict(`User ${command.name} was changed concurrently; retry`);
-    throw err;
-  }
+  const stream = onUser(command.name, `User ${command.name} was changed concurrently; retry`);
+  const result = await runCommand(deps.client, stream, command, { metadata: commandMetadata(ctx), waiter: deps.waiter });
+  if (isLeft(result)) throw userErrorToApi(result.left);
+  return result.right;
 }
 
 /**
@@ -69,7 +57,7 @@ async function runUserCommand(deps: AppDeps, command: UserCommand, ctx: Context)
  * name does not inherit them. Nothing to revoke is not an error.
  */
 async function revokeLeftoverTokens(deps: AppDeps, name: string, ctx: Context): Promise<void> {
-  await decideTokenCommand(deps, { type: 'RevokeAllTokens', username: name, userExists: false }, commandMetadata(ctx));
+  await runCommand(deps.client, onTokens(name), { type: 'RevokeAllTokens', username: name, userExists: false }, { metadata: commandMetadata(ctx), waiter: deps.waiter });
 }
 
 function activeUser(state: UserState, name: string): { readonly name: string; readonly roles: readonly Role[] } {

@@ -1,12 +1,11 @@
 // Users: the first-start admin, and (routes) user management for Admins.
 import { isLeft } from 'fp-ts/Either';
 import type { AppDeps, Slice } from '../core/slice';
-import { handleCommand } from '../core/command';
+import { runCommand } from '../core/command';
 import { hashPassword } from '../auth/password';
-import { USER_KIND } from '../../projections/auth/parts';
+import { USER_KIND } from '../../projections/auth/keys';
 import { bootstrapAdmin, bootstrapCommand } from './bootstrap';
-import { userAggregate } from './decide';
-import { userStream } from './events';
+import { onUser } from './decide';
 import { registerUserRoutes } from './routes';
 
 /** Creates `admin` when no user exists at all (the read model is caught up first). */
@@ -14,13 +13,8 @@ async function ensureAdmin(deps: AppDeps): Promise<void> {
   const users = await deps.redis.hLen(deps.keys.config(USER_KIND));
   if (users > 0) return;
   const admin = bootstrapAdmin(deps.adminPassword);
-  const result = await handleCommand({
-    client: deps.client,
-    stream: userStream(admin.name),
-    ...userAggregate,
-    command: bootstrapCommand(admin, await hashPassword(admin.password)),
-    metadata: { user: 'system' },
-  });
+  const command = bootstrapCommand(admin, await hashPassword(admin.password));
+  const result = await runCommand(deps.client, onUser(admin.name), command, { metadata: { user: 'system' } });
   if (isLeft(result)) return; // another instance (or an earlier start) created it
   // The warning about the default password follows at every start (default-password.ts).
   deps.logger.info('created the first admin user', { user: admin.name, defaultPassword: admin.defaultPassword });

@@ -4,10 +4,9 @@
 // (`currentZoneMap-<facility>`) and wait for the read model, so a show right
 // after a select sees it.
 import * as E from 'fp-ts/Either';
-import { handleCommand } from '../core/command';
-import { ConcurrencyError } from '../core/eventstore';
+import { runCommand } from '../core/command';
 import type { EventMetadata } from '../core/events';
-import { conflict, notFound } from '../core/http/errors';
+import { notFound } from '../core/http/errors';
 import type { RouteTable } from '../core/http/routes';
 import { commandMetadata, type ResourceDeps } from '../core/resource/routes';
 import { facilityKind } from '../facilities/kind';
@@ -51,24 +50,15 @@ export async function runCurrentZoneMapCommand(
   snap: CurrentZoneMapSnapshot,
   metadata: EventMetadata,
 ): Promise<CurrentZoneMapState> {
-  try {
-    const result = await handleCommand({
-      client: deps.client,
-      stream: currentZoneMapStream(facility),
-      codecs: currentZoneMapEvents,
-      initial: initialCurrentZoneMapState,
-      evolve: evolveCurrentZoneMap,
-      decide: decideOnFacilityStream(facility, snap),
-      command,
-      metadata,
-    });
-    if (E.isLeft(result)) throw result.left;
-    await deps.waiter.waitFor(result.right.position);
-    return result.right.state;
-  } catch (err) {
-    if (err instanceof ConcurrencyError) throw conflict(`current zone map of facility ${quote(facility)} was changed concurrently; retry`);
-    throw err;
-  }
+  const stream = {
+    stream: currentZoneMapStream(facility),
+    codecs: currentZoneMapEvents,
+    decider: { initialState: initialCurrentZoneMapState, evolve: evolveCurrentZoneMap, decide: decideOnFacilityStream(facility, snap) },
+    conflict: `current zone map of facility ${quote(facility)} was changed concurrently; retry`,
+  };
+  const result = await runCommand(deps.client, stream, command, { metadata, waiter: deps.waiter });
+  if (E.isLeft(result)) throw result.left;
+  return result.right.state;
 }
 
 export function registerCurrentZoneMapRoutes(table: RouteTable, deps: ResourceDeps): void {

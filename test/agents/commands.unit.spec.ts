@@ -8,10 +8,10 @@ import { RedisKeys } from '../../src/core/redis/keys';
 import type { RecordedDomainEvent } from '../../src/core/events';
 import {
   commandKeys,
-  decideReaderCommand,
   evolveReaderCommands,
   initialReaderCommands,
   readerCommandEvents,
+  readerCommandsDecider,
   type ReaderCommandCommand,
   type ReaderCommandEvent,
   type ReaderCommandsState,
@@ -24,7 +24,7 @@ const now = new Date('2026-11-23T10:01:00.000Z');
 const ID = '7d6f2c6e-0b7a-4c39-9c55-2f4a8f0e1a01';
 const ID2 = '7d6f2c6e-0b7a-4c39-9c55-2f4a8f0e1a02';
 
-const aggregate = { initial: initialReaderCommands, evolve: evolveReaderCommands, decide: decideReaderCommand };
+const aggregate = readerCommandsDecider;
 const given = (...history: ReaderCommandEvent[]) => ({
   when: (command: ReaderCommandCommand) => decideOnHistory(aggregate, history, command, now),
 });

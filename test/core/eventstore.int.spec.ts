@@ -1,28 +1,28 @@
 import { expect } from 'chai';
 import { isLeft, isRight } from 'fp-ts/Either';
 import { jsonEvent, NO_STREAM } from '@eventstore/db-client';
-import { handleCommand } from '../../src/core/command';
+import { runCommand } from '../../src/core/command';
 import { encodeEvent, MalformedEventError } from '../../src/core/events';
 import { aggregateStream, appendEvents, ConcurrencyError, readStream } from '../../src/core/eventstore';
 import { uniqueStream, withEventStore } from '../support/eventstore';
-import { counter, counterEvents, type CounterEvent } from './toy-counter';
+import { counter, counterEvents, onCounter, type CounterEvent } from './toy-counter';
 
 describe('core/eventstore against the event store', function () {
   this.timeout(30_000);
   const es = withEventStore();
   const now = new Date('2024-06-01T12:00:00.000Z');
 
-  it('appends through handleCommand and aggregates the same state back', async () => {
+  it('appends through runCommand and aggregates the same state back', async () => {
     const stream = uniqueStream('counter');
-    const common = { client: es.client, stream, ...counter, now, metadata: { correlationId: 'corr-1', user: 'alice' } };
-    const opened = await handleCommand({ ...common, command: { type: 'OpenCounter', name: 'hall' } });
+    const common = { now, metadata: { correlationId: 'corr-1', user: 'alice' } };
+    const opened = await runCommand(es.client, onCounter(stream), { type: 'OpenCounter', name: 'hall' }, common);
     if (!isRight(opened)) return expect.fail(JSON.stringify(opened.left));
     expect(opened.right.nextExpectedRevision).to.equal(0n);
     expect(opened.right.position).to.not.equal(undefined);
-    const inc = await handleCommand({ ...common, command: { type: 'Increment', by: 4 } });
+    const inc = await runCommand(es.client, onCounter(stream), { type: 'Increment', by: 4 }, common);
     expect(isRight(inc) && inc.right.state).to.include({ status: 'open', value: 4 });
 
-    const { state, revision } = await aggregateStream({ client: es.client, stream, ...counter });
+    const { state, revision } = await aggregateStream({ client: es.client, stream, codecs: counterEvents, ...counter });
     expect(revision).to.equal(1n);
     expect(state).to.deep.equal({ status: 'open', name: 'hall', value: 4, openedAt: now });
 
@@ -35,13 +35,13 @@ describe('core/eventstore against the event store', function () {
 
   it('returns the domain error and appends nothing', async () => {
     const stream = uniqueStream('counter');
-    const result = await handleCommand({ client: es.client, stream, ...counter, now, command: { type: 'Increment', by: 1 } });
+    const result = await runCommand(es.client, onCounter(stream), { type: 'Increment', by: 1 }, { now });
     expect(isLeft(result) && result.left).to.deep.equal({ code: 'NOT_FOUND' });
     expect((await readStream(es.client, stream, counterEvents)).revision).to.equal(NO_STREAM);
   });
 
   it('reports a missing stream as no_stream with the initial state', async () => {
-    const result = await aggregateStream({ client: es.client, stream: uniqueStream('counter'), ...counter });
+    const result = await aggregateStream({ client: es.client, stream: uniqueStream('counter'), codecs: counterEvents, ...counter });
     expect(result).to.deep.equal({ state: { status: 'none' }, revision: NO_STREAM });
   });
 
@@ -72,13 +72,13 @@ describe('core/eventstore against the event store', function () {
 
   it('re-reads and decides again after losing a race, and gives up when retries are spent', async () => {
     const stream = uniqueStream('counter');
-    await handleCommand({ client: es.client, stream, ...counter, now, command: { type: 'OpenCounter', name: 'r' } });
+    await runCommand(es.client, onCounter(stream), { type: 'OpenCounter', name: 'r' }, { now });
     // Parallel commands read the same revision; all but one lose the append race.
     const increment = (retries: number) =>
-      handleCommand({ client: es.client, stream, ...counter, now, retries, command: { type: 'Increment', by: 1 } });
+      runCommand(es.client, onCounter(stream, { retries }), { type: 'Increment', by: 1 }, { now });
     const results = await Promise.all([1, 2, 3, 4, 5].map(() => increment(10)));
     expect(results.every(isRight)).to.equal(true);
-    const { state, revision } = await aggregateStream({ client: es.client, stream, ...counter });
+    const { state, revision } = await aggregateStream({ client: es.client, stream, codecs: counterEvents, ...counter });
     expect(state).to.include({ value: 5 });
     expect(revision).to.equal(5n);
 
@@ -86,27 +86,23 @@ describe('core/eventstore against the event store', function () {
     const lost = settled.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason as unknown);
     expect(lost.length).to.be.greaterThan(0);
     for (const err of lost) expect(err).to.be.instanceOf(ConcurrencyError);
-    const after = await aggregateStream({ client: es.client, stream, ...counter });
+    const after = await aggregateStream({ client: es.client, stream, codecs: counterEvents, ...counter });
     expect(after.state).to.include({ value: 5 + settled.length - lost.length });
   });
 
   it('fails at once when the caller insists on a stale revision (If-Match)', async () => {
     const stream = uniqueStream('counter');
-    await handleCommand({ client: es.client, stream, ...counter, now, command: { type: 'OpenCounter', name: 'm' } });
-    const err = await handleCommand({
-      client: es.client, stream, ...counter, now, expectedRevision: NO_STREAM, command: { type: 'Increment', by: 1 },
-    }).catch((e: unknown) => e);
+    await runCommand(es.client, onCounter(stream), { type: 'OpenCounter', name: 'm' }, { now });
+    const err = await runCommand(es.client, onCounter(stream), { type: 'Increment', by: 1 }, { now, expectedRevision: NO_STREAM }).catch((e: unknown) => e);
     expect(err).to.be.instanceOf(ConcurrencyError);
     expect((err as ConcurrencyError).actual).to.equal(0n);
-    const ok = await handleCommand({
-      client: es.client, stream, ...counter, now, expectedRevision: 0n, command: { type: 'Increment', by: 1 },
-    });
+    const ok = await runCommand(es.client, onCounter(stream), { type: 'Increment', by: 1 }, { now, expectedRevision: 0n });
     expect(isRight(ok) && ok.right.nextExpectedRevision).to.equal(1n);
   });
 
   it('reports a malformed stored event with its stream and revision', async () => {
     const stream = uniqueStream('counter');
-    await handleCommand({ client: es.client, stream, ...counter, now, command: { type: 'OpenCounter', name: 'bad' } });
+    await runCommand(es.client, onCounter(stream), { type: 'OpenCounter', name: 'bad' }, { now });
     // Written by something that bypassed our codecs.
     await es.client.appendToStream(stream, jsonEvent({ type: 'CounterIncremented', data: { by: 'three' } }));
     const err = await readStream(es.client, stream, counterEvents).catch((e: unknown) => e);
@@ -116,9 +112,7 @@ describe('core/eventstore against the event store', function () {
     expect(m.revision).to.equal(1n);
     expect(m.eventType).to.equal('CounterIncremented');
     expect(m.errors).to.deep.equal([{ path: 'data.by', reason: 'expected number, got "three"' }]);
-    const viaCommand = await handleCommand({
-      client: es.client, stream, ...counter, now, command: { type: 'Increment', by: 1 },
-    }).catch((e: unknown) => e);
+    const viaCommand = await runCommand(es.client, onCounter(stream), { type: 'Increment', by: 1 }, { now }).catch((e: unknown) => e);
     expect(viaCommand).to.be.instanceOf(MalformedEventError);
   });
 });

@@ -3,6 +3,7 @@
 // time passed in, and an exhaustiveness check on every switch.
 import * as t from 'io-ts';
 import { left, right, type Either } from 'fp-ts/Either';
+import type { CommandStream, Decider } from '../../src/core/command';
 import { defineEvents, type EventOf } from '../../src/core/events';
 
 const DateFromISOString = new t.Type<Date, string, unknown>(
@@ -78,4 +79,10 @@ export function decideCounter(
   }
 }
 
-export const counter = { codecs: counterEvents, initial: initialCounter, evolve: evolveCounter, decide: decideCounter };
+export const counter: Decider<CounterCommand, CounterState, CounterEvent, CounterError> = { initialState: initialCounter, evolve: evolveCounter, decide: decideCounter };
+
+/** For runCommand: a counter on `stream`. */
+export const onCounter = (
+  stream: string,
+  opts: { retries?: number; conflict?: string } = {},
+): CommandStream<typeof counterEvents, CounterCommand, CounterState, CounterError> => ({ stream, codecs: counterEvents, decider: counter, ...opts });

@@ -1,13 +1,14 @@
 import { expect } from 'chai';
 import * as E from 'fp-ts/Either';
 import { decideOnHistory } from '../../src/core/command';
-import { decideJob, nextDue, type JobCommand } from '../../src/jobs/decide';
+import { jobDecider } from '../../src/jobs/commands';
+import { nextDue, type JobCommand } from '../../src/jobs/decide';
 import { evolveJob, type JobEvent } from '../../src/jobs/events';
 import { initialJobState, type StoredJobRequest } from '../../src/jobs/model';
 import { queryJobs } from '../../src/jobs/view';
 import { validateJobStart } from '../../src/jobs/request';
 
-const agg = { initial: initialJobState, evolve: evolveJob, decide: decideJob };
+const agg = jobDecider;
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 const at = (s: number): Date => new Date(T0 + s * 1000);
 const iso = (s: number): string => at(s).toISOString();

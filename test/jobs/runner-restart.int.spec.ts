@@ -7,7 +7,8 @@
 import { expect } from 'chai';
 import * as E from 'fp-ts/Either';
 import { readStream } from '../../src/core/eventstore';
-import { runJobCommand } from '../../src/jobs/commands';
+import { runCommand } from '../../src/core/command';
+import { onJob } from '../../src/jobs/commands';
 import type { JobCommand } from '../../src/jobs/decide';
 import { jobEvents, jobStream } from '../../src/jobs/events';
 import type { StoredJobRequest } from '../../src/jobs/model';
@@ -106,7 +107,7 @@ describe('job runner restart (embedded event store, fake clock)', function () {
     await runner.stop();
   };
   const command = async (id: string, cmd: JobCommand): Promise<void> => {
-    const r = await runJobCommand(store.client, id, cmd, clock.now(), { user: 'test' });
+    const r = await runCommand(store.client, onJob(id), cmd, { now: clock.now(), metadata: { user: 'test' } });
     if (E.isLeft(r)) throw new Error(r.left.message);
   };
   const types = async (id: string): Promise<string[]> => (await readStream(store.client, jobStream(id), jobEvents)).events.map((e) => e.type);

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { itemMessageBody, matchesHealthFilter, matchesItemFilter } from '../../src/queues/match';
 import { healthFilterError, parseDeliveryMode } from '../../src/queues/validate';
 import { compact, serverUrl, type ItemQueueFilter } from '../../src/queues/model';
-import type { ItemChange } from '../../projections/items/model';
+import type { ItemChange } from '../../src/engine';
 import type { HealthEventView } from '../../projections/health/searchable';
 import { change as baseChange } from './support';
 

@@ -8,7 +8,7 @@ import { appendEvents } from '../../src/core/eventstore';
 import { encodeEvent } from '../../src/core/events';
 import { loadConfigOrThrow } from '../../src/config';
 import { ENGINE_STREAM, itemEvents } from '../../src/engine/events';
-import type { ItemChange } from '../../projections/items/model';
+import type { ItemChange } from '../../src/engine';
 import { QUEUE_ARGUMENTS } from '../../src/queues/model';
 import { sleep } from '../support/wait';
 

@@ -1,16 +1,14 @@
 import { expect } from 'chai';
 import { decideOnHistory } from '../../src/core/command';
 import {
-  decideIdCounter,
-  evolveIdCounter,
+  idCounterDecider,
   idCounterStream,
-  initialIdCounter,
   type IdCounterCommand,
   type IdCounterEvent,
 } from '../../src/thresholds/id-allocator';
 import { rightOf } from '../readerdefinitions/support';
 
-const counter = { initial: initialIdCounter, evolve: evolveIdCounter, decide: (c: IdCounterCommand, s: typeof initialIdCounter) => decideIdCounter(c, s) };
+const counter = idCounterDecider;
 const allocated = (id: number): IdCounterEvent => ({ type: 'IdAllocated', data: { id } });
 const when = (history: IdCounterEvent[], cmd: IdCounterCommand) => rightOf(decideOnHistory(counter, history, cmd, new Date(0)));
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { isLeft, isRight } from 'fp-ts/Either';
 import { decideOnHistory } from '../../src/core/command';
-import { tokensAggregate, tokenErrorToApi, type TokenCommand } from '../../src/tokens/decide';
+import { tokensDecider, tokenErrorToApi, type TokenCommand } from '../../src/tokens/decide';
 import { tokenEvents, tokensStream, type TokenEvent } from '../../src/tokens/events';
 import { toTokenListing, toTokenResponse } from '../../src/tokens/listing';
 import { isTokenId, newTokenId, tokenIdOf, tokenIdOfDigest, tokenSha256 } from '../../src/tokens/tokenId';
@@ -14,7 +14,7 @@ const T2 = 'aaaaaaaa-0000-4000-8000-000000000002';
 const T3 = 'aaaaaaaa-0000-4000-8000-000000000003';
 
 const given = (...history: TokenEvent[]) => ({
-  when: (command: TokenCommand) => decideOnHistory(tokensAggregate, history, command, now),
+  when: (command: TokenCommand) => decideOnHistory(tokensDecider, history, command, now),
 });
 const issued = (token: string, username = 'alice', at = earlier): TokenEvent => ({
   type: 'TokenIssued',
@@ -129,8 +129,8 @@ describe('tokens/decide', () => {
   describe('responses and codecs', () => {
     it('lists tokens as clients read them, lastUsed null when never used', () => {
       const state = [issued(T1, 'alice', earlier), revoked(T1), issued(T2, 'alice', now)].reduce(
-        tokensAggregate.evolve,
-        tokensAggregate.initial,
+        tokensDecider.evolve,
+        tokensDecider.initialState,
       );
       expect(toTokenListing('alice', state, new Map([[tokenIdOf(T2), now]]))).to.deep.equal([
         { authenticationToken: { token: tokenIdOf(T1) }, issued: earlier.toISOString(), lastUsed: null, username: 'alice', valid: false },
@@ -163,7 +163,7 @@ describe('tokens/decide', () => {
           ? ({ type: 'TokenIssued', data: (tokenEvents.TokenIssued.decode(d) as { right: TokenEvent['data'] }).right } as TokenEvent)
           : ({ type: 'TokenRevoked', data: (tokenEvents.TokenRevoked.decode(d) as { right: TokenEvent['data'] }).right } as TokenEvent),
       );
-      const state = history.reduce(tokensAggregate.evolve, tokensAggregate.initial);
+      const state = history.reduce(tokensDecider.evolve, tokensDecider.initialState);
       expect(state.tokens).to.deep.equal([{ tokenSha256: tokenSha256(T1), issued: now, valid: false }]);
     });
 

@@ -1,15 +1,16 @@
 import { expect } from 'chai';
 import * as E from 'fp-ts/Either';
 import { decideOnHistory } from '../../src/core/command';
+import { upgradeDecider } from '../../src/upgrades/commands';
 import { withPolicyDefaults, type UpgradeRequest } from '../../src/upgrades/codec';
-import { CANCELLED, decideUpgrade, nextDue, TIMED_OUT, type CommandOutcome, type UpgradeCommand } from '../../src/upgrades/decide';
+import { CANCELLED, nextDue, TIMED_OUT, type CommandOutcome, type UpgradeCommand } from '../../src/upgrades/decide';
 import { evolveUpgrade, initialUpgradeState, overallStatus, type UpgradeEvent, type UpgradeState } from '../../src/upgrades/events';
 import { planUpgrade } from '../../src/upgrades/targets';
 import { toUpgradeStatus } from '../../src/upgrades/view';
 import type { ReaderDefinition } from '../../src/readerdefinitions/codec';
 import type { SoftwareImage } from '../../src/software/codec';
 
-const agg = { initial: initialUpgradeState, evolve: evolveUpgrade, decide: decideUpgrade };
+const agg = upgradeDecider;
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 const at = (s: number): Date => new Date(T0 + s * 1000);
 const iso = (s: number): string => at(s).toISOString();

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { isLeft, isRight } from 'fp-ts/Either';
 import { decideOnHistory } from '../../src/core/command';
 import { bootstrapAdmin, bootstrapCommand, DEFAULT_ADMIN_PASSWORD } from '../../src/users/bootstrap';
-import { userAggregate } from '../../src/users/decide';
+import { userDecider } from '../../src/users/decide';
 import { toResponse } from '../../src/users/response';
 
 const now = new Date(0);
@@ -26,12 +26,12 @@ describe('users/bootstrap and response', () => {
 
   it('creates admin on an empty stream; a second instance racing it gets UserExists', () => {
     const command = bootstrapCommand(bootstrapAdmin(), 'hash');
-    const first = decideOnHistory(userAggregate, [], command, now);
+    const first = decideOnHistory(userDecider, [], command, now);
     if (!isRight(first)) return expect.fail('expected events');
     expect(first.right.events).to.deep.equal([
       { type: 'UserCreated', data: { name: 'admin', roles: ['Admin', 'ConfigManager', 'DataReader', 'JobRunner'], passwordHash: 'hash' } },
     ]);
-    const second = decideOnHistory(userAggregate, [...first.right.events], command, now);
+    const second = decideOnHistory(userDecider, [...first.right.events], command, now);
     expect(isLeft(second) && second.left.code).to.equal('UserExists');
   });
 

@@ -2,12 +2,12 @@ import { expect } from 'chai';
 import { isLeft, isRight } from 'fp-ts/Either';
 import { decideOnHistory } from '../../src/core/command';
 import type { Role } from '../../src/auth/roles';
-import { userAggregate, userErrorToApi, type UserCommand } from '../../src/users/decide';
+import { userDecider, userErrorToApi, type UserCommand } from '../../src/users/decide';
 import { userEvents, userStream, type UserEvent } from '../../src/users/events';
 
 const now = new Date('2024-01-02T03:04:05Z');
 const given = (...history: UserEvent[]) => ({
-  when: (command: UserCommand) => decideOnHistory(userAggregate, history, command, now),
+  when: (command: UserCommand) => decideOnHistory(userDecider, history, command, now),
 });
 const created = (name: string, roles: Role[], passwordHash = 'h1'): UserEvent => ({
   type: 'UserCreated',

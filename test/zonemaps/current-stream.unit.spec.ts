@@ -27,7 +27,7 @@ const on = (facility: string) => ({
   given: (...history: CurrentZoneMapEvent[]) => ({
     when: (command: CurrentZoneMapCommand) =>
       decideOnHistory(
-        { initial: initialCurrentZoneMapState, evolve: evolveCurrentZoneMap, decide: decideOnFacilityStream(facility, snapshot) },
+        { initialState: initialCurrentZoneMapState, evolve: evolveCurrentZoneMap, decide: decideOnFacilityStream(facility, snapshot) },
         history,
         command,
         now,

@@ -5,11 +5,10 @@ import { EventStoreDBClient } from '@eventstore/db-client';
 import { isLeft } from 'fp-ts/Either';
 import { startTestApp, basic, type TestApp } from '../support/app';
 import { logHead } from '../support/log-head';
-import { handleCommand } from '../../src/core/command';
+import { runCommand } from '../../src/core/command';
 import { hashPassword } from '../../src/auth/password';
 import type { Role } from '../../src/auth/roles';
-import { userAggregate } from '../../src/users/decide';
-import { userStream } from '../../src/users/events';
+import { onUser } from '../../src/users/decide';
 import { sleep } from '../support/wait';
 
 const ZM = '/configuration/v1/zoneMaps';
@@ -44,13 +43,8 @@ async function startAppWithClient(): Promise<{ app: TestApp; client: EventStoreD
 /** Appends UserCreated for a new user and waits until it can log in. */
 async function createUser(app: TestApp, client: EventStoreDBClient, name: string, roles: Role[]): Promise<string> {
   const password = `${name}-secret`;
-  const result = await handleCommand({
-    client,
-    stream: userStream(name),
-    ...userAggregate,
-    command: { type: 'CreateUser', name, roles, passwordHash: await hashPassword(password) },
-    metadata: { user: 'test' },
-  });
+  const command = { type: 'CreateUser' as const, name, roles, passwordHash: await hashPassword(password) };
+  const result = await runCommand(client, onUser(name), command, { metadata: { user: 'test' } });
   if (isLeft(result)) throw new Error(`could not create user ${name}: ${JSON.stringify(result.left)}`);
   const auth = basic(name, password);
   for (const deadline = Date.now() + 5000; Date.now() < deadline; await sleep(20)) {

@@ -5,8 +5,7 @@ import * as t from 'io-ts';
 import { isLeft, left, right, type Either } from 'fp-ts/Either';
 import type { EventStoreDBClient } from '@eventstore/db-client';
 import type { Context } from 'koa';
-import { handleCommand } from '../command';
-import { ConcurrencyError } from '../eventstore';
+import { runCommand } from '../command';
 import { decodeInput } from '../http/decode';
 import { conflict, notFound, type ApiError } from '../http/errors';
 import type { RouteTable } from '../http/routes';
@@ -66,27 +65,22 @@ export async function runResourceCommand<R>(
   metadata: EventMetadata,
 ): Promise<ResourceState<R>> {
   const decide = decideResource(kind);
-  try {
-    const result = await handleCommand({
-      client: deps.client,
-      stream: streamOf(kind as ResourceKind<unknown>, name),
-      codecs: resourceEventCodecs(kind),
-      initial: initialResourceState as ResourceState<R>,
+  const stream = {
+    stream: streamOf(kind as ResourceKind<unknown>, name),
+    codecs: resourceEventCodecs(kind),
+    decider: {
+      initialState: initialResourceState as ResourceState<R>,
       evolve: evolveResource(kind) as (s: ResourceState<R>, e: unknown) => ResourceState<R>,
       decide: (_: null, state: ResourceState<R>): Either<ApiError, ReadonlyArray<ResourceEvent<R>>> => {
         const cmd = build(state);
         return isLeft(cmd) ? cmd : decide(cmd.right, state);
       },
-      command: null,
-      metadata,
-    });
-    if (isLeft(result)) throw result.left;
-    await deps.waiter.waitFor(result.right.position);
-    return result.right.state;
-  } catch (err) {
-    if (err instanceof ConcurrencyError) throw conflict(`${kind.label} ${name} was changed concurrently; retry`);
-    throw err;
-  }
+    },
+    conflict: `${kind.label} ${name} was changed concurrently; retry`,
+  };
+  const result = await runCommand(deps.client, stream, null, { metadata, waiter: deps.waiter });
+  if (isLeft(result)) throw result.left;
+  return result.right.state;
 }
 
 export function addNamedResourceRoutes<R, I, Ctx>(table: RouteTable, deps: ResourceDeps, api: NamedResourceApi<R, I, Ctx>): void {

@@ -1,0 +1,2 @@
+// What the reader definitions slice offers to other slices.
+export { withoutPassword } from './connection';
