@@ -8,7 +8,7 @@ import type { RedisClient } from '../../src/core/redis/connect';
 import type { RedisKeys } from '../../src/core/redis/keys';
 import type { Logger } from '../../src/core/logger';
 import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../src/core/subscriptions';
-import { ENGINE_STREAM, itemEvents } from '../../src/engine/events';
+import { ENGINE_STREAM, itemEvents } from '../../src/engine';
 import { sourcesOf } from '../../src/epcis';
 import type { RebuildableReadModel } from '../read-model';
 import { EPCIS_PROJECTION, EPCIS_READ_MODEL, epcisKeys, epcisSourceId } from './keys';

@@ -17,7 +17,7 @@ import type { RedisKeys } from '../../src/core/redis/keys';
 import type { RecordedDomainEvent } from '../../src/core/events';
 import type { Logger } from '../../src/core/logger';
 import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../src/core/subscriptions';
-import { ENGINE_STREAM, itemEvents, type ItemsEvent } from '../../src/engine/events';
+import { ENGINE_STREAM, itemEvents, type ItemsEvent } from '../../src/engine';
 import { historyId, ITEMS_PROJECTION, itemKeys, type ItemKeys } from './keys';
 import { changeOrder, historyRecordOf, indexKeysOf, itemAfter, keptInHistory, type StoredItem } from './model';
 import { queueItemsReset } from './reset';

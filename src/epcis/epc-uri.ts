@@ -3,7 +3,7 @@
 // under TDS (docs/item-processing.md, "epcFormat") is written as the TDS EPC
 // Raw URI, `urn:epc:raw:<bits>.x<HEX>`, so the observation is still reported
 // and a consumer sees that it is not a GS1 identifier.
-import { formatEpc, normalizeEpc } from '../items/epc';
+import { formatEpc, normalizeEpc } from '../items';
 
 export function epcUriOf(hex: string): string {
   const pure = formatEpc(hex, 'PURE_ID');

@@ -8,7 +8,7 @@ import * as t from 'io-ts';
 import * as E from 'fp-ts/Either';
 import { badRequest, ApiError, type FieldError } from '../core/http/errors';
 import { decodePageMarker, encodePageMarker, MAX_PAGE_SIZE } from '../core/paging';
-import { QueryReader, type RawQuery } from '../items/query';
+import { QueryReader, type RawQuery } from '../items';
 import { epcPatternProblem } from './epc-uri';
 import { LocationUri } from './locations';
 

@@ -11,7 +11,7 @@ import type { RouteParam } from '../core/http/routes';
 import { addNamedResourceRoutes } from '../core/resource/routes';
 import type { AppDeps, Slice } from '../core/slice';
 import { MAX_PAGE_SIZE } from '../core/paging';
-import { facilityKind } from '../facilities/kind';
+import { facilityKind } from '../facilities';
 import { resourcePart } from '../../projections/config/projection';
 import { EpcisReadModel } from '../../projections/epcis/readmodel';
 import { CBV_VERSION, epcisQueryDocument, EPCIS_VERSION } from './document';

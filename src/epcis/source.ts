@@ -5,7 +5,7 @@
 // transitions queries keep. A source is the location-independent fact; the
 // EPCIS event is made from it with the location identifiers in force
 // (./mapping.ts), so reconfiguring an identifier needs no rebuild. Pure.
-import type { ItemsEvent } from '../engine/events';
+import type { ItemsEvent } from '../engine';
 import { ABSENT, writesHistory } from '../engine';
 import { epcUriOf } from './epc-uri';
 
