@@ -1,4 +1,8 @@
-// What the agents slice offers to other slices: the reader command channel
-// (for connectors that carry commands to readers without an agent).
-export { completeReaderCommand, markCommandsDelivered, pendingCommandsOf, type PendingCommand } from './commands';
-export type { CommandResult } from './commands';
+// What src/agents offers to other slices and to projections; everything else in
+// this folder is its own (docs/architecture.md, "Boundaries").
+export { READER_COMMANDS_STREAM_PREFIX, commandKeys, completeReaderCommand, issueReaderCommand, markCommandsDelivered, pendingCommandsOf, readerCommandEvents, readerCommandsOf, type CommandResult, type PendingCommand, type ReaderCommandEvent, type ReaderCommandRecord } from './commands';
+export { CHECKIN_EVENT_INTERVAL_MS, READER_AGENT_STREAM_PREFIX, TAG_REPORTS_STREAM_PREFIX, agentKeys, isAntennaId, readerAgentEvents, type Observation } from './events';
+export { acceptReport, issueSecret, recordCheckin, reportHealth, storedSecretDigest } from './gateway';
+export { secretMatches } from './guard';
+export { type AgentHealthEvent } from './health-codes';
+export { TagsReportedEpcs } from './report-columns';

@@ -10,8 +10,8 @@ import type { AppDeps, BackgroundWork, Slice } from '../core/slice';
 import { decodeInput, refuseUnknownFields } from '../core/http/decode';
 import { appendEvents } from '../core/eventstore';
 import { encodeEvent } from '../core/events';
-import { currentPrincipal } from '../auth/middleware';
-import { HEALTH_EVENT_TYPES } from '../health/codes';
+import { currentPrincipal } from '../auth';
+import { HEALTH_EVENT_TYPES } from '../health';
 import { queueEvents, type QueueConfiguredData } from './events';
 import {
   compact, DELIVERY_MODES, HealthQueueFilter, hostOfUrl, ItemQueueFilter, queueName, queueStream, serverUrl, ThresholdQueueFilter,
