@@ -17,12 +17,11 @@ import { generateLayout } from '../../src/simulator/layout';
 import { SimIotReader } from '../../src/simulator/iot-reader';
 import { SimLlrpReader } from '../../src/simulator/llrp-reader';
 import { World } from '../../src/simulator/world';
-import { startTestApp } from '../support/app';
 import { appWithEnv, silent, until } from './support';
 
 describe('reader commands for LLRP and IoT readers (simulated)', function () {
   this.timeout(120_000);
-  const app = appWithEnv({ READERS_KEEPALIVE_SECONDS: '1', READERS_RECONNECT_MAX_SECONDS: '1' }, () => startTestApp());
+  const app = appWithEnv({ READERS_KEEPALIVE_SECONDS: '1', READERS_RECONNECT_MAX_SECONDS: '1' });
   const layout = generateLayout({ facility: 'DEFAULT', readers: 2, families: ['SPEEDWAY'], tags: 2, seed: 6, prefix: `cmd-${Date.now().toString(36)}-` });
   const world = World.random(layout, 6);
   const password = `pw-${crypto.randomUUID()}`;
