@@ -1,6 +1,7 @@
 import type { EventStoreDBClient, Filter, Position } from '@eventstore/db-client';
 import { isRight } from 'fp-ts/Either';
 import type { Logger } from '../logger';
+import { Backoff, sleep } from '../retry';
 import { decodeRecorded, hasCodec, type EventCodecs, type EventOf, type MalformedEventError, type RecordedDomainEvent } from '../events';
 import { catchUpTarget } from './catch-up-target';
 import type { CheckpointStore } from './checkpoint-store';
@@ -75,12 +76,12 @@ export function runSubscription<C extends EventCodecs>(opts: RunSubscriptionOpti
   const checkpointer = new Checkpointer(opts.checkpointStore, opts.name, opts.checkpointEvery ?? {}, log);
   const waiters = new PositionWaiters();
   const maxBatch = Math.max(1, opts.maxBatchSize ?? 100);
-  const initialMs = opts.retry?.initialMs ?? 100;
-  const maxMs = opts.retry?.maxMs ?? 5000;
+  // After a drop or a handler failure; starts over once events flow again.
+  const backoff = new Backoff({ initialMs: opts.retry?.initialMs ?? 100, maxMs: opts.retry?.maxMs ?? 5000 });
   let position: Position | undefined;
   let stopping = false;
   let feed: SubscriptionFeed | undefined;
-  let wakeSleep: (() => void) | undefined;
+  const stopWaiting = new AbortController();
   let target: Position | undefined;
   let caughtUpNow = false;
   let resolveCaughtUp: () => void = () => undefined;
@@ -155,7 +156,6 @@ export function runSubscription<C extends EventCodecs>(opts: RunSubscriptionOpti
   }
 
   async function run(): Promise<void> {
-    let backoff = initialMs;
     let loaded = false;
     while (!stopping) {
       try {
@@ -173,10 +173,11 @@ export function runSubscription<C extends EventCodecs>(opts: RunSubscriptionOpti
           ...(opts.maxQueued ? { highWaterMark: opts.maxQueued } : {}),
         });
         if (target === undefined || !isAfter(target, position)) reachCaughtUp();
-        await consume(feed, () => (backoff = initialMs));
+        await consume(feed, () => backoff.reset());
       } catch (err) {
         if (stopping) break;
-        const fields = { retryInMs: backoff, from: positionToString(position) };
+        const retryInMs = backoff.next();
+        const fields = { retryInMs, from: positionToString(position) };
         if (err instanceof HandlerError) {
           log.error('handler failed; retrying from the last handled position', { ...fields, error: err.cause ?? err });
         } else {
@@ -184,12 +185,7 @@ export function runSubscription<C extends EventCodecs>(opts: RunSubscriptionOpti
           log.warn('subscription dropped; resubscribing', { ...fields, error: err instanceof Error ? err.message : String(err) });
         }
         await checkpointer.flush().catch((e: unknown) => log.warn('checkpoint save failed', { error: e }));
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, backoff);
-          wakeSleep = () => (clearTimeout(timer), resolve());
-        });
-        wakeSleep = undefined;
-        backoff = Math.min(backoff * 2, maxMs);
+        await sleep(retryInMs, stopWaiting.signal);
       } finally {
         await feed?.close();
         feed = undefined;
@@ -209,7 +205,7 @@ export function runSubscription<C extends EventCodecs>(opts: RunSubscriptionOpti
     stop: () =>
       (stopped ??= (async () => {
         stopping = true;
-        wakeSleep?.();
+        stopWaiting.abort();
         await feed?.close();
         await running;
         await checkpointer.flush();
