@@ -7,6 +7,9 @@
 import type { RedisClient } from '../src/core/redis/connect';
 import { timeKey } from './items/keys';
 
+/** The fixed-width time an id starts with (every time-ordered index uses it). */
+export { timeKey };
+
 const CHUNK = 1000;
 
 export interface LexPageRange {

@@ -53,6 +53,8 @@ export interface Config {
   readonly amqpPublic: { readonly host: string | undefined; readonly port: number };
   /** Configured queues without a consumer for `idleMs` are retired by the relay (0 = never); checked every `checkEveryMs` (docs/queues.md). */
   readonly queueRetirement: { readonly idleMs: number; readonly checkEveryMs: number };
+  /** Base URL of the EPCIS location identifiers nobody configured, ending with `/` (docs/epcis.md). */
+  readonly epcisLocationBaseUrl: string;
   /** Roles this process runs, deduplicated, in the order of ROLES. */
   readonly roles: readonly Role[];
   readonly logLevel: ConfigLogLevel;
@@ -113,6 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): E.Either<ConfigError[], Conf
       amqpPublicPort: field(env, 'AMQP_PUBLIC_PORT', intInRange(1, 65535), 5672),
       queueRetireIdleMs: field(env, 'QUEUE_RETIRE_IDLE_MS', intInRange(0, MAX_TIMER_MS), 604_800_000),
       queueIdleCheckMs: field(env, 'QUEUE_IDLE_CHECK_MS', positiveMs, 600_000),
+      epcisLocationBaseUrl: field(env, 'EPCIS_LOCATION_BASE_URL', urlWithScheme(['http', 'https']), 'https://tagtrail.example/epcis/', 'url'),
       roles: field(env, 'ROLES', listOf(ROLES), ROLES),
       logLevel: field(env, 'LOG_LEVEL', oneOf(LOG_LEVELS), 'info' as ConfigLogLevel),
       logSummaryIntervalMs: field(env, 'LOG_SUMMARY_INTERVAL_MS', positiveMs, 60_000),
@@ -139,6 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): E.Either<ConfigError[], Conf
         amqpUrl: v.amqpUrl,
         amqpPublic: { host: v.amqpPublicHost, port: v.amqpPublicPort },
         queueRetirement: { idleMs: v.queueRetireIdleMs, checkEveryMs: v.queueIdleCheckMs },
+        epcisLocationBaseUrl: v.epcisLocationBaseUrl.endsWith('/') ? v.epcisLocationBaseUrl : `${v.epcisLocationBaseUrl}/`,
         roles: v.roles,
         logLevel: v.logLevel,
         logSummaryIntervalMs: v.logSummaryIntervalMs,

@@ -34,6 +34,7 @@ describe('config', () => {
         amqpUrl: 'amqp://guest:guest@127.0.0.1:5672',
         amqpPublic: { host: undefined, port: 5672 },
         queueRetirement: { idleMs: 604_800_000, checkEveryMs: 600_000 },
+        epcisLocationBaseUrl: 'https://tagtrail.example/epcis/',
         roles: ROLES,
         logLevel: 'info',
         logSummaryIntervalMs: 60_000,
@@ -84,6 +85,7 @@ describe('config', () => {
         ENGINE_SNAPSHOT_EVERY_CHANGES: '0',
         ENGINE_SNAPSHOT_INTERVAL_MS: '60000',
         METRICS_PORT: '9464',
+        EPCIS_LOCATION_BASE_URL: 'https://ids.example.com/sites',
       });
       expect(c).to.deep.equal({
         http: { host: '127.0.0.1', port: 3000, rootPath: '/api/v2' },
@@ -94,6 +96,7 @@ describe('config', () => {
         amqpUrl: 'amqps://u:p@mq/%2F',
         amqpPublic: { host: 'mq.example.com', port: 5671 },
         queueRetirement: { idleMs: 0, checkEveryMs: 60_000 },
+        epcisLocationBaseUrl: 'https://ids.example.com/sites/',
         roles: ['api', 'relay'],
         logLevel: 'warn',
         logSummaryIntervalMs: 5000,

@@ -4,7 +4,7 @@
 // issuing and completing wait for it like any configuration command, and the
 // checkpoint is written in the same MULTI.
 import type { ConfigProjectionPart } from '../config/projection';
-import { commandKeys, READER_COMMANDS_STREAM_PREFIX, readerCommandEvents, type PendingCommand, type ReaderCommandEvent } from '../../src/agents/commands';
+import { commandKeys, READER_COMMANDS_STREAM_PREFIX, readerCommandEvents, type PendingCommand, type ReaderCommandEvent } from '../../src/agents';
 
 export const readerCommandsPart: ConfigProjectionPart = {
   streamPrefix: READER_COMMANDS_STREAM_PREFIX,

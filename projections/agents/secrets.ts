@@ -4,7 +4,7 @@
 // configuration command. AgentCheckedIn on the same streams is not projected
 // here (reader health does).
 import type { ConfigProjectionPart } from '../config/projection';
-import { agentKeys, READER_AGENT_STREAM_PREFIX, readerAgentEvents } from '../../src/agents/events';
+import { agentKeys, READER_AGENT_STREAM_PREFIX, readerAgentEvents } from '../../src/agents';
 
 export const agentSecretsPart: ConfigProjectionPart = {
   streamPrefix: READER_AGENT_STREAM_PREFIX,

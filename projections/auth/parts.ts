@@ -1,9 +1,8 @@
 // The users and tokens parts of the config projection: what authentication
 // reads on every request (key layout in ./keys.ts).
 import type { ConfigProjectionPart } from '../config/projection';
-import { userEvents } from '../../src/users/events';
-import { tokenEvents } from '../../src/tokens/events';
-import { tokenIdOfDigest } from '../../src/tokens/tokenId';
+import { userEvents } from '../../src/users';
+import { tokenEvents, tokenIdOfDigest } from '../../src/tokens';
 import { USER_KIND, tokensKey, tokensRevokedIdsKey, tokensRevokedKey } from './keys';
 
 

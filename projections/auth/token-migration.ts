@@ -9,7 +9,7 @@
 import type { RedisClient } from '../../src/core/redis/connect';
 import type { RedisKeys } from '../../src/core/redis/keys';
 import type { Logger } from '../../src/core/logger';
-import { isTokenId, normaliseTokenId, tokenIdOf } from '../../src/tokens/tokenId';
+import { isTokenId, normaliseTokenId, tokenIdOf } from '../../src/tokens';
 import { tokensKey, tokensRevokedIdsKey } from './keys';
 
 /** A field that holds a token itself rather than a token id. */

@@ -2,8 +2,7 @@
 // hash `<prefix>v1:config:currentZoneMap`: facility -> JSON string of the
 // selected zone map name; a cleared facility has no field.
 import type { ConfigProjectionPart } from './projection';
-import { CURRENT_ZONE_MAP_STREAM_PREFIX, currentZoneMapEvents } from '../../src/zonemaps/events';
-import { currentZoneMapEntry } from '../../src/zonemaps/current-readmodel';
+import { CURRENT_ZONE_MAP_STREAM_PREFIX, currentZoneMapEvents, currentZoneMapEntry } from '../../src/zonemaps';
 
 export const currentZoneMapPart: ConfigProjectionPart = {
   streamPrefix: CURRENT_ZONE_MAP_STREAM_PREFIX,

@@ -2,12 +2,7 @@
 // into the hash `<prefix>v1:config:readerFeatures`; the layout and what each
 // event writes are in src/readerdefinitions/feature-readmodel.ts.
 import type { ConfigProjectionPart } from './projection';
-import { featureChangeEvents, type FeatureChangeEvent } from '../../src/readerdefinitions/features';
-import {
-  featureEventWrites,
-  READER_FEATURES_KIND,
-  READER_FEATURES_STREAM_PREFIX,
-} from '../../src/readerdefinitions/feature-readmodel';
+import { featureChangeEvents, type FeatureChangeEvent, featureEventWrites, READER_FEATURES_KIND, READER_FEATURES_STREAM_PREFIX } from '../../src/readerdefinitions';
 
 export const readerFeaturesPart: ConfigProjectionPart = {
   streamPrefix: READER_FEATURES_STREAM_PREFIX,

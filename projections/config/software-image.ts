@@ -2,9 +2,7 @@
 // hash `<prefix>v1:config:softwareImage`: `<imageType>:<version>` -> the
 // image's JSON (what list/show return).
 import type { ConfigProjectionPart } from './projection';
-import { imageKey } from '../../src/software/catalog';
-import type { SoftwareImage } from '../../src/software/codec';
-import { SOFTWARE_IMAGE_STREAM_PREFIX, softwareImageEntry, softwareImageEvents } from '../../src/software/events';
+import { imageKey, type SoftwareImage, SOFTWARE_IMAGE_STREAM_PREFIX, softwareImageEntry, softwareImageEvents } from '../../src/software';
 
 export const softwareImagePart: ConfigProjectionPart = {
   streamPrefix: SOFTWARE_IMAGE_STREAM_PREFIX,

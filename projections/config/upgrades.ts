@@ -1,8 +1,7 @@
 // Projects the `upgrade-` streams into the upgrade list and the set of
 // active upgrades (keys in src/upgrades/listing.ts).
 import type { ConfigProjectionPart } from './projection';
-import { activeUpgradeKind, upgradeListKind, type ActiveUpgrade, type UpgradeListEntry } from '../../src/upgrades/listing';
-import { UPGRADE_STREAM_PREFIX, upgradeEvents, type UpgradeEvent } from '../../src/upgrades/events';
+import { activeUpgradeKind, upgradeListKind, type ActiveUpgrade, type UpgradeListEntry, UPGRADE_STREAM_PREFIX, upgradeEvents, type UpgradeEvent } from '../../src/upgrades';
 
 export const upgradesPart: ConfigProjectionPart = {
   streamPrefix: UPGRADE_STREAM_PREFIX,

@@ -13,8 +13,7 @@ import type { Logger } from '../../src/core/logger';
 import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../src/core/subscriptions';
 import type { RebuildableReadModel } from '../read-model';
 import { AppliedPositions } from '../applied';
-import { AGENT_STREAM_PREFIX, HEALTH_STREAM_PREFIX, healthEvents, type HealthStreamEvent } from '../../src/health/events';
-import { evolveHealth, initialHealthState, type ReaderHealthState } from '../../src/health/state';
+import { AGENT_STREAM_PREFIX, HEALTH_STREAM_PREFIX, healthEvents, type HealthStreamEvent, evolveHealth, initialHealthState, type ReaderHealthState } from '../../src/health';
 import { HEALTH_PROJECTION, HEALTH_READ_MODEL, healthKeys } from './keys';
 import { encodeMember, searchableView } from './searchable';
 

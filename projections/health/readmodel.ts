@@ -1,8 +1,7 @@
 // Queries of the reader health read model (layout in ./keys.ts).
 import type { RedisClient } from '../../src/core/redis/connect';
 import type { RedisKeys } from '../../src/core/redis/keys';
-import type { ReaderHealthState } from '../../src/health/state';
-import { encodeMarker, isAfter, type HealthEventQuery } from '../../src/health/search';
+import { type ReaderHealthState, encodeMarker, isAfter, type HealthEventQuery } from '../../src/health';
 import { ReadModelGate } from '../../src/core/redis/readiness';
 import { HEALTH_READ_MODEL, healthKeys } from './keys';
 import { decodeMember, type HealthEventView } from './searchable';

@@ -1,8 +1,7 @@
 // What a health stream event looks like in the event search (and in queues):
 // the interface's health event. ReaderNotResponding / ReaderResponding appear
 // as LIFECYCLE events with codes NOT_RESPONDING / RESPONDING.
-import type { HealthEventType } from '../../src/health/codes';
-import type { HealthStreamEvent } from '../../src/health/events';
+import type { HealthEventType, HealthStreamEvent } from '../../src/health';
 
 export interface HealthEventView {
   readonly eventTime: string;

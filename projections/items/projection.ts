@@ -2,8 +2,10 @@
 // and history read models (layout in ./keys.ts). The handler reads the
 // touched items, folds the batch and writes items, their index sets, history
 // records and the checkpoint in one MULTI, so every event is applied exactly
-// once. It is the only writer (projections role), so nothing changes the
-// items between the read and the MULTI.
+// once. It is the only writer (projections role), so nothing but its own
+// queued MULTIs changes the items between the read and the MULTI; those are
+// pipelined (./write-pipeline.ts): the next batch is folded while Redis
+// executes the previous one.
 //
 // Replaying events already applied changes nothing: an item keeps the log
 // position of the change it shows and ignores older or equal ones, and a
@@ -15,10 +17,11 @@ import type { RedisKeys } from '../../src/core/redis/keys';
 import type { RecordedDomainEvent } from '../../src/core/events';
 import type { Logger } from '../../src/core/logger';
 import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../src/core/subscriptions';
-import { ENGINE_STREAM, itemEvents, type ItemsEvent } from '../../src/engine/events';
+import { ENGINE_STREAM, itemEvents, type ItemsEvent } from '../../src/engine';
 import { historyId, ITEMS_PROJECTION, itemKeys, type ItemKeys } from './keys';
 import { changeOrder, historyRecordOf, indexKeysOf, itemAfter, keptInHistory, type StoredItem } from './model';
 import { queueItemsReset } from './reset';
+import { ItemsWritePipeline } from './write-pipeline';
 
 /** The events the items projection reads (the item engine's stream). */
 export const ITEMS_FILTER = streamNameFilter({ prefixes: [ENGINE_STREAM] });
@@ -36,6 +39,7 @@ export function startItemsProjection(opts: {
   const k = itemKeys(opts.keys);
   const name = opts.name ?? ITEMS_PROJECTION;
   const checkpoints = new RedisCheckpointStore(opts.redis, opts.keys.checkpointPrefix);
+  const writes = new ItemsWritePipeline(opts.redis, k);
   return runSubscription({
     client: opts.client,
     name,
@@ -44,50 +48,74 @@ export function startItemsProjection(opts: {
     checkpointStore: checkpoints,
     checkpointMode: 'handler',
     logger: opts.logger,
+    maxBatchSize: BATCH_EVENTS,
+    maxPendingWrites: PENDING_BATCHES,
     handler: async (events, position) => {
+      writes.begin();
       const relevant = events.filter((e) => e.streamId === ENGINE_STREAM);
-      // An item reset splits the batch: what comes before it is committed
-      // first, so the reset sees it; the checkpoint goes with the last MULTI
-      // (a crash in between replays the batch, and the reset drops again what
-      // the first part re-adds).
-      const segments: Array<typeof relevant> = [[]];
-      for (const e of relevant) {
-        if (e.data.reset !== undefined) segments.push([e], []);
-        else segments[segments.length - 1]!.push(e);
-      }
-      const nonEmpty = segments.filter((seg, i) => seg.length > 0 || i === segments.length - 1);
-      for (const [i, segment] of nonEmpty.entries()) {
+      let committed: Promise<void> = Promise.resolve();
+      const segments = resetSegments(relevant);
+      for (const [i, segment] of segments.entries()) {
         const tx = opts.redis.multi();
         const reset = segment[0]?.data.reset;
         if (reset !== undefined) {
+          // The reset reads the facility's items: everything queued before it must be in Redis.
+          await writes.drained();
           const dropped = await queueItemsReset(opts.redis, k, reset, tx);
           opts.logger.info('items read model: items of a facility reset', { facility: reset.facility, clearHistory: reset.clearHistory, ...dropped });
         }
-        await queueChanges(opts.redis, k, segment, tx);
-        if (i === nonEmpty.length - 1) checkpoints.saveInTransaction(tx, name, position);
-        await tx.exec();
+        const written = await queueChanges(writes, k, segment, tx);
+        if (i === segments.length - 1) checkpoints.saveInTransaction(tx, name, position);
+        committed = writes.queue(tx, written);
+        // What the reset deletes is not among the queued items: later reads must find it gone in Redis.
+        if (reset !== undefined) await committed;
       }
-      opts.onApplied?.(events.length, relevant.reduce((n, e) => n + e.data.changes.length, 0));
+      const changes = relevant.reduce((n, e) => n + e.data.changes.length, 0);
+      return { committed: committed.then(() => opts.onApplied?.(events.length, changes)) };
     },
   });
 }
 
 /**
- * Reads the items `events` touch, folds their changes and queues the writes
- * of items, index sets and history records on `tx`.
+ * Events a batch hands the projection at most: one MULTI each. Large enough
+ * that a MULTI carries thousands of changes (few commands per key), small
+ * enough that the next batches are read and folded while Redis executes it.
  */
-async function queueChanges(redis: RedisClient, k: ItemKeys, events: ReadonlyArray<RecordedDomainEvent<ItemsEvent>>, tx: ReturnType<RedisClient['multi']>): Promise<void> {
-  const epcs = [...new Set(events.flatMap((e) => e.data.changes.filter((c) => c.reportToDatabaseEnabled).map((c) => c.epc.toUpperCase())))];
-  const before = new Map<string, StoredItem>();
-  if (epcs.length > 0) {
-    const raws = await redis.hmGet(k.item, epcs);
-    epcs.forEach((epc, i) => {
-      const raw = raws[i];
-      if (raw != null) before.set(epc, JSON.parse(raw) as StoredItem);
-    });
+const BATCH_EVENTS = 20;
+/** MULTIs that may wait for Redis while the next batch is folded. */
+const PENDING_BATCHES = 3;
+
+/**
+ * An item reset splits the batch: what comes before it is committed first,
+ * so the reset sees it; the checkpoint goes with the last MULTI (a crash in
+ * between replays the batch, and the reset drops again what the first part
+ * re-adds). Always at least one segment (the checkpoint's).
+ */
+function resetSegments(events: ReadonlyArray<RecordedDomainEvent<ItemsEvent>>): Array<ReadonlyArray<RecordedDomainEvent<ItemsEvent>>> {
+  const segments: Array<Array<RecordedDomainEvent<ItemsEvent>>> = [[]];
+  for (const e of events) {
+    if (e.data.reset !== undefined) segments.push([e], []);
+    else segments[segments.length - 1]!.push(e);
   }
+  return segments.filter((seg, i) => seg.length > 0 || i === segments.length - 1);
+}
+
+/**
+ * Reads the items `events` touch (as the queued writes leave them), folds
+ * their changes and queues the writes of items, index sets and history
+ * records on `tx`. Returns the items it writes.
+ */
+async function queueChanges(
+  writes: ItemsWritePipeline,
+  k: ItemKeys,
+  events: ReadonlyArray<RecordedDomainEvent<ItemsEvent>>,
+  tx: ReturnType<RedisClient['multi']>,
+): Promise<Map<string, StoredItem>> {
+  const epcs = new Set<string>();
+  for (const e of events) for (const c of e.data.changes) if (c.reportToDatabaseEnabled) epcs.add(c.epc.toUpperCase());
+  const before = await writes.read([...epcs]);
   const after = new Map(before);
-  const writes = new SetWrites();
+  const setWrites = new SetWrites();
   const historyRecords: string[] = [];
   for (const e of events) {
     const commit = e.position?.commit;
@@ -101,11 +129,12 @@ async function queueChanges(redis: RedisClient, k: ItemKeys, events: ReadonlyArr
       }
       if (change.reportToHistoryEnabled && keptInHistory(change.kind)) {
         const id = historyId(change.observationTime, e.id, i);
-        writes.add(k.history, id);
+        setWrites.add(k.history, id);
         historyRecords.push(id, JSON.stringify(historyRecordOf(change)));
       }
     });
   }
+  const written = new Map<string, StoredItem>();
   const items: string[] = [];
   for (const [epc, stored] of after) {
     const old = before.get(epc);
@@ -113,15 +142,17 @@ async function queueChanges(redis: RedisClient, k: ItemKeys, events: ReadonlyArr
     const newIndices = indexKeysOf(stored.item, k);
     // An EPC leaves an index set or joins it, never both, so removals and
     // additions of one set do not depend on their order.
-    for (const key of old ? indexKeysOf(old.item, k) : []) if (!newIndices.includes(key)) writes.remove(key, epc);
-    for (const key of newIndices) writes.add(key, epc);
-    writes.add(k.all, epc);
-    writes.add(k.time, epc, stored.ms);
+    for (const key of old ? indexKeysOf(old.item, k) : []) if (!newIndices.includes(key)) setWrites.remove(key, epc);
+    for (const key of newIndices) setWrites.add(key, epc);
+    setWrites.add(k.all, epc);
+    setWrites.add(k.time, epc, stored.ms);
     items.push(epc, JSON.stringify(stored));
+    written.set(epc, stored);
   }
-  writes.queue(tx);
+  setWrites.queue(tx);
   if (items.length > 0) tx.hSet(k.item, items);
   if (historyRecords.length > 0) tx.hSet(k.historyRecord, historyRecords);
+  return written;
 }
 
 /**

@@ -5,8 +5,7 @@
 // written between pages.
 import type { RedisClient } from '../../src/core/redis/connect';
 import type { RedisKeys } from '../../src/core/redis/keys';
-import { formatEpc } from '../../src/items/epc';
-import type { HistoryQuery, ItemsQuery } from '../../src/items/query';
+import { formatEpc, type HistoryQuery, type ItemsQuery } from '../../src/items';
 import { ReadModelGate } from '../../src/core/redis/readiness';
 import { itemKeys, ITEMS_READ_MODEL, type ItemKeys } from './keys';
 import { lexPage, timeRangeOf } from '../lex-page';

@@ -4,7 +4,7 @@
 // caller's MULTI; the reads before it see everything earlier batches and
 // segments committed (the projection is the only writer).
 import type { RedisClient } from '../../src/core/redis/connect';
-import type { ItemsReset } from '../../src/engine/events';
+import type { ItemsReset } from '../../src/engine';
 import type { ItemKeys } from './keys';
 import { indexKeysOf, type StoredHistory, type StoredItem } from './model';
 

@@ -10,12 +10,11 @@ import type { RedisClient } from '../../src/core/redis/connect';
 import type { RedisKeys } from '../../src/core/redis/keys';
 import type { Logger } from '../../src/core/logger';
 import { defineEvents } from '../../src/core/events';
-import { TagsReportedEpcs } from '../../src/agents/report-columns';
+import { TagsReportedEpcs } from '../../src/agents';
 import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../src/core/subscriptions';
 import type { RebuildableReadModel } from '../read-model';
 import { AppliedPositions } from '../applied';
-import { evolveJob, JOB_STREAM_PREFIX, jobEvents, type JobEvent } from '../../src/jobs/events';
-import { initialJobState, type JobState } from '../../src/jobs/model';
+import { evolveJob, JOB_STREAM_PREFIX, jobEvents, type JobEvent, initialJobState, type JobState } from '../../src/jobs';
 import { decodeJobState, jobKeys, JOBS_PROJECTION, JOBS_READ_MODEL } from './readmodel';
 
 /** What this projection needs of a tag report (appended by the agent gateway to `tagReports-<reader>`). */

@@ -1,6 +1,6 @@
 // A threshold transition as the query and the threshold queue show it.
 import { isoTime } from '../../src/core/iso-time';
-import type { ThresholdIteration, ThresholdTransition } from '../../src/engine/threshold/transition';
+import type { ThresholdIteration, ThresholdTransition } from '../../src/engine';
 
 export interface TransitionRecord {
   readonly thresholdId: number;

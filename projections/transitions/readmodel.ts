@@ -3,8 +3,7 @@
 // the history query pages.
 import type { RedisClient } from '../../src/core/redis/connect';
 import type { RedisKeys } from '../../src/core/redis/keys';
-import { formatEpc } from '../../src/items/epc';
-import type { TransitionsQuery } from '../../src/items/transitions-query';
+import { formatEpc, type TransitionsQuery } from '../../src/items';
 import { lexPage, timeRangeOf } from '../lex-page';
 import { ReadModelGate } from '../../src/core/redis/readiness';
 import { TRANSITIONS_READ_MODEL, transitionKeys, type TransitionKeys } from './keys';

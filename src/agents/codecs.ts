@@ -3,8 +3,7 @@
 // after decoding and reported at the later field.
 import * as t from 'io-ts';
 import type { FieldError } from '../core/decode-errors';
-import { FeatureStatusValue } from '../readerdefinitions/features';
-import { failureReason, FiniteNumber, IsoTimestamp, NonEmptyString, nullable, PositiveInteger } from '../readerdefinitions/primitives';
+import { FeatureStatusValue, failureReason, FiniteNumber, IsoTimestamp, NonEmptyString, nullable, PositiveInteger } from '../readerdefinitions';
 import { CommandResult } from './commands';
 import { isoMsReader } from './iso-time';
 import { AgentFeatures, AgentState, AgentVersions, AntennaId, EpcHex, isAntennaId, type Observation } from './events';

@@ -34,8 +34,7 @@ import type { RedisKeys } from '../core/redis/keys';
 import { ReadModelGate } from '../core/redis/readiness';
 import { CONFIG_READ_MODEL } from '../../projections/config/readmodel';
 import type { ResourceDeps } from '../core/resource/routes';
-import { requireReader } from '../readerdefinitions/feature-commands';
-import { IsoTimestamp, NonEmptyString } from '../readerdefinitions/primitives';
+import { requireReader, IsoTimestamp, NonEmptyString } from '../readerdefinitions';
 import { agentKeys } from './events';
 
 export const READER_COMMANDS_STREAM_PREFIX = 'readerCommands-';

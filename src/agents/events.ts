@@ -10,8 +10,7 @@
 import * as t from 'io-ts';
 import { defineEvents, type EventOf } from '../core/events';
 import type { RedisKeys } from '../core/redis/keys';
-import { FeatureName, FeatureStatusValue } from '../readerdefinitions/features';
-import { FiniteNumber, IsoTimestamp, NonEmptyString, nullable, PositiveInteger, failureReason } from '../readerdefinitions/primitives';
+import { FeatureName, FeatureStatusValue, FiniteNumber, IsoTimestamp, NonEmptyString, nullable, PositiveInteger, failureReason } from '../readerdefinitions';
 import { HealthEventData } from './health-codes';
 import { toColumns, validateColumns, type ReportColumns } from './report-columns';
 

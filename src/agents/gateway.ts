@@ -8,9 +8,7 @@ import { conflict } from '../core/http/errors';
 import { ingestion } from '../core/ingestion-summary';
 import type { AppDeps } from '../core/slice';
 import type { Assignment, JobsForAgents } from '../jobs/assignment';
-import { requireReader } from '../readerdefinitions/feature-commands';
-import { ReaderFeatureReadModel } from '../readerdefinitions/feature-readmodel';
-import { FEATURE_NAMES, type FeatureName, type FeatureStatusValue } from '../readerdefinitions/features';
+import { requireReader, ReaderFeatureReadModel, FEATURE_NAMES, type FeatureName, type FeatureStatusValue } from '../readerdefinitions';
 import type { CheckinBody, TagReport } from './codecs';
 import { markCommandsDelivered, pendingCommandsOf, type ReaderCommandType } from './commands';
 import {
@@ -28,7 +26,7 @@ import {
 import { newAgentSecret, sha256Hex } from './guard';
 import { ReadModelGate } from '../core/redis/readiness';
 import { CONFIG_READ_MODEL } from '../../projections/config/readmodel';
-import { healthSettingsFrom } from '../health/settings';
+import { healthSettingsFrom } from '../health';
 import type { AgentHealthEvent } from './health-codes';
 
 /**

@@ -4,7 +4,7 @@
 // UNCLASSIFIED carries KNOWN and UNKNOWN. Reader health (src/health) reuses
 // the table to derive the five status objects.
 import * as t from 'io-ts';
-import { failureReason, IsoTimestamp } from '../readerdefinitions/primitives';
+import { failureReason, IsoTimestamp } from '../readerdefinitions';
 
 export const HealthEventType = t.keyof(
   {

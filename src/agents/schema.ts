@@ -1,6 +1,6 @@
 // JSON Schemas of the agent API bodies and answers, for the OpenAPI document.
 import { READER_COMMAND_TYPES } from './commands';
-import { FEATURE_NAMES } from '../readerdefinitions/features';
+import { FEATURE_NAMES } from '../readerdefinitions';
 const iso = { type: 'string', format: 'date-time' };
 const hex = { type: 'string', pattern: '^[0-9A-Fa-f]+$' };
 

@@ -11,6 +11,7 @@ import { healthReadModel } from '../../projections/health/projection';
 import { itemsReadModel } from '../../projections/items/rebuild';
 import { transitionsReadModel } from '../../projections/transitions/projection';
 import { jobsReadModel } from '../../projections/jobs/projection';
+import { epcisReadModel } from '../../projections/epcis/projection';
 import type { Slice } from '../core/slice';
 import { SLICES } from './slices';
 
@@ -18,6 +19,6 @@ import { SLICES } from './slices';
 export const configParts = (slices: readonly Slice[]): ConfigProjectionPart[] => [usersPart, tokensPart, ...slices.flatMap((s) => s.projectionParts ?? [])];
 
 /** The read models of a process running `slices`. */
-export const readModelsOf = (slices: readonly Slice[]): RebuildableReadModel[] => [configReadModel(configParts(slices)), healthReadModel, jobsReadModel, itemsReadModel, transitionsReadModel];
+export const readModelsOf = (slices: readonly Slice[]): RebuildableReadModel[] => [configReadModel(configParts(slices)), healthReadModel, jobsReadModel, itemsReadModel, transitionsReadModel, epcisReadModel];
 
 export const READ_MODELS: readonly RebuildableReadModel[] = readModelsOf(SLICES);

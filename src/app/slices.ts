@@ -25,5 +25,6 @@ import { factoryDefaultsSlice } from '../defaults/slice';
 import { readersSlice } from '../readers/slice';
 import { liveSlice } from '../live/slice';
 import { aboutSlice } from '../about/slice';
+import { epcisSlice } from '../epcis/slice';
 
-export const SLICES: readonly Slice[] = [usersSlice, tokensSlice, facilitiesSlice, factoryDefaultsSlice, zoneMapsSlice, readerDefinitionsSlice, thresholdsSlice, settingsSlice, softwareSlice, upgradesSlice, readerConfigurationsSlice, makeRecipesSlice({ deletionGuards: [recipeInUseByJobs] }), jobsSlice, healthSlice, itemsSlice, makeAgentsSlice(jobsForAgents), readerCommandsSlice, engineSlice, snmpSlice, supportSlice, queuesSlice, liveSlice, aboutSlice, readersSlice];
+export const SLICES: readonly Slice[] = [usersSlice, tokensSlice, facilitiesSlice, factoryDefaultsSlice, zoneMapsSlice, readerDefinitionsSlice, thresholdsSlice, settingsSlice, softwareSlice, upgradesSlice, readerConfigurationsSlice, makeRecipesSlice({ deletionGuards: [recipeInUseByJobs] }), jobsSlice, healthSlice, itemsSlice, makeAgentsSlice(jobsForAgents), readerCommandsSlice, engineSlice, snmpSlice, supportSlice, queuesSlice, liveSlice, aboutSlice, readersSlice, epcisSlice];

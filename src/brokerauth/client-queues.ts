@@ -8,8 +8,7 @@
 // for messages that never come.
 import type { EventStoreDBClient } from '@eventstore/db-client';
 import { readStream } from '../core/eventstore';
-import { QUEUE_KINDS, queueStream } from '../queues/model';
-import { queueEvents } from '../queues/events';
+import { QUEUE_KINDS, queueStream, queueEvents } from '../queues';
 
 export const CLIENT_QUEUE_PREFIX = 'tagtrail.';
 

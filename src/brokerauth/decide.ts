@@ -11,7 +11,7 @@
 // `write` (publishing), every exchange and topic access stay denied: the
 // relay publishes with the service's own broker user, which the internal
 // backend authorises.
-import { hasAnyRole, type Principal, type Role } from '../auth/roles';
+import { hasAnyRole, type Principal, type Role } from '../auth';
 
 /** Roles that may log in to the broker and consume (Admin passes every role check). */
 export const BROKER_ROLES: readonly Role[] = ['DataReader'];

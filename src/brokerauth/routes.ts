@@ -12,12 +12,7 @@ import type * as t from 'io-ts';
 import type { Logger } from '../core/logger';
 import { decodeInput } from '../core/http/decode';
 import { badRequest } from '../core/http/errors';
-import type { PasswordVerifier } from '../auth/password';
-import { resolveBasic } from '../auth/resolve';
-import { retryAfterSeconds } from '../auth/middleware';
-import type { LoginThrottle } from '../auth/throttle';
-import type { PrincipalStore } from '../auth/store';
-import type { Principal } from '../auth/roles';
+import { type PasswordVerifier, resolveBasic, retryAfterSeconds, type LoginThrottle, type PrincipalStore, type Principal } from '../auth';
 import { ResourceRequest, TopicRequest, UserRequest, VhostRequest } from './codec';
 import { decideLogin, decideResource, decideTopic, decideVhost, type Decision } from './decide';
 

@@ -32,6 +32,8 @@ export interface AppDeps extends ResourceDeps {
     /** Idle configured queues retired by the relay (docs/queues.md, "Idle queues are retired"). */
     readonly queueRetirement: { readonly idleMs: number; readonly checkEveryMs: number };
   };
+  /** GS1 EPCIS (docs/epcis.md): the base URL of location identifiers nobody configured. */
+  readonly epcis?: { readonly locationBaseUrl: string };
   /** Item engine snapshots: directory (DATA_DIR/engine-snapshots) and how often (ENGINE_SNAPSHOT_*). */
   readonly engineSnapshots: { readonly dir: string; readonly everyChanges: number; readonly everyMs: number };
   /** Bytes the event store takes in one append (EVENTSTORE_MAX_APPEND_SIZE); configuration bodies stay under half of it. */

@@ -3,11 +3,9 @@
 // refuse is a programming error (a unit test builds them all).
 import { isLeft, type Either } from 'fp-ts/Either';
 import type { ApiError } from '../core/http/errors';
-import { validateReaderConfiguration } from '../readerconfigurations/validate';
-import type { ReaderConfiguration } from '../readerconfigurations/model';
-import { validateRecipe } from '../recipes/validate';
-import type { Recipe } from '../recipes/model';
-import { AntennaConfigurationBody, validateAntennaConfigurationReplace, type AntennaConfiguration } from '../thresholds/antenna-configuration';
+import { validateReaderConfiguration, type ReaderConfiguration } from '../readerconfigurations';
+import { validateRecipe, type Recipe } from '../recipes';
+import { AntennaConfigurationBody, validateAntennaConfigurationReplace, type AntennaConfiguration } from '../thresholds';
 import { DEFAULT_ANTENNA_CONFIGURATIONS, DEFAULT_READER_CONFIGURATIONS, DEFAULT_RECIPES } from './catalog';
 
 export interface FactoryDefaults {

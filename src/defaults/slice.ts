@@ -6,10 +6,9 @@
 import type { Position } from '@eventstore/db-client';
 import { createResourceOnce } from '../core/resource/once';
 import type { AppDeps, Slice } from '../core/slice';
-import { readerConfigurationKind } from '../readerconfigurations/kind';
-import { recipeKind } from '../recipes/kind';
-import { reserveId } from '../thresholds/id-allocator';
-import { antennaConfigurationKind, nameOfId } from '../thresholds/kind';
+import { readerConfigurationKind } from '../readerconfigurations';
+import { recipeKind } from '../recipes';
+import { reserveId, antennaConfigurationKind, nameOfId } from '../thresholds';
 import { buildFactoryDefaults } from './build';
 
 const DEFAULTS = buildFactoryDefaults();

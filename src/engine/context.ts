@@ -2,7 +2,7 @@
 // durations in milliseconds, readers with normalized floors, the flags.
 import { isLeft } from 'fp-ts/Either';
 import { parseIsoDuration } from '../core/duration';
-import { normalizeFloor, type ReaderDefinition } from '../readerdefinitions/codec';
+import { normalizeFloor, type ReaderDefinition } from '../readerdefinitions';
 import type { InventoryRecipe, LocationRecipe } from '../recipes/model';
 import { reportingIntervalMs } from '../recipes/timing';
 import type { EngineReader, EngineRecipe } from './types';

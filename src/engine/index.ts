@@ -19,3 +19,9 @@ export {
   type Position,
   type ReportFlags,
 } from './types';
+export { ENGINE_STREAM, itemEvents, type ItemsEvent, type ItemsReset } from './events';
+export { type EngineReport } from './report';
+export { thresholdJobContext } from './threshold/context';
+export { type TransitionParameters } from './threshold/params';
+export { ThresholdTracker, type ThresholdOutput } from './threshold/tracker';
+export { type ThresholdIteration, type ThresholdTransition } from './threshold/transition';

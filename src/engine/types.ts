@@ -1,8 +1,8 @@
 // Types of the pure item engine (docs/item-processing.md, "Item engine").
 // Times are epoch milliseconds: the engine never reads a clock, the caller
 // passes `now`, so a replay of the same inputs gives the same outputs.
-import type { Placement } from '../readerdefinitions/codec';
-import type { ZoneLocator } from '../zonemaps/lookup';
+import type { Placement } from '../readerdefinitions';
+import type { ZoneLocator } from '../zonemaps';
 import type { IndexedView } from './expiry';
 
 

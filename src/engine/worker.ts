@@ -8,7 +8,7 @@
 // "Engine wiring").
 import { BACKWARDS, END, NO_STREAM, StreamNotFoundError, streamNameFilter, type EventStoreDBClient, type Position } from '@eventstore/db-client';
 import { isLeft } from 'fp-ts/Either';
-import { TAG_REPORTS_STREAM_PREFIX } from '../agents/events';
+import { TAG_REPORTS_STREAM_PREFIX } from '../agents';
 import { ingestion } from '../core/ingestion-summary';
 import { addScrapeProbe, ageSeconds, metrics } from '../core/metrics';
 import { behindLog } from '../core/subscriptions/behind';
@@ -17,17 +17,15 @@ import { decodeRecorded, encodeEvent, type RecordedDomainEvent } from '../core/e
 import type { Logger } from '../core/logger';
 import type { BackgroundWork } from '../core/slice';
 import { runSubscription, type RunningSubscription } from '../core/subscriptions';
-import { JOB_STREAM_PREFIX, evolveJob, jobEvents, jobStream } from '../jobs/events';
-import { initialJobState, type JobState } from '../jobs/model';
+import { JOB_STREAM_PREFIX, evolveJob, jobEvents, jobStream, initialJobState, type JobState } from '../jobs';
 import type { ConfigReadModel } from '../../projections/config/readmodel';
-import { readerDefinitionsOf } from '../readerdefinitions/kind';
-import { recipeOf } from '../recipes/kind';
-import { currentZoneMapOf } from '../zonemaps/current-readmodel';
-import { zoneLocator } from '../zonemaps/lookup';
+import { readerDefinitionsOf } from '../readerdefinitions';
+import { recipeOf } from '../recipes';
+import { currentZoneMapOf, zoneLocator } from '../zonemaps';
 import { engineReaders, engineRecipeOf } from './context';
 import { ingest, tick } from './engine';
 import { engineReportEvents, type EngineReport } from './report';
-import { ITEM_RESET_STREAM, itemResetEvents, type ItemsResetRequestedData } from '../support/events';
+import { ITEM_RESET_STREAM, itemResetEvents, type ItemsResetRequestedData } from '../support';
 import { ENGINE_STREAM, itemEvents, type ItemsEvent } from './events';
 import { resetFacility } from './reset';
 import { restoreState } from './restore';

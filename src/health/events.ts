@@ -6,7 +6,7 @@
 // projects, it just feeds no status.
 import * as t from 'io-ts';
 import { defineEvents, type EventOf } from '../core/events';
-import { IsoTimestamp } from '../readerdefinitions/primitives';
+import { IsoTimestamp } from '../readerdefinitions';
 import { HealthEventTypeCodec } from './codes';
 
 export const HEALTH_STREAM_PREFIX = 'readerHealth-';

@@ -5,7 +5,7 @@
 import * as t from 'io-ts';
 import { badRequest } from '../core/http/errors';
 import { decodeInput, refuseUnknownFields } from '../core/http/decode';
-import { failureReason, IsoTimestamp } from '../readerdefinitions/primitives';
+import { failureReason, IsoTimestamp } from '../readerdefinitions';
 import { HealthEventTypeCodec, SearchableCodeCodec, type HealthEventType } from './codes';
 
 export const DEFAULT_PAGE_SIZE = 100;

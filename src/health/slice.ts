@@ -4,7 +4,7 @@
 import type { Slice } from '../core/slice';
 import { hasRole } from '../config';
 import { notFound } from '../core/http/errors';
-import { readerDefinitionOf, readerDefinitionsOf } from '../readerdefinitions/kind';
+import { readerDefinitionOf, readerDefinitionsOf } from '../readerdefinitions';
 import { HealthReadModel } from '../../projections/health/readmodel';
 import { startHealthBackground } from './background';
 import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, parseHealthEventSearch } from './search';

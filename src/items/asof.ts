@@ -15,7 +15,7 @@
 import { FORWARDS, START, StreamNotFoundError, type EventStoreDBClient } from '@eventstore/db-client';
 import { isLeft } from 'fp-ts/Either';
 import { decodeRecorded } from '../core/events';
-import { ENGINE_STREAM, itemEvents } from '../engine/events';
+import { ENGINE_STREAM, itemEvents } from '../engine';
 import type { ItemChange } from '../engine';
 import { itemAfter, type Item } from '../../projections/items/model';
 import { formatEpc } from './epc';

@@ -2,7 +2,7 @@
 // aggregate state every reader of `job-<uuid>` folds (decider, runner, read
 // model). Times are ISO 8601 strings so the state is plain JSON.
 import * as t from 'io-ts';
-import { nullable } from '../readerdefinitions/primitives';
+import { nullable } from '../readerdefinitions';
 
 export const JOB_STATUSES = ['WAITING', 'INITIALIZING', 'STARTING', 'RUNNING', 'RESTARTING_RDE', 'STOPPING', 'STOPPED'] as const;
 export const JobStatus = t.keyof({

@@ -4,7 +4,7 @@
 // readers of its thresholds (the recipe's, or all of the facility's).
 import { readerConfigurationFor, type Recipe } from '../recipes';
 import type { ReaderConfiguration } from '../readerconfigurations';
-import type { ReaderDefinition } from '../readerdefinitions/codec';
+import type { ReaderDefinition } from '../readerdefinitions';
 import { heldReaders, type JobState } from './model';
 import type { ReaderConflict } from './decide';
 import type { Threshold } from '../thresholds/threshold';

@@ -5,8 +5,8 @@ import * as E from 'fp-ts/Either';
 import { Name, nameSchema } from '../core/codecs';
 import { formatIsoDuration, parseIsoDuration } from '../core/duration';
 import { badRequest, type ApiError } from '../core/http/errors';
-import { resolveFacility } from '../facilities/facility-field';
-import { nullable } from '../readerdefinitions/primitives';
+import { resolveFacility } from '../facilities';
+import { nullable } from '../readerdefinitions';
 import { DEFAULT_START_DELAY, type StoredJobRequest } from './model';
 
 export const JobStartBody = t.intersection(

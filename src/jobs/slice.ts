@@ -4,8 +4,8 @@
 import { conflict } from '../core/http/errors';
 import type { ResourceDeps } from '../core/resource/routes';
 import type { AppDeps, Slice } from '../core/slice';
-import type { RecipeDeletionGuard } from '../recipes/slice';
-import type { UsageSource } from '../facilities/usage';
+import type { RecipeDeletionGuard } from '../recipes';
+import type { UsageSource } from '../facilities';
 import { jobsReadModel } from './context';
 import { registerJobRoutes } from './routes';
 import { loadJobSettings } from './settings';

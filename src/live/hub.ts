@@ -8,9 +8,9 @@
 import { PassThrough } from 'node:stream';
 import { streamNameFilter, type AllStreamResolvedEvent, type AllStreamSubscription, type EventStoreDBClient } from '@eventstore/db-client';
 import type { Logger } from '../core/logger';
-import { ENGINE_STREAM } from '../engine/events';
-import { JOB_STREAM_PREFIX } from '../jobs/events';
-import { HEALTH_STREAM_PREFIX, AGENT_STREAM_PREFIX } from '../health/events';
+import { ENGINE_STREAM } from '../engine';
+import { JOB_STREAM_PREFIX } from '../jobs';
+import { HEALTH_STREAM_PREFIX, AGENT_STREAM_PREFIX } from '../health';
 import { liveMessage, type LiveMessage, type Topic } from './messages';
 
 /** Bytes a stream may have waiting in its socket before it is dropped as too slow. */

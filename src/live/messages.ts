@@ -5,9 +5,9 @@
 import type { AllStreamResolvedEvent } from '@eventstore/db-client';
 import { isLeft } from 'fp-ts/Either';
 import { decodeRecorded } from '../core/events';
-import { ENGINE_STREAM, itemEvents } from '../engine/events';
-import { JOB_STREAM_PREFIX, jobEvents } from '../jobs/events';
-import { healthEvents } from '../health/events';
+import { ENGINE_STREAM, itemEvents } from '../engine';
+import { JOB_STREAM_PREFIX, jobEvents } from '../jobs';
+import { healthEvents } from '../health';
 
 /** Topics a stream can carry; each follows the roles of the REST query that shows the same data. */
 export const TOPICS = ['items', 'jobs', 'health'] as const;

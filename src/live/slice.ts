@@ -6,8 +6,7 @@
 import type { Context } from 'koa';
 import type { AppDeps, Slice } from '../core/slice';
 import { badRequest, forbidden } from '../core/http/errors';
-import { currentPrincipal } from '../auth/middleware';
-import { hasAnyRole, type Role } from '../auth/roles';
+import { currentPrincipal, hasAnyRole, type Role } from '../auth';
 import { LiveHub } from './hub';
 import { TOPICS, type Topic } from './messages';
 

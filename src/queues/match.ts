@@ -4,9 +4,8 @@ import type { ItemChange } from '../engine';
 import { historyRecordOf, recordToFacility, type ItemEvent } from '../../projections/items/model';
 import type { HealthEventView } from '../../projections/health/searchable';
 import type { HealthQueueFilter, ItemQueueFilter, ThresholdQueueFilter } from './model';
-import type { ThresholdTransition } from '../engine/threshold/transition';
+import { type ThresholdTransition, writesHistory } from '../engine';
 import { matchesThreshold } from '../../projections/transitions/readmodel';
-import { writesHistory } from '../engine/types';
 
 /**
  * Zone transitions (FIRST_SEEN from ABSENT, ZONE_CHANGE, EXPIRED to ABSENT:

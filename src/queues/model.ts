@@ -3,7 +3,7 @@
 // ./routes.ts, the publishing side ./relay.ts. Rules in docs/queues.md.
 import * as t from 'io-ts';
 import { HexString, NonNegativeNumber, NonEmptyString } from '../core/codecs';
-import { HealthEventTypeCodec } from '../health/codes';
+import { HealthEventTypeCodec } from '../health';
 
 export const QUEUE_KINDS = ['items', 'health', 'threshold'] as const;
 export type QueueKind = (typeof QUEUE_KINDS)[number];

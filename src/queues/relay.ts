@@ -17,8 +17,8 @@ import type { BackgroundWork } from '../core/slice';
 import { connectAmqp, type AmqpConnection } from '../core/amqp/connect';
 import { InMemoryCheckpointStore, RedisCheckpointStore, rememberingSaves, runSubscription, type RunningSubscription } from '../core/subscriptions';
 import type { RecordedDomainEvent } from '../core/events';
-import { ENGINE_STREAM, itemEvents } from '../engine/events';
-import { HEALTH_STREAM_PREFIX, healthEvents } from '../health/events';
+import { ENGINE_STREAM, itemEvents } from '../engine';
+import { HEALTH_STREAM_PREFIX, healthEvents } from '../health';
 import { readerOfStream } from '../../projections/health/projection';
 import { searchableView } from '../../projections/health/searchable';
 import { resetIfLogWasReplaced } from '../../projections/config/log-reset';
@@ -26,9 +26,9 @@ import { queueEvents } from './events';
 import { QUEUE_STREAM_PREFIX } from './model';
 import { QueueRegistry } from './registry';
 import { ConfirmPublisher, type OutMessage, type PublisherOptions } from './publisher';
-import { ConfirmedCheckpoints } from './committer';
 import { BodySlab } from './body-slab';
-import { startIdleQueueRetirer, type RetirementOptions } from './retirement';
+import type { RetirementOptions } from './retirement';
+import { RelaySession } from './relay-session';
 import { RelayLease } from './lease';
 import { addScrapeProbe, ageSeconds, metrics } from '../core/metrics';
 import { behindLog } from '../core/subscriptions/behind';
@@ -176,8 +176,6 @@ export function startRelay(opts: RelayOptions): RunningRelay {
   let stopping = false;
   let connection: AmqpConnection | undefined;
   let publisher: ConfirmPublisher | undefined;
-  let sub: RunningSubscription | undefined;
-  let restarting: Promise<void> | undefined;
   // Remembering what it saved: a Redis that lost its data must not make a
   // resubscription publish the whole log again.
   const store = rememberingSaves(new RedisCheckpointStore(opts.redis, opts.keys.checkpointPrefix));
@@ -208,86 +206,14 @@ export function startRelay(opts: RelayOptions): RunningRelay {
       logger.warn('relay: could not redeclare the queues at start', { err: err instanceof Error ? err.message : String(err) });
     }
 
-    const checkpoints = new ConfirmedCheckpoints(store, RELAY_SUBSCRIPTION, logger, (err) => {
-      // A batch was not confirmed: everything after the last saved position goes again, on a new subscription.
-      restarting ??= (async () => {
-        metrics.relayRetries.inc();
-        logger.warn('relay: a batch was not confirmed; resuming from the last confirmed checkpoint', { err: err instanceof Error ? err.message : String(err) });
-        checkpoints.newGeneration();
-        await sub?.stop();
-        await checkpoints.settled();
-        if (!stopping) sub = subscribe(checkpoints.generation);
-      })().finally(() => (restarting = undefined));
+    const session = new RelaySession({
+      client: opts.client, redis: opts.redis, keys: opts.keys, logger, name: RELAY_SUBSCRIPTION, codecs: relayEvents, filter: RELAY_FILTER,
+      store, model: connection.model, publisher: pub, registry, slab, messagesOf, window: limits, maxBatchSize: opts.maxBatchSize ?? 1000,
+      retirement: opts.retirement ?? { idleMs: 0, checkEveryMs: 1 }, stopping: () => stopping,
     });
-
-    const subscribe = (generation: number): RunningSubscription =>
-      runSubscription({
-        client: opts.client,
-        name: RELAY_SUBSCRIPTION,
-        codecs: relayEvents,
-        filter: RELAY_FILTER,
-        // Loads from Redis; every save (also of positions the handler never saw) waits behind the confirms before it.
-        checkpointStore: { load: (name) => store.load(name), save: async (_name, position) => checkpoints.enqueue(generation, position) },
-        checkpointMode: 'handler',
-        logger,
-        maxBatchSize: opts.maxBatchSize ?? 1000,
-        handler: async (events, position) => {
-          if (generation !== checkpoints.generation) throw new Error('relay generation ended; resubscribing');
-          await checkpoints.room(generation, limits);
-          // Built event by event and sent in slices, so a large batch fanned out to many queues stays bounded in memory;
-          // a batch larger than the window (catching up with many queues) also waits for its own earlier slices.
-          const confirmations: Array<Promise<void>> = [];
-          let pending: OutMessage[] = [];
-          let sent = 0;
-          let unconfirmedHere = 0;
-          let failedHere = false;
-          let settledHere: () => void = () => undefined;
-          const flush = async (): Promise<void> => {
-            const { confirmed } = await pub.send(pending);
-            const n = pending.length;
-            confirmations.push(confirmed);
-            sent += n;
-            unconfirmedHere += n;
-            pending = [];
-            metrics.relayUnconfirmed.inc(n);
-            const leave = (failed: boolean) => (): void => {
-              metrics.relayUnconfirmed.dec(n);
-              if (!failed) metrics.relayConfirmed.inc(n);
-              unconfirmedHere -= n;
-              failedHere ||= failed;
-              settledHere();
-            };
-            confirmed.then(leave(false), leave(true));
-            while (unconfirmedHere >= limits.messages && !failedHere) await new Promise<void>((r) => (settledHere = r));
-          };
-          for (const e of events) {
-            messagesOf([e], registry, slab, pending);
-            if (pending.length >= limits.flushEvery) await flush();
-            // Not confirmed: the batch fails below (its checkpoint is never saved); sending the rest is pointless.
-            if (failedHere) break;
-          }
-          if (pending.length > 0 && !failedHere) await flush();
-          if (generation !== checkpoints.generation) throw new Error('relay generation ended; resubscribing');
-          const all = Promise.all(confirmations).then(() => undefined);
-          all.catch(() => undefined);
-          checkpoints.enqueue(generation, position, all, sent);
-        },
-      });
-
     logger.info('relay started', { queues: registry.size });
-    sub = subscribe(checkpoints.generation);
-    const retirer = startIdleQueueRetirer(
-      { client: opts.client, redis: opts.redis, idleKey: opts.keys.queueIdleSince, model: connection.model, queues: () => registry.names(), logger },
-      opts.retirement ?? { idleMs: 0, checkEveryMs: 1 },
-    );
-    stopCheckpoints = async () => {
-      await retirer.stop();
-      await restarting;
-      await sub?.stop();
-      // The last batches' confirms (the publisher is still open), so their checkpoint is saved.
-      await Promise.race([checkpoints.settled(), new Promise((r) => setTimeout(r, 5000).unref())]);
-    };
-    return sub;
+    stopCheckpoints = () => session.stop();
+    return session.subscription;
   };
 
   // A failed start (broker or event store not reachable yet, a start-up timeout) is retried with back-off until it

@@ -17,7 +17,7 @@ import type { RedisClient } from '../core/redis/connect';
 import type { BackgroundWork } from '../core/slice';
 import { queueEvents } from './events';
 import { queueStream } from './model';
-import { clientQueueId } from '../brokerauth/client-queues';
+import { clientQueueId } from '../brokerauth';
 
 export interface RetirementOptions {
   readonly idleMs: number;

@@ -1,7 +1,7 @@
 // Input rules of the three queue configuration calls beyond what the codecs
 // check: a health code must be known and belong to the given type. Pure.
 import { badRequest, type ApiError } from '../core/http/errors';
-import { OTHER_CODES, RESPONSIVENESS_CODES, STATUS_CODES, type HealthEventType } from '../health/codes';
+import { OTHER_CODES, RESPONSIVENESS_CODES, STATUS_CODES, type HealthEventType } from '../health';
 import { DELIVERY_MODES, type DeliveryMode, type HealthQueueFilter } from './model';
 
 /** code -> its event type, for every code a health queue can receive (reported and responsiveness codes). */

@@ -8,11 +8,11 @@
 //     {requestId, type, readerNames, args, time}
 import * as E from 'fp-ts/Either';
 import * as t from 'io-ts';
-import type { ReaderCommandRecord } from '../agents/commands';
+import type { ReaderCommandRecord } from '../agents';
 import { NonEmptyString } from '../core/codecs';
 import { defineEvents, type EventOf } from '../core/events';
 import { badRequest, type ApiError, type FieldError } from '../core/http/errors';
-import type { ReaderDefinition } from '../readerdefinitions/codec';
+import type { ReaderDefinition } from '../readerdefinitions';
 
 export const REQUEST_STREAM_PREFIX = 'readerCommandRequest-';
 export const requestStream = (id: string): string => `${REQUEST_STREAM_PREFIX}${id}`;

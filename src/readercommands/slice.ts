@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import * as E from 'fp-ts/Either';
 import type { Context } from 'koa';
-import { issueReaderCommand, readerCommandsOf, type ReaderCommandRecord } from '../agents/commands';
+import { issueReaderCommand, readerCommandsOf, type ReaderCommandRecord } from '../agents';
 import { runCommand } from '../core/command';
 import { aggregateStream } from '../core/eventstore';
 import { decodeInput, refuseUnknownFields } from '../core/http/decode';
@@ -15,8 +15,8 @@ import { rootPathBefore } from '../core/http/root-path';
 import { notFound, type ApiError } from '../core/http/errors';
 import { commandMetadata } from '../core/resource/routes';
 import type { AppDeps, Slice } from '../core/slice';
-import { facilityKind } from '../facilities/kind';
-import { readerDefinitionsOf } from '../readerdefinitions/kind';
+import { facilityKind } from '../facilities';
+import { readerDefinitionsOf } from '../readerdefinitions';
 import {
   evolveRequest, REBOOT_FIELDS, RebootBody, rebootBodySchema, readerCommandRequestEvents, requestStream, resolveTarget, TIME_SYNC_FIELDS, TimeSyncBody, timeSyncBodySchema, toRequestStatus,
   type ReaderCommandRequestEvent, type RequestState, type SupportCommandType, type TargetBody,

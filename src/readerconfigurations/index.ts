@@ -17,3 +17,4 @@ export { isAntennaId } from './rules';
 export { deletionRefusal, recipeConflicts, recipesUsing, replaceConflicts, validateReaderConfigurationWrite } from './in-use';
 export { namedBody, type NamedBody } from './named-body';
 export { FILTER_DEFAULTS, validateReaderConfiguration } from './validate';
+export { readerConfigurationKind } from './kind';

@@ -6,8 +6,7 @@ import type { ApiError } from '../core/http/errors';
 import { addNamedResourceRoutes } from '../core/resource/routes';
 import type { Slice } from '../core/slice';
 import { resourcePart } from '../../projections/config/projection';
-import { recipeKind } from '../recipes/kind';
-import type { Recipe } from '../recipes/model';
+import { recipeKind, type Recipe } from '../recipes';
 import { deletionRefusal, validateReaderConfigurationWrite } from './in-use';
 import {
   readerConfigurationKind,

@@ -5,7 +5,7 @@ import { chain, left, right, type Either } from 'fp-ts/Either';
 import { pipe } from 'fp-ts/function';
 import { badRequest, type ApiError, type FieldError } from '../core/http/errors';
 import { normalizeFloor, normalizePlacement, type ReaderDefinition, type ReaderDefinitionBody } from './codec';
-import { resolveFacility } from '../facilities/facility-field';
+import { resolveFacility } from '../facilities';
 import { ANTENNA_ID_RULE, isAntennaId } from './reader-types';
 import { needsAddress, toStoredConnection, type ReaderConnection } from './connection';
 

@@ -2,9 +2,10 @@
 // of one TagsReported: one per (EPC, antenna), with the read count summed,
 // the peak RSSI the highest and first/last seen the reader's own times.
 import { isoTime } from '../core/iso-time';
-import type { Observation } from '../agents/events';
-import { isAntennaId } from '../agents/events';
-import type { TagRead } from '../llrp/messages';
+import { type Observation, isAntennaId } from '../agents';
+import type { TagRead } from '../llrp';
+
+export type { TagRead };
 
 interface Acc {
   epc: string;

@@ -5,7 +5,7 @@
 // (its `/api/v1/openapi.json` describes the reader's own limits).
 import * as E from 'fp-ts/Either';
 import type { ReaderConfigDetails } from '../readerconfigurations';
-import type { TagRead } from '../llrp/messages';
+import type { TagRead } from '../llrp';
 import { RF_MODE_OF } from './plan';
 
 export const TAGTRAIL_PRESET = 'tagtrail';

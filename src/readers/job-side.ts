@@ -6,13 +6,10 @@ import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../core/slice';
 import type { Logger } from '../core/logger';
 import { ApiError } from '../core/http/errors';
-import { acceptReport, reportHealth } from '../agents/gateway';
-import type { AgentHealthEvent } from '../agents/health-codes';
-import type { JobsForAgents } from '../jobs/assignment';
+import { acceptReport, reportHealth, type AgentHealthEvent } from '../agents';
+import { type JobsForAgents, onJob, jobsWaiter } from '../jobs';
 import { runCommand } from '../core/command';
-import { onJob } from '../jobs/commands';
-import { jobsWaiter } from '../jobs/context';
-import type { TagRead } from '../llrp/messages';
+import type { TagRead } from '../llrp';
 import { ReadBatch } from './batch';
 
 export interface ReaderSide {

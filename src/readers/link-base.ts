@@ -1,10 +1,10 @@
 // What a connection to one reader keeps whatever its protocol: the reader's
 // lease, the job it should run and the one it runs, one job change at a time.
 import type { Logger } from '../core/logger';
-import { RelayLease } from '../queues/lease';
+import { RelayLease } from '../queues';
 import type { JobFeed, ReaderSide } from './job-side';
 import type { AppDeps } from '../core/slice';
-import type { JobsForAgents } from '../jobs/assignment';
+import type { JobsForAgents } from '../jobs';
 import type { ReadersSettings } from './settings';
 
 export interface LinkDeps {

@@ -6,27 +6,11 @@
 // the agent gateway's own acceptReport. What goes wrong becomes reader health
 // events; what the reader cannot do fails the reader in the job.
 import * as E from 'fp-ts/Either';
-import type { AgentHealthEvent } from '../agents/health-codes';
-import { IMPINJ, MSG } from '../llrp/constants';
-import { LlrpClient } from '../llrp/client';
-import type { LlrpMessage } from '../llrp/frame';
-import {
-  addRoSpec,
-  closeConnection,
-  decodeCapabilities,
-  decodeReaderEvent,
-  decodeTagReads,
-  getReaderCapabilities,
-  impinjEnableExtensions,
-  keepaliveAck,
-  roSpecCommand,
-  setReaderConfig,
-  statusOf,
-  type Capabilities,
-} from '../llrp/messages';
+import type { AgentHealthEvent } from '../agents';
+import { IMPINJ, MSG, LlrpClient, type LlrpMessage, addRoSpec, closeConnection, decodeCapabilities, decodeReaderEvent, decodeTagReads, getReaderCapabilities, impinjEnableExtensions, keepaliveAck, roSpecCommand, setReaderConfig, statusOf, type Capabilities } from '../llrp';
 import { failInJob, flushMsOf, JobFeed, readerHealth } from './job-side';
 import { ReaderLinkBase, type LinkDeps } from './link-base';
-import { readerConfigurationKind } from '../readerconfigurations/kind';
+import { readerConfigurationKind } from '../readerconfigurations';
 import type { ReaderConfigDetails } from '../readerconfigurations';
 import { planRoSpec, TAGTRAIL_ROSPEC_ID } from './plan';
 import { reconnectBackoff } from './settings';

@@ -5,8 +5,7 @@
 // setting and the reader's limit; the job records it for that reader.
 import * as E from 'fp-ts/Either';
 import type { ReaderConfigDetails } from '../readerconfigurations';
-import { IMPINJ } from '../llrp/constants';
-import type { AntennaPlan, Capabilities, RoSpec } from '../llrp/messages';
+import { IMPINJ, type AntennaPlan, type Capabilities, type RoSpec } from '../llrp';
 
 /**
  * Reader modes as Impinj numbers them in the RF mode table (ModeIdentifier):

@@ -3,7 +3,7 @@
 // readers to connect (their `connection`), jobs say what they run; the one
 // route receives IoT webhook deliveries.
 import type { Slice } from '../core/slice';
-import { jobsForAgents } from '../jobs/agents';
+import { jobsForAgents } from '../jobs';
 import { loadMqttSettings, loadReadersSettings } from './settings';
 import { startReadersWork } from './work';
 import { registerWebhookRoute } from './webhook';

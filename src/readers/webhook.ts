@@ -10,9 +10,8 @@ import type { Context, Middleware, Next } from 'koa';
 import type { RouteTable } from '../core/http/routes';
 import { forbidden, unauthorized } from '../core/http/errors';
 import type { AppDeps } from '../core/slice';
-import { acceptReport, storedSecretDigest } from '../agents/gateway';
-import { secretMatches } from '../agents/guard';
-import type { JobsForAgents } from '../jobs/assignment';
+import { acceptReport, storedSecretDigest, secretMatches } from '../agents';
+import type { JobsForAgents } from '../jobs';
 import { ReadBatch } from './batch';
 import { tagReadOf } from './iot';
 

@@ -7,13 +7,9 @@
 // a reader whose connection is gone stops "checking in" and becomes
 // NOT_RESPONDING.
 import type { AppDeps, BackgroundWork } from '../core/slice';
-import { recordCheckin } from '../agents/gateway';
-import { agentKeys } from '../agents/events';
-import { CHECKIN_EVENT_INTERVAL_MS } from '../agents/events';
-import type { JobsForAgents } from '../jobs/assignment';
-import { jobsReadModel } from '../jobs/context';
-import { heldReaders } from '../jobs/model';
-import { readerDefinitionsOf } from '../readerdefinitions/kind';
+import { recordCheckin, agentKeys, CHECKIN_EVENT_INTERVAL_MS } from '../agents';
+import { type JobsForAgents, jobsReadModel, heldReaders } from '../jobs';
+import { readerDefinitionsOf } from '../readerdefinitions';
 import { LlrpLink, type LinkTarget } from './llrp-link';
 import { IotLink, type IotTarget, type MqttSettings } from './iot-link';
 import type { ReadersSettings } from './settings';

@@ -16,3 +16,5 @@ export { allowsTagExpiry, MIN_REPORTING_INTERVAL, type RecipeContext } from './r
 export { toResponse, type RecipeResponse } from './response';
 export { reportingIntervalMs } from './timing';
 export { validateRecipe } from './validate';
+export { recipeKind, recipeOf } from './kind';
+export { type RecipeDeletionGuard } from './slice';

@@ -9,7 +9,7 @@ import type { ConfigReadModel } from '../../projections/config/readmodel';
 import { resourcePart } from '../../projections/config/projection';
 import { readerConfigurationKind } from '../readerconfigurations/kind';
 import { namedBody, type NamedBody } from '../readerconfigurations/named-body';
-import { readerDefinitionsOf } from '../readerdefinitions/kind';
+import { readerDefinitionsOf } from '../readerdefinitions';
 import { RecipeBody } from './codec';
 import { recipeKind, RECIPE_READ_ROLES, RECIPE_WRITE_ROLES, RECIPES_BASE } from './kind';
 import type { Recipe } from './model';

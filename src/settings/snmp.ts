@@ -14,7 +14,7 @@
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/Either';
 import { formatIsoDuration, parseIsoDuration } from '../core/duration';
-import { failureReason, NonEmptyString, NonNegativeInteger, nullable } from '../readerdefinitions/primitives';
+import { failureReason, NonEmptyString, NonNegativeInteger, nullable } from '../readerdefinitions';
 
 export const DEFAULT_TRAP_PORT = 162;
 export const DEFAULT_TRAP_RETRIES = 2;

@@ -11,7 +11,7 @@ import type { ReaderLayout } from './layout';
 import { newSessionState, readWindow, type ReadSettings, type SearchMode } from './radio';
 import type { World } from './world';
 import type { Stats } from './stats';
-import { RF_MODE_OF } from '../readers/plan';
+import { RF_MODE_OF } from '../readers';
 
 const MODE_NAME = new Map(Object.entries(RF_MODE_OF).map(([k, v]) => [v, k]));
 const SEARCH: Readonly<Record<string, SearchMode>> = { 'single-target': 'SINGLE_TARGET', 'dual-target': 'DUAL_TARGET', 'single-target-with-suppression': 'TAG_FOCUS' };

@@ -7,22 +7,8 @@
 // search mode it names drive the same radio model the agent simulator uses,
 // and reads go out as RO_ACCESS_REPORT every N tags (N of the ROReportSpec).
 import net from 'node:net';
-import { IMPINJ, MSG, P } from '../llrp/constants';
-import { encodeMessage, LlrpFramer, type LlrpMessage } from '../llrp/frame';
-import {
-  capabilitiesResponse,
-  decodeAddRoSpec,
-  readerEventNotification,
-  readKeepaliveSpec,
-  roAccessReport,
-  roSpecIdOf,
-  statusMessage,
-  tagReportData,
-  type Capabilities,
-  type RoSpec,
-} from '../llrp/messages';
-import { encodeParams } from '../llrp/params';
-import { RF_MODE_OF, SEARCH_MODE_OF } from '../readers/plan';
+import { IMPINJ, MSG, P, encodeMessage, LlrpFramer, type LlrpMessage, capabilitiesResponse, decodeAddRoSpec, readerEventNotification, readKeepaliveSpec, roAccessReport, roSpecIdOf, statusMessage, tagReportData, type Capabilities, type RoSpec, encodeParams } from '../llrp';
+import { RF_MODE_OF, SEARCH_MODE_OF } from '../readers';
 import type { Logger } from '../core/logger';
 import type { ReaderLayout } from './layout';
 import { newSessionState, readWindow, type ReadSettings, type SearchMode } from './radio';

@@ -2,13 +2,8 @@
 // service, no network), window by window as readers would report, and scores
 // the transitions against what really happened. What `npm run bench:threshold`
 // and the portal tests run; the same decider the engine runs.
-import type { EngineReport } from '../engine/report';
-import { thresholdJobContext } from '../engine/threshold/context';
-import type { TransitionParameters } from '../engine/threshold/params';
-import { ThresholdTracker, type ThresholdOutput } from '../engine/threshold/tracker';
-import type { ThresholdTransition } from '../engine/threshold/transition';
-import type { AntennaConfiguration } from '../thresholds/antenna-configuration';
-import type { Threshold } from '../thresholds/threshold';
+import { type EngineReport, thresholdJobContext, type TransitionParameters, ThresholdTracker, type ThresholdOutput, type ThresholdTransition } from '../engine';
+import type { AntennaConfiguration, Threshold } from '../thresholds';
 import { antennaRefs, passageEnd, portalReaders, readPortalWindow, scoreTransitions, truthOf, type Passage, type PortalDef, type PortalNoise, type PortalReader } from './portal';
 
 /** The threshold definitions and antenna configurations of `portals`, as the demo creates them (ids from 1). */

@@ -7,8 +7,7 @@
 // new fault the operator may want to count. Lifecycle events (REBOOT,
 // VERSION_UPDATE, HEALTH_RESET), ReaderResponding and check-ins improve or
 // keep the status and send nothing.
-import { isStatusCode, STATUS_CODES } from '../health/codes';
-import type { HealthStreamEvent } from '../health/events';
+import { isStatusCode, STATUS_CODES, type HealthStreamEvent } from '../health';
 import { NOTIFICATION_OIDS, type NotificationObject } from './oids';
 
 export interface SnmpNotification {

@@ -10,7 +10,7 @@
 import * as snmp from 'net-snmp';
 import { isLeft } from 'fp-ts/Either';
 import { parseIsoDuration } from '../core/duration';
-import type { SnmpSettings, TrapTargetConfig } from '../settings/snmp';
+import type { SnmpSettings, TrapTargetConfig } from '../settings';
 import type { SnmpNotification } from './notification';
 import { OBJECT_OIDS, type NotificationObject } from './oids';
 

@@ -4,7 +4,7 @@ import { hasRole } from '../config';
 import type { Slice } from '../core/slice';
 import { resetIfLogWasReplaced } from '../../projections/config/log-reset';
 import type { RunningSubscription } from '../core/subscriptions';
-import { healthSettingsFrom } from '../health/settings';
+import { healthSettingsFrom } from '../health';
 import { createNetSnmpSender } from './sender';
 import { SNMP_NOTIFIER, snmpSettingsStateKey, startSnmpNotifier } from './worker';
 

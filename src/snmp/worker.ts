@@ -18,10 +18,9 @@ import type { Logger } from '../core/logger';
 import { defineEvents } from '../core/events';
 import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../core/subscriptions';
 import { eventNames, resourceEventCodecs, streamOf, type ResourceKind } from '../core/resource/kind';
-import { healthEvents, HEALTH_STREAM_PREFIX, type HealthStreamEvent } from '../health/events';
-import { SNMP_SETTINGS_NAME, snmpSettingsKind } from '../settings/kind';
-import { SnmpSettings } from '../settings/snmp';
-import { FACTORY_RESET_STREAM, SUPPORT_STREAM_PREFIX, supportEvents } from '../support/events';
+import { healthEvents, HEALTH_STREAM_PREFIX, type HealthStreamEvent } from '../health';
+import { SNMP_SETTINGS_NAME, snmpSettingsKind, SnmpSettings } from '../settings';
+import { FACTORY_RESET_STREAM, SUPPORT_STREAM_PREFIX, supportEvents } from '../support';
 import { isStale, notificationOf } from './notification';
 import type { NotificationSender } from './sender';
 

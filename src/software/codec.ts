@@ -2,7 +2,7 @@
 // versions the service can roll out. Registration of images comes later;
 // this is the shape, its codecs and the path parameters of list/show.
 import * as t from 'io-ts';
-import { IsoTimestamp, NonEmptyString, nullable, NonNegativeInteger } from '../readerdefinitions/primitives';
+import { IsoTimestamp, NonEmptyString, nullable, NonNegativeInteger } from '../readerdefinitions';
 
 export const ImageType = t.keyof({ FIRMWARE_READER: null, CAP_SERVICE: null });
 export type ImageType = t.TypeOf<typeof ImageType>;

@@ -21,10 +21,9 @@ import { randomUUID } from 'node:crypto';
 import * as t from 'io-ts';
 import { appendEvents } from '../core/eventstore';
 import { conflict } from '../core/http/errors';
-import { FACTORY_DEFAULT_STREAMS } from '../defaults/slice';
-import { withoutPassword } from '../readerdefinitions/connection';
-import { idCounterStream } from '../thresholds/id-allocator';
-import { antennaConfigurationKind } from '../thresholds/kind';
+import { FACTORY_DEFAULT_STREAMS } from '../defaults';
+import { withoutPassword } from '../readerdefinitions';
+import { idCounterStream, antennaConfigurationKind } from '../thresholds';
 
 export const CONFIGURATION_STREAM_PREFIXES = [
   'facility-', 'zoneMap-', 'currentZoneMap-', 'readerDefinition-', 'readerConfiguration-', 'recipe-',

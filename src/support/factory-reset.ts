@@ -23,7 +23,7 @@ import { appendEvents } from '../core/eventstore';
 import { encodeEvent } from '../core/events';
 import { conflict } from '../core/http/errors';
 import type { AppDeps } from '../core/slice';
-import { ENGINE_STREAM, itemEvents } from '../engine/events';
+import { ENGINE_STREAM, itemEvents } from '../engine';
 import { JobsReadModel } from '../../projections/jobs/readmodel';
 import { FACTORY_RESET_STREAM, SUPPORT_STREAM_PREFIX, supportEvents } from './events';
 

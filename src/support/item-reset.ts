@@ -8,7 +8,7 @@ import { decodeInput } from '../core/http/decode';
 import { appendEvents } from '../core/eventstore';
 import { encodeEvent } from '../core/events';
 import type { AppDeps } from '../core/slice';
-import { facilityKind } from '../facilities/kind';
+import { facilityKind } from '../facilities';
 import { ITEM_RESET_STREAM, itemResetEvents } from './events';
 
 export const ItemResetBody = t.intersection(

@@ -5,13 +5,11 @@
 import * as t from 'io-ts';
 import { badRequest, notFound } from '../core/http/errors';
 import { commandMetadata } from '../core/resource/routes';
-import { facilityKind } from '../facilities/kind';
-import { DEFAULT_FACILITY } from '../facilities/codec';
+import { facilityKind, DEFAULT_FACILITY, facilitiesSlice } from '../facilities';
 import { factoryReset } from './factory-reset';
 import { requestItemReset } from './item-reset';
-import { usersSlice } from '../users/slice';
-import { facilitiesSlice } from '../facilities/slice';
-import { factoryDefaultsSlice } from '../defaults/slice';
+import { usersSlice } from '../users';
+import { factoryDefaultsSlice } from '../defaults';
 import { decodeInput } from '../core/http/decode';
 import type { RouteTable } from '../core/http/routes';
 import type { AppDeps, Slice } from '../core/slice';

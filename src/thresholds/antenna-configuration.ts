@@ -13,8 +13,7 @@ import * as t from 'io-ts';
 import { Name } from '../core/codecs';
 import { left, right, type Either } from 'fp-ts/Either';
 import { badRequest, type ApiError, type FieldError } from '../core/http/errors';
-import { Integer, IntegerFromString, nullable } from '../readerdefinitions/primitives';
-import { ANTENNA_ID_RULE, isAntennaId, ReaderType } from '../readerdefinitions/reader-types';
+import { Integer, IntegerFromString, nullable, ANTENNA_ID_RULE, isAntennaId, ReaderType } from '../readerdefinitions';
 import { nextId } from './ids';
 
 export const ThresholdSide = t.keyof({ LEFT: null, RIGHT: null });

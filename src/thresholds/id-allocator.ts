@@ -18,7 +18,7 @@ import type { EventStoreDBClient } from '@eventstore/db-client';
 import { runCommand, type CommandStream, type Decider } from '../core/command';
 import { defineEvents, type EventMetadata, type EventOf } from '../core/events';
 import type { ApiError } from '../core/http/errors';
-import { Integer } from '../readerdefinitions/primitives';
+import { Integer } from '../readerdefinitions';
 import { nextId } from './ids';
 
 export const ID_COUNTER_STREAM_PREFIX = 'thresholdIds-';

@@ -6,7 +6,7 @@ import { byId } from './response';
 import type { Threshold, ThresholdContext } from './threshold';
 import { antennaConfigurationKind, thresholdKind } from './kind';
 import { facilityKind } from '../facilities/kind';
-import { readerDefinitionsOf } from '../readerdefinitions/kind';
+import { readerDefinitionsOf } from '../readerdefinitions';
 
 export const listAntennaConfigurations = async (rm: ConfigReadModel): Promise<AntennaConfiguration[]> =>
   byId(await rm.list(antennaConfigurationKind));

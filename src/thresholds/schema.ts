@@ -1,7 +1,7 @@
 // JSON Schema (OpenAPI 3.0 dialect) of the antenna configuration and
 // threshold bodies. The io-ts codecs are what is enforced; this documents them.
 import { nameSchema } from '../core/codecs';
-import { READER_TYPES } from '../readerdefinitions/reader-types';
+import { READER_TYPES } from '../readerdefinitions';
 
 const antennaList = (what: string) => ({
   type: 'array',

@@ -4,9 +4,8 @@
 // 401 when it is not a valid token (docs/interface.md, Authentication).
 import { left, right, type Either } from 'fp-ts/Either';
 import { badRequest, unauthorized, unprocessable, type ApiError } from '../core/http/errors';
-import { userOfToken } from '../auth/resolve';
-import type { PrincipalStore } from '../auth/store';
-import { toResponse, type UserResponse } from '../users/response';
+import { userOfToken, type PrincipalStore } from '../auth';
+import { toResponse, type UserResponse } from '../users';
 import { assertNever } from './events';
 import { normaliseTokenId } from './tokenId';
 

@@ -5,8 +5,8 @@
 // did never depends on a default changed later.
 import * as t from 'io-ts';
 import { NonEmptyString, PositiveInteger } from '../core/codecs';
-import { READER_TYPES, ReaderType } from '../readerdefinitions/reader-types';
-import { ImageType, VersionIdentifier } from '../software/codec';
+import { READER_TYPES, ReaderType } from '../readerdefinitions';
+import { ImageType, VersionIdentifier } from '../software';
 
 export const UPGRADE_STATUSES = ['WAITING', 'IN_PROGRESS', 'COMPLETED', 'FAILED'] as const;
 export const UpgradeStatus = t.keyof({ WAITING: null, IN_PROGRESS: null, COMPLETED: null, FAILED: null });

@@ -11,8 +11,8 @@
 import * as t from 'io-ts';
 import { defineEvents, type EventOf } from '../core/events';
 import { nullable } from '../core/codecs';
-import { ReaderType } from '../readerdefinitions/reader-types';
-import { VersionIdentifier } from '../software/codec';
+import { ReaderType } from '../readerdefinitions';
+import { VersionIdentifier } from '../software';
 import { UpgradeRequest, type UpgradeStatus } from './codec';
 
 export const UPGRADE_STREAM_PREFIX = 'upgrade-';

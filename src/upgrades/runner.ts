@@ -15,12 +15,12 @@
 import { randomUUID } from 'node:crypto';
 import { streamNameFilter } from '@eventstore/db-client';
 import * as E from 'fp-ts/Either';
-import { completeReaderCommand, issueReaderCommand, READER_COMMANDS_STREAM_PREFIX, readerCommandEvents, type ReaderCommandEvent } from '../agents/commands';
+import { completeReaderCommand, issueReaderCommand, READER_COMMANDS_STREAM_PREFIX, readerCommandEvents, type ReaderCommandEvent } from '../agents';
 import { ApiError } from '../core/http/errors';
 import type { Logger } from '../core/logger';
 import type { ResourceDeps } from '../core/resource/routes';
 import { InMemoryCheckpointStore, runSubscription } from '../core/subscriptions';
-import type { Clock } from '../jobs/runner';
+import type { Clock } from '../jobs';
 import { runCommand } from '../core/command';
 import { onUpgrade } from './commands';
 import { nextDue, TIMED_OUT, type CommandOutcome } from './decide';

@@ -1,7 +1,7 @@
 // JSON Schemas (OpenAPI 3.0) of the upgrade answers: the stored request
 // (./codec.ts), the list entries (./listing.ts) and the status object
 // (./view.ts), so the OpenAPI document states their shape and tests check it.
-import { READER_TYPES } from '../readerdefinitions/reader-types';
+import { READER_TYPES } from '../readerdefinitions';
 import { UPGRADE_STATUSES } from './codec';
 
 const VERSION_IDENTIFIER = {

@@ -5,8 +5,8 @@
 // naming the field; a reader already in an active upgrade is a 409.
 import * as E from 'fp-ts/Either';
 import { badRequest, conflict, type ApiError, type FieldError } from '../core/http/errors';
-import type { ReaderDefinition } from '../readerdefinitions/codec';
-import type { SoftwareImage, VersionIdentifier } from '../software/codec';
+import type { ReaderDefinition } from '../readerdefinitions';
+import type { SoftwareImage, VersionIdentifier } from '../software';
 import type { UpgradeRequest } from './codec';
 import type { SkippedReader, UpgradeReaderPlan } from './events';
 import type { ActiveUpgrade } from './listing';

@@ -3,7 +3,7 @@
 // it, the well-known default of such services (`admindefault`, which
 // existing clients and scripts expect) is used, and a warning says to change
 // it at every start for as long as it is in use (default-password.ts).
-import { ALL_ROLES, type Role } from '../auth/roles';
+import { ALL_ROLES, type Role } from '../auth';
 import type { UserCommand } from './decide';
 
 export const BOOTSTRAP_ADMIN_NAME = 'admin';

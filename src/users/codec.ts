@@ -1,7 +1,7 @@
 // Request bodies of the user endpoints. Names and passwords are checked here,
 // at the boundary, so that events only ever hold well-formed values.
 import * as t from 'io-ts';
-import { Role } from '../auth/roles';
+import { Role } from '../auth';
 
 function constrainedString(name: string, reasonIfBad: (s: string) => string | undefined): t.Type<string, string, unknown> {
   return new t.Type<string, string, unknown>(

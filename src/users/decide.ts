@@ -3,7 +3,7 @@
 // many other admins exist) arrive in the command from the users read model.
 import { left, right, type Either } from 'fp-ts/Either';
 import { badRequest, conflict, notFound, type ApiError } from '../core/http/errors';
-import { normaliseRoles, type Role } from '../auth/roles';
+import { normaliseRoles, type Role } from '../auth';
 import type { CommandStream, Decider } from '../core/command';
 import { assertNever, evolveUser, initialUserState, userEvents, userStream, type UserEvent, type UserState } from './events';
 

@@ -2,9 +2,8 @@
 // (every client and script of this interface knows `admin`/`admindefault`).
 // Warned about at every start for as long as it is in use, and shown in the
 // `warnings` of /healthz, where monitoring looks, not only at the first start.
-import { verifyPassword } from '../auth/password';
+import { verifyPassword, type StoredUser } from '../auth';
 import { withTimeout } from '../core/health';
-import type { StoredUser } from '../auth/store';
 import { BOOTSTRAP_ADMIN_NAME, DEFAULT_ADMIN_PASSWORD } from './bootstrap';
 
 export const DEFAULT_PASSWORD_WARNING =

@@ -3,7 +3,7 @@
 // and the audit trail stays.
 import * as t from 'io-ts';
 import { defineEvents, type EventOf } from '../core/events';
-import { Role, type Role as RoleT } from '../auth/roles';
+import { Role, type Role as RoleT } from '../auth';
 
 // Only the hash is ever stored (architecture: secrets as slow salted hashes).
 const UserData = t.type({ name: t.string, roles: t.array(Role), passwordHash: t.string });

@@ -5,7 +5,7 @@ import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/Either';
 import type { AppDeps } from '../core/slice';
 import { formatDecodeErrors } from '../core/decode-errors';
-import { Role } from '../auth/roles';
+import { Role } from '../auth';
 import { USER_KIND } from '../../projections/auth/keys';
 import { CONFIG_READ_MODEL } from '../../projections/config/readmodel';
 import { ReadModelGate } from '../core/redis/readiness';

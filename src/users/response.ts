@@ -1,7 +1,7 @@
 // What the interface returns for a user. Built field by field from an
 // allow-list, so a password hash can never reach a response, whatever the
 // input object carries.
-import { ALL_ROLES, type Role } from '../auth/roles';
+import { ALL_ROLES, type Role } from '../auth';
 
 export interface UserResponse {
   readonly name: string;

@@ -2,7 +2,7 @@
 import { isLeft } from 'fp-ts/Either';
 import type { AppDeps, Slice } from '../core/slice';
 import { runCommand } from '../core/command';
-import { hashPassword } from '../auth/password';
+import { hashPassword } from '../auth';
 import { USER_KIND } from '../../projections/auth/keys';
 import { bootstrapAdmin, bootstrapCommand } from './bootstrap';
 import { onUser } from './decide';

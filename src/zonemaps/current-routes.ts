@@ -9,7 +9,7 @@ import type { EventMetadata } from '../core/events';
 import { notFound } from '../core/http/errors';
 import type { RouteTable } from '../core/http/routes';
 import { commandMetadata, type ResourceDeps } from '../core/resource/routes';
-import { facilityKind } from '../facilities/kind';
+import { facilityKind } from '../facilities';
 import { decideCurrentZoneMap, type CurrentZoneMapCommand } from './current';
 import { currentZoneMapOf } from './current-readmodel';
 import {

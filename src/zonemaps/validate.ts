@@ -4,7 +4,7 @@
 // still separate polygons, so they must not overlap either.
 import * as E from 'fp-ts/Either';
 import { badRequest, type ApiError, type FieldError } from '../core/http/errors';
-import { resolveFacility } from '../facilities/facility-field';
+import { resolveFacility } from '../facilities';
 import type { ZoneMap, ZoneMapInput, Zone } from './codec';
 import { boundingBox, boxesApart, polygonOf, polygonProblem, type Box, type Polygon } from './geometry';
 import { polygonsOverlap } from './overlap';

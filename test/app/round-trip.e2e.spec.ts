@@ -31,6 +31,10 @@ describe('configuration round trip: what you PUT is what you GET', function () {
 
   it('facility, zone map, reader definition (floor as a number and as a string)', async () => {
     await roundTrip('facility', { path: '/configuration/v1/facilities/createOrReplace', body: { name: 'North' } }, '/configuration/v1/facilities/show/North');
+    await roundTrip('EPCIS location identifiers', {
+      path: '/configuration/v1/epcisLocations/createOrReplace',
+      body: { facility: 'North', bizLocation: 'urn:epc:id:sgln:0614141.00777.0', timeZone: 'Europe/Berlin', zones: { Dock: 'urn:epc:id:sgln:0614141.00777.1' }, thresholds: { 'Door 1': 'https://ids.example.com/doors/1' } },
+    }, '/configuration/v1/epcisLocations/show/North');
     const zoneMap = {
       name: 'hall', facility: 'North',
       zones: [{ name: 'Dock', floor: '1', points: [{ x: 0, y: 0, z: 0 }, { x: 10.5, y: 0, z: 0 }, { x: 10.5, y: 4.25, z: 0 }] }],

@@ -119,7 +119,7 @@ describe('rebuilding every read model beside the live one', function () {
   });
 
   it('knows config, health, jobs and items', () => {
-    expect(READ_MODELS.map((m) => m.name)).to.have.members(['config', 'health', 'jobs', 'items', 'transitions']);
+    expect(READ_MODELS.map((m) => m.name)).to.have.members(['config', 'health', 'jobs', 'items', 'transitions', 'epcis']);
   });
 
   for (const name of ['config', 'health', 'jobs', 'items']) {

@@ -87,7 +87,8 @@ export async function checkContract(method: string, path: string, status: number
   const c = await (contract ??= build());
   const bare = path.split('?')[0]!;
   const m = method.toUpperCase();
-  const json = contentType?.includes('application/json') ?? false;
+  // application/json, or a JSON type with a suffix (application/problem+json, application/ld+json).
+  const json = /application\/([\w.-]+\+)?json/.test(contentType ?? '');
   const where = `${m} ${bare} -> ${status}`;
   const op = c.operations.find((o) => (o.method === m || (m === 'HEAD' && o.method === 'GET')) && o.pattern.test(bare));
   if (op === undefined) {

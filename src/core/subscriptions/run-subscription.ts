@@ -1,12 +1,13 @@
 import type { EventStoreDBClient, Filter, Position } from '@eventstore/db-client';
-import { isRight } from 'fp-ts/Either';
 import type { Logger } from '../logger';
-import { Backoff, sleep } from '../retry';
-import { decodeRecorded, hasCodec, type EventCodecs, type EventOf, type MalformedEventError, type RecordedDomainEvent } from '../events';
+import { Backoff } from '../retry';
+import type { EventCodecs, EventOf, MalformedEventError, RecordedDomainEvent } from '../events';
+import { readBatch } from './batch';
 import { catchUpTarget } from './catch-up-target';
 import type { CheckpointStore } from './checkpoint-store';
 import { Checkpointer, type CheckpointEvery } from './checkpointer';
 import { SubscriptionFeed, type FeedItem } from './feed';
+import { InOrderCommits } from './in-order-commits';
 import { isAfter, positionToString } from './position';
 import { PositionWaiters } from './position-waiters';
 
@@ -14,8 +15,20 @@ import { PositionWaiters } from './position-waiters';
  * Handles the decoded events of one batch, in `$all` order. `position` is the
  * position the subscription reaches once this batch is handled (it may lie
  * past the last event: skipped events and filter checkpoints count too).
+ *
+ * A handler that pipelines its writes returns `{ committed }` as soon as they
+ * are sent: the next batch is handed over meanwhile, while the subscription's
+ * position (waiters, checkpoint, caught-up) moves only once `committed`
+ * resolves, in log order. A rejected `committed` is a failed handler: the
+ * subscription waits for every write in flight and resumes after the last
+ * committed batch. Such a handler must write nothing of a batch whose
+ * predecessor's write failed.
  */
-export type SubscriptionHandler<E> = (events: ReadonlyArray<RecordedDomainEvent<E>>, position: Position) => Promise<void>;
+export type SubscriptionHandler<E> = (events: ReadonlyArray<RecordedDomainEvent<E>>, position: Position) => Promise<void | PipelinedWrite>;
+
+export interface PipelinedWrite {
+  readonly committed: Promise<void>;
+}
 
 export interface RunSubscriptionOptions<C extends EventCodecs> {
   client: EventStoreDBClient;
@@ -43,6 +56,8 @@ export interface RunSubscriptionOptions<C extends EventCodecs> {
   maxQueued?: number;
   /** Called for each stored event of a known type that fails its codec; default logs it. Throwing retries. */
   onMalformed?: (error: MalformedEventError) => void | Promise<void>;
+  /** Batches whose pipelined writes may be unconfirmed before the next batch waits (default 2). */
+  maxPendingWrites?: number;
   /** Called each time the subscription (re)catches up with the log. */
   onCaughtUp?: () => void;
   retry?: { initialMs?: number; maxMs?: number };
@@ -60,157 +75,197 @@ export interface RunningSubscription {
   stop(): Promise<void>;
 }
 
-/** A failure of the slice's code (handler, onMalformed), as opposed to the connection. */
+/** A failure of the slice's code (handler, onMalformed, a pipelined write), as opposed to the connection. */
 class HandlerError extends Error {}
-async function guard(work: () => void | Promise<void>): Promise<void> {
+async function guard<T>(work: () => T | Promise<T>): Promise<T> {
   try {
-    await work();
+    return await work();
   } catch (err) {
     throw new HandlerError(err instanceof Error ? err.message : String(err), { cause: err });
   }
 }
 
 export function runSubscription<C extends EventCodecs>(opts: RunSubscriptionOptions<C>): RunningSubscription {
-  const log = opts.logger.child('subscription', { subscription: opts.name });
-  const handlerOwned = opts.checkpointMode === 'handler';
-  const checkpointer = new Checkpointer(opts.checkpointStore, opts.name, opts.checkpointEvery ?? {}, log);
-  const waiters = new PositionWaiters();
-  const maxBatch = Math.max(1, opts.maxBatchSize ?? 100);
-  // After a drop or a handler failure; starts over once events flow again.
-  const backoff = new Backoff({ initialMs: opts.retry?.initialMs ?? 100, maxMs: opts.retry?.maxMs ?? 5000 });
-  let position: Position | undefined;
-  let stopping = false;
-  let feed: SubscriptionFeed | undefined;
-  const stopWaiting = new AbortController();
-  let target: Position | undefined;
-  let caughtUpNow = false;
-  let resolveCaughtUp: () => void = () => undefined;
-  const caughtUp = new Promise<void>((resolve) => (resolveCaughtUp = resolve));
+  const run = new SubscriptionRun(opts);
+  return run.handle;
+}
 
-  const reachCaughtUp = (): void => {
-    if (caughtUpNow) return;
-    caughtUpNow = true;
-    checkpointer.hurry();
-    log.info('caught up', { position: positionToString(position) });
-    resolveCaughtUp();
-    opts.onCaughtUp?.();
-  };
+/** One running subscription: its loop (run, consume), what it reached (committed) and how it stops. */
+class SubscriptionRun<C extends EventCodecs> {
+  readonly handle: RunningSubscription;
+  private readonly log: Logger;
+  private readonly handlerOwned: boolean;
+  private readonly checkpointer: Checkpointer;
+  private readonly waiters = new PositionWaiters();
+  private readonly commits = new InOrderCommits();
+  private readonly maxBatch: number;
+  private readonly maxPendingWrites: number;
+  private readonly onMalformed: (e: MalformedEventError) => void | Promise<void>;
+  /** Last position fully handled and committed. */
+  private position: Position | undefined;
+  /** Last position handed to the handler (ahead of `position` while writes are pipelined). */
+  private handedTo: Position | undefined;
+  private stopping = false;
+  private feed: SubscriptionFeed | undefined;
+  private wakeSleep: (() => void) | undefined;
+  private target: Position | undefined;
+  private caughtUpNow = false;
+  private resolveCaughtUp: () => void = () => undefined;
+  private readonly running: Promise<void>;
+  private stopped: Promise<void> | undefined;
 
-  const onMalformed = opts.onMalformed ?? ((e: MalformedEventError) =>
-    log.error('malformed event skipped', {
-      streamId: e.streamId, revision: e.revision, eventType: e.eventType, reason: e.reason, errors: e.errors,
-    }));
-
-  async function handle(items: FeedItem[]): Promise<void> {
-    const batch: Array<RecordedDomainEvent<EventOf<C>>> = [];
-    let reached = position;
-    let seen = 0;
-    let serverCaughtUp = false;
-    for (const item of items) {
-      if (item.kind === 'caughtUp') serverCaughtUp = true;
-      else if (item.kind === 'checkpoint') {
-        if (isAfter(item.position, reached)) reached = item.position;
-      } else if (!isAfter(item.position, reached)) {
-        log.warn('event at or before the handled position delivered again; ignored', {
-          position: positionToString(item.position), handled: positionToString(reached),
-        });
-      } else {
-        reached = item.position;
-        seen += 1;
-        const type = item.resolved.event?.type;
-        if (type === undefined || !hasCodec(opts.codecs, type)) continue;
-        const decoded = decodeRecorded(item.resolved, opts.codecs);
-        if (isRight(decoded)) batch.push(decoded.right);
-        else await guard(() => onMalformed(decoded.left));
-      }
-    }
-    if (reached && isAfter(reached, position)) {
-      const end = reached;
-      if (batch.length > 0) await guard(() => opts.handler(batch, end));
-      checkpointer.advance(reached, seen, handlerOwned && batch.length > 0);
-      position = reached;
-      waiters.reached(reached);
-      if (target && !isAfter(target, reached)) reachCaughtUp();
-    }
-    if (serverCaughtUp) reachCaughtUp();
+  constructor(private readonly opts: RunSubscriptionOptions<C>) {
+    this.log = opts.logger.child('subscription', { subscription: opts.name });
+    this.handlerOwned = opts.checkpointMode === 'handler';
+    this.checkpointer = new Checkpointer(opts.checkpointStore, opts.name, opts.checkpointEvery ?? {}, this.log);
+    this.maxBatch = Math.max(1, opts.maxBatchSize ?? 100);
+    this.maxPendingWrites = Math.max(1, opts.maxPendingWrites ?? 2);
+    this.onMalformed = opts.onMalformed ?? ((e: MalformedEventError) =>
+      this.log.error('malformed event skipped', {
+        streamId: e.streamId, revision: e.revision, eventType: e.eventType, reason: e.reason, errors: e.errors,
+      }));
+    const caughtUp = new Promise<void>((resolve) => (this.resolveCaughtUp = resolve));
+    this.running = this.run();
+    const position = (): Position | undefined => this.position;
+    this.handle = {
+      name: opts.name,
+      get position() {
+        return position();
+      },
+      caughtUp,
+      waitForPosition: (p, timeoutMs) => this.waiters.wait(p, this.position, timeoutMs),
+      stop: () => (this.stopped ??= this.stop()),
+    };
   }
 
-  async function consume(current: SubscriptionFeed, onProgress: () => void): Promise<void> {
+  private reachCaughtUp(): void {
+    if (this.caughtUpNow) return;
+    this.caughtUpNow = true;
+    this.checkpointer.hurry();
+    this.log.info('caught up', { position: positionToString(this.position) });
+    this.resolveCaughtUp();
+    this.opts.onCaughtUp?.();
+  }
+
+  /** A batch's writes are committed (and every earlier one's): its position counts. */
+  private committed(reached: Position, seen: number, persisted: boolean): void {
+    this.checkpointer.advance(reached, seen, persisted);
+    this.position = reached;
+    this.waiters.reached(reached);
+    if (this.target && !isAfter(this.target, reached)) this.reachCaughtUp();
+  }
+
+  private async handleItems(items: FeedItem[]): Promise<void> {
+    const batch = readBatch(items, this.handedTo, this.opts.codecs);
+    for (const p of batch.repeated) {
+      this.log.warn('event at or before the handled position delivered again; ignored', {
+        position: positionToString(p), handled: positionToString(this.handedTo),
+      });
+    }
+    for (const m of batch.malformed) await guard(() => this.onMalformed(m));
+    const { events, reached, seen } = batch;
+    if (reached && isAfter(reached, this.handedTo)) {
+      const written = events.length > 0 ? await guard(() => this.opts.handler(events, reached)) : undefined;
+      this.handedTo = reached;
+      const persisted = this.handlerOwned && events.length > 0;
+      this.commits.add(written?.committed, () => this.committed(reached, seen, persisted));
+    }
+    if (batch.serverCaughtUp) this.commits.add(undefined, () => this.reachCaughtUp());
+  }
+
+  /** Throws the first failed pipelined write as a handler failure. */
+  private throwIfWriteFailed(): void {
+    const failed = this.commits.failed;
+    if (failed) throw new HandlerError(failed.error instanceof Error ? failed.error.message : String(failed.error), { cause: failed.error });
+  }
+
+  private async consume(current: SubscriptionFeed, onProgress: () => void): Promise<void> {
     let lastLog = Date.now();
-    let logged = position;
-    while (!stopping) {
-      const items = await current.take(maxBatch, Math.min(checkpointer.msUntilDue(), 1000));
-      if (items.length > 0 && !stopping) {
-        await handle(items);
+    let logged = this.position;
+    while (!this.stopping) {
+      await this.commits.room(this.maxPendingWrites);
+      this.throwIfWriteFailed();
+      const items = await current.take(this.maxBatch, Math.min(this.checkpointer.msUntilDue(), 1000));
+      if (items.length > 0 && !this.stopping) {
+        await this.handleItems(items);
         onProgress();
       }
-      if (checkpointer.isDue()) await checkpointer.flush();
-      if (Date.now() - lastLog >= 10_000 && position !== logged) {
-        const fields = { position: positionToString(position) };
-        if (caughtUpNow) log.debug('progress', fields);
-        else log.info('progress', fields); // catching up: show operators it moves
+      // Never while a handler's write is in flight: it carries its own (later) position.
+      if (this.commits.pending === 0 && this.checkpointer.isDue()) await this.checkpointer.flush();
+      if (Date.now() - lastLog >= 10_000 && this.position !== logged) {
+        const fields = { position: positionToString(this.position) };
+        if (this.caughtUpNow) this.log.debug('progress', fields);
+        else this.log.info('progress', fields); // catching up: show operators it moves
         lastLog = Date.now();
-        logged = position;
+        logged = this.position;
       }
     }
   }
 
-  async function run(): Promise<void> {
+  /** Lets every pipelined write settle and goes back to the last committed position. */
+  private async settleWrites(): Promise<void> {
+    await this.commits.settled();
+    this.commits.reset();
+    this.handedTo = this.position;
+  }
+
+  private async run(): Promise<void> {
+    // After a drop or a handler failure; starts over once events flow again.
+    const backoff = new Backoff({ initialMs: this.opts.retry?.initialMs ?? 100, maxMs: this.opts.retry?.maxMs ?? 5000 });
     let loaded = false;
-    while (!stopping) {
+    while (!this.stopping) {
       try {
         if (!loaded) {
-          position = await checkpointer.load();
+          this.position = this.handedTo = await this.checkpointer.load();
           loaded = true;
-          log.info('starting', { from: positionToString(position) });
+          this.log.info('starting', { from: positionToString(this.position) });
         }
-        target = await catchUpTarget(opts.client, opts.filter);
-        if (stopping) break;
-        caughtUpNow = false;
-        feed = new SubscriptionFeed(opts.client, {
-          from: position,
-          ...(opts.filter ? { filter: opts.filter } : {}),
-          ...(opts.maxQueued ? { highWaterMark: opts.maxQueued } : {}),
+        this.target = await catchUpTarget(this.opts.client, this.opts.filter);
+        if (this.stopping) break;
+        this.caughtUpNow = false;
+        this.feed = new SubscriptionFeed(this.opts.client, {
+          from: this.position,
+          ...(this.opts.filter ? { filter: this.opts.filter } : {}),
+          ...(this.opts.maxQueued ? { highWaterMark: this.opts.maxQueued } : {}),
         });
-        if (target === undefined || !isAfter(target, position)) reachCaughtUp();
-        await consume(feed, () => backoff.reset());
+        if (this.target === undefined || !isAfter(this.target, this.position)) this.reachCaughtUp();
+        await this.consume(this.feed, () => backoff.reset());
       } catch (err) {
-        if (stopping) break;
+        await this.settleWrites();
+        if (this.stopping) break;
         const retryInMs = backoff.next();
-        const fields = { retryInMs, from: positionToString(position) };
+        const fields = { retryInMs, from: positionToString(this.position) };
         if (err instanceof HandlerError) {
-          log.error('handler failed; retrying from the last handled position', { ...fields, error: err.cause ?? err });
+          this.log.error('handler failed; retrying from the last handled position', { ...fields, error: err.cause ?? err });
         } else {
           // Expected while the server restarts: the message says enough.
-          log.warn('subscription dropped; resubscribing', { ...fields, error: err instanceof Error ? err.message : String(err) });
+          this.log.warn('subscription dropped; resubscribing', { ...fields, error: err instanceof Error ? err.message : String(err) });
         }
-        await checkpointer.flush().catch((e: unknown) => log.warn('checkpoint save failed', { error: e }));
-        await sleep(retryInMs, stopWaiting.signal);
+        await this.checkpointer.flush().catch((e: unknown) => this.log.warn('checkpoint save failed', { error: e }));
+        await this.sleep(retryInMs);
       } finally {
-        await feed?.close();
-        feed = undefined;
+        await this.feed?.close();
+        this.feed = undefined;
       }
     }
+    await this.settleWrites();
   }
 
-  const running = run();
-  let stopped: Promise<void> | undefined;
-  return {
-    name: opts.name,
-    get position() {
-      return position;
-    },
-    caughtUp,
-    waitForPosition: (p, timeoutMs) => waiters.wait(p, position, timeoutMs),
-    stop: () =>
-      (stopped ??= (async () => {
-        stopping = true;
-        stopWaiting.abort();
-        await feed?.close();
-        await running;
-        await checkpointer.flush();
-        waiters.cancelAll();
-        log.info('stopped', { position: positionToString(position) });
-      })()),
-  };
+  private async sleep(ms: number): Promise<void> {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wakeSleep = () => (clearTimeout(timer), resolve());
+    });
+    this.wakeSleep = undefined;
+  }
+
+  private async stop(): Promise<void> {
+    this.stopping = true;
+    this.wakeSleep?.();
+    await this.feed?.close();
+    await this.running;
+    await this.checkpointer.flush();
+    this.waiters.cancelAll();
+    this.log.info('stopped', { position: positionToString(this.position) });
+  }
 }

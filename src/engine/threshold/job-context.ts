@@ -1,9 +1,9 @@
 // The ThresholdJobContext of a job from the stored configuration (the worker
 // caches it as it caches an item job's context).
 import type { ConfigReadModel } from '../../../projections/config/readmodel';
-import type { JobState } from '../../jobs/model';
-import { recipeOf } from '../../recipes/kind';
-import { listAntennaConfigurations, listThresholds } from '../../thresholds/readmodel';
+import type { JobState } from '../../jobs';
+import { recipeOf } from '../../recipes';
+import { listAntennaConfigurations, listThresholds } from '../../thresholds';
 import { thresholdJobContext, type ThresholdJobContext } from './context';
 
 /** The context of a THRESHOLD job, or undefined for any other job. */

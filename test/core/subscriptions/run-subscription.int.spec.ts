@@ -165,6 +165,53 @@ describe('core/subscriptions runSubscription against the event store and Redis',
     expect(failures).to.equal(3);
     expect(handled).to.deep.equal(appended.map((e) => e.id));
   });
+  it('moves its position only when a pipelined write commits, and resumes after the last committed one when a write fails', async () => {
+    const token = uniqueToken();
+    const stream = `ctr${token}-pipelined`;
+    const appended = await appendIncrements(es.client, stream, [1, 2, 3, 4]);
+    // Each batch's write is held until the test releases it; the write of `by: 2` fails the first time.
+    const writes: Array<{ by: number; release: () => void; fail: (e: Error) => void }> = [];
+    const committed: number[] = [];
+    const sub = runSubscription({
+      ...base(`pipelined-${token}`),
+      maxBatchSize: 1,
+      maxPendingWrites: 2,
+      handler: async (events) => {
+        const ours = events.filter((e) => e.streamId === stream);
+        if (ours.length === 0) return;
+        const by = ours[0]!.type === 'CounterIncremented' ? ours[0]!.data.by : 0;
+        let release: () => void = () => undefined;
+        let fail: (e: Error) => void = () => undefined;
+        const write = new Promise<void>((res, rej) => ((release = res), (fail = rej)));
+        writes.push({ by, release, fail });
+        return { committed: write.then(() => void committed.push(by)) };
+      },
+    });
+    // Two writes in flight, none committed: the position stays before the first.
+    await until('two pending writes', () => writes.length === 2);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(writes.map((w) => w.by)).to.deep.equal([1, 2]);
+    expect(sub.position === undefined || !isAfter(sub.position, appended[0]!.position)).to.equal(true);
+    expect(await sub.waitForPosition(appended[0]!.position, 50)).to.equal(false);
+    // The first commits: the position reaches it; the second fails, so the third (sent meanwhile) never counts.
+    writes[0]!.release();
+    expect(await sub.waitForPosition(appended[0]!.position, 5000)).to.equal(true);
+    await until('third write', () => writes.length === 3);
+    writes[1]!.fail(new Error('write lost'));
+    writes[2]!.release();
+    // Resumed after the first: 2, 3 and 4 are handed over again and commit.
+    await until('resumed', () => writes.length >= 4 && writes[3]!.by === 2);
+    for (;;) {
+      const open = writes.slice(3);
+      open.forEach((w) => w.release());
+      if (await sub.waitForPosition(appended[3]!.position, 200)) break;
+    }
+    await sub.stop();
+    expect(writes.map((w) => w.by)).to.deep.equal([1, 2, 3, 2, 3, 4]);
+    // 2 committed once (on the second try); the position ends at the last event.
+    expect(committed.filter((by) => by === 2)).to.deep.equal([2]);
+    expect(sub.position && !isAfter(appended[3]!.position, sub.position)).to.equal(true);
+  });
 });
 
 describe('core/subscriptions runSubscription checkpoint ordering under backpressure', function () {

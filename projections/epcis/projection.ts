@@ -1,0 +1,60 @@
+// Projects the facts of the engine's output that become EPCIS events
+// (src/epcis/source.ts) into the EPCIS read model (./keys.ts), behind
+// GET /epcis/v2/events. One MULTI per batch with the checkpoint; a replayed
+// fact is the same member. An item reset does not remove them: EPCIS events
+// are a record of what was observed.
+import { streamNameFilter, type EventStoreDBClient } from '@eventstore/db-client';
+import type { RedisClient } from '../../src/core/redis/connect';
+import type { RedisKeys } from '../../src/core/redis/keys';
+import type { Logger } from '../../src/core/logger';
+import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../src/core/subscriptions';
+import { ENGINE_STREAM, itemEvents } from '../../src/engine';
+import { sourcesOf } from '../../src/epcis';
+import type { RebuildableReadModel } from '../read-model';
+import { EPCIS_PROJECTION, EPCIS_READ_MODEL, epcisKeys, epcisSourceId } from './keys';
+
+/** The engine's stream, as the items projection reads it. */
+const ENGINE_FILTER = streamNameFilter({ prefixes: [ENGINE_STREAM] });
+
+export function startEpcisProjection(opts: { client: EventStoreDBClient; redis: RedisClient; keys: RedisKeys; logger: Logger; onApplied?: (events: number) => void }): RunningSubscription {
+  const k = epcisKeys(opts.keys);
+  const checkpoints = new RedisCheckpointStore(opts.redis, opts.keys.checkpointPrefix);
+  return runSubscription({
+    client: opts.client,
+    name: EPCIS_PROJECTION,
+    codecs: itemEvents,
+    filter: ENGINE_FILTER,
+    checkpointStore: checkpoints,
+    checkpointMode: 'handler',
+    logger: opts.logger,
+    handler: async (events, position) => {
+      const tx = opts.redis.multi();
+      const ids: string[] = [];
+      const records: Record<string, string> = {};
+      for (const e of events) {
+        if (e.streamId !== ENGINE_STREAM) continue;
+        for (const s of sourcesOf({ id: e.id, created: e.created.getTime(), data: e.data })) {
+          const id = epcisSourceId(s.time, s.eventId, s.ref);
+          ids.push(id);
+          records[id] = JSON.stringify(s);
+        }
+      }
+      if (ids.length > 0) {
+        tx.zAdd(k.ids, ids.map((value) => ({ score: 0, value })));
+        tx.hSet(k.source, records);
+      }
+      checkpoints.saveInTransaction(tx, EPCIS_PROJECTION, position);
+      await tx.exec();
+      opts.onApplied?.(events.length);
+    },
+  });
+}
+
+/** `npm run rebuild -- epcis`, and how the service starts it (projections role). */
+export const epcisReadModel: RebuildableReadModel = {
+  name: EPCIS_READ_MODEL,
+  projection: EPCIS_PROJECTION,
+  filter: ENGINE_FILTER,
+  keyPrefixes: (keys) => [epcisKeys(keys).base],
+  start: (opts) => startEpcisProjection(opts),
+};

@@ -1,0 +1,8 @@
+// What src/agents offers to other slices and to projections; everything else in
+// this folder is its own (docs/architecture.md, "Boundaries").
+export { READER_COMMANDS_STREAM_PREFIX, commandKeys, completeReaderCommand, issueReaderCommand, readerCommandEvents, readerCommandsOf, type PendingCommand, type ReaderCommandEvent, type ReaderCommandRecord } from './commands';
+export { CHECKIN_EVENT_INTERVAL_MS, READER_AGENT_STREAM_PREFIX, TAG_REPORTS_STREAM_PREFIX, agentKeys, isAntennaId, readerAgentEvents, type Observation } from './events';
+export { acceptReport, issueSecret, recordCheckin, reportHealth, storedSecretDigest } from './gateway';
+export { secretMatches } from './guard';
+export { type AgentHealthEvent } from './health-codes';
+export { TagsReportedEpcs } from './report-columns';

@@ -1,0 +1,6 @@
+// What the EPCIS slice offers to others (the EPCIS read model in projections/epcis/).
+export { sourcesOf, type EpcisSource } from './source';
+export { objectEventOf, type ObjectEvent } from './mapping';
+export { epcMatches } from './epc-uri';
+export type { LocationIds } from './locations';
+export type { EpcisQuery } from './query';

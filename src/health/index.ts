@@ -1,0 +1,7 @@
+// What src/health offers to other slices and to projections; everything else in
+// this folder is its own (docs/architecture.md, "Boundaries").
+export { HEALTH_EVENT_TYPES, HealthEventTypeCodec, OTHER_CODES, RESPONSIVENESS_CODES, STATUS_CODES, isStatusCode, type HealthEventType } from './codes';
+export { AGENT_STREAM_PREFIX, HEALTH_STREAM_PREFIX, healthEvents, type HealthStreamEvent } from './events';
+export { encodeMarker, isAfter, type HealthEventQuery } from './search';
+export { healthSettingsFrom } from './settings';
+export { evolveHealth, initialHealthState, type ReaderHealthState } from './state';

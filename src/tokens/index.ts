@@ -1,0 +1,5 @@
+// What src/tokens offers to other slices and to projections; everything else in
+// this folder is its own (docs/architecture.md, "Boundaries").
+export { onTokens } from './decide';
+export { tokenEvents } from './events';
+export { isTokenId, normaliseTokenId, tokenIdOf, tokenIdOfDigest } from './tokenId';
