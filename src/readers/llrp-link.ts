@@ -16,6 +16,8 @@ import { planRoSpec, TAGTRAIL_ROSPEC_ID } from './plan';
 import { reconnectBackoff } from './settings';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Backoff } from '../core/retry';
+import type { PendingCommand } from '../agents';
+import { llrpCommandOutcome, type CommandOutcome } from './commands';
 
 export interface LinkTarget {
   readonly name: string;
@@ -49,6 +51,10 @@ export class LlrpLink extends ReaderLinkBase {
 
   get firmware(): string {
     return this.capabilities?.firmware ?? '';
+  }
+
+  protected perform(c: PendingCommand): Promise<CommandOutcome> {
+    return Promise.resolve(llrpCommandOutcome(c));
   }
 
   /** Same reader at the same address (a changed definition reopens the link). */
