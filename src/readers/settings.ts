@@ -1,5 +1,6 @@
 // Timing of the readers role (docs/readers.md); READERS_* are parsed with
 // every other setting in src/config.ts.
+import type { BackoffPolicy } from '../core/retry';
 
 export interface ReadersSettings {
   /** KEEPALIVE period asked of LLRP readers; the link is dead after 3 missed (READERS_KEEPALIVE_SECONDS, 10). */
@@ -21,8 +22,5 @@ export function mqttTopicPrefixOf(configured: string | undefined, keyBase: strin
   return configured ?? `tagtrail/${keyBase.replace(/[#+:/]+$/, '').replace(/[#+]/g, '_')}`;
 }
 
-/** Exponential back-off with jitter: 0.5 s doubling up to `maxMs`, each wait drawn in [half, whole] so readers do not retry in step. */
-export function backoffMs(attempt: number, maxMs: number, random: () => number = Math.random): number {
-  const ceiling = Math.min(maxMs, 500 * 2 ** Math.min(attempt, 20));
-  return Math.round(ceiling * (0.5 + random() * 0.5));
-}
+/** Reconnecting to a reader: 0.5 s doubling up to `maxMs`, each wait drawn in [half, whole] so readers do not retry in step. */
+export const reconnectBackoff = (maxMs: number): BackoffPolicy => ({ initialMs: 500, maxMs, jitter: 0.5 });
