@@ -15,7 +15,9 @@
 //      time from resuming it (SIGCONT) to the last delivery;
 //   3. latency: events paced at about half the relay's rate (BENCH_LATENCY_SECONDS);
 //      BENCH_SHOW_LOGS=1 echoes the relay's warnings and errors;
-//      per message, delivery time minus the time its append was acknowledged.
+//      per message, delivery time minus the time its append was acknowledged;
+//   4. its raw limit: the same messages at the same pace from the raw
+//      publisher, publish -> delivery (what the broker and consumer add alone).
 // Figures go to stdout as a table and one JSON line; progress to stderr.
 // BENCH_CPU_PROF_DIR=dir writes a CPU profile of the relay process there.
 import type { ChildProcess } from 'node:child_process';
@@ -128,6 +130,9 @@ interface Row {
   rawCpuPer1000: Record<string, number>;
   relayCpuPer1000: Record<string, number>;
   latencyMessages: number;
+  /** The same paced messages from the raw publisher: publish -> delivery. */
+  rawP50Ms: number;
+  rawP99Ms: number;
   /** Latency messages delivered before this process had the append's acknowledgement (measured from the append's start). */
   latencyBeforeAck: number;
   latencyRatePerSec: number;
@@ -239,20 +244,42 @@ async function main(): Promise<void> {
       const latencyMessages = latencyEvents * perEvent * k;
       await sink.until(latencyMessages);
       const sorted = [...sink.latencies].sort((a, b) => a - b);
+      const beforeAck = sink.beforeAck;
+
+      // 4. the raw limit of that latency: the same messages at the same pace from the raw publisher, publish -> delivery
+      sink.reset();
+      const rawStart = performance.now();
+      for (let i = 0; i < latencyEvents; i++) {
+        const id = crypto.randomUUID();
+        sink.committedAt.set(id, performance.now());
+        sink.acked.add(id);
+        for (let c = 0; c < perEvent; c++) {
+          const body = Buffer.from(JSON.stringify(itemMessageBody(changeOf())));
+          for (const q of queues) {
+            if (!rawCh.publish('', q, body, { persistent: true, mandatory: true, messageId: `${id}:${c}`, contentType: 'application/json' })) await new Promise((r) => rawCh.once('drain', r));
+          }
+        }
+        const wait = rawStart + (i + 1) * interval - performance.now();
+        if (wait > 0) await sleep(wait);
+      }
+      await rawCh.waitForConfirms();
+      await sink.until(latencyMessages);
+      const rawSorted = [...sink.latencies].sort((a, b) => a - b);
       rows.push({
         queues: k, messages, rawPerSec, relayPerSec, ratio: +(relayPerSec / rawPerSec).toFixed(2), rounds,
         rawCpuPer1000: per1000(rawCpu, messages * ROUNDS), relayCpuPer1000: per1000(relayCpu, messages * ROUNDS),
-        latencyMessages, latencyBeforeAck: sink.beforeAck, latencyRatePerSec: Math.round((perEvent * k * 1000) / interval),
+        latencyMessages, latencyBeforeAck: beforeAck, latencyRatePerSec: Math.round((perEvent * k * 1000) / interval),
         p50Ms: +percentile(sorted, 50).toFixed(1), p99Ms: +percentile(sorted, 99).toFixed(1), maxMs: +(sorted.at(-1) ?? NaN).toFixed(1),
+        rawP50Ms: +percentile(rawSorted, 50).toFixed(1), rawP99Ms: +percentile(rawSorted, 99).toFixed(1),
       });
-      progress(`K=${k}: latency p50 ${rows.at(-1)?.p50Ms} ms, p99 ${rows.at(-1)?.p99Ms} ms (${sink.beforeAck} of ${latencyMessages} delivered before the append was acknowledged)`);
+      progress(`K=${k}: latency p50 ${rows.at(-1)?.p50Ms} ms, p99 ${rows.at(-1)?.p99Ms} ms (${beforeAck} of ${latencyMessages} delivered before the append was acknowledged); raw publisher p50 ${rows.at(-1)?.rawP50Ms} ms, p99 ${rows.at(-1)?.rawP99Ms} ms`);
     }
 
     const [l1, l5, l15] = loadavg().map((v) => +v.toFixed(2));
     console.log(`relay benchmark — ${new Date().toISOString()}, ${cpus().length} CPUs, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}, load average ${l1} ${l5} ${l15}`);
-    console.log('queues  messages  raw msg/s  relay msg/s  relay/raw  latency load msg/s  p50 ms  p99 ms  max ms');
+    console.log('queues  messages  raw msg/s  relay msg/s  relay/raw  latency load msg/s  p50 ms  p99 ms  max ms  raw p50 ms  raw p99 ms');
     for (const r of rows) {
-      console.log(`${String(r.queues).padStart(6)}  ${String(r.messages).padStart(8)}  ${String(r.rawPerSec).padStart(9)}  ${String(r.relayPerSec).padStart(11)}  ${r.ratio.toFixed(2).padStart(9)}  ${String(r.latencyRatePerSec).padStart(18)}  ${String(r.p50Ms).padStart(6)}  ${String(r.p99Ms).padStart(6)}  ${String(r.maxMs).padStart(6)}`);
+      console.log(`${String(r.queues).padStart(6)}  ${String(r.messages).padStart(8)}  ${String(r.rawPerSec).padStart(9)}  ${String(r.relayPerSec).padStart(11)}  ${r.ratio.toFixed(2).padStart(9)}  ${String(r.latencyRatePerSec).padStart(18)}  ${String(r.p50Ms).padStart(6)}  ${String(r.p99Ms).padStart(6)}  ${String(r.maxMs).padStart(6)}  ${String(r.rawP50Ms).padStart(10)}  ${String(r.rawP99Ms).padStart(10)}`);
     }
     console.log('CPU ms per 1000 messages (raw phase | relay phase): bench, event store, relay, broker');
     for (const r of rows) {

@@ -1,5 +1,5 @@
 // Small pieces several screens share.
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
 import { html } from '../html.js';
 
@@ -41,3 +41,68 @@ export function Pager({ page, markers, onPrev, onNext, busy }) {
     <button onClick=${onNext} disabled=${busy || !page?.nextPageMarker}>Next ›</button>
   </div>`;
 }
+
+/**
+ * Windowing: of `count` rows `rowHeight` px high in the scrolling element
+ * `ref`, the range in view plus `overscan` rows either side, and the heights
+ * of the spacers standing in for the rows before and after it. So a table
+ * of 10,000 rows keeps about a screenful of them in the DOM.
+ */
+export function useWindow(ref, count, rowHeight, overscan = 10) {
+  const [view, setView] = useState({ top: 0, height: 800 });
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return undefined;
+    let frame = 0;
+    // Scroll events coalesced to one re-render per frame.
+    const update = () => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(() => setView({ top: el.scrollTop, height: el.clientHeight || 800 }));
+    };
+    update();
+    el.addEventListener('scroll', update, { passive: true });
+    const resize = new ResizeObserver(update);
+    resize.observe(el);
+    return () => { cancelAnimationFrame(frame); el.removeEventListener('scroll', update); resize.disconnect(); };
+  }, [ref.current]);
+  const first = Math.max(0, Math.min(count, Math.floor(view.top / rowHeight) - overscan));
+  const last = Math.min(count, Math.ceil((view.top + view.height) / rowHeight) + overscan);
+  return { first, last, before: first * rowHeight, after: (count - last) * rowHeight };
+}
+
+export const ROW_HEIGHT = 30; // px, fixed by .virtual rows in style.css
+
+/**
+ * A table that renders only the rows in view (useWindow). `row(r, index)`
+ * renders one row (a <tr> without a height of its own); `scrollKey` changing
+ * (a new page) scrolls back to the top.
+ */
+export function VirtualTable({ rows, head, row, testid, scrollKey }) {
+  const ref = useRef(null);
+  const w = useWindow(ref, rows.length, ROW_HEIGHT);
+  useEffect(() => { if (ref.current) ref.current.scrollTop = 0; }, [scrollKey]);
+  return html`<div class="table-wrap virtual" ref=${ref} data-testid=${`${testid}-scroll`}>
+    <table data-testid=${testid} data-rows=${rows.length}><thead>${head}</thead><tbody>
+      ${w.before > 0 && html`<tr class="spacer" aria-hidden="true" style=${`height:${w.before}px`}><td colspan="99"></td></tr>`}
+      ${rows.slice(w.first, w.last).map((r, i) => row(r, w.first + i))}
+      ${w.after > 0 && html`<tr class="spacer" aria-hidden="true" style=${`height:${w.after}px`}><td colspan="99"></td></tr>`}
+    </tbody></table></div>`;
+}
+
+/**
+ * One console page of up to `size` rows gathered from server pages of at
+ * most 1000 (the API's limit): `fetchPage(pageSize, marker)` answers
+ * `{rows, next}`; the answer's `next` continues after the last row.
+ */
+export async function gatherPage(fetchPage, size, marker) {
+  const rows = [];
+  let next = marker;
+  do {
+    const p = await fetchPage(Math.min(1000, size - rows.length), next);
+    rows.push(...p.rows);
+    next = p.next;
+  } while (next && rows.length < size);
+  return { rows, next };
+}
+
+export const PAGE_SIZES = [50, 100, 500, 1000, 10000];

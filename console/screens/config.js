@@ -94,6 +94,8 @@ export const CONFIG_KINDS = [
       { path: 'facility', label: 'Facility', type: 'select', options: (c) => ['', ...c.facilities] },
       { path: 'readerArrangement', label: 'Reader arrangement', type: 'select', options: ['SIDE_BY_SIDE', 'OVERHEAD', 'OVERHEAD_OFFSET', 'CUSTOM'] },
     ],
+    // Edited in the form too, as rows; its errors show on the row they name.
+    formParts: [{ path: 'readers', view: ThresholdReaders }],
     usedBy: (d, c) => c.recipes.filter((r) => (r.thresholdIds ?? []).includes(d.id)).map((r) => `recipe ${r.name}`),
   },
 ];
@@ -121,13 +123,54 @@ const toInput = (field, v) => (v == null ? '' : Array.isArray(v) ? v.join(', ') 
 /** Everything "used by" and the selects need, read once per screen. */
 async function loadContext() {
   const safe = (p) => p.catch(() => []);
-  const [facilities, zoneMaps, readers, readerConfigurations, recipes, jobs] = await Promise.all([
+  const [facilities, zoneMaps, readers, readerConfigurations, recipes, jobs, antennaConfigurations] = await Promise.all([
     safe(facilityNames()), safe(get('/configuration/v1/zoneMaps/show')), safe(get('/configuration/v1/readerDefinitions/show')),
     safe(get('/configuration/v1/readerConfigurations/show')), safe(get('/configuration/v1/recipes/show')), safe(get('/control/v1/jobs/show', { latest: 1000 })),
+    safe(get('/configuration/v1/thresholds/antennaConfigurations')),
   ]);
   const current = {};
   await Promise.all(facilities.map(async (f) => { current[f] = (await currentZoneMap(f))?.name ?? null; }));
-  return { facilities, zoneMaps, readers, readerConfigurations, recipes, jobs, current };
+  return { facilities, zoneMaps, readers, readerConfigurations, recipes, jobs, antennaConfigurations, current };
+}
+
+/**
+ * A threshold's readers map (reader name -> its antenna configuration) as
+ * rows: choose a reader of the facility and an antenna configuration, add,
+ * remove. The API's errors on `body.readers.<name>[.antennaConfigurationId]`
+ * show on that row. Rows keep the map's order; renaming a reader keeps its row.
+ */
+function ThresholdReaders({ draft, setDraft, ctx, errors }) {
+  const readers = draft.readers ?? {};
+  const entries = Object.entries(readers);
+  const facility = draft.facility ?? null;
+  const choices = ctx.readers.filter((r) => facility === null || r.facility === facility).map((r) => r.name);
+  const setEntries = (list) => setDraft({ ...draft, readers: Object.fromEntries(list) });
+  const setRow = (i, name, id) => setEntries(entries.map((e, j) => (j === i ? [name, { ...e[1], antennaConfigurationId: id }] : e)));
+  const free = choices.find((n) => !(n in readers));
+  const rowErrors = (name) => errors.filter((e) => e.path === `body.readers.${name}` || e.path.startsWith(`body.readers.${name}.`));
+  const configLabel = (c) => `#${c.id} ${c.name} (${c.side}, ${c.readerType})`;
+  return html`<fieldset data-testid="threshold-readers" style="border:1px solid var(--line);border-radius:4px">
+    <legend>Readers (reader → antenna configuration)</legend>
+    ${entries.length === 0 && html`<p class="muted">No reader yet.</p>`}
+    ${entries.map(([name, r], i) => {
+      const errs = rowErrors(name);
+      const names = [...new Set([name, ...choices])];
+      const ids = ctx.antennaConfigurations.map((c) => c.id);
+      return html`<div class="kv-row" data-testid=${`threshold-reader-${i}`}>
+        <select aria-label=${`Reader ${i + 1}`} name=${`readers.${i}.name`} value=${name} aria-invalid=${errs.length > 0}
+          onChange=${(e) => { if (!(e.target.value in readers)) setRow(i, e.target.value, r.antennaConfigurationId); }}>${names.map((n) => html`<option value=${n}>${n}</option>`)}</select>
+        <select aria-label=${`Antenna configuration of reader ${i + 1}`} name=${`readers.${i}.antennaConfigurationId`} value=${String(r.antennaConfigurationId)}
+          onChange=${(e) => setRow(i, name, Number(e.target.value))}>
+          ${!ids.includes(r.antennaConfigurationId) && html`<option value=${String(r.antennaConfigurationId)}>#${r.antennaConfigurationId} (unknown)</option>`}
+          ${ctx.antennaConfigurations.map((c) => html`<option value=${String(c.id)}>${configLabel(c)}</option>`)}</select>
+        <button type="button" onClick=${() => setEntries(entries.filter((_, j) => j !== i))}>Remove</button>
+        ${errs.map((e) => html`<span class="field-error" data-testid=${`error-readers.${name}`}>${e.reason}</span>`)}
+      </div>`;
+    })}
+    <button type="button" data-testid="add-threshold-reader" disabled=${!free || ctx.antennaConfigurations.length === 0}
+      onClick=${() => setEntries([...entries, [free, { antennaConfigurationId: ctx.antennaConfigurations[0].id }]])}>Add reader</button>
+    ${!free && html` <span class="muted">${choices.length ? 'every reader of the facility is in' : 'no reader definitions in this facility'}</span>`}
+  </fieldset>`;
 }
 
 function ZoneEditor({ draft, setDraft, ctx }) {
@@ -212,6 +255,11 @@ function Editor({ kind, stored, ctx, onSaved, onDeleted }) {
         ? html`<select name=${f.path} value=${value} onChange=${onChange} aria-invalid=${errs.length > 0}>${options.map((o) => html`<option value=${o}>${o || '(none)'}</option>`)}</select>`
         : html`<input name=${f.path} type=${f.type === 'number' ? 'number' : 'text'} step="any" value=${value} onInput=${onChange} aria-invalid=${errs.length > 0} />`;
       return html`<label>${f.label}${input}${errs.map((e) => html`<span class="field-error" data-testid=${`error-${f.path}`}>${e.reason}</span>`)}</label>`;
+    })}
+    ${(kind.formParts ?? []).map((part) => {
+      const errs = fieldErrors(part.path);
+      errs.forEach((e) => shown.add(e));
+      return html`<${part.view} draft=${draft} setDraft=${setDraft} ctx=${ctx} errors=${errs} />`;
     })}
     <div class="row">
       <button class="primary" type="submit" disabled=${!changed || !!jsonError || busy}>Review and save…</button>

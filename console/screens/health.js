@@ -4,7 +4,7 @@ import { html } from '../html.js';
 import { api, get } from '../api.js';
 import { Age, StatusPill, Time } from '../format.js';
 import { useLive, useLoad } from '../live.js';
-import { ErrorText, Pager } from './common.js';
+import { ErrorText, gatherPage, PAGE_SIZES, Pager, VirtualTable } from './common.js';
 
 const TYPES = ['CONNECTION', 'THROUGHPUT', 'CLOCK_SYNC', 'HARDWARE_FAULT', 'SOFTWARE_FAULT', 'LIFECYCLE', 'UNCLASSIFIED'];
 const STATUSES = ['connectionStatus', 'throughputStatus', 'clockSyncStatus', 'hardwareStatus', 'softwareStatus'];
@@ -16,15 +16,20 @@ export function HealthScreen() {
   const [markers, setMarkers] = useState([]);
   const [page, setPage] = useState(null);
   const [error, setError] = useState(null);
+  const [pageSize, setPageSize] = useState(100);
   useLive((name) => { if (name === 'health') void reloadReaders(); });
   const load = async (marker, nextMarkers) => {
     try {
-      setPage(await api('POST', '/health/v1/events', { body: { ...filter, pageSize: 50, ...(marker ? { nextPageMarker: marker } : {}) } }));
+      const { rows, next } = await gatherPage(async (size, m) => {
+        const p = await api('POST', '/health/v1/events', { body: { ...filter, pageSize: size, ...(m ? { nextPageMarker: m } : {}) } });
+        return { rows: p.events, next: p.nextPageMarker };
+      }, pageSize, marker);
+      setPage({ events: rows, nextPageMarker: next, marker });
       setMarkers(nextMarkers);
       setError(null);
     } catch (err) { setError(err); }
   };
-  useEffect(() => { void load(undefined, []); }, [filter]);
+  useEffect(() => { void load(undefined, []); }, [filter, pageSize]);
   const apply = (e) => {
     e.preventDefault();
     const list = (s) => s.split(',').map((x) => x.trim()).filter(Boolean);
@@ -50,10 +55,12 @@ export function HealthScreen() {
     <label>Codes<input value=${form.codes} onInput=${set('codes')} placeholder="comma-separated" /></label>
     <label>From<input type="datetime-local" value=${form.fromTime} onInput=${set('fromTime')} /></label>
     <label>To<input type="datetime-local" value=${form.toTime} onInput=${set('toTime')} /></label>
+    <label>Page size<select name="pageSize" value=${pageSize} onChange=${(e) => setPageSize(Number(e.target.value))}>${PAGE_SIZES.map((n) => html`<option value=${n}>${n.toLocaleString()}</option>`)}</select></label>
     <button class="primary" type="submit">Apply</button>
   </form>
   <${ErrorText} error=${error} />
   <${Pager} page=${page} markers=${markers} onPrev=${() => load(markers[markers.length - 2], markers.slice(0, -1))} onNext=${() => load(page.nextPageMarker, [...markers, page.nextPageMarker])} />
-  <table data-testid="health-events"><thead><tr><th>Time</th><th>Reader</th><th>Type</th><th>Code</th><th>Details</th></tr></thead>
-  <tbody>${(page?.events ?? []).map((e) => html`<tr><td><${Time} iso=${e.eventTime} /></td><td>${e.readerName}</td><td>${e.type}</td><td><code>${e.code}</code></td><td class="muted">${JSON.stringify(e.args)}</td></tr>`)}</tbody></table>`;
+  <${VirtualTable} testid="health-events" rows=${page?.events ?? []} scrollKey=${page}
+    head=${html`<tr><th>Time</th><th>Reader</th><th>Type</th><th>Code</th><th>Details</th></tr>`}
+    row=${(e, n) => html`<tr data-row=${n}><td><${Time} iso=${e.eventTime} /></td><td>${e.readerName}</td><td>${e.type}</td><td><code>${e.code}</code></td><td class="muted" title=${JSON.stringify(e.args)}>${JSON.stringify(e.args)}</td></tr>`} />`;
 }

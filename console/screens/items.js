@@ -1,12 +1,12 @@
 // Items: a server-paged table with every filter of the items query and
 // epcFormat, CSV export of the filtered set; an item's page with its
 // history as a timeline and its path on the floor map.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from '../html.js';
 import { get } from '../api.js';
 import { Time, metres } from '../format.js';
 import { MapView } from '../mapview.js';
-import { ErrorText, Pager } from './common.js';
+import { ErrorText, gatherPage, PAGE_SIZES, Pager, useWindow, VirtualTable } from './common.js';
 import { currentZoneMap } from './floor-data.js';
 
 const FILTERS = [
@@ -46,9 +46,12 @@ export function Items({ params }) {
     setBusy(true);
     try {
       const t0 = performance.now();
-      const p = await get('/data/v1/items/show', { ...query, pageSize, pageMarker: marker });
-      p.ms = Math.round(performance.now() - t0);
-      setPage(p);
+      // Pages above the API's 1000 are gathered from several server pages; the table renders only the rows in view.
+      const { rows, next } = await gatherPage(async (size, m) => {
+        const p = await get('/data/v1/items/show', { ...query, pageSize: size, pageMarker: m });
+        return { rows: p.items, next: p.nextPageMarker };
+      }, pageSize, marker);
+      setPage({ items: rows, nextPageMarker: next, ms: Math.round(performance.now() - t0), marker });
       setMarkers(nextMarkers);
       setError(null);
     } catch (err) {
@@ -93,7 +96,7 @@ export function Items({ params }) {
     ${FILTERS.map((f) => html`<label>${f.label}<input name=${f.name} type=${f.type ?? 'text'} value=${form[f.name] ?? ''} onInput=${set(f.name)} /></label>`)}
     <label>Presence<select name="presenceConfidence" value=${form.presenceConfidence ?? ''} onChange=${set('presenceConfidence')}><option value="">any</option><option>HIGH</option><option>LOW</option></select></label>
     <label>EPC format<select name="epcFormat" value=${form.epcFormat ?? ''} onChange=${set('epcFormat')}>${FORMATS.map((v) => html`<option value=${v}>${v || 'raw hex'}</option>`)}</select></label>
-    <label>Page size<select value=${pageSize} onChange=${(e) => setPageSize(Number(e.target.value))}>${[50, 100, 500, 1000].map((n) => html`<option value=${n}>${n}</option>`)}</select></label>
+    <label>Page size<select name="pageSize" value=${pageSize} onChange=${(e) => setPageSize(Number(e.target.value))}>${PAGE_SIZES.map((n) => html`<option value=${n}>${n.toLocaleString()}</option>`)}</select></label>
     <button class="primary" type="submit">Apply</button>
     <button type="button" onClick=${exportCsv} disabled=${!!exporting}>Export CSV</button>
     ${exporting && html`<span>${exporting.n} rows… <button type="button" onClick=${() => { exporting.cancel.stop = true; }}>Stop</button></span>`}
@@ -103,9 +106,10 @@ export function Items({ params }) {
     onPrev=${() => load(markers[markers.length - 2], markers.slice(0, -1))}
     onNext=${() => load(page.nextPageMarker, [...markers, page.nextPageMarker])} />
     <span class="muted" data-testid="items-page-info">${page ? `${page.items.length} items on this page · ${page.ms} ms` : ''}</span></div>
-  <div class="table-wrap"><table data-testid="items-table"><thead><tr><th>EPC</th><th>Zone</th><th>Facility</th><th>Floor</th><th class="num">x (m)</th><th class="num">y (m)</th><th>Presence</th><th>Last modified</th></tr></thead>
-  <tbody>${(page?.items ?? []).map((i) => html`<tr class="clickable" tabindex="0" onClick=${() => { location.hash = `#/item/${encodeURIComponent(i.epc)}`; }} onKeyDown=${(e) => { if (e.key === 'Enter') location.hash = `#/item/${encodeURIComponent(i.epc)}`; }}>
-    <td><code>${i.epc}</code></td><td>${i.zone}</td><td>${i.facility ?? '–'}</td><td>${i.floor ?? '–'}</td><td class="num">${metres(i.xLocation)}</td><td class="num">${metres(i.yLocation)}</td><td>${i.presenceConfidence}</td><td><${Time} iso=${i.lastModifiedTime} /></td></tr>`)}</tbody></table></div>`;
+  <${VirtualTable} testid="items-table" rows=${page?.items ?? []} scrollKey=${page}
+    head=${html`<tr><th>EPC</th><th>Zone</th><th>Facility</th><th>Floor</th><th class="num">x (m)</th><th class="num">y (m)</th><th>Presence</th><th>Last modified</th></tr>`}
+    row=${(i, n) => html`<tr key=${i.epc} data-row=${n} class="clickable" tabindex="0" onClick=${() => { location.hash = `#/item/${encodeURIComponent(i.epc)}`; }} onKeyDown=${(e) => { if (e.key === 'Enter') location.hash = `#/item/${encodeURIComponent(i.epc)}`; }}>
+    <td><code>${i.epc}</code></td><td>${i.zone}</td><td>${i.facility ?? '–'}</td><td>${i.floor ?? '–'}</td><td class="num">${metres(i.xLocation)}</td><td class="num">${metres(i.yLocation)}</td><td>${i.presenceConfidence}</td><td><${Time} iso=${i.lastModifiedTime} /></td></tr>`} />`;
 }
 
 export function ItemPage({ epc }) {
@@ -139,10 +143,22 @@ export function ItemPage({ epc }) {
   ${item && html`<p data-testid="item-now">Now in <strong>${item.zone}</strong> (${item.facility ?? '–'}${item.floor ? `, floor ${item.floor}` : ''}) at ${metres(item.xLocation)}, ${metres(item.yLocation)} m · tag id ${item.tagId || '–'} · last modified <${Time} iso=${item.lastModifiedTime} /></p>`}
   <div class="editor">
     <section><h2>History</h2>
-      ${history === null ? html`<p class="muted">Loading…</p>` : history.length === 0 ? html`<p class="muted">No zone transition recorded.</p>` : html`<ol class="timeline" data-testid="item-history">${[...history].reverse().map((h) => html`<li><${Time} iso=${h.observationTime} />: ${h.fromZone} → <strong>${h.toZone}</strong>${h.toFacility !== h.fromFacility ? html` <span class="muted">(${h.fromFacility ?? '–'} → ${h.toFacility ?? '–'})</span>` : ''}${typeof h.toX === 'number' ? html` <span class="muted">at ${metres(h.toX)}, ${metres(h.toY)} m</span>` : ''}</li>`)}</ol>`}
+      ${history === null ? html`<p class="muted">Loading…</p>` : history.length === 0 ? html`<p class="muted">No zone transition recorded.</p>` : html`<${Timeline} records=${history} />`}
     </section>
     <section><h2>Path on the floor</h2>
       <${MapView} testid="item-map" zones=${zoneMap?.zones ?? []} items=${null} path=${path} layers=${{ zones: true, labels: true, readers: false, items: false }} />
     </section>
   </div>`;
+}
+
+/** An item's history, newest first, rendering only the records in view (up to 10,000 are loaded). */
+function Timeline({ records }) {
+  const ref = useRef(null);
+  const newest = [...records].reverse();
+  const w = useWindow(ref, newest.length, 30);
+  return html`<div class="timeline-wrap" ref=${ref} data-testid="item-history-scroll"><ol class="timeline" data-testid="item-history" data-rows=${newest.length}>
+    ${w.before > 0 && html`<li class="spacer" aria-hidden="true" style=${`height:${w.before}px`}></li>`}
+    ${newest.slice(w.first, w.last).map((h, i) => html`<li data-row=${w.first + i}><${Time} iso=${h.observationTime} />: ${h.fromZone} → <strong>${h.toZone}</strong>${h.toFacility !== h.fromFacility ? html` <span class="muted">(${h.fromFacility ?? '–'} → ${h.toFacility ?? '–'})</span>` : ''}${typeof h.toX === 'number' ? html` <span class="muted">at ${metres(h.toX)}, ${metres(h.toY)} m</span>` : ''}</li>`)}
+    ${w.after > 0 && html`<li class="spacer" aria-hidden="true" style=${`height:${w.after}px`}></li>`}
+  </ol></div>`;
 }

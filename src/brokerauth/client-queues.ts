@@ -7,6 +7,7 @@
 // it create any queue it names), nor recreate a retired queue and wait on it
 // for messages that never come.
 import type { EventStoreDBClient } from '@eventstore/db-client';
+import { systemClock, type Clock } from '../core/clock';
 import { readStream } from '../core/eventstore';
 import { QUEUE_KINDS, queueStream, queueEvents } from '../queues';
 
@@ -32,11 +33,11 @@ const MAX_REMEMBERED = 10_000;
  * Confirmed names are remembered for `rememberMs` (the broker asks on every
  * declare and consume); unknown ones are read again each time.
  */
-export function configuredQueueLookup(client: EventStoreDBClient, rememberMs = REMEMBER_MS): (name: string) => Promise<boolean> {
+export function configuredQueueLookup(client: EventStoreDBClient, rememberMs = REMEMBER_MS, clock: Clock = systemClock): (name: string) => Promise<boolean> {
   const known = new Map<string, number>();
   return async (name) => {
     const until = known.get(name);
-    if (until !== undefined && until > Date.now()) return true;
+    if (until !== undefined && until > clock.now().getTime()) return true;
     known.delete(name);
     const id = clientQueueId(name);
     if (id === undefined) return false;
@@ -45,7 +46,7 @@ export function configuredQueueLookup(client: EventStoreDBClient, rememberMs = R
     const retired = events.some((e) => e.type === 'QueueRetired' && e.data.queue === name);
     if (configured && !retired) {
       if (known.size >= MAX_REMEMBERED) known.clear();
-      known.set(name, Date.now() + rememberMs);
+      known.set(name, clock.now().getTime() + rememberMs);
     }
     return configured && !retired;
   };

@@ -6,4 +6,3 @@ export { onJob } from './commands';
 export { jobsReadModel, jobsWaiter } from './context';
 export { JOB_STREAM_PREFIX, evolveJob, jobEvents, jobStream, type JobEvent } from './events';
 export { heldReaders, initialJobState, type JobState } from './model';
-export { systemClock, type Clock } from './runner';

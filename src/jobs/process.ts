@@ -4,7 +4,8 @@ import type { Role } from '../config';
 import type { AppDeps } from '../core/slice';
 import { readersFor } from './context';
 import { readerConflicts } from './readers';
-import { startJobRunner, systemClock, type Clock, type ResolveReaders } from './runner';
+import { systemClock, type Clock } from '../core/clock';
+import { startJobRunner, type ResolveReaders } from './runner';
 import { loadJobSettings, type JobSettings } from './settings';
 
 export interface JobsWork {

@@ -8,6 +8,7 @@
 // by mistake cannot apply one transition twice.
 import { streamNameFilter, type EventStoreDBClient } from '@eventstore/db-client';
 import * as E from 'fp-ts/Either';
+import type { Clock } from '../core/clock';
 import type { Logger } from '../core/logger';
 import { InMemoryCheckpointStore, runSubscription, type RunningSubscription } from '../core/subscriptions';
 import { runCommand } from '../core/command';
@@ -16,18 +17,6 @@ import { nextDue, type JobCommand } from './decide';
 import { evolveJob, JOB_STREAM_PREFIX, jobEvents, type JobEvent } from './events';
 import { initialJobState, type JobState } from './model';
 import type { JobSettings } from './settings';
-
-export interface Clock {
-  now(): Date;
-  setTimer(fn: () => void, ms: number): unknown;
-  clearTimer(handle: unknown): void;
-}
-
-export const systemClock: Clock = {
-  now: () => new Date(),
-  setTimer: (fn, ms) => setTimeout(fn, Math.min(ms, 2_147_483_647)),
-  clearTimer: (h) => clearTimeout(h as NodeJS.Timeout),
-};
 
 /** Readers of an INITIALIZING job, given the other active jobs; `notes` become job errors. */
 export type ResolveReaders = (job: JobState, others: readonly JobState[]) => Promise<{ readerNames: string[]; notes: string[] }>;

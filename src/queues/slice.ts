@@ -1,7 +1,9 @@
 // AMQP queues (interface: Events): PUT /data/v1/items/queues,
 // PUT /health/v1/events/queues and PUT /data/v1/items/queues/threshold record
 // a QueueConfigured event, declare the queue and answer {serverUrl, queue};
-// the relay (role `relay`, ./relay.ts) fills the queues. docs/queues.md.
+// the relay (role `relay`, ./relay.ts) fills the queues. Additions:
+// GET /queues/v1/show lists the configured queues with the broker's counts,
+// DELETE /queues/v1/destroy/{queue} retires one. docs/queues.md.
 import { NO_STREAM } from '@eventstore/db-client';
 import type { Context } from 'koa';
 import type * as t from 'io-ts';
@@ -13,6 +15,11 @@ import { encodeEvent } from '../core/events';
 import { currentPrincipal } from '../auth';
 import { HEALTH_EVENT_TYPES } from '../health';
 import { queueEvents, type QueueConfiguredData } from './events';
+import { queueListKind, visibleQueues } from './listing';
+import { queuesPart } from '../../projections/config/queues';
+import { commandMetadata } from '../core/resource/routes';
+import { notFound } from '../core/http/errors';
+import { clientQueueId } from '../brokerauth/client-queues';
 import {
   compact, DELIVERY_MODES, HealthQueueFilter, hostOfUrl, ItemQueueFilter, queueName, queueStream, serverUrl, ThresholdQueueFilter,
   type QueueKind,
@@ -57,6 +64,27 @@ const QUEUE_SCHEMA = {
     queue: { type: 'string', description: 'name of the declared queue' },
   },
 };
+const QUEUE_LIST_SCHEMA = {
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['queue', 'kind', 'filter', 'deliveryMode', 'durable', 'configuredAt', 'user', 'serverUrl', 'broker', 'messageCount', 'consumerCount'],
+    additionalProperties: false,
+    properties: {
+      queue: { type: 'string' },
+      kind: { type: 'string', enum: ['items', 'health', 'threshold'] },
+      filter: { type: 'object', description: 'the filter as configured (fields given only)' },
+      deliveryMode: { type: 'string', enum: [...DELIVERY_MODES] },
+      durable: { type: 'boolean', description: 'always true: queues are declared durable' },
+      configuredAt: { type: 'string', format: 'date-time' },
+      user: { type: 'string', description: 'who configured it' },
+      serverUrl: str,
+      broker: { type: 'string', enum: ['DECLARED', 'ABSENT', 'UNREACHABLE'], description: 'whether RabbitMQ has the queue now (ABSENT: expired unused; declared again by the next matching message)' },
+      messageCount: { type: 'integer', nullable: true, description: 'messages ready in the queue (null unless DECLARED)' },
+      consumerCount: { type: 'integer', nullable: true, description: 'consumers attached (null unless DECLARED)' },
+    },
+  },
+};
 const RESPONSES = { 200: { description: '{serverUrl, queue}', schema: QUEUE_SCHEMA }, 400: 'a bad filter field or deliveryMode (named in errors[]); nothing recorded' };
 
 /** The body as a filter of `codec`, refusing fields the filter does not know (a typo would widen the queue silently). */
@@ -71,6 +99,7 @@ const declarers = new WeakMap<AppDeps, QueueDeclarer>();
 
 export const queuesSlice: Slice = {
   name: 'queues',
+  projectionParts: [queuesPart],
   start(deps: AppDeps, roles): BackgroundWork | undefined {
     const work: BackgroundWork[] = [];
     if (hasRole({ roles }, 'api')) {
@@ -93,19 +122,72 @@ export const queuesSlice: Slice = {
       const id = crypto.randomUUID();
       const queue = queueName(kind, id);
       const data = { kind, queue, deliveryMode, filter: compact(filter), configuredAt: new Date().toISOString(), user: currentPrincipal(ctx).name } as QueueConfiguredData;
-      await appendEvents(deps.client, queueStream(id), [encodeEvent(queueEvents, { type: 'QueueConfigured', data })], NO_STREAM);
+      const { position } = await appendEvents(deps.client, queueStream(id), [encodeEvent(queueEvents, { type: 'QueueConfigured', data }, commandMetadata(ctx))], NO_STREAM);
       try {
         // So that a client checking the queue passively right away finds it.
-        const declarer = declarers.get(deps);
-        if (!declarer) throw new Error('no queue declarer: the queues slice was not started in this api process');
-        await declarer.declare(queue);
+        await broker().declare(queue);
       } catch (err) {
         // Recorded already: the relay declares it when it reaches the event (docs/queues.md).
         deps.logger.warn('queue recorded but not declared yet', { queue, err: err instanceof Error ? err.message : String(err) });
       }
-      const host = deps.broker.publicHost ?? hostOfUrl(deps.broker.url);
-      ctx.body = { serverUrl: serverUrl(host, deps.broker.publicPort), queue };
+      await deps.waiter.waitFor(position); // so the queue list shows it right away
+      ctx.body = { serverUrl: publicServerUrl(), queue };
     };
+    const publicServerUrl = (): string => serverUrl(deps.broker.publicHost ?? hostOfUrl(deps.broker.url), deps.broker.publicPort);
+    const broker = (): QueueDeclarer => {
+      const declarer = declarers.get(deps);
+      if (!declarer) throw new Error('no queue declarer: the queues slice was not started in this api process');
+      return declarer;
+    };
+    table.add(
+      {
+        method: 'get', path: '/queues/v1/show', roles: ITEM_QUEUE_ROLES, tag: TAG,
+        summary: 'The configured queues (an Admin\'s: all; anyone else\'s: those they configured), oldest first, with their filter and what RabbitMQ says of each now (message and consumer counts)',
+        responses: { 200: { description: 'array of queues', schema: QUEUE_LIST_SCHEMA } },
+      },
+      async (ctx) => {
+        const queues = visibleQueues(await deps.readModel.list(queueListKind), currentPrincipal(ctx));
+        let counts: Map<string, { messageCount: number; consumerCount: number } | null> | undefined;
+        try {
+          counts = await broker().inspect(queues.map((q) => q.queue));
+        } catch (err) {
+          deps.logger.warn('queue list: RabbitMQ not reachable, counts left out', { err: err instanceof Error ? err.message : String(err) });
+        }
+        const url = publicServerUrl();
+        ctx.body = queues.map((q) => {
+          const c = counts?.get(q.queue);
+          return {
+            queue: q.queue, kind: q.kind, filter: q.filter, deliveryMode: q.deliveryMode, durable: true, configuredAt: q.configuredAt, user: q.user, serverUrl: url,
+            broker: counts === undefined ? 'UNREACHABLE' : c ? 'DECLARED' : 'ABSENT',
+            messageCount: c?.messageCount ?? null, consumerCount: c?.consumerCount ?? null,
+          };
+        });
+      },
+    );
+    table.add(
+      {
+        method: 'delete', path: '/queues/v1/destroy/:queue', roles: ITEM_QUEUE_ROLES, tag: TAG,
+        summary: 'Delete a configured queue (an Admin any, anyone else one they configured): it receives nothing more and is deleted from RabbitMQ, its consumers cancelled',
+        responses: { 204: 'deleted', 404: 'no such configured queue (or configured by another user)' },
+      },
+      async (ctx) => {
+        const name = String(ctx.params['queue']);
+        const principal = currentPrincipal(ctx);
+        const id = clientQueueId(name);
+        const q = id === undefined ? undefined : await deps.readModel.get(queueListKind, name);
+        if (id === undefined || !q || visibleQueues([q], principal).length === 0) throw notFound(`queue ${name} not found`);
+        const data = { queue: name, reason: 'DELETED' as const, user: principal.name, retiredAt: new Date().toISOString() };
+        const { position } = await appendEvents(deps.client, queueStream(id), [encodeEvent(queueEvents, { type: 'QueueRetired', data }, commandMetadata(ctx))], 'any');
+        try {
+          await broker().delete(name);
+        } catch (err) {
+          // Retired already: the relay sends it nothing more, and the broker expires it unused (x-expires).
+          deps.logger.warn('queue retired but not deleted from RabbitMQ yet', { queue: name, err: err instanceof Error ? err.message : String(err) });
+        }
+        await deps.waiter.waitFor(position);
+        ctx.status = 204;
+      },
+    );
     table.add(
       {
         method: 'put', path: '/data/v1/items/queues', roles: ITEM_QUEUE_ROLES, tag: TAG,

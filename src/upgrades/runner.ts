@@ -20,7 +20,7 @@ import { ApiError } from '../core/http/errors';
 import type { Logger } from '../core/logger';
 import type { ResourceDeps } from '../core/resource/routes';
 import { InMemoryCheckpointStore, runSubscription } from '../core/subscriptions';
-import type { Clock } from '../jobs';
+import type { Clock } from '../core/clock';
 import { runCommand } from '../core/command';
 import { onUpgrade } from './commands';
 import { nextDue, TIMED_OUT, type CommandOutcome } from './decide';

@@ -4,7 +4,7 @@
 import { upgradesPart } from '../../projections/config/upgrades';
 import { hasRole } from '../config';
 import type { Slice } from '../core/slice';
-import { systemClock, type Clock } from '../jobs';
+import { systemClock, type Clock } from '../core/clock';
 import { registerUpgradeRoutes } from './routes';
 import { startUpgradeRunner } from './runner';
 import { loadUpgradeSettings } from './settings';

@@ -6,7 +6,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import * as server from '../../src/eventstore/server';
-import { childEnv, parseLogLines, removeChildState, runEntryPoint, type RunningProcess } from '../support/tagtrailProcess';
+import { childEnv, parseLogLines, removeChildState, runEntryPoint, type RunningProcess, CHILD_START_MS } from '../support/tagtrailProcess';
 import { waitForHttp } from '../support/wait';
 
 // The Redis prefixes (and any data directories) childEnv made up for the children.
@@ -25,7 +25,7 @@ const waitForHealthy = (port: number, timeoutMs: number): Promise<Health> =>
   waitForHttp<Health>('the service to be healthy', `http://127.0.0.1:${port}/healthz`, () => true, { timeoutMs, intervalMs: 200 });
 
 describe('npm start (src/main.ts)', function () {
-  this.timeout(60_000);
+  this.timeout(300_000);
   let dataDir: string;
   let proc: RunningProcess | undefined;
 
@@ -57,7 +57,7 @@ describe('npm start (src/main.ts)', function () {
       SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
       LOG_LEVEL: 'info',
     }));
-    const listening = await proc.waitForLog((l) => l.msg === 'http listening', 45_000);
+    const listening = await proc.waitForLog((l) => l.msg === 'http listening', CHILD_START_MS);
     const port = listening['port'];
     expect(port).to.be.a('number');
 
@@ -143,7 +143,7 @@ describe('npm start (src/main.ts)', function () {
 });
 
 describe('npm run eventstore (src/eventstore/main.ts)', function () {
-  this.timeout(60_000);
+  this.timeout(300_000);
 
   before(function () {
     if (typeof server.startEmbeddedEventStore !== 'function') this.skip();
@@ -157,7 +157,7 @@ describe('npm run eventstore (src/eventstore/main.ts)', function () {
     }));
     let api: RunningProcess | undefined;
     try {
-      const started = await store.waitForLog((l) => l.msg === 'started', 45_000);
+      const started = await store.waitForLog((l) => l.msg === 'started', CHILD_START_MS);
       const esPort = started['port'];
       expect(esPort).to.be.a('number');
       // With its read models (an api alone answers 503 until some process builds them).
@@ -168,7 +168,7 @@ describe('npm run eventstore (src/eventstore/main.ts)', function () {
         EVENTSTORE_PORT: String(esPort),
         DATA_DIR: dataDir,
       }));
-      const listening = await api.waitForLog((l) => l.msg === 'http listening', 45_000);
+      const listening = await api.waitForLog((l) => l.msg === 'http listening', CHILD_START_MS);
       const health = await waitForHealthy(listening['port'] as number, 15_000);
       expect(health.eventStore.status).to.equal('ok');
       api.child.kill('SIGTERM');

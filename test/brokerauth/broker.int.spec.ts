@@ -37,7 +37,7 @@ async function rejection(p: Promise<unknown>): Promise<Error> {
 }
 
 describe('broker authentication against a dedicated RabbitMQ node', function () {
-  this.timeout(120_000);
+  this.timeout(300_000);
   let app: TestApp | undefined;
   let node: RabbitNode | undefined;
   /** The queue the DataReader configures through the REST interface. */

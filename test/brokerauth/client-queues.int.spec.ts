@@ -9,15 +9,15 @@ import { queueEvents } from '../../src/queues/events';
 import { queueName, queueStream } from '../../src/queues/model';
 import { withEventStore } from '../support/eventstore';
 import { configureItemQueue } from '../queues/relay-fixture';
-import { sleep } from '../support/wait';
-
+import { ManualClock } from '../support/clock';
 
 describe('broker auth: configured client queues', function () {
   this.timeout(30_000);
   const es = withEventStore();
 
   it('a configured queue qualifies, a name never configured does not, a retired queue stops qualifying', async () => {
-    const lookup = configuredQueueLookup(es.client, 300);
+    const clock = new ManualClock();
+    const lookup = configuredQueueLookup(es.client, 300, clock);
     const { queue, id } = await configureItemQueue(es.client, 'E2');
     expect(await lookup(queue), 'configured').to.equal(true);
     expect(await lookup(queueName('items', crypto.randomUUID())), 'never configured').to.equal(false);
@@ -27,7 +27,7 @@ describe('broker auth: configured client queues', function () {
     await appendEvents(es.client, queueStream(id), [encodeEvent(queueEvents, { type: 'QueueRetired', data })], 'any');
     // Remembered for a while (the broker asks on every declare and consume), then read again.
     expect(await lookup(queue), 'remembered').to.equal(true);
-    await sleep(400);
+    clock.advance(400);
     expect(await lookup(queue), 'retired').to.equal(false);
     // A lookup that never saw it refuses it at once.
     expect(await configuredQueueLookup(es.client)(queue), 'retired, fresh lookup').to.equal(false);

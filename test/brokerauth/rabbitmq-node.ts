@@ -137,7 +137,7 @@ export async function startRabbitNode(tools: RabbitTools, opts: RabbitNodeOption
 
   // Up when the internal user guest (allowed from loopback) can open a connection.
   const waitUp = async (): Promise<void> => {
-    const deadline = Date.now() + (opts.startTimeoutMs ?? 60_000);
+    const deadline = Date.now() + (opts.startTimeoutMs ?? 120_000);
     for (;;) {
       if (exited) {
         const tail = logTail();
@@ -152,7 +152,7 @@ export async function startRabbitNode(tools: RabbitTools, opts: RabbitNodeOption
         if (Date.now() > deadline) {
           const tail = logTail();
           await stop();
-          throw new Error(`RabbitMQ node ${nodeName} not up within ${opts.startTimeoutMs ?? 60_000} ms:\n${tail}`);
+          throw new Error(`RabbitMQ node ${nodeName} not up within ${opts.startTimeoutMs ?? 120_000} ms:\n${tail}`);
         }
         await sleep(250);
       }

@@ -12,21 +12,9 @@ import { parseOptions } from '../../src/simulator/options';
 import { runSimulation, type Summary } from '../../src/simulator/run';
 import type { Logger } from '../../src/core/logger';
 import { startTestApp, type TestApp } from '../support/app';
-import { chromiumPresent, launchBrowser, logIn, screenshot, type TestBrowser } from '../support/browser';
+import { chromiumPresent, launchBrowser, logIn, screenshot, until, type TestBrowser } from '../support/browser';
 
 const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent } as unknown as Logger;
-
-/** Polls `test` in the page's context until it holds (deadline, never a fixed sleep). */
-async function until(page: Page, what: string, test: () => Promise<boolean>, ms = 60_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await test())) {
-    if (Date.now() > deadline) {
-      await screenshot(page, `failed-${what.replace(/\W+/g, '-')}`);
-      throw new Error(`timed out waiting for ${what}`);
-    }
-    await page.waitForTimeout(200);
-  }
-}
 
 async function openKind(page: Page, label: string): Promise<void> {
   await page.click(`nav.side a:text-is("${label}")`);
@@ -303,12 +291,10 @@ describe('web console in Chromium', function () {
     await page.waitForSelector('[data-testid=replay-time]:text("Live")');
   });
 
-  it('shows the remaining screens: health, software, queues, users, about', async () => {
+  it('shows the remaining screens: health, software, about (queues and thresholds: screens.e2e.spec.ts)', async () => {
     for (const [label, file, ready] of [
       ['Reader health', '13-health', '[data-testid=reader-health] td:text("xarray-1")'],
       ['Software & upgrades', '14-software', 'h2:text("Registered images")'],
-      ['Queues', '15-queues', 'button:text("Configure queue")'],
-      ['Thresholds', '16-thresholds', '[data-testid=new-resource]'],
       ['About', '17-about', '[data-testid=about] code'],
     ] as const) {
       await page.click(`nav.side a:text-is("${label}")`);

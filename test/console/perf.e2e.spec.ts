@@ -9,33 +9,12 @@
 import { expect } from 'chai';
 import { EventStoreDBClient } from '@eventstore/db-client';
 import type { Page } from 'playwright-core';
-import { encodeEvent } from '../../src/core/events';
-import { ENGINE_STREAM, itemEvents, type ItemChangeCodec } from '../../src/engine/events';
 import { startTestApp, type TestApp } from '../support/app';
 import { chromiumPresent, launchBrowser, logIn, screenshot, type TestBrowser } from '../support/browser';
-import type * as t from 'io-ts';
-import { sleep } from '../support/wait';
+import { appendChanges, changes, epc, projected as projectedUpTo, type Change } from './item-fixtures';
 
-type Change = t.TypeOf<typeof ItemChangeCodec>;
 const TABLE_ITEMS = Number(process.env['CONSOLE_PERF_ITEMS'] ?? 20_000);
 const MOVING_ITEMS = 5_000;
-const BATCH = 1_000; // changes per ItemsChanged, as the engine writes them
-
-const epc = (prefix: string, n: number): string => `${prefix}${n.toString(16).toUpperCase().padStart(24 - prefix.length, '0')}`;
-
-function changes(facility: string, prefix: string, from: number, count: number, kind: Change['kind'], at: number, place: (n: number) => { x: number; y: number }): Change[] {
-  const out: Change[] = [];
-  for (let n = from; n < from + count; n++) {
-    const p = place(n);
-    out.push({
-      kind, epc: epc(prefix, n), tid: null, jobId: 'perf-job', fromZone: kind === 'FIRST_SEEN' ? 'ABSENT' : 'Floor', toZone: 'Floor',
-      fromFloor: null, toFloor: '1', fromFacility: kind === 'FIRST_SEEN' ? null : facility, toFacility: facility,
-      fromX: null, fromY: null, toX: p.x, toY: p.y, observationTime: at,
-      reportToDatabaseEnabled: true, reportToHistoryEnabled: false, reportToMessageQueueEnabled: false,
-    });
-  }
-  return out;
-}
 
 const stats = (xs: number[]): string => {
   const s = [...xs].sort((a, b) => a - b);
@@ -50,21 +29,8 @@ describe('web console performance in Chromium (printed, not asserted)', function
   let browser: TestBrowser;
   let page: Page;
 
-  const append = async (batch: Change[]): Promise<void> => {
-    for (let i = 0; i < batch.length; i += BATCH) {
-      const part = batch.slice(i, i + BATCH);
-      await client.appendToStream(ENGINE_STREAM, [encodeEvent(itemEvents, { type: 'ItemsChanged', data: { inputPosition: '0', at: Date.now(), changes: part } })]);
-    }
-  };
-  const projected = async (facility: string, lastEpc: string): Promise<void> => {
-    const deadline = Date.now() + Math.max(120_000, TABLE_ITEMS * 1.5);
-    for (;;) {
-      const res = await app.request('GET', `/data/v1/items/show?facility=${facility}&epcPrefix=${lastEpc}`);
-      if (res.body?.items?.length === 1) return;
-      if (Date.now() > deadline) throw new Error(`items of ${facility} not projected in time`);
-      await sleep(250);
-    }
-  };
+  const append = (batch: Change[]): Promise<void> => appendChanges(client, batch);
+  const projected = (facility: string, lastEpc: string): Promise<void> => projectedUpTo(app, facility, lastEpc, Math.max(120_000, TABLE_ITEMS * 1.5));
 
   before(async function () {
     if (!chromiumPresent()) throw new Error('Chromium is missing at /usr/bin/chromium: apt-get install -y chromium (or set CHROMIUM_PATH)');
@@ -137,9 +103,17 @@ describe('web console performance in Chromium (printed, not asserted)', function
       new PerformanceObserver((list) => { for (const e of list.getEntries()) window.longTasks.push(e.duration); }).observe({ entryTypes: ['longtask'] });`);
     const pageMs: number[] = [];
     const seen = new Set<string>();
-    const firstEpcs = async (): Promise<string[]> => page.$$eval('[data-testid=items-table] tbody tr td:first-child', (tds) => tds.map((td) => td.textContent ?? ''));
+    // The table renders only the rows in view: each page's first row, then its last one scrolled to.
+    const rowEpc = async (n: number): Promise<string> => (await page.textContent(`[data-testid=items-table] tr[data-row="${n}"] td:first-child`)) ?? '';
+    let total = 0;
+    const lasts = new Set<string>();
     for (let n = 1; ; n++) {
-      for (const e of await firstEpcs()) seen.add(e);
+      const count = Number(await page.getAttribute('[data-testid=items-table]', 'data-rows'));
+      total += count;
+      seen.add(await rowEpc(0));
+      await page.$eval('[data-testid=items-table-scroll]', (el) => { el.scrollTop = el.scrollHeight; });
+      await page.waitForSelector(`[data-testid=items-table] tr[data-row="${count - 1}"]`);
+      lasts.add(await rowEpc(count - 1));
       const next = page.locator('button:text("Next")');
       if (await next.isDisabled()) break;
       const t0 = Date.now();
@@ -150,6 +124,7 @@ describe('web console performance in Chromium (printed, not asserted)', function
     const longTasks = (await page.evaluate('window.longTasks')) as number[];
     await screenshot(page, 'perf-items-table');
     console.log(`      [perf] items table, ${TABLE_ITEMS} items in ${pageMs.length + 1} pages of 1000: next page ${stats(pageMs)}; main-thread tasks over 50 ms: ${longTasks.length}, longest ${Math.round(Math.max(0, ...longTasks))} ms`);
-    expect(seen.size, 'every item once').to.equal(TABLE_ITEMS);
+    expect(total, 'every item once').to.equal(TABLE_ITEMS);
+    expect([seen.size, lasts.size], 'first and last rows of the pages all different').to.deep.equal([pageMs.length + 1, pageMs.length + 1]);
   });
 });

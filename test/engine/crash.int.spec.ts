@@ -27,7 +27,7 @@ import { readStream } from '../../src/core/eventstore';
 import { ENGINE_STREAM, itemEvents } from '../../src/engine/events';
 import { INVENTORY_HYSTERESIS_DB } from '../../src/engine/inventory';
 import { ADMIN } from '../support/app';
-import { childEnv, runEntryPoint, serviceUp, type RunningProcess } from '../support/tagtrailProcess';
+import { childEnv, runEntryPoint, serviceUp, type RunningProcess, CHILD_START_MS } from '../support/tagtrailProcess';
 import { removeRedisKeys, testRedisPrefix } from '../support/redis-prefix';
 import { sleep } from '../support/wait';
 
@@ -64,7 +64,7 @@ const mix = (k: number, r: number): number => {
 };
 
 describe('item engine: SIGKILL mid-stream and restart (child process)', function () {
-  this.timeout(90_000);
+  this.timeout(300_000);
   const dataDir = mkdtempSync(join(tmpdir(), 'tagtrail-engine-crash-'));
   const keyPrefix = testRedisPrefix();
   let service: Service | undefined;
@@ -88,7 +88,7 @@ describe('item engine: SIGKILL mid-stream and restart (child process)', function
     );
     const up = await serviceUp(proc);
     const client = EventStoreDBClient.connectionString(up.connectionString);
-    const resumeAfter = proc.waitForLog((l) => l.msg === 'item engine started', 45_000).then((l) => String(l['resumeAfter']));
+    const resumeAfter = proc.waitForLog((l) => l.msg === 'item engine started', CHILD_START_MS).then((l) => String(l['resumeAfter']));
     resumeAfter.catch(() => undefined);
     return { proc, client, resumeAfter, baseUrl: up.baseUrl };
   };

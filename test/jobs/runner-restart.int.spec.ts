@@ -12,43 +12,10 @@ import { onJob } from '../../src/jobs/commands';
 import type { JobCommand } from '../../src/jobs/decide';
 import { jobEvents, jobStream } from '../../src/jobs/events';
 import type { StoredJobRequest } from '../../src/jobs/model';
-import { startJobRunner, type Clock, type JobRunner, type ResolveReaders } from '../../src/jobs/runner';
+import { startJobRunner, type JobRunner, type ResolveReaders } from '../../src/jobs/runner';
+import { ManualClock } from '../support/clock';
 import { startTestEventStore, testLogger, uniqueToken, type TestEventStore } from '../support/eventstore';
 import { sleep } from '../support/wait';
-
-/** Time moves only when told; timers fire (in due order) when time reaches them. */
-class FakeClock implements Clock {
-  private t: number;
-  private nextId = 0;
-  private readonly timers = new Map<number, { at: number; fn: () => void }>();
-  constructor(start: number) {
-    this.t = start;
-  }
-  now(): Date {
-    return new Date(this.t);
-  }
-  setTimer(fn: () => void, ms: number): unknown {
-    const id = ++this.nextId;
-    this.timers.set(id, { at: this.t + ms, fn });
-    return id;
-  }
-  clearTimer(handle: unknown): void {
-    this.timers.delete(handle as number);
-  }
-  /** Timers still pending (cleared ones excluded). */
-  pending(): number {
-    return this.timers.size;
-  }
-  advance(ms: number): void {
-    this.t += ms;
-    for (;;) {
-      const due = [...this.timers.entries()].filter(([, x]) => x.at <= this.t).sort((a, b) => a[1].at - b[1].at)[0];
-      if (due === undefined) return;
-      this.timers.delete(due[0]);
-      due[1].fn();
-    }
-  }
-}
 
 const T0 = Date.parse('2026-03-01T08:00:00.000Z');
 const ACK_TIMEOUT_MS = 60_000;
@@ -71,7 +38,7 @@ const request = (over: Partial<StoredJobRequest>): StoredJobRequest => ({
 describe('job runner restart (embedded event store, fake clock)', function () {
   this.timeout(60_000);
   let store: TestEventStore;
-  let clock: FakeClock;
+  let clock: ManualClock;
   const runners: JobRunner[] = [];
   const resolved: string[] = [];
   const resolveReaders: ResolveReaders = async (job) => {
@@ -81,7 +48,7 @@ describe('job runner restart (embedded event store, fake clock)', function () {
 
   beforeEach(async () => {
     store = await startTestEventStore();
-    clock = new FakeClock(T0);
+    clock = new ManualClock(T0);
     resolved.length = 0;
   });
   afterEach(async () => {

@@ -15,7 +15,7 @@ import { EventStoreDBClient } from '@eventstore/db-client';
 import { expect } from 'chai';
 import { relayConnectionName } from '../../src/queues/relay';
 import { ADMIN } from '../support/app';
-import { childEnv, runEntryPoint, type RunningProcess } from '../support/tagtrailProcess';
+import { childEnv, runEntryPoint, type RunningProcess, CHILD_START_MS } from '../support/tagtrailProcess';
 import { removeRedisKeys, testRedisPrefix } from '../support/redis-prefix';
 import { appendChanges, change, consume, type Consumer } from './support';
 import { sleep } from '../support/wait';
@@ -34,7 +34,7 @@ async function closeConnectionsNamed(name: string): Promise<number> {
 }
 
 describe('relay faults (child processes): SIGKILL and broker-side connection close lose nothing', function () {
-  this.timeout(180_000);
+  this.timeout(300_000);
   const dataDir = mkdtempSync(join(tmpdir(), 'tagtrail-relay-faults-'));
   const keyPrefix = testRedisPrefix();
   let store: RunningProcess | undefined;
@@ -50,8 +50,8 @@ describe('relay faults (child processes): SIGKILL and broker-side connection clo
       ROLES: 'api,projections,relay,jobs', PORT: '0', HOST: '127.0.0.1', EVENTSTORE_PORT: String(esPort),
       DATA_DIR: dataDir, REDIS_KEY_PREFIX: keyPrefix, LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_MS: '5000',
     }));
-    const listening = await proc.waitForLog((l) => l.msg === 'http listening', 45_000);
-    await proc.waitForLog((l) => l.msg === 'relay started', 45_000);
+    const listening = await proc.waitForLog((l) => l.msg === 'http listening', CHILD_START_MS);
+    await proc.waitForLog((l) => l.msg === 'relay started', CHILD_START_MS);
     baseUrl = `http://127.0.0.1:${Number(listening['port'])}/itemsense`;
     return proc;
   };
@@ -85,7 +85,7 @@ describe('relay faults (child processes): SIGKILL and broker-side connection clo
 
   before(async () => {
     store = runEntryPoint('src/eventstore/main.ts', childEnv({ EVENTSTORE_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info' }));
-    esPort = Number((await store.waitForLog((l) => l.msg === 'started', 45_000))['port']);
+    esPort = Number((await store.waitForLog((l) => l.msg === 'started', CHILD_START_MS))['port']);
     client = EventStoreDBClient.connectionString(`esdb://127.0.0.1:${esPort}?tls=false`);
     service = await startService();
     const res = await fetch(`${baseUrl}/data/v1/items/queues`, { method: 'PUT', headers: { Authorization: ADMIN, 'Content-Type': 'application/json' }, body: '{}' });

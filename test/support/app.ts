@@ -50,10 +50,24 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   });
   const logger = createLogger('test-app');
   const shutdown = new Shutdown({ logger, timeoutMs: 10_000, exit: () => undefined });
-  const started = await startTagtrail(config, logger, shutdown);
+  const removeState = async (keepRedis: boolean): Promise<void> => {
+    if (!keepRedis) await removeRedisKeys(keyPrefix, config.redisUrl);
+    if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
+  };
+  let started: Awaited<ReturnType<typeof startTagtrail>>;
+  try {
+    started = await startTagtrail(config, logger, shutdown);
+    // Read models not yet built answer 503: tests start once all are served.
+    await waitForReadModels(`http://127.0.0.1:${started.httpPort}/healthz`);
+  } catch (err) {
+    // A start that fails half way has opened servers and connections: the
+    // caller gets no app to stop, so close them here (the leak check would
+    // otherwise report them, and they would disturb the next file).
+    await shutdown.run('test start failed');
+    await removeState(false);
+    throw err;
+  }
   const baseUrl = `http://127.0.0.1:${started.httpPort}${config.http.rootPath}`;
-  // Read models not yet built answer 503: tests start once all are served.
-  await waitForReadModels(`http://127.0.0.1:${started.httpPort}/healthz`);
   return {
     baseUrl,
     keyPrefix,
@@ -88,12 +102,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     },
     async stop(opts = {}) {
       await shutdown.run('test finished');
-      if (opts.keepRedis) {
-        if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
-        return;
-      }
-      await removeRedisKeys(keyPrefix, config.redisUrl);
-      if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
+      await removeState(opts.keepRedis === true);
     },
   };
 }

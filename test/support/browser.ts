@@ -57,3 +57,15 @@ export async function logIn(page: Page, consoleUrl: string, user: string, passwo
   await page.click('button[type=submit]');
   await page.waitForSelector('[data-testid=whoami]');
 }
+
+/** Polls `test` until it holds (a deadline, never a fixed sleep); on time-out a screenshot `failed-<what>` and an error naming it. */
+export async function until(page: Page, what: string, test: () => Promise<boolean>, ms = 60_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await test())) {
+    if (Date.now() > deadline) {
+      await screenshot(page, `failed-${what.replace(/\W+/g, '-')}`);
+      throw new Error(`timed out waiting for ${what}`);
+    }
+    await page.waitForTimeout(200);
+  }
+}

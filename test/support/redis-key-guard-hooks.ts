@@ -43,14 +43,18 @@ export const mochaHooks = {
     dir = mkdtempSync(join(tmpdir(), 'tagtrail-redis-guard-'));
     process.env[guard.DIR_VARIABLE] = dir;
     // Child processes inherit the environment (childEnv, runTsScript): they load the guard too.
-    process.env['NODE_OPTIONS'] = `${process.env['NODE_OPTIONS'] ?? ''} --require ${JSON.stringify(GUARD_MODULE)}`.trim();
+    // (A parallel worker runs these hooks once per file: add the option once.)
+    const option = `--require ${JSON.stringify(GUARD_MODULE)}`;
+    const current = process.env['NODE_OPTIONS'] ?? '';
+    if (!current.includes(option)) process.env['NODE_OPTIONS'] = `${current} ${option}`.trim();
   },
   afterEach(this: Mocha.Context): void {
     // The commands recorded since the last test ended are this test's (or its hooks').
     for (const v of guard.violations) v.test ??= this.currentTest?.fullTitle() ?? '(unknown test)';
   },
   afterAll(): void {
-    const found = [...guard.violations, ...childViolations()];
+    // Taken out of the record: a parallel worker reports each file's own.
+    const found = [...guard.violations.splice(0), ...childViolations()];
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
     if (found.length === 0) return;
     const lines = found.slice(0, 20).map((v) => `  ${v.command} ${v.keys.join(' ')}  (${v.test ?? 'outside any test'}, pid ${v.pid})`);

@@ -45,6 +45,13 @@ function lineCollector(target: string[], onLine: () => void): (chunk: Buffer) =>
   };
 }
 
+/**
+ * How long a child process may take to start: it loads the whole service
+ * through tsx, which on a loaded two-core machine (other test files and
+ * builds running beside it) has taken well over 45 s.
+ */
+export const CHILD_START_MS = 120_000;
+
 export function runEntryPoint(entry: string, env: NodeJS.ProcessEnv): RunningProcess {
   const child = spawn(process.execPath, ['--require', 'tsx/cjs', entry], {
     cwd: REPO_ROOT,
@@ -141,8 +148,8 @@ export async function removeChildState(): Promise<void> {
  */
 export async function serviceUp(proc: RunningProcess): Promise<{ connectionString: string; baseUrl: string }> {
   try {
-    const store = await proc.waitForLog((l) => l.msg === 'embedded event store started', 45_000);
-    const listening = await proc.waitForLog((l) => l.msg === 'http listening', 45_000);
+    const store = await proc.waitForLog((l) => l.msg === 'embedded event store started', CHILD_START_MS);
+    const listening = await proc.waitForLog((l) => l.msg === 'http listening', CHILD_START_MS);
     return { connectionString: String(store['connectionString']), baseUrl: `http://127.0.0.1:${Number(listening['port'])}/itemsense` };
   } catch (err) {
     proc.child.kill('SIGKILL');
