@@ -15,6 +15,8 @@ import type { IotConnection } from '../readerdefinitions';
 import { failInJob, flushMsOf, JobFeed, readerHealth, storeReads } from './job-side';
 import type { TagRead } from './batch';
 import { ReaderLinkBase } from './link-base';
+import type { PendingCommand } from '../agents';
+import { done, failed, type CommandOutcome } from './commands';
 import { webhookPathOf } from './webhook';
 import { issueSecret } from '../agents';
 import { planPreset, tagReadOf, TAGTRAIL_PRESET } from './iot';
@@ -51,6 +53,8 @@ class CredentialsUnusable extends Error {
 export class IotLink extends ReaderLinkBase {
   firmware = '';
   private reportedDown = false;
+  /** The reason of a reboot this link asked for, reported once the reader is back. */
+  private rebootReason: string | null = null;
   private mqttClient: MqttClient | undefined;
 
   constructor(
@@ -58,6 +62,54 @@ export class IotLink extends ReaderLinkBase {
     private readonly iot: LinkDeps & { readonly mqtt: MqttSettings },
   ) {
     super(target.name, iot);
+  }
+
+  /**
+   * The IoT interface's system endpoints: REBOOT is POST /system/reboot; TIME_SYNC is PUT
+   * /system/time (the reader refuses it while it keeps time by NTP: FAILED with its words); UPGRADE
+   * uploads the image from the command's `imageUrl` (SHA-256 checked against `checksum` when
+   * given) to POST /system/image/upgrade, which installs it and reboots.
+   */
+  protected async perform(c: PendingCommand): Promise<CommandOutcome> {
+    const answer = async (f: () => Promise<CommandOutcome>): Promise<CommandOutcome> => {
+      try {
+        return await f();
+      } catch (err) {
+        if (err instanceof ReaderAnswer) return failed(`the reader refused: ${err.message}`);
+        throw err;
+      }
+    };
+    switch (c.type) {
+      case 'REBOOT':
+        return answer(async () => {
+          await this.must('POST', '/system/reboot');
+          this.rebootReason = typeof c.args['reason'] === 'string' ? c.args['reason'] : 'reboot requested';
+          return done('the reader is rebooting (POST /api/v1/system/reboot)');
+        });
+      case 'TIME_SYNC':
+        return answer(async () => {
+          const time = this.side.now().toISOString();
+          await this.must('PUT', '/system/time', { time });
+          return done(`reader clock set to ${time} (PUT /api/v1/system/time)`);
+        });
+      case 'UPGRADE':
+        return answer(() => this.upgrade(c.args));
+    }
+  }
+
+  private async upgrade(args: Record<string, unknown>): Promise<CommandOutcome> {
+    const url = args['imageUrl'];
+    if (typeof url !== 'string' || url === '') return failed('the IoT interface takes the upgrade file itself and tagtrail holds no image bytes: an UPGRADE for this reader needs args.imageUrl');
+    const res = await fetch(url, { signal: AbortSignal.timeout(10 * this.d.settings.timeoutMs) });
+    if (!res.ok) return failed(`the image could not be fetched from ${url}: ${res.status}`);
+    const image = Buffer.from(await res.arrayBuffer());
+    const checksum = typeof args['checksum'] === 'string' ? args['checksum'].toLowerCase() : null;
+    const digest = createHash('sha256').update(image).digest('hex');
+    if (checksum !== null && checksum !== digest) return failed(`the image from ${url} has SHA-256 ${digest}, not the checksum ${checksum}`);
+    const form = new FormData();
+    form.append('upgradeFile', new Blob([image]), typeof args['imageName'] === 'string' ? args['imageName'] : 'upgrade.upgx');
+    await this.must('POST', '/system/image/upgrade', form);
+    return done(`image ${String(args['versionIdentifier'])} (${image.length} bytes) accepted by the reader, which installs it and reboots (POST /api/v1/system/image/upgrade)`);
   }
 
   /** Same reader, same way of reaching it (a changed definition reopens the link). */
@@ -92,8 +144,10 @@ export class IotLink extends ReaderLinkBase {
 
   private async call(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<{ status: number; body: unknown }> {
     const headers: Record<string, string> = { Authorization: `Basic ${this.basicAuth()}` };
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
-    const res = await fetch(`${this.base()}${path}`, { method, headers, signal: signal ?? AbortSignal.timeout(this.d.settings.timeoutMs), ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    // A form (a file upload) sets its own multipart Content-Type.
+    const form = body instanceof FormData;
+    if (body !== undefined && !form) headers['Content-Type'] = 'application/json';
+    const res = await fetch(`${this.base()}${path}`, { method, headers, signal: signal ?? AbortSignal.timeout(this.d.settings.timeoutMs), ...(body === undefined ? {} : { body: form ? body : JSON.stringify(body) }) });
     const text = await res.text();
     let parsed: unknown = text;
     try {
@@ -158,6 +212,11 @@ export class IotLink extends ReaderLinkBase {
       else await this.setWebhook();
       this.state = 'connected';
       this.log.info(this.reportedDown ? 'reader reachable again' : 'reader reachable', { reader: this.target.name, delivery: this.target.connection.delivery });
+      if (this.rebootReason !== null) {
+        // Back from a reboot tagtrail asked for: as an agent, a LIFECYCLE REBOOT with the reason.
+        await readerHealth(this.side, 'LIFECYCLE', 'REBOOT', { reason: this.rebootReason });
+        this.rebootReason = null;
+      }
       this.reportedDown = false;
       this.kickJob();
       await subscribed;

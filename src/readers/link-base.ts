@@ -6,6 +6,11 @@ import type { JobFeed, ReaderSide } from './job-side';
 import type { AppDeps } from '../core/slice';
 import type { JobsForAgents } from '../jobs';
 import type { ReadersSettings } from './settings';
+import { completeReaderCommand, markCommandsDelivered, pendingCommandsOf, type PendingCommand } from '../agents';
+import type { CommandOutcome } from './commands';
+
+/** Who completes the commands of readers the role holds. */
+const COMMANDS_METADATA = { user: 'readers' };
 
 export interface LinkDeps {
   readonly deps: AppDeps;
@@ -31,6 +36,7 @@ export abstract class ReaderLinkBase {
   /** Job changes queued or under way. */
   private applying = 0;
   private loop: Promise<void> | undefined;
+  private commandsBusy = false;
 
   constructor(
     readonly name: string,
@@ -42,10 +48,35 @@ export abstract class ReaderLinkBase {
   }
 
   abstract get firmware(): string;
+  /** Performs one reader command the way the protocol allows. */
+  protected abstract perform(c: PendingCommand): Promise<CommandOutcome>;
   /** The connection's life: lease, connect, keep alive, reconnect, until `stopping` aborts. */
   protected abstract run(): Promise<void>;
   /** Brings the reader to `wanted` (null: no job); called one at a time. */
   protected abstract applyJob(wanted: string | null): Promise<void>;
+
+  /**
+   * Performs the reader's pending commands, oldest first, while the link is up (called at each
+   * look of the role): each is marked delivered, performed, then completed DONE or FAILED.
+   */
+  async runCommands(): Promise<void> {
+    if (this.commandsBusy || this.state !== 'connected') return;
+    this.commandsBusy = true;
+    try {
+      const { commands } = await pendingCommandsOf(this.d.deps, this.name);
+      for (const c of commands) {
+        if (this.state !== 'connected') return;
+        await markCommandsDelivered(this.d.deps, this.name, [c.id], COMMANDS_METADATA, this.side.now());
+        const outcome = await this.perform(c).catch((err: unknown): CommandOutcome => ({ result: 'FAILED', message: (err as Error).message }));
+        await completeReaderCommand(this.d.deps, this.name, c.id, outcome.result, outcome.message, COMMANDS_METADATA, this.side.now());
+        this.log.info('reader command performed', { reader: this.name, command: c.type, commandId: c.id, result: outcome.result, message: outcome.message });
+      }
+    } catch (err) {
+      this.log.warn('reader commands not performed; retried at the next look', { reader: this.name, err: (err as Error).message });
+    } finally {
+      this.commandsBusy = false;
+    }
+  }
 
   start(): void {
     this.loop ??= this.run().catch((err: unknown) => this.log.error('reader link stopped on an error', { reader: this.name, err }));

@@ -15,6 +15,8 @@ import type { ReaderConfigDetails } from '../readerconfigurations';
 import { planRoSpec, TAGTRAIL_ROSPEC_ID } from './plan';
 import { backoffMs } from './settings';
 import { setTimeout as delay } from 'node:timers/promises';
+import type { PendingCommand } from '../agents';
+import { llrpCommandOutcome, type CommandOutcome } from './commands';
 
 export interface LinkTarget {
   readonly name: string;
@@ -48,6 +50,10 @@ export class LlrpLink extends ReaderLinkBase {
 
   get firmware(): string {
     return this.capabilities?.firmware ?? '';
+  }
+
+  protected perform(c: PendingCommand): Promise<CommandOutcome> {
+    return Promise.resolve(llrpCommandOutcome(c));
   }
 
   /** Same reader at the same address (a changed definition reopens the link). */

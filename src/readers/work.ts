@@ -73,7 +73,10 @@ export function startReadersWork(deps: AppDeps, jobs: JobsForAgents, settings: R
     const connected: string[] = [];
     for (const [name, link] of links) {
       link.setJob(jobOf.get(name) ?? null);
-      if (link.state === 'connected') connected.push(name);
+      if (link.state === 'connected') {
+        connected.push(name);
+        void link.runCommands();
+      }
     }
     if (connected.length === 0) return;
     // One write for every connected reader; an event only for news.

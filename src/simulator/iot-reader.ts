@@ -53,6 +53,13 @@ export class SimIotReader {
   readsSent = 0;
   /** When set, starting a preset answers this status (a reader in trouble: 503 while it boots, say). */
   failStart: number | null = null;
+  /** System commands received: reboots, the clock set (PUT /system/time), upgrade files. */
+  reboots = 0;
+  clockSetTo: string | null = null;
+  readonly upgrades: Array<{ name: string; bytes: number }> = [];
+  /** A reader keeping time by NTP refuses PUT /system/time, as the interface documents. */
+  ntp = false;
+  private bootingUntil = 0;
 
   constructor(private readonly o: IotReaderOptions) {}
 
@@ -98,7 +105,34 @@ export class SimIotReader {
     const expected = `Basic ${Buffer.from(`${this.o.username}:${this.o.password}`).toString('base64')}`;
     if (req.headers.authorization !== expected) return send(401, { message: 'Unauthorized' });
     const path = (req.url ?? '').replace(/^\/api\/v1/, '');
+    // Rebooting: not answering for a while, as a reader does.
+    if (Date.now() < this.bootingUntil) {
+      req.socket.destroy();
+      return;
+    }
     try {
+      if (req.method === 'POST' && path === '/system/reboot') {
+        this.reboots++;
+        send(204);
+        this.reboot();
+        return;
+      }
+      if (req.method === 'PUT' && path === '/system/time') {
+        if (this.ntp) return send(403, { message: 'the system time cannot be set while NTP is enabled' });
+        const t = (await this.body(req)) as { time?: unknown };
+        if (typeof t?.time !== 'string' || Number.isNaN(Date.parse(t.time))) return send(400, { message: 'time must be an RFC 3339 time' });
+        this.clockSetTo = t.time;
+        return send(204);
+      }
+      if (req.method === 'POST' && path === '/system/image/upgrade') {
+        const chunks: Buffer[] = [];
+        for await (const c of req) chunks.push(c as Buffer);
+        const form = await new Response(Buffer.concat(chunks), { headers: { 'Content-Type': req.headers['content-type'] ?? '' } }).formData();
+        const file = form.get('upgradeFile');
+        if (!(file instanceof Blob)) return send(400, { message: 'upgradeFile is required' });
+        this.upgrades.push({ name: (file as File).name, bytes: file.size });
+        return send(202);
+      }
       if (req.method === 'GET' && path === '/status') this.o.stats?.add(this.name, 'checkins');
       if (req.method === 'GET' && path === '/status') return send(200, { status: this.activePreset ? 'running' : 'idle', activePreset: this.activePreset ? { id: this.activePreset } : null, firmwareVersion: '8.2.1-sim' });
       const preset = /^\/profiles\/inventory\/presets\/([^/]+)(\/start)?$/.exec(path);
@@ -145,6 +179,14 @@ export class SimIotReader {
     } catch (err) {
       return send(400, { message: (err as Error).message });
     }
+  }
+
+  /** Stops reading, drops every stream and answers nothing for a second. */
+  private reboot(): void {
+    this.stopReading();
+    this.bootingUntil = Date.now() + 1000;
+    for (const s of this.streams) s.destroy();
+    this.streams.clear();
   }
 
   private check(p: Preset): string | null {
