@@ -66,9 +66,9 @@ export function Queues({ session }) {
   <${ErrorText} error=${listError} />
   ${queues && queues.length === 0 ? html`<p class="muted">None.</p>` : html`<div class="table-wrap"><table data-testid="queues-table"><thead><tr><th>Queue</th><th>Kind</th><th>Filter</th><th>Delivery</th><th>Configured</th><th>Broker</th><th class="num">Messages</th><th class="num">Consumers</th><th></th></tr></thead>
   <tbody>${(queues ?? []).map((q) => html`<tr data-queue=${q.queue}>
-    <td><code title=${q.serverUrl}>${q.queue}</code></td><td>${q.kind}</td><td class="muted">${filterText(q.filter)}</td>
+    <td style="white-space:normal;word-break:break-all;min-width:12rem;max-width:18rem"><code title=${q.serverUrl}>${q.queue}</code></td><td>${q.kind}</td><td class="muted" style="white-space:normal">${filterText(q.filter)}</td>
     <td>${q.deliveryMode === 'PERSISTENT' ? 'persistent' : 'non-persistent'}</td>
-    <td><${Time} iso=${q.configuredAt} /> <span class="muted">by ${q.user}</span></td>
+    <td><${Time} iso=${q.configuredAt} /><br /><span class="muted">by ${q.user}</span></td>
     <td><span class=${`pill ${q.broker === 'DECLARED' ? 'ok' : q.broker === 'ABSENT' ? 'warn' : 'bad'}`} title=${q.broker === 'ABSENT' ? 'expired unused; declared again by the next matching message' : ''}>${q.broker.toLowerCase()}</span></td>
     <td class="num" data-testid="messages">${num(q.messageCount)}</td><td class="num" data-testid="consumers">${num(q.consumerCount)}</td>
     <td><button class="danger" onClick=${() => destroy(q)} aria-label=${`Delete ${q.queue}`}>Delete</button></td></tr>`)}</tbody></table></div>`}`;

@@ -3,6 +3,7 @@
 // over the EPCIS read model (projections/epcis/), and capture to configured
 // repositories (role relay).
 import { left, right } from 'fp-ts/Either';
+import { hasRole } from '../config';
 import type { Context } from 'koa';
 import { nameSchema } from '../core/codecs';
 import { badRequest } from '../core/http/errors';
@@ -18,6 +19,11 @@ import { documentOf, EpcisLocationBody, epcisLocationKind, locationIds, type Epc
 import { epcisProblems } from './problem';
 import { DEFAULT_PER_PAGE, parseEpcisQuery } from './query';
 import { epcisQueryDocumentSchema, locationBodySchema, locationResponseSchema } from './schema';
+import { startEpcisCapture } from './capture/capture';
+import {
+  epcisRepositoryKind, RepositoryBody, repositoryBodySchema, repositoryProblem, repositoryResponse, repositoryResponseSchema, storedRepository,
+  type EpcisRepository,
+} from './capture/repository';
 
 /** Identifiers nobody configured are URLs under this base (EPCIS_LOCATION_BASE_URL). */
 export const DEFAULT_LOCATION_BASE = 'https://tagtrail.example/epcis/';
@@ -37,8 +43,34 @@ const mediaTypeOf = (ctx: Context): string => (ctx.accepts('application/ld+json'
 
 export const epcisSlice: Slice = {
   name: 'epcis',
-  projectionParts: [resourcePart(epcisLocationKind)],
+  projectionParts: [resourcePart(epcisLocationKind), resourcePart(epcisRepositoryKind)],
+  start(deps, roles) {
+    if (!hasRole({ roles }, 'relay')) return undefined;
+    return startEpcisCapture({
+      client: deps.client, redis: deps.redis, keys: deps.keys, logger: deps.logger.child('epcis-capture'), readModel: deps.readModel,
+      locationBaseUrl: deps.epcis?.locationBaseUrl ?? DEFAULT_LOCATION_BASE,
+    });
+  },
   register(table, deps) {
+    addNamedResourceRoutes<EpcisRepository, RepositoryBody, null>(table, deps, {
+      kind: epcisRepositoryKind,
+      base: '/configuration/v1/epcisRepositories',
+      param: 'repositoryName',
+      tag: TAG,
+      writeRoles: ['ConfigManager'],
+      readRoles: ['ConfigManager'],
+      body: RepositoryBody,
+      bodySchema: { ...repositoryBodySchema, properties: { ...repositoryBodySchema.properties, name: nameSchema('the repository') } },
+      responseSchema: repositoryResponseSchema,
+      nameOf: (b) => b.name,
+      context: async () => null,
+      validate: (b, _ctx, existing) => {
+        const stored = storedRepository(b, existing);
+        const problem = repositoryProblem(stored);
+        return problem === undefined ? right(stored) : left(badRequest('Invalid request body', [problem]));
+      },
+      toResponse: repositoryResponse,
+    });
     addNamedResourceRoutes<EpcisLocation, EpcisLocationBody, ReadonlySet<string>>(table, deps, {
       kind: epcisLocationKind,
       base: '/configuration/v1/epcisLocations',

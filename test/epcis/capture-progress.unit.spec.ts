@@ -1,0 +1,82 @@
+// What a capture pusher counts as acknowledged (src/epcis/capture/progress.ts):
+// a restart from any acknowledged point resends nothing acknowledged and
+// skips nothing, documents may end inside an event, the filter does not
+// shift the count; back-off with jitter stays within its bounds.
+import { expect } from 'chai';
+import type { Position } from '@eventstore/db-client';
+import { advance, chunksOf, unacknowledged, type Acknowledged } from '../../src/epcis/capture/progress';
+import { backoffMs } from '../../src/epcis/capture/push';
+import { authorizationOf, repositoryProblem, repositoryResponse, storedRepository } from '../../src/epcis/capture/repository';
+
+const pos = (n: number): Position => ({ commit: BigInt(n), prepare: BigInt(n) });
+// Three events: 3 facts, none, 4 facts; facts named e<event>.<i>.
+const EVENTS = [
+  { position: pos(10), items: ['a0', 'a1', 'a2'] },
+  { position: pos(20), items: [] as string[] },
+  { position: pos(30), items: ['c0', 'c1', 'c2', 'c3'] },
+];
+const ALL = ['a0', 'a1', 'a2', 'c0', 'c1', 'c2', 'c3'];
+
+/** Sends the batch from `acked` in documents of `max` of the facts `accept` keeps, acknowledging each; returns what was sent and every acknowledged point. */
+function send(acked: Acknowledged, max: number, accept: (s: string) => boolean = () => true): { sent: string[][]; points: Acknowledged[] } {
+  const pending = unacknowledged(EVENTS, acked);
+  const sent: string[][] = [];
+  const points: Acknowledged[] = [];
+  for (const c of chunksOf(pending, accept, max)) {
+    sent.push([...c.items]);
+    points.push(advance(acked, pending, c.through));
+  }
+  return { sent, points };
+}
+
+describe('EPCIS capture progress', () => {
+  it('from the start: every fact once, in order, in documents of at most max', () => {
+    const { sent } = send({ position: undefined, skip: 0 }, 2);
+    expect(sent).to.deep.equal([['a0', 'a1'], ['a2', 'c0'], ['c1', 'c2'], ['c3']]);
+  });
+
+  it('a restart from any acknowledged point sends exactly the rest', () => {
+    for (const max of [1, 2, 3, 5, 10]) {
+      const { sent, points } = send({ position: undefined, skip: 0 }, max);
+      let done = 0;
+      points.forEach((p, i) => {
+        done += sent[i]!.length;
+        const rest = send(p, max).sent.flat();
+        expect(rest, `max ${max}, after document ${i}: ${JSON.stringify(p, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v))}`).to.deep.equal(ALL.slice(done));
+      });
+    }
+  });
+
+  it('a document ending inside an event is remembered by position and skip', () => {
+    const { points } = send({ position: undefined, skip: 0 }, 2);
+    expect(points.map((p) => [p.position === undefined ? null : Number(p.position.commit), p.skip])).to.deep.equal([[null, 2], [10, 1], [10, 3], [30, 0]]);
+  });
+
+  it('facts the filter leaves out count too, so a filter cannot shift what a restart skips', () => {
+    const onlyC = (s: string) => s.startsWith('c');
+    const { sent, points } = send({ position: undefined, skip: 0 }, 2, onlyC);
+    expect(sent).to.deep.equal([['c0', 'c1'], ['c2', 'c3']]);
+    expect(send(points[0]!, 2).sent.flat()).to.deep.equal(['c2', 'c3']);
+    expect(send(points[0]!, 2, () => true).sent.flat()).to.deep.equal(['c2', 'c3']);
+  });
+
+  it('back-off doubles to its cap with jitter between half and all of it', () => {
+    const p = { initialMs: 100, maxMs: 1000 };
+    expect([1, 2, 3, 4, 5, 30].map((n) => backoffMs(n, p, () => 1))).to.deep.equal([100, 200, 400, 800, 1000, 1000]);
+    expect([1, 2, 5].map((n) => backoffMs(n, p, () => 0))).to.deep.equal([50, 100, 500]);
+  });
+
+  it('repository credentials are write-only, kept on a replace that leaves them out, removed by null', () => {
+    const first = storedRepository({ name: 'r', captureUrl: 'https://repo.example/capture', username: 'u', password: 'p' }, undefined);
+    expect(authorizationOf(first)).to.equal(`Basic ${Buffer.from('u:p').toString('base64')}`);
+    const response = repositoryResponse(first);
+    expect(JSON.stringify(response)).not.to.contain('"p"');
+    expect(response).to.include({ passwordSet: true, bearerTokenSet: false, username: 'u', enabled: true, maxEventsPerDocument: 500 });
+    const kept = storedRepository({ name: 'r', captureUrl: 'https://repo.example/capture', username: 'u' }, first);
+    expect(kept.password).to.equal('p');
+    const bearer = storedRepository({ name: 'r', captureUrl: 'https://repo.example/capture', username: null, password: null, bearerToken: 't' }, first);
+    expect(authorizationOf(bearer)).to.equal('Bearer t');
+    expect(repositoryProblem(storedRepository({ name: 'r', captureUrl: 'https://x.example/', bearerToken: 't' }, first))).to.deep.include({ path: 'body.bearerToken' });
+    expect(repositoryProblem(storedRepository({ name: 'r', captureUrl: 'https://x.example/', username: 'u' }, undefined))).to.deep.include({ path: 'body.password' });
+  });
+});
