@@ -5,6 +5,7 @@
 // nothing.
 import { EventStoreDBClient, FORWARDS, START, StreamNotFoundError } from '@eventstore/db-client';
 import type { Logger } from '../core/logger';
+import { retry } from '../core/retry';
 import { redactUrl } from '../core/url';
 
 const PROBE_STREAM = 'tagtrail-healthz';
@@ -34,24 +35,17 @@ export async function connectEventStore(
   const shown = redactUrl(connectionString);
   const client = EventStoreDBClient.connectionString(connectionString);
   const deadline = Date.now() + startupTimeoutMs;
-  let delay = 100;
-  for (;;) {
-    const remaining = deadline - Date.now();
-    try {
-      await eventStoreHealth(client, Math.max(1, Math.min(5000, remaining)));
-      logger.info('event store connected', { connectionString: shown });
-      return client;
-    } catch (err) {
-      if (Date.now() >= deadline) {
-        await client.dispose().catch(() => undefined);
-        const reason = err instanceof Error ? err.message : String(err);
-        throw new Error(`Event store at ${shown} not reachable within ${startupTimeoutMs} ms: ${reason}`, {
-          cause: err,
-        });
-      }
-      logger.debug('event store not answering yet', { connectionString: shown, err });
-      await new Promise((r) => setTimeout(r, Math.min(delay, Math.max(0, deadline - Date.now()))));
-      delay = Math.min(delay * 2, 2000);
-    }
+  try {
+    await retry(() => eventStoreHealth(client, Math.max(1, Math.min(5000, deadline - Date.now()))), {
+      backoff: { initialMs: 100, maxMs: 2000 },
+      maxElapsedMs: startupTimeoutMs,
+      onRetry: (err) => logger.debug('event store not answering yet', { connectionString: shown, err }),
+    });
+  } catch (err) {
+    await client.dispose().catch(() => undefined);
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new Error(`Event store at ${shown} not reachable within ${startupTimeoutMs} ms: ${reason}`, { cause: err });
   }
+  logger.info('event store connected', { connectionString: shown });
+  return client;
 }

@@ -8,11 +8,11 @@
 // confirmed restarts the subscription from the last saved checkpoint:
 // at-least-once delivery, duplicates carry the same messageId.
 // Design, guarantees and restarts: docs/queues.md.
-import { setTimeout as delay } from 'node:timers/promises';
 import { streamNameFilter, type EventStoreDBClient } from '@eventstore/db-client';
 import type { RedisClient } from '../core/redis/connect';
 import type { RedisKeys } from '../core/redis/keys';
 import type { Logger } from '../core/logger';
+import { retry, type BackoffPolicy } from '../core/retry';
 import type { BackgroundWork } from '../core/slice';
 import { connectAmqp, type AmqpConnection } from '../core/amqp/connect';
 import { InMemoryCheckpointStore, RedisCheckpointStore, rememberingSaves, runSubscription, type RunningSubscription } from '../core/subscriptions';
@@ -218,7 +218,7 @@ export function startRelay(opts: RelayOptions): RunningRelay {
 
   // A failed start (broker or event store not reachable yet, a start-up timeout) is retried with back-off until it
   // succeeds or stop() is called: the rest of the process runs on meanwhile, so giving up would leave the queues dead.
-  const retry = opts.startRetry ?? { initialMs: 1000, maxMs: 30_000 };
+  const startRetry: BackoffPolicy = opts.startRetry ?? { initialMs: 1000, maxMs: 30_000 };
   const closeBrokerSide = async (): Promise<void> => {
     const [pub, conn] = [publisher, connection];
     publisher = undefined;
@@ -240,23 +240,20 @@ export function startRelay(opts: RelayOptions): RunningRelay {
     current.catch(() => undefined); // rejects only when stop() ends it; stop() awaits it
   };
   const run = async (): Promise<RunningSubscription> => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const running = await startOnce();
-        lease.keep(() => void standBy());
-        return running;
-      } catch (err) {
-        if (stopping) throw err;
+    // stop() aborts: the failure in hand escapes, also from the middle of a wait.
+    const running = await retry(startOnce, {
+      backoff: startRetry,
+      signal: abort.signal,
+      onRetry: async (err, { attempt, delayMs }) => {
         // What a half-done attempt opened is closed (stop() would not see it any more); the next attempt opens its own.
         await closeBrokerSide();
         // A standby relay may do better meanwhile (its broker or event store may be reachable).
         await lease.release();
-        const delayMs = Math.min(retry.initialMs * 2 ** (attempt - 1), retry.maxMs);
         logger.warn('relay: start failed, retrying', { attempt, delayMs, err: err instanceof Error ? err.message : String(err) });
-        await delay(delayMs, undefined, { signal: abort.signal }).catch(() => undefined); // the timer is cleared on abort
-        if (stopping) throw new Error('relay stopped during start-up', { cause: err });
-      }
-    }
+      },
+    });
+    lease.keep(() => void standBy());
+    return running;
   };
   // Lag: the events after the last confirmed checkpoint (what the queues have not surely received).
   const removeProbe = addScrapeProbe(async () => {

@@ -7,6 +7,7 @@
 // received: unacknowledged messages come again to the next subscriber.
 import { createHash } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
+import { Backoff } from '../core/retry';
 import * as E from 'fp-ts/Either';
 import mqtt, { type MqttClient } from 'mqtt';
 import { readerConfigurationKind } from '../readerconfigurations';
@@ -21,7 +22,7 @@ import { webhookPathOf } from './webhook';
 import { issueSecret } from '../agents';
 import { planPreset, tagReadOf, TAGTRAIL_PRESET } from './iot';
 import type { LinkDeps } from './link-base';
-import { backoffMs } from './settings';
+import { reconnectBackoff } from './settings';
 
 export interface IotTarget {
   readonly name: string;
@@ -169,7 +170,7 @@ export class IotLink extends ReaderLinkBase {
   }
 
   protected async run(): Promise<void> {
-    let attempt = 0;
+    const backoff = new Backoff(reconnectBackoff(this.d.settings.reconnectMaxMs));
     const signal = this.stopping.signal;
     while (!signal.aborted) {
       if (!(await this.lease.tryAcquire().catch(() => false))) {
@@ -184,7 +185,7 @@ export class IotLink extends ReaderLinkBase {
       this.endJobLocally();
       await this.closeMqtt();
       if (signal.aborted) break;
-      if (outcome === 'was-up') attempt = 0;
+      if (outcome === 'was-up') backoff.reset();
       if (!this.reportedDown) {
         this.reportedDown = true;
         const message = outcome instanceof Error ? outcome.message : 'connection lost';
@@ -193,7 +194,7 @@ export class IotLink extends ReaderLinkBase {
         await readerHealth(this.side, refused ? 'SOFTWARE_FAULT' : 'CONNECTION', refused ? 'READER_CONNECTION' : 'NETWORK', { message });
       }
       await this.lease.release();
-      await delay(backoffMs(attempt++, this.d.settings.reconnectMaxMs), undefined, { signal }).catch(() => undefined);
+      await delay(backoff.next(), undefined, { signal }).catch(() => undefined);
     }
     await this.closeMqtt();
   }

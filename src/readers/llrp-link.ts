@@ -13,8 +13,9 @@ import { ReaderLinkBase, type LinkDeps } from './link-base';
 import { readerConfigurationKind } from '../readerconfigurations';
 import type { ReaderConfigDetails } from '../readerconfigurations';
 import { planRoSpec, TAGTRAIL_ROSPEC_ID } from './plan';
-import { backoffMs } from './settings';
+import { reconnectBackoff } from './settings';
 import { setTimeout as delay } from 'node:timers/promises';
+import { Backoff } from '../core/retry';
 import type { PendingCommand } from '../agents';
 import { llrpCommandOutcome, type CommandOutcome } from './commands';
 
@@ -73,7 +74,7 @@ export class LlrpLink extends ReaderLinkBase {
   }
 
   protected async run(): Promise<void> {
-    let attempt = 0;
+    const backoff = new Backoff(reconnectBackoff(this.d.settings.reconnectMaxMs));
     const signal = this.stopping.signal;
     while (!signal.aborted) {
       if (!(await this.lease.tryAcquire().catch(() => false))) {
@@ -92,7 +93,7 @@ export class LlrpLink extends ReaderLinkBase {
       this.endJobLocally();
       if (signal.aborted) break;
       this.state = 'waiting';
-      if (outcome === 'was-up') attempt = 0;
+      if (outcome === 'was-up') backoff.reset();
       const message = outcome instanceof Error ? outcome.message : 'connection lost';
       if (!this.reportedDown) {
         this.reportedDown = true;
@@ -102,7 +103,7 @@ export class LlrpLink extends ReaderLinkBase {
       }
       // Free the reader for another process while this one waits.
       await this.lease.release();
-      await delay(backoffMs(attempt++, this.d.settings.reconnectMaxMs), undefined, { signal }).catch(() => undefined);
+      await delay(backoff.next(), undefined, { signal }).catch(() => undefined);
     }
   }
 

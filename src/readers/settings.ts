@@ -1,6 +1,7 @@
 // Timing of the readers role (docs/readers.md), read once from the
 // environment when the role starts.
 import * as E from 'fp-ts/Either';
+import type { BackoffPolicy } from '../core/retry';
 import { envVar, formatEnvError, intInRange } from '../core/env';
 
 export interface ReadersSettings {
@@ -39,8 +40,5 @@ export function loadMqttSettings(env: NodeJS.ProcessEnv, keyBase: string): { url
   return { url: env['READERS_MQTT_URL'] ?? 'mqtt://127.0.0.1:1883', topicPrefix: env['READERS_MQTT_TOPIC_PREFIX'] ?? `tagtrail/${keyBase.replace(/[#+:/]+$/, '').replace(/[#+]/g, '_')}` };
 }
 
-/** Exponential back-off with jitter: 0.5 s doubling up to `maxMs`, each wait drawn in [half, whole] so readers do not retry in step. */
-export function backoffMs(attempt: number, maxMs: number, random: () => number = Math.random): number {
-  const ceiling = Math.min(maxMs, 500 * 2 ** Math.min(attempt, 20));
-  return Math.round(ceiling * (0.5 + random() * 0.5));
-}
+/** Reconnecting to a reader: 0.5 s doubling up to `maxMs`, each wait drawn in [half, whole] so readers do not retry in step. */
+export const reconnectBackoff = (maxMs: number): BackoffPolicy => ({ initialMs: 500, maxMs, jitter: 0.5 });

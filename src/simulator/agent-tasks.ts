@@ -5,7 +5,8 @@
 // DONE; anything else is answered FAILED and reported as COMMAND_NOT_FOUND).
 import type { Logger } from '../core/logger';
 import type { Clock } from './clock';
-import { describeAnswer, enc, type HttpClient } from './http';
+import { retry } from '../core/retry';
+import { describeAnswer, enc, HttpError, type HttpClient } from './http';
 import type { Stats } from './stats';
 import { DOWNLOAD_SHARE, downloadedDigest, upgradeArgsOf, verifyChecksum, type UpgradeFault } from './upgrade';
 
@@ -77,18 +78,16 @@ export class AgentTasks {
     // A result is what the service waits for (an upgrade's next reader starts on it): retried
     // while the service is unreachable or failing (a restart), as an agent would.
     const report = async (body: Record<string, unknown>): Promise<void> => {
-      for (let attempt = 1; ; attempt++) {
-        try {
+      const answer = await retry(
+        async () => {
           const a = await c.http.request('POST', path, body);
-          if (a.status < 500 || attempt >= REPORT_ATTEMPTS) {
-            if (a.status >= 300) c.stats.error(c.name, `command ${id}: ${describeAnswer(a)}`);
-            return;
-          }
-        } catch (err) {
-          if (attempt >= REPORT_ATTEMPTS) return c.stats.error(c.name, `command ${id}: ${(err as Error).message}`);
-        }
-        await c.clock.sleep(REPORT_RETRY_MS);
-      }
+          if (a.status >= 500) throw new HttpError(`command ${id}`, a);
+          return a;
+        },
+        { backoff: { initialMs: REPORT_RETRY_MS, maxMs: REPORT_RETRY_MS }, maxAttempts: REPORT_ATTEMPTS, sleep: (ms) => c.clock.sleep(ms) },
+      ).catch((err: unknown) => (err instanceof HttpError ? err.answer : (err as Error)));
+      if (answer instanceof Error) return c.stats.error(c.name, `command ${id}: ${answer.message}`);
+      if (answer.status >= 300) c.stats.error(c.name, `command ${id}: ${describeAnswer(answer)}`);
     };
     switch (type) {
       case 'REBOOT':

@@ -1,6 +1,7 @@
 // Time for the agents: a Clock (real, or fake in tests) and the reporting
 // window schedule. Windows are aligned on the reading start: window k covers
 // [start + k*I, start + (k+1)*I) and is reported when it ends.
+import { sleep } from '../core/retry';
 
 export interface Clock {
   now(): number;
@@ -10,17 +11,7 @@ export interface Clock {
 
 export const realClock: Clock = {
   now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise<void>((resolve) => {
-      if (ms <= 0 || signal?.aborted) return resolve();
-      const done = (): void => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      signal?.addEventListener('abort', done, { once: true });
-    }),
+  sleep,
 };
 
 /** A recipe's reportingInterval in milliseconds: 0 means 500 ms. */

@@ -3,6 +3,7 @@ import { right } from 'fp-ts/Either';
 import type { EventMetadata } from '../core/events';
 import { ApiError } from '../core/http/errors';
 import type { ResourceKind } from '../core/resource/kind';
+import { retry } from '../core/retry';
 import { runResourceCommand, type ResourceDeps } from '../core/resource/routes';
 import { allocateId } from './id-allocator';
 import { nameOfId } from './kind';
@@ -23,16 +24,13 @@ export async function createWithNewId<R extends { id: number }>(
   doc: R,
   metadata: EventMetadata,
 ): Promise<R> {
-  for (let attempt = 1; ; attempt++) {
+  const create = async (): Promise<R> => {
     const id = await allocateId(deps.client, kind.kind, metadata);
     const name = nameOfId(id);
-    try {
-      const state = await runResourceCommand(deps, kind, name, () => right({ type: 'create', name, resource: { ...doc, id } }), metadata);
-      if (state.resource === undefined) throw new Error(`${kind.label} ${name} missing after create`);
-      return state.resource;
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 409 && attempt < ATTEMPTS) continue;
-      throw err;
-    }
-  }
+    const state = await runResourceCommand(deps, kind, name, () => right({ type: 'create', name, resource: { ...doc, id } }), metadata);
+    if (state.resource === undefined) throw new Error(`${kind.label} ${name} missing after create`);
+    return state.resource;
+  };
+  // At once: the next id is free of the race that burnt this one.
+  return retry(create, { backoff: { initialMs: 0, maxMs: 0 }, maxAttempts: ATTEMPTS, retryable: (err) => err instanceof ApiError && err.status === 409 });
 }

@@ -24,7 +24,8 @@ import type { Clock } from '../core/clock';
 import { runCommand } from '../core/command';
 import { onUpgrade } from './commands';
 import { nextDue, TIMED_OUT, type CommandOutcome } from './decide';
-import { evolveUpgrade, initialUpgradeState, UPGRADE_STREAM_PREFIX, upgradeEvents, type UpgradeEvent, type UpgradeState } from './events';
+import { UPGRADE_STREAM_PREFIX, upgradeEvents, type UpgradeEvent, type UpgradeState } from './events';
+import { RunnerKnowledge } from './runner-state';
 import type { UpgradeSettings } from './settings';
 
 export interface UpgradeRunnerOptions {
@@ -46,21 +47,13 @@ export function startUpgradeRunner(opts: UpgradeRunnerOptions): UpgradeRunner {
   const { deps, logger, clock } = opts;
   const timeoutMs = opts.settings.readerTimeoutMs;
   const retryMs = opts.retryMs ?? 1000;
-  const states = new Map<string, UpgradeState>();
-  /** commandId -> upgrade id, for the UPGRADE commands of active upgrades. */
-  const owners = new Map<string, string>();
-  const outcomes = new Map<string, Map<string, CommandOutcome>>();
-  const finished = new Set<string>();
+  const knowledge = new RunnerKnowledge();
+  const states = knowledge.states;
+  const outcomesOf = (id: string): Map<string, CommandOutcome> => knowledge.outcomesOf(id);
   const timers = new Map<string, unknown>();
   const inFlight = new Set<string>();
   let live = false;
   let closed = false;
-
-  const outcomesOf = (id: string): Map<string, CommandOutcome> => {
-    let m = outcomes.get(id);
-    if (m === undefined) outcomes.set(id, (m = new Map()));
-    return m;
-  };
 
   const schedule = (id: string, delayOverride?: number): void => {
     const old = timers.get(id);
@@ -140,17 +133,6 @@ export function startUpgradeRunner(opts: UpgradeRunnerOptions): UpgradeRunner {
     }
   };
 
-  const onUpgradeEvent = (id: string, e: UpgradeEvent): void => {
-    const next = evolveUpgrade(states.get(id) ?? initialUpgradeState, e);
-    if (e.type === 'UpgradeReaderStarted') owners.set(e.data.commandId, id);
-    if (next.finished !== null) {
-      finished.add(id);
-      states.delete(id);
-      for (const r of next.readers) if (r.commandId !== null) owners.delete(r.commandId);
-      outcomes.delete(id);
-    } else states.set(id, next);
-  };
-
   const sub = runSubscription({
     client: deps.client,
     name: 'upgrade-runner',
@@ -163,16 +145,11 @@ export function startUpgradeRunner(opts: UpgradeRunnerOptions): UpgradeRunner {
       for (const e of events) {
         if (e.streamId.startsWith(UPGRADE_STREAM_PREFIX)) {
           const id = e.streamId.slice(UPGRADE_STREAM_PREFIX.length);
-          if (finished.has(id)) continue;
-          onUpgradeEvent(id, e as unknown as UpgradeEvent);
-          touched.add(id);
+          if (knowledge.onUpgradeEvent(id, e as unknown as UpgradeEvent)) touched.add(id);
         } else {
-          const c = e as unknown as ReaderCommandEvent;
-          if (c.type !== 'ReaderCommandCompleted') continue;
-          const id = owners.get(c.data.commandId);
-          if (id === undefined) continue; // not an UPGRADE of an active upgrade
-          outcomesOf(id).set(c.data.commandId, { result: c.data.result, message: c.data.message ?? null });
-          touched.add(id);
+          // Only a completed UPGRADE of an active upgrade concerns the runner.
+          const id = knowledge.onCommandEvent(e as unknown as ReaderCommandEvent);
+          if (id !== undefined) touched.add(id);
         }
       }
       if (live) for (const id of touched) schedule(id);

@@ -3,7 +3,8 @@ import * as E from 'fp-ts/Either';
 import type { Capabilities } from '../../src/llrp/messages';
 import { planRoSpec } from '../../src/readers/plan';
 import { ReadBatch } from '../../src/readers/batch';
-import { backoffMs } from '../../src/readers/settings';
+import { backoffDelay } from '../../src/core/retry';
+import { reconnectBackoff } from '../../src/readers/settings';
 import type { ReaderConfigDetails } from '../../src/readerconfigurations';
 
 const impinj: Capabilities = {
@@ -70,7 +71,7 @@ describe('readers/batch', () => {
   });
 
   it('backoff doubles from 0.5 s to the maximum, jittered between half and whole', () => {
-    expect([0, 1, 2, 10].map((a) => backoffMs(a, 30_000, () => 1))).to.deep.equal([500, 1000, 2000, 30_000]);
-    expect(backoffMs(3, 30_000, () => 0)).to.equal(2000);
+    expect([0, 1, 2, 10].map((a) => backoffDelay(reconnectBackoff(30_000), a, () => 1))).to.deep.equal([500, 1000, 2000, 30_000]);
+    expect(backoffDelay(reconnectBackoff(30_000), 3, () => 0)).to.equal(2000);
   });
 });

@@ -4,10 +4,11 @@
 // re-create their channels in their own `connect` handlers).
 import * as amqp from 'amqplib';
 import type { Logger } from '../logger';
+import { backoffDelay, type BackoffPolicy } from '../retry';
 import { redactUrl } from '../url';
 import { withTimeout } from '../health';
 
-const MAX_RETRY_DELAY_MS = 5000;
+const RECONNECT: BackoffPolicy = { initialMs: 100, maxMs: 5000 };
 
 export interface AmqpConnection {
   readonly model: amqp.RecoveringChannelModel;
@@ -44,7 +45,7 @@ export async function connectAmqp(
         if (!everConnected && Date.now() >= deadline) {
           throw new Error(`RabbitMQ at ${shownUrl} not reachable within ${startupTimeoutMs} ms`);
         }
-        return Math.min(100 * 2 ** (attempt - 1), MAX_RETRY_DELAY_MS);
+        return backoffDelay(RECONNECT, attempt - 1);
       },
     },
   });

@@ -17,12 +17,13 @@ import {
   type RedisClientType,
 } from 'redis';
 import type { Logger } from '../logger';
+import { backoffDelay, type BackoffPolicy } from '../retry';
 import { redactUrl } from '../url';
 
 // The defaults: no modules or scripts, RESP3.
 export type RedisClient = RedisClientType;
 
-const MAX_RETRY_DELAY_MS = 2000;
+const RECONNECT: BackoffPolicy = { initialMs: 50, maxMs: 2000 };
 
 export async function connectRedis(url: string, logger: Logger, startupTimeoutMs: number): Promise<RedisClient> {
   const shownUrl = redactUrl(url);
@@ -38,7 +39,7 @@ export async function connectRedis(url: string, logger: Logger, startupTimeoutMs
         if (!everReady && Date.now() >= deadline) {
           return new Error(`Redis at ${shownUrl} not reachable within ${startupTimeoutMs} ms: ${cause.message}`);
         }
-        return Math.min(50 * 2 ** retries, MAX_RETRY_DELAY_MS);
+        return backoffDelay(RECONNECT, retries);
       },
     },
   });

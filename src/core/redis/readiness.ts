@@ -20,6 +20,7 @@ import * as t from 'io-ts';
 import { isRight } from 'fp-ts/Either';
 import { unavailable, type ApiError } from '../http/errors';
 import type { RedisKeys } from './keys';
+import { retry } from '../retry';
 
 /** How long a client is told to wait before retrying a read of a rebuilding read model. */
 export const REBUILDING_RETRY_AFTER_S = 2;
@@ -98,15 +99,12 @@ export class ReadModelGate {
 
   /** Resolves once `names` are ready (polling every `everyMs`); `onWait` is told the first refusal. */
   async untilReady(names: readonly string[], everyMs = 200, onWait?: (why: string) => void): Promise<void> {
-    for (let told = false; ; told = true) {
-      try {
-        await this.check(names);
-        return;
-      } catch (err) {
-        if (!told) onWait?.(err instanceof Error ? err.message : String(err));
-      }
-      await new Promise((resolve) => setTimeout(resolve, everyMs));
-    }
+    await retry(() => this.check(names), {
+      backoff: { initialMs: everyMs, maxMs: everyMs },
+      onRetry: (err, { attempt }) => {
+        if (attempt === 1) onWait?.(err instanceof Error ? err.message : String(err));
+      },
+    });
   }
 
   /** `read()` and the check of `names`, sent together; the result only when the read models are ready. */

@@ -4,6 +4,7 @@ import type { Position } from '@eventstore/db-client';
 import type { CheckpointStore, RunningSubscription } from '../subscriptions';
 import { comparePositions } from '../subscriptions';
 import type { Logger } from '../logger';
+import { Backoff, sleep } from '../retry';
 
 export interface ProjectionWaiter {
   /** Resolves when the projection is at or past `position`, or after the bound (logged). */
@@ -22,7 +23,7 @@ export function localWaiter(current: () => RunningSubscription | undefined, time
       const deadline = Date.now() + timeoutMs;
       let sub = current();
       while (sub === undefined && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 20));
+        await sleep(20);
         sub = current();
       }
       if (!(await sub?.waitForPosition(position, Math.max(0, deadline - Date.now())))) {
@@ -38,10 +39,11 @@ export function checkpointWaiter(store: CheckpointStore, name: string, timeoutMs
     async waitFor(position) {
       if (!position) return;
       const deadline = Date.now() + timeoutMs;
-      for (let delay = 2; Date.now() < deadline; delay = Math.min(delay * 2, 50)) {
+      const poll = new Backoff({ initialMs: 2, maxMs: 50 });
+      while (Date.now() < deadline) {
         const at = await store.load(name);
         if (at && comparePositions(at, position) >= 0) return;
-        await new Promise((r) => setTimeout(r, delay));
+        await sleep(poll.next());
       }
       logger.warn('read model did not catch up in time', { projection: name, position: position.commit, timeoutMs });
     },

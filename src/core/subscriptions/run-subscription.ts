@@ -1,5 +1,6 @@
 import type { EventStoreDBClient, Filter, Position } from '@eventstore/db-client';
 import type { Logger } from '../logger';
+import { Backoff } from '../retry';
 import type { EventCodecs, EventOf, MalformedEventError, RecordedDomainEvent } from '../events';
 import { readBatch } from './batch';
 import { catchUpTarget } from './catch-up-target';
@@ -209,9 +210,8 @@ class SubscriptionRun<C extends EventCodecs> {
   }
 
   private async run(): Promise<void> {
-    let backoff = this.opts.retry?.initialMs ?? 100;
-    const initialMs = backoff;
-    const maxMs = this.opts.retry?.maxMs ?? 5000;
+    // After a drop or a handler failure; starts over once events flow again.
+    const backoff = new Backoff({ initialMs: this.opts.retry?.initialMs ?? 100, maxMs: this.opts.retry?.maxMs ?? 5000 });
     let loaded = false;
     while (!this.stopping) {
       try {
@@ -229,11 +229,12 @@ class SubscriptionRun<C extends EventCodecs> {
           ...(this.opts.maxQueued ? { highWaterMark: this.opts.maxQueued } : {}),
         });
         if (this.target === undefined || !isAfter(this.target, this.position)) this.reachCaughtUp();
-        await this.consume(this.feed, () => (backoff = initialMs));
+        await this.consume(this.feed, () => backoff.reset());
       } catch (err) {
         await this.settleWrites();
         if (this.stopping) break;
-        const fields = { retryInMs: backoff, from: positionToString(this.position) };
+        const retryInMs = backoff.next();
+        const fields = { retryInMs, from: positionToString(this.position) };
         if (err instanceof HandlerError) {
           this.log.error('handler failed; retrying from the last handled position', { ...fields, error: err.cause ?? err });
         } else {
@@ -241,8 +242,7 @@ class SubscriptionRun<C extends EventCodecs> {
           this.log.warn('subscription dropped; resubscribing', { ...fields, error: err instanceof Error ? err.message : String(err) });
         }
         await this.checkpointer.flush().catch((e: unknown) => this.log.warn('checkpoint save failed', { error: e }));
-        await this.sleep(backoff);
-        backoff = Math.min(backoff * 2, maxMs);
+        await this.sleep(retryInMs);
       } finally {
         await this.feed?.close();
         this.feed = undefined;
