@@ -2,9 +2,7 @@
 // src/queues/listing.ts): a QueueConfigured adds the queue, a QueueRetired
 // (idle, or deleted by a user) removes it.
 import type { ConfigProjectionPart } from './projection';
-import { queueListKind } from '../../src/queues/listing';
-import { queueEvents, type QueueEvent } from '../../src/queues/events';
-import { QUEUE_STREAM_PREFIX } from '../../src/queues/model';
+import { queueListKind, queueEvents, type QueueEvent, QUEUE_STREAM_PREFIX } from '../../src/queues';
 
 export const queuesPart: ConfigProjectionPart = {
   streamPrefix: QUEUE_STREAM_PREFIX,

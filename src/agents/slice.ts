@@ -4,11 +4,11 @@
 // users. The job runner is reached through JobsForAgents only.
 import type { Middleware } from 'koa';
 import { decodeInput } from '../core/http/decode';
-import { badRequest, notFound } from '../core/http/errors';
+import { badRequest } from '../core/http/errors';
 import type { RouteTable } from '../core/http/routes';
 import { commandMetadata } from '../core/resource/routes';
 import type { AppDeps, Slice } from '../core/slice';
-import type { Assignment, JobsForAgents } from '../jobs';
+import type { JobsForAgents } from '../jobs';
 import { failFeatureChange, runFeatureChange, takeFeatureChange, FeatureParams } from '../readerdefinitions';
 import { agentSecretsPart } from '../../projections/agents/secrets';
 import { readerCommandsPart } from '../../projections/agents/commands';
@@ -23,16 +23,6 @@ export const AGENT_BASE = '/agent/v1';
 const TAG = 'Agent';
 /** Who may issue agent secrets and read gateway stats (Admin always may). */
 export const AGENT_ADMIN_ROLES = ['ConfigManager'];
-
-/** Until a job runner is wired: no reader is ever assigned. */
-export const noJobsForAgents: JobsForAgents = {
-  async assignmentFor(): Promise<Assignment | undefined> {
-    return undefined;
-  },
-  async acknowledgeAssignment(_deps, jobId): Promise<void> {
-    throw notFound(`JobId=${jobId} assigns no reader (no job runner)`);
-  },
-};
 
 export function makeAgentsSlice(jobs: JobsForAgents, clock: () => Date = () => new Date()): Slice {
   return {

@@ -3,3 +3,6 @@
 export { queueEvents } from './events';
 export { RelayLease } from './lease';
 export { QUEUE_KINDS, queueStream } from './model';
+export { type QueueEvent } from './events';
+export { queueListKind } from './listing';
+export { QUEUE_STREAM_PREFIX } from './model';

@@ -19,7 +19,7 @@ import { queueListKind, visibleQueues } from './listing';
 import { queuesPart } from '../../projections/config/queues';
 import { commandMetadata } from '../core/resource/routes';
 import { notFound } from '../core/http/errors';
-import { clientQueueId } from '../brokerauth/client-queues';
+import { clientQueueId } from '../brokerauth';
 import {
   compact, DELIVERY_MODES, HealthQueueFilter, hostOfUrl, ItemQueueFilter, queueName, queueStream, serverUrl, ThresholdQueueFilter,
   type QueueKind,

@@ -70,6 +70,3 @@ export function makeRecipesSlice(options: RecipesSliceOptions): Slice {
     },
   };
 }
-
-/** No deletion guards yet: see RecipeDeletionGuard (JOBS HOOK). */
-export const recipesSlice: Slice = makeRecipesSlice({ deletionGuards: [] });

@@ -12,7 +12,7 @@ import type { RedisKeys } from '../../core/redis/keys';
 import type { Logger } from '../../core/logger';
 import { RedisCheckpointStore } from '../../core/subscriptions';
 import type { ConfigReadModel } from '../../../projections/config/readmodel';
-import { RelayLease } from '../../queues/lease';
+import { RelayLease } from '../../queues';
 import { epcisLocationKind, locationIds } from '../locations';
 import { captureSkipKey, captureSubscription, startRepositoryPush, type RetryPolicy, type RunningPush } from './push';
 import { epcisRepositoryKind, type EpcisRepository } from './repository';

@@ -12,7 +12,7 @@ import type { RedisKeys } from '../../core/redis/keys';
 import type { Logger } from '../../core/logger';
 import { redactUrl } from '../../core/url';
 import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../core/subscriptions';
-import { ENGINE_STREAM, itemEvents } from '../../engine/events';
+import { ENGINE_STREAM, itemEvents } from '../../engine';
 import { resetIfLogWasReplaced } from '../../../projections/config/log-reset';
 import { CBV_VERSION, epcisDocument, EPCIS_VERSION } from '../document';
 import type { LocationIds } from '../locations';
