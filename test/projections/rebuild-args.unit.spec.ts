@@ -5,14 +5,14 @@ import { chooseReadModel, rebuildSummary } from '../../scripts/rebuild';
 
 describe('npm run rebuild arguments', () => {
   it('names each read model', () => {
-    for (const name of ['config', 'health', 'jobs', 'items']) {
+    for (const name of ['config', 'health', 'jobs', 'items', 'transitions', 'epcis']) {
       const chosen = chooseReadModel([name]);
       expect(typeof chosen === 'string' ? chosen : chosen.name).to.equal(name);
     }
   });
 
   it('an unknown name, none or two: the usage listing the valid names', () => {
-    expect(chooseReadModel(['unknown'])).to.equal('unknown read model "unknown"\nusage: npm run rebuild -- <readModel>   (one of: config, health, jobs, items, transitions)\n');
+    expect(chooseReadModel(['unknown'])).to.equal('unknown read model "unknown"\nusage: npm run rebuild -- <readModel>   (one of: config, health, jobs, items, transitions, epcis)\n');
     expect(chooseReadModel([])).to.match(/^give exactly one read model\n.*one of: config, health, jobs, items/);
     expect(chooseReadModel(['items', 'jobs'])).to.match(/^give exactly one read model\n/);
   });
