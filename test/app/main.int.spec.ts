@@ -86,6 +86,7 @@ describe('npm start (src/main.ts)', function () {
       'http server',
       'jobs runner',
       'metrics probes',
+      'epcis background work',
       'readers background work',
       'queues background work',
       'snmp background work',
