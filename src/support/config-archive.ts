@@ -9,8 +9,10 @@
 // (test/support-endpoints checks no prefix is forgotten):
 // - excluded: access tokens (bearer secrets of this instance), reader agent
 //   secrets and commands, feature change requests and upgrades (operations
-//   on readers, not configuration), and all data (jobs, tag reports, items,
-//   health).
+//   on readers, not configuration), AMQP queues (declared by their clients
+//   on this instance's broker), EPCIS repositories (their credentials are
+//   sealed with a key of this instance: configure them again after a
+//   restore), and all data (jobs, tag reports, items, health).
 // - IoT reader passwords (write-only, sealed with a key of this instance) are
 //   removed from the reader definition events: set them again after a restore.
 // - users are exported WITH their password hashes (argon2id, never plain
@@ -28,9 +30,10 @@ import { idCounterStream, antennaConfigurationKind } from '../thresholds';
 export const CONFIGURATION_STREAM_PREFIXES = [
   'facility-', 'zoneMap-', 'currentZoneMap-', 'readerDefinition-', 'readerConfiguration-', 'recipe-',
   'threshold-', 'thresholdIds-', 'antennaConfiguration-', 'settings-', 'softwareImage-', 'user-',
+  'epcisLocation-',
 ] as const;
 /** Stream categories the config projection reads that are not configuration (see above). */
-export const NOT_CONFIGURATION_STREAM_PREFIXES = ['tokens-', 'readerAgent-', 'readerCommands-', 'readerFeatures-', 'upgrade-'] as const;
+export const NOT_CONFIGURATION_STREAM_PREFIXES = ['tokens-', 'readerAgent-', 'readerCommands-', 'readerFeatures-', 'upgrade-', 'queue-', 'epcisRepository-'] as const;
 
 /**
  * What a first start writes (bootstrap), and which an "empty" instance may

@@ -13,9 +13,18 @@ describe('console files', function () {
     app = await startTestApp({ ROOT_PATH: '/api/v2' });
     root = new URL('/', app.baseUrl).toString();
   });
-  after(async () => app?.stop());
+  // Bodies a test does not read are cancelled, so no keep-alive socket outlives the tests.
+  const answers: Response[] = [];
+  after(async () => {
+    await Promise.all(answers.map((r) => (r.bodyUsed ? undefined : r.body?.cancel())));
+    await app?.stop();
+  });
 
-  const get = (path: string): Promise<Response> => fetch(new URL(path, root), { redirect: 'manual' });
+  const get = async (path: string): Promise<Response> => {
+    const res = await fetch(new URL(path, root), { redirect: 'manual' });
+    answers.push(res);
+    return res;
+  };
 
   it('links the console from / and redirects /console to /console/', async () => {
     const home = await (await get('/')).text();
