@@ -5,7 +5,8 @@
 import { expect } from 'chai';
 import type { Position } from '@eventstore/db-client';
 import { advance, chunksOf, unacknowledged, type Acknowledged } from '../../src/epcis/capture/progress';
-import { backoffMs } from '../../src/epcis/capture/push';
+import { CAPTURE_BACKOFF } from '../../src/epcis/capture/push';
+import { backoffDelay } from '../../src/core/retry';
 import { authorizationOf, repositoryProblem, repositoryResponse, storedRepository } from '../../src/epcis/capture/repository';
 
 const pos = (n: number): Position => ({ commit: BigInt(n), prepare: BigInt(n) });
@@ -61,9 +62,11 @@ describe('EPCIS capture progress', () => {
   });
 
   it('back-off doubles to its cap with jitter between half and all of it', () => {
-    const p = { initialMs: 100, maxMs: 1000 };
-    expect([1, 2, 3, 4, 5, 30].map((n) => backoffMs(n, p, () => 1))).to.deep.equal([100, 200, 400, 800, 1000, 1000]);
-    expect([1, 2, 5].map((n) => backoffMs(n, p, () => 0))).to.deep.equal([50, 100, 500]);
+    // As the pusher asks it: attempt n (from 1) is the back-off's failure n - 1.
+    const p = { ...CAPTURE_BACKOFF, initialMs: 100, maxMs: 1000 };
+    expect([1, 2, 3, 4, 5, 30].map((n) => backoffDelay(p, n - 1, () => 1))).to.deep.equal([100, 200, 400, 800, 1000, 1000]);
+    expect([1, 2, 5].map((n) => backoffDelay(p, n - 1, () => 0))).to.deep.equal([50, 100, 500]);
+    expect(CAPTURE_BACKOFF).to.deep.equal({ initialMs: 500, maxMs: 60_000, jitter: 0.5 });
   });
 
   it('repository credentials are write-only, kept on a replace that leaves them out, removed by null', () => {

@@ -14,7 +14,8 @@ import { RedisCheckpointStore } from '../../core/subscriptions';
 import type { ConfigReadModel } from '../../../projections/config/readmodel';
 import { RelayLease } from '../../queues';
 import { epcisLocationKind, locationIds } from '../locations';
-import { captureSkipKey, captureSubscription, startRepositoryPush, type RetryPolicy, type RunningPush } from './push';
+import { captureSkipKey, captureSubscription, startRepositoryPush, type RunningPush } from './push';
+import type { BackoffPolicy } from '../../core/retry';
 import { epcisRepositoryKind, type EpcisRepository } from './repository';
 
 export interface CaptureOptions {
@@ -27,7 +28,7 @@ export interface CaptureOptions {
   /** How often the configuration is compared with what runs (default 2 s). */
   readonly checkEveryMs?: number;
   readonly leaseMs?: number;
-  readonly retry?: RetryPolicy;
+  readonly retry?: BackoffPolicy;
 }
 
 export const captureLeaseKey = (keys: RedisKeys): string => `${keys.base}v1:epcis-capture:lease`;

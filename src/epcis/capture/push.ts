@@ -11,6 +11,7 @@ import type { RedisClient } from '../../core/redis/connect';
 import type { RedisKeys } from '../../core/redis/keys';
 import type { Logger } from '../../core/logger';
 import { redactUrl } from '../../core/url';
+import { backoffDelay, type BackoffPolicy } from '../../core/retry';
 import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../core/subscriptions';
 import { ENGINE_STREAM, itemEvents } from '../../engine';
 import { resetIfLogWasReplaced } from '../../../projections/config/log-reset';
@@ -21,21 +22,12 @@ import { sourcesOf, type EpcisSource } from '../source';
 import { advance, chunksOf, unacknowledged, type Acknowledged } from './progress';
 import { authorizationOf, type EpcisRepository } from './repository';
 
-export interface RetryPolicy {
-  readonly initialMs: number;
-  readonly maxMs: number;
-}
-export const DEFAULT_RETRY: RetryPolicy = { initialMs: 500, maxMs: 60_000 };
+/** 0.5 s doubling to a minute, each wait between half and all of it so retries of many pushers spread out. */
+export const CAPTURE_BACKOFF: BackoffPolicy = { initialMs: 500, maxMs: 60_000, jitter: 0.5 };
 const REQUEST_TIMEOUT_MS = 30_000;
 
 export const captureSubscription = (repository: string): string => `epcis-capture-${repository}`;
 export const captureSkipKey = (keys: RedisKeys, repository: string): string => `${keys.base}v1:epcis-capture:${repository}:skip`;
-
-/** Attempt n waits a random time between half and all of min(max, initial * 2^(n-1)): retries of many pushers spread out. */
-export const backoffMs = (attempt: number, p: RetryPolicy, random: () => number = Math.random): number => {
-  const cap = Math.min(p.maxMs, p.initialMs * 2 ** Math.min(attempt - 1, 30));
-  return Math.round(cap / 2 + random() * (cap / 2));
-};
 
 export interface PushOptions {
   readonly client: EventStoreDBClient;
@@ -45,7 +37,7 @@ export interface PushOptions {
   readonly repository: EpcisRepository;
   /** The location identifiers in force (read per batch, so a change applies from the next document). */
   readonly locations: () => Promise<LocationIds>;
-  readonly retry?: RetryPolicy;
+  readonly retry?: BackoffPolicy;
 }
 
 export interface RunningPush {
@@ -90,7 +82,8 @@ export async function startRepositoryPush(opts: PushOptions): Promise<RunningPus
         if (abort.signal.aborted) throw new Error('epcis capture stopped', { cause: err });
         failure = err instanceof Error ? (err.cause instanceof Error ? `${err.message}: ${err.cause.message}` : err.message) : String(err);
       }
-      const delayMs = backoffMs(attempt, opts.retry ?? DEFAULT_RETRY);
+      // attempt counts from 1; the back-off's first failure is 0.
+      const delayMs = backoffDelay(opts.retry ?? CAPTURE_BACKOFF, attempt - 1);
       logger.warn('epcis capture: repository did not acknowledge a document; retrying', { repository: repo.name, url: redactUrl(repo.captureUrl), failure, attempt, delayMs, events });
       await delay(delayMs, undefined, { signal: abort.signal });
     }
