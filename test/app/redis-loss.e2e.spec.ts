@@ -48,6 +48,8 @@ describe('Redis losing its data under a running service', function () {
   let running = false;
   let loops: Promise<void>[] = [];
   let n = 0;
+  /** The last answer to a report that was not taken, shown when the reader stays refused too long. */
+  let lastRefusal: { status: number; body: unknown } | undefined;
   /** EPCs the items query showed once all was well: never missing from a later answer. */
   let shownItems = new Set<string>();
 
@@ -89,6 +91,7 @@ describe('Redis losing its data under a running service', function () {
       unsent.shift();
       return true;
     }
+    lastRefusal = { status: res.status, body: res.body };
     return false;
   };
 
@@ -121,6 +124,22 @@ describe('Redis losing its data under a running service', function () {
   };
 
   /** Every query answers what it answered before, and the items of every acknowledged report are there. */
+  /** What the service says of itself, for a time-out's message: why it does not heal. */
+  const diagnosis = async (): Promise<unknown> => ({
+    lastRefusal,
+    healthz: await fetch(new URL('/healthz', app.baseUrl), { signal: AbortSignal.timeout(5000) }).then(
+      async (r) => {
+        const h = (await r.json()) as { redis?: { status?: string }; readModels?: Record<string, { status?: string; reason?: string }> };
+        return { redis: h.redis?.status, readModels: Object.entries(h.readModels ?? {}).map(([name, m]) => `${name}:${m.status ?? '?'}`) };
+      },
+      (e: unknown) => String(e),
+    ),
+  });
+  /** Waits for `count() >= atLeast`; a time-out says what the service answered meanwhile. */
+  const acknowledgedAtLeast = async (what: string, atLeast: number, ms = 15_000): Promise<void> => {
+    await eventually(what, async () => (acked.length >= atLeast ? { acked: acked.length } : { acked: acked.length, ...(await diagnosis() as object) }), (v) => v.acked >= atLeast, ms);
+  };
+
   const healed = async (what: string): Promise<void> => {
     await eventually(`${what}: answers as before`, async () => {
       const [readers, users, job, items] = await Promise.all([
@@ -180,11 +199,11 @@ describe('Redis losing its data under a running service', function () {
 
   it('rebuilds every read model by itself when its keys are deleted, answering 503 meanwhile, never 401/500 or less than the truth', async () => {
     startTraffic();
-    await eventually('ten reports acknowledged', async () => acked.length, (k) => k >= 10);
+    await acknowledgedAtLeast('ten reports acknowledged', 10);
     await healed('before the loss');
     await loseEverything();
     const ackedAtLoss = acked.length;
-    await eventually('reports acknowledged after the loss', async () => acked.length, (k) => k >= ackedAtLoss + 10, 90_000);
+    await acknowledgedAtLeast('reports acknowledged after the loss', ackedAtLoss + 10, 90_000);
     await healed('after the loss');
     await stopTraffic();
     await nothingLost();
@@ -196,7 +215,7 @@ describe('Redis losing its data under a running service', function () {
   it('answers 503 with Retry-After at once while Redis is down, and heals when it comes back empty', async () => {
     startTraffic();
     const ackedAtStart = acked.length;
-    await eventually('reports acknowledged', async () => acked.length, (k) => k >= ackedAtStart + 5);
+    await acknowledgedAtLeast('reports acknowledged', ackedAtStart + 5);
     await redis.kill();
     // Fast: a request must not wait for Redis to come back (the abort would turn it into a failure).
     for (const [method, path, auth] of [['GET', READS.items, undefined], ['POST', `/agent/v1/readers/${READER}/reports`, agentAuth]] as const) {
@@ -216,7 +235,7 @@ describe('Redis losing its data under a running service', function () {
     await sleep(2000); // the reader keeps what it cannot send
     const ackedWhileDown = acked.length;
     await redis.start(); // empty: it kept nothing
-    await eventually('reports acknowledged again', async () => acked.length, (k) => k >= ackedWhileDown + 10, 90_000);
+    await acknowledgedAtLeast('reports acknowledged again', ackedWhileDown + 10, 90_000);
     await healed('after Redis came back empty');
     await stopTraffic();
     expect(unavailable.length, 'requests refused while Redis was down').to.be.greaterThan(0);
