@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { EventStoreDBClient } from '@eventstore/db-client';
 import { encodeEvent } from '../../src/core/events';
 import { ENGINE_STREAM, itemEvents } from '../../src/engine/events';
-import type { Logger } from '../../src/core/logger';
+import { silent } from '../support/logger';
 import { parseOptions } from '../../src/simulator/options';
 import { runSimulation } from '../../src/simulator/run';
 import { epcUriOf } from '../../src/epcis/epc-uri';
@@ -18,7 +18,6 @@ import { createUser, expectStatus } from '../readerconfigurations/e2e-support';
 import { expectValidEpcis } from './validate';
 import { waitFor } from '../support/wait';
 
-const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
 const EVENTS = '/epcis/v2/events';
 const BASE = 'https://tagtrail.example/epcis/';
 const SGTIN_A = '3074257BF7194E4000001A85'; // urn:epc:id:sgtin:0614141.812345.6789
@@ -34,7 +33,6 @@ interface Ev {
   bizLocation?: { id: string };
 }
 interface HistoryRecord { epc: string; fromZone: string; toZone: string; fromFacility: string | null; toFacility: string | null; observationTime: string }
-
 
 describe('EPCIS query interface over a simulated run', function () {
   this.timeout(120_000);
