@@ -14,7 +14,7 @@ import { redactUrl } from '../../core/url';
 import { backoffDelay, type BackoffPolicy } from '../../core/retry';
 import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../core/subscriptions';
 import { ENGINE_STREAM, itemEvents } from '../../engine';
-import { resetIfLogWasReplaced } from '../../../projections/config/log-reset';
+import { resetIfLogWasReplaced } from '../../core/subscriptions/log-reset';
 import { CBV_VERSION, epcisDocument, EPCIS_VERSION } from '../document';
 import type { LocationIds } from '../locations';
 import { objectEventOf } from '../mapping';
