@@ -17,7 +17,8 @@ import { generateLayout } from '../../src/simulator/layout';
 import { SimIotReader } from '../../src/simulator/iot-reader';
 import { SimLlrpReader } from '../../src/simulator/llrp-reader';
 import { World } from '../../src/simulator/world';
-import { appWithEnv, silent, until } from './support';
+import { appWithEnv, until } from './support';
+import { silent } from '../support/logger';
 
 describe('reader commands for LLRP and IoT readers (simulated)', function () {
   this.timeout(120_000);

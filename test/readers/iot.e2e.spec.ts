@@ -10,9 +10,10 @@ import { World } from '../../src/simulator/world';
 import { parseOptions } from '../../src/simulator/options';
 import { runSimulation } from '../../src/simulator/run';
 import { startTestApp, type TestApp } from '../support/app';
-import { appWithEnv, silent, until } from './support';
+import { appWithEnv, until } from './support';
+import { silent } from '../support/logger';
 import { sleep } from '../support/wait';
-import { freePort } from '../support/redis-server';
+import { freePort } from '../../bench/support/ports';
 
 
 

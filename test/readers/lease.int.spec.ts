@@ -14,7 +14,8 @@ import { DEFAULT_READERS_SETTINGS } from '../../src/readers/settings';
 import { generateLayout } from '../../src/simulator/layout';
 import { SimLlrpReader } from '../../src/simulator/llrp-reader';
 import { World } from '../../src/simulator/world';
-import { silent, until } from './support';
+import { until } from './support';
+import { silent } from '../support/logger';
 import { sleep } from '../support/wait';
 
 describe('readers: one process per reader (lease)', function () {

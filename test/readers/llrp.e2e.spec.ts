@@ -11,7 +11,8 @@ import { World } from '../../src/simulator/world';
 import { parseOptions } from '../../src/simulator/options';
 import { runSimulation } from '../../src/simulator/run';
 import { startTestApp, type TestApp } from '../support/app';
-import { appWithEnv, silent, until } from './support';
+import { appWithEnv, until } from './support';
+import { silent } from '../support/logger';
 import { consume, type Consumer } from '../queues/support';
 import { sleep } from '../support/wait';
 
