@@ -114,7 +114,7 @@ export async function recordCheckin(deps: AppDeps, reader: string, body: Checkin
   await deps.redis.hSet(keys.lastCheckin, reader, at);
   const last = parseLast(await deps.redis.hGet(keys.lastCheckinEvent, reader));
   if (checkinIsNews(last, body, now)) {
-    const data = { reader, agentId: body.agentId, versions: body.versions, state: body.state, at, ...(body.features ? { features: body.features } : {}) };
+    const data = { reader, agentId: body.agentId, versions: body.versions, state: body.state, at, ...(body.features ? { features: body.features } : {}), ...(body.temperatureCelsius === undefined ? {} : { temperatureCelsius: body.temperatureCelsius }) };
     await appendEvents(deps.client, readerAgentStream(reader), [encodeEvent(readerAgentEvents, { type: 'AgentCheckedIn', data }, agentMetadata(reader))], 'any');
     const summary: LastCheckinEvent = { agentId: body.agentId, versions: body.versions, state: body.state, at };
     await deps.redis.hSet(keys.lastCheckinEvent, reader, JSON.stringify(summary));

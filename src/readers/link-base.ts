@@ -25,6 +25,8 @@ export type LinkState = 'standby' | 'connecting' | 'connected' | 'waiting' | 'st
 
 export abstract class ReaderLinkBase {
   state: LinkState = 'connecting';
+  /** What the reader says of its own temperature (degrees Celsius), where its protocol gives it; carried by the check-ins. */
+  temperature: number | null = null;
   protected running: JobFeed | undefined;
   protected readonly failedJobs = new Set<string>();
   protected readonly stopping = new AbortController();
