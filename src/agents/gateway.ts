@@ -6,7 +6,7 @@ import { encodeEvent } from '../core/events';
 import { appendEvents } from '../core/eventstore';
 import { conflict } from '../core/http/errors';
 import { ingestion } from '../core/ingestion-summary';
-import type { AppDeps } from '../core/slice';
+import type { AppDeps } from '../slice';
 import type { Assignment, JobsForAgents } from '../jobs/assignment';
 import { requireReader, ReaderFeatureReadModel, FEATURE_NAMES, type FeatureName, type FeatureStatusValue } from '../readerdefinitions';
 import type { CheckinBody, TagReport } from './codecs';
@@ -25,7 +25,7 @@ import {
 } from './events';
 import { newAgentSecret, sha256Hex } from './guard';
 import { ReadModelGate } from '../core/redis/readiness';
-import { CONFIG_READ_MODEL } from '../../projections/config/readmodel';
+import { CONFIG_READ_MODEL } from '../core/resource/readmodel';
 import type { AgentHealthEvent } from './health-codes';
 
 /** How many accepted reportIds per reader are remembered to answer late retries. */

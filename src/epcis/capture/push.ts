@@ -16,7 +16,7 @@ import { addScrapeProbe, ageSeconds, metrics } from '../../core/metrics';
 import { behindLog } from '../../core/subscriptions/behind';
 import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../core/subscriptions';
 import { ENGINE_STREAM, itemEvents } from '../../engine';
-import { resetIfLogWasReplaced } from '../../../projections/config/log-reset';
+import { resetIfLogWasReplaced } from '../../core/subscriptions/log-reset';
 import { CBV_VERSION, epcisDocument, EPCIS_VERSION } from '../document';
 import type { LocationIds } from '../locations';
 import { objectEventOf } from '../mapping';
