@@ -6,7 +6,7 @@
 import type { EventStoreDBClient } from '@eventstore/db-client';
 import { forEachInStream } from '../core/eventstore';
 import { evolveJob, initialJobState, jobEvents, jobStream, type JobState } from '../jobs';
-import type { ConfigReadModel } from '../../projections/config/readmodel';
+import type { ConfigReadModel } from '../core/resource/readmodel';
 import { readerDefinitionsOf } from '../readerdefinitions';
 import { recipeOf } from '../recipes';
 import { currentZoneMapOf, zoneLocator } from '../zonemaps';
@@ -14,9 +14,6 @@ import { engineReaders, engineRecipeOf } from './context';
 import type { ThresholdJobContext } from './threshold/context';
 import { thresholdContextOf } from './threshold/job-context';
 import type { JobContext } from './types';
-
-/** The configuration the engine reads (recipes, reader definitions, zone maps). */
-export type EngineConfigReader = ConfigReadModel;
 
 /** A job as the engine needs it: its folded state and where in `$all` it stopped. */
 interface JobInfo {
@@ -43,7 +40,7 @@ async function loadJob(client: EventStoreDBClient, jobId: string): Promise<JobIn
 }
 
 /** The JobContext of an item job (INVENTORY or LOCATION recipe), or undefined. */
-async function jobContextOf(readModel: EngineConfigReader, job: JobState): Promise<JobContext | undefined> {
+async function jobContextOf(readModel: ConfigReadModel, job: JobState): Promise<JobContext | undefined> {
   const req = job.job;
   if (req === null) return undefined;
   const recipe = await recipeOf(readModel, req.recipeName);
@@ -70,7 +67,7 @@ export class JobCache {
 
   constructor(
     private readonly client: EventStoreDBClient,
-    private readonly readModel: EngineConfigReader,
+    private readonly readModel: ConfigReadModel,
     private readonly clock: () => number,
     private readonly ttlMs: number,
   ) {}

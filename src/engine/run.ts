@@ -5,11 +5,12 @@
 import { NO_STREAM, type EventStoreDBClient, type Position } from '@eventstore/db-client';
 import { metrics } from '../core/metrics';
 import type { Logger } from '../core/logger';
+import type { ConfigReadModel } from '../core/resource/readmodel';
 import type { RunningSubscription } from '../core/subscriptions';
 import { JOB_STREAM_PREFIX } from '../jobs';
 import { ingest, tick } from './engine';
 import { positionOf, subscribeToInput, type InputEvent, type ItemsResetRequest } from './input';
-import { JobCache, type EngineConfigReader } from './job-cache';
+import { JobCache } from './job-cache';
 import { FencedOutput, outputParts, readLastOutput, type ItemsChangedData, type LastOutput } from './output';
 import { PendingOutput } from './pending';
 import { resetFacility } from './reset';
@@ -23,7 +24,7 @@ import type { EngineState } from './types';
 
 export interface EngineRunOptions {
   readonly client: EventStoreDBClient;
-  readonly readModel: EngineConfigReader;
+  readonly readModel: ConfigReadModel;
   readonly logger: Logger;
   readonly clock: () => number;
   readonly cycleMs: number;

@@ -15,15 +15,15 @@ import { addScrapeProbe, ageSeconds, metrics } from '../core/metrics';
 import { backoffDelay, sleep, type BackoffPolicy } from '../core/retry';
 import { behindLog } from '../core/subscriptions/behind';
 import type { Logger } from '../core/logger';
-import type { BackgroundWork } from '../core/slice';
+import type { BackgroundWork } from '../slice';
 import { INPUT_FILTER } from './input';
-import type { EngineConfigReader } from './job-cache';
+import type { ConfigReadModel } from '../core/resource/readmodel';
 import { EngineRun } from './run';
 import type { SnapshotPolicy } from './snapshotter';
 
 export interface EngineWorkerOptions {
   readonly client: EventStoreDBClient;
-  readonly readModel: EngineConfigReader;
+  readonly readModel: ConfigReadModel;
   readonly logger: Logger;
   /** Wall clock (epoch ms) for tick and ItemsChanged.at. */
   readonly clock?: () => number;
