@@ -13,27 +13,35 @@ import { AgentStateCodec, Versions, type HealthStreamEvent } from './events';
 const CodeAt = t.readonly(t.type({ code: t.string, eventTime: t.string }));
 export type CodeAt = t.TypeOf<typeof CodeAt>;
 
+/** What a reader said of its temperature, and when (the check-in's time). */
+const Temperature = t.readonly(t.type({ celsius: t.number, at: t.string }));
+export type Temperature = t.TypeOf<typeof Temperature>;
+
 const CategoryState = t.readonly(t.partial({ WARNING: CodeAt, FAILED: CodeAt } satisfies Record<Severity, typeof CodeAt>));
 export type CategoryState = t.TypeOf<typeof CategoryState>;
 
 const StringOrNull = t.union([t.string, t.null]);
 
 export const ReaderHealthState = t.readonly(
-  t.type({
-    readerName: t.string,
-    /** Last state the agent reported, and when. */
-    agent: t.union([t.readonly(t.type({ agentId: t.string, state: AgentStateCodec, at: t.string })), t.null]),
-    /** Newest `at` of the AgentCheckedIn events (the gateway also keeps a fresher one in Redis). */
-    lastCheckin: StringOrNull,
-    version: t.union([Versions, t.null]),
-    lastReboot: StringOrNull,
-    lastRebootReason: StringOrNull,
-    /** eventTime of the newest HEALTH_RESET: events at or before it count no more. */
-    resetAt: StringOrNull,
-    categories: t.readonly(t.type(Object.fromEntries(STATUS_CATEGORIES.map((c) => [c, CategoryState])) as Record<StatusCategory, typeof CategoryState>)),
-    /** What the checker last recorded (ReaderNotResponding true, ReaderResponding false). */
-    notRespondingRecorded: t.boolean,
-  }),
+  t.intersection([
+    t.type({
+      readerName: t.string,
+      /** Last state the agent reported, and when. */
+      agent: t.union([t.readonly(t.type({ agentId: t.string, state: AgentStateCodec, at: t.string })), t.null]),
+      /** Newest `at` of the AgentCheckedIn events (the gateway also keeps a fresher one in Redis). */
+      lastCheckin: StringOrNull,
+      version: t.union([Versions, t.null]),
+      lastReboot: StringOrNull,
+      lastRebootReason: StringOrNull,
+      /** eventTime of the newest HEALTH_RESET: events at or before it count no more. */
+      resetAt: StringOrNull,
+      categories: t.readonly(t.type(Object.fromEntries(STATUS_CATEGORIES.map((c) => [c, CategoryState])) as Record<StatusCategory, typeof CategoryState>)),
+      /** What the checker last recorded (ReaderNotResponding true, ReaderResponding false). */
+      notRespondingRecorded: t.boolean,
+    }),
+    /** The reader's own temperature from its newest check-in that carried one (absent in states stored before). */
+    t.partial({ temperature: t.union([Temperature, t.null]) }),
+  ]),
 );
 export type ReaderHealthState = t.TypeOf<typeof ReaderHealthState>;
 
@@ -43,6 +51,7 @@ export function initialHealthState(readerName: string): ReaderHealthState {
     agent: null,
     lastCheckin: null,
     version: null,
+    temperature: null,
     lastReboot: null,
     lastRebootReason: null,
     resetAt: null,
@@ -88,6 +97,7 @@ export function evolveHealth(state: ReaderHealthState, event: HealthStreamEvent)
         agent: { agentId: d.agentId, state: d.state, at: d.at },
         lastCheckin: later(state.lastCheckin, d.at) ? d.at : state.lastCheckin,
         version: d.versions,
+        temperature: d.temperatureCelsius === undefined || !later(state.temperature?.at ?? null, d.at) ? (state.temperature ?? null) : { celsius: d.temperatureCelsius, at: d.at },
       };
     }
     case 'ReaderNotResponding':

@@ -137,6 +137,13 @@ describe('EPCIS query interface over a simulated run', function () {
 
     const { events: departing } = await walk({ EQ_bizStep: 'departing', perPage: '1000' });
     expect(departing.map((e) => e.eventID)).to.deep.equal(all.filter((e) => e.bizStep === 'departing').map((e) => e.eventID));
+    // Several values: one parameter, `|`-separated (the REST binding's pipeDelimited style), `%7C` as the standard's examples write it or raw.
+    const both = all.filter((e) => e.bizStep === 'arriving' || e.bizStep === 'departing').map((e) => e.eventID);
+    expect(both.length).to.be.greaterThan(departing.length);
+    expect((await walk({ EQ_bizStep: 'arriving|departing', perPage: '1000' })).events.map((e) => e.eventID)).to.deep.equal(both);
+    const raw = await app.request('GET', `${EVENTS}?EQ_bizStep=departing|https://ref.gs1.org/cbv/BizStep-arriving&perPage=1000`);
+    expectStatus(raw, 200);
+    expect(eventsOf(raw.body).map((e) => e.eventID)).to.deep.equal(both);
 
     const rp = all[0]!.readPoint.id;
     const { events: atRp } = await walk({ EQ_readPoint: rp, perPage: '1000' });
@@ -197,6 +204,13 @@ describe('EPCIS query interface over a simulated run', function () {
     expect(bad.headers.get('content-type')).to.match(/^application\/problem\+json/);
     expect(bad.body).to.include({ type: 'epcisException:QueryParameterException', status: 400 });
     expect(bad.body.errors.map((e: { path: string }) => e.path).sort()).to.deep.equal(['query.EQ_action', 'query.perPage']);
+    // A repeated parameter is not how EPCIS lists values: refused, not half-answered.
+    const repeated = await app.request('GET', `${EVENTS}?EQ_bizStep=arriving&EQ_bizStep=departing`);
+    expectStatus(repeated, 400);
+    expect(repeated.body.errors.map((e: { path: string; reason: string }) => [e.path, e.reason])).to.deep.equal([['query.EQ_bizStep', 'must be given once, its values separated by | (EPCIS REST binding: pipeDelimited)']]);
+    const badItem = await query({ MATCH_epc: 'urn:epc:id:sgtin:0614141.812345.6789|not a uri' });
+    expectStatus(badItem, 400);
+    expect(badItem.body.errors.map((e: { path: string }) => e.path)).to.deep.equal(['query.MATCH_epc']);
     const first = await query({ perPage: '1' });
     const token = new URL(`http://x${/^<([^>]+)>/.exec(first.headers.get('link')!)![1]}`).searchParams.get('nextPageToken')!;
     const other = await query({ perPage: '1', EQ_bizStep: 'arriving', nextPageToken: token });

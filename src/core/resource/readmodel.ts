@@ -1,10 +1,10 @@
 // The configuration read model: one Redis hash per resource kind, name ->
 // the resource's stored JSON. Small (hundreds of entries), read whole for
 // validation snapshots and listings.
-import type { ResourceKind } from '../../src/core/resource/kind';
-import { decodeStored } from '../../src/core/stored-json';
-import type { RedisKeys } from '../../src/core/redis/keys';
-import { ReadModelGate, type ReadinessRedis } from '../../src/core/redis/readiness';
+import type { ResourceKind } from './kind';
+import { decodeStored } from '../stored-json';
+import type { RedisKeys } from '../redis/keys';
+import { ReadModelGate, type ReadinessRedis } from '../redis/readiness';
 
 /** The name of the config read model (readiness, `npm run rebuild -- config`). */
 export const CONFIG_READ_MODEL = 'config';
