@@ -6,7 +6,8 @@
 import type { RedisClient } from '../../src/core/redis/connect';
 import type { RedisKeys } from '../../src/core/redis/keys';
 import { ReadModelGate } from '../../src/core/redis/readiness';
-import { epcMatches, objectEventOf, type EpcisQuery, type EpcisSource, type LocationIds, type ObjectEvent } from '../../src/epcis';
+import { EpcisSource, epcMatches, objectEventOf, type EpcisQuery, type LocationIds, type ObjectEvent } from '../../src/epcis';
+import { decodeStored } from '../../src/core/stored-json';
 import { lexPage, timeRangeOf } from '../lex-page';
 import { EPCIS_READ_MODEL, epcisKeys, type EpcisKeys } from './keys';
 
@@ -40,8 +41,8 @@ export class EpcisReadModel {
   /** Served only while the read model is ready (a 503 while Redis lost it and it is rebuilt). */
   events(q: EpcisQuery, ids: LocationIds): Promise<EpcisPage> {
     return this.gate.read(EPCIS_READ_MODEL, async () => {
-      const accept = (_id: string, raw: string): ObjectEvent | undefined => {
-        const e = objectEventOf(JSON.parse(raw) as EpcisSource, ids, { withRecordTime: true });
+      const accept = (id: string, raw: string): ObjectEvent | undefined => {
+        const e = objectEventOf(decodeStored(EpcisSource, raw, `EPCIS read model: source ${id}`), ids, { withRecordTime: true });
         return matchesQuery(e, q) ? e : undefined;
       };
       const range = timeRangeOf({ fromMs: q.fromMs, toMs: q.toMs, after: q.after, pageSize: q.perPage });

@@ -14,7 +14,7 @@ import { RedisCheckpointStore, runSubscription, type RunningSubscription } from 
 import type { RebuildableReadModel } from '../read-model';
 import { AppliedPositions } from '../applied';
 import { AGENT_STREAM_PREFIX, HEALTH_STREAM_PREFIX, healthEvents, type HealthStreamEvent, evolveHealth, initialHealthState, type ReaderHealthState } from '../../src/health';
-import { HEALTH_PROJECTION, HEALTH_READ_MODEL, healthKeys } from './keys';
+import { decodeReaderState, HEALTH_PROJECTION, HEALTH_READ_MODEL, healthKeys } from './keys';
 import { encodeMember, searchableView } from './searchable';
 
 export function readerOfStream(streamId: string): string | undefined {
@@ -48,7 +48,7 @@ export function startHealthProjection(opts: {
       const states = new Map<string, ReaderHealthState>();
       readers.forEach((r, i) => {
         const json = stored[i];
-        states.set(r, json ? (JSON.parse(json) as ReaderHealthState) : initialHealthState(r));
+        states.set(r, json == null ? initialHealthState(r) : decodeReaderState(r, json));
       });
       const tx = opts.redis.multi();
       for (const e of events) {

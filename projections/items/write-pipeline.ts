@@ -7,7 +7,7 @@
 // holds as without pipelining.
 import type { RedisClient } from '../../src/core/redis/connect';
 import type { ItemKeys } from './keys';
-import type { StoredItem } from './model';
+import { decodeStoredItem, type StoredItem } from './model';
 
 type Multi = ReturnType<RedisClient['multi']>;
 
@@ -52,7 +52,7 @@ export class ItemsWritePipeline {
       if (queued !== undefined && queued.seq > sentBefore) found.set(epc, queued.stored);
       else {
         const raw = raws[i];
-        if (raw != null) found.set(epc, JSON.parse(raw) as StoredItem);
+        if (raw != null) found.set(epc, decodeStoredItem(epc, raw));
       }
     });
     this.forgetUpTo(sentBefore);
