@@ -1,6 +1,6 @@
 // A threshold transition as the query and the threshold queue show it.
-import { isoTime } from '../../src/core/iso-time';
-import type { ThresholdIteration, ThresholdTransition } from '../../src/engine';
+import { isoTime } from '../core/iso-time';
+import type { ThresholdIteration, ThresholdTransition } from '../engine';
 
 export interface TransitionRecord {
   readonly thresholdId: number;

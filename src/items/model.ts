@@ -1,7 +1,7 @@
 // What the items and history read models store, and how one ItemChange turns
 // into them. Pure: the projection does the I/O.
-import { isoTime } from '../../src/core/iso-time';
-import { ABSENT, writesHistory, type ItemChange } from '../../src/engine';
+import { isoTime } from '../core/iso-time';
+import { ABSENT, writesHistory, type ItemChange } from '../engine';
 
 /** The interface's Item. */
 export interface Item {

@@ -1,7 +1,8 @@
 // What a health stream event looks like in the event search (and in queues):
 // the interface's health event. ReaderNotResponding / ReaderResponding appear
 // as LIFECYCLE events with codes NOT_RESPONDING / RESPONDING.
-import type { HealthEventType, HealthStreamEvent } from '../../src/health';
+import type { HealthEventType } from './codes';
+import type { HealthStreamEvent } from './events';
 
 export interface HealthEventView {
   readonly eventTime: string;

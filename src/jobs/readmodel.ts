@@ -5,11 +5,11 @@
 // (`state:<id>` / `reports:<id>` -> last log position applied, for replays).
 // Jobs are few (hundreds to thousands), so listings read the whole state hash and filter in memory.
 import * as E from 'fp-ts/Either';
-import type { RedisClient } from '../../src/core/redis/connect';
-import type { RedisKeys } from '../../src/core/redis/keys';
-import { formatDecodeErrors } from '../../src/core/decode-errors';
-import { JobState } from '../../src/jobs/model';
-import { ReadModelGate } from '../../src/core/redis/readiness';
+import type { RedisClient } from '../core/redis/connect';
+import type { RedisKeys } from '../core/redis/keys';
+import { formatDecodeErrors } from '../core/decode-errors';
+import { JobState } from './model';
+import { ReadModelGate } from '../core/redis/readiness';
 
 export const JOBS_PROJECTION = 'jobs-v1';
 /** The name of the jobs read model (readiness, `npm run rebuild -- jobs`). */
