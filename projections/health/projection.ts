@@ -13,7 +13,7 @@ import type { Logger } from '../../src/core/logger';
 import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../src/core/subscriptions';
 import type { RebuildableReadModel } from '../read-model';
 import { AppliedPositions } from '../applied';
-import { AGENT_STREAM_PREFIX, HEALTH_STREAM_PREFIX, healthEvents, readerOfStream, type HealthStreamEvent, evolveHealth, initialHealthState, type ReaderHealthState, HEALTH_PROJECTION, HEALTH_READ_MODEL, healthKeys, encodeMember, searchableView } from '../../src/health';
+import { AGENT_STREAM_PREFIX, HEALTH_STREAM_PREFIX, healthEvents, readerOfStream, type HealthStreamEvent, evolveHealth, initialHealthState, type ReaderHealthState, decodeReaderState, HEALTH_PROJECTION, HEALTH_READ_MODEL, healthKeys, encodeMember, searchableView } from '../../src/health';
 
 export function startHealthProjection(opts: {
   client: EventStoreDBClient;
@@ -39,7 +39,7 @@ export function startHealthProjection(opts: {
       const states = new Map<string, ReaderHealthState>();
       readers.forEach((r, i) => {
         const json = stored[i];
-        states.set(r, json ? (JSON.parse(json) as ReaderHealthState) : initialHealthState(r));
+        states.set(r, json == null ? initialHealthState(r) : decodeReaderState(r, json));
       });
       const tx = opts.redis.multi();
       for (const e of events) {

@@ -1,5 +1,5 @@
 // What the EPCIS slice offers to others (the EPCIS read model in projections/epcis/).
-export { sourcesOf, type EpcisSource } from './source';
+export { sourcesOf, EpcisSource } from './source';
 export { objectEventOf, type ObjectEvent } from './mapping';
 export { epcMatches } from './epc-uri';
 export type { LocationIds } from './locations';
