@@ -1,7 +1,7 @@
 // The item engine's slice: no routes, background work in the `engine` role
 // (src/engine/worker.ts; docs/item-processing.md, "Engine wiring").
 import { hasRole } from '../config';
-import type { Slice } from '../core/slice';
+import type { Slice } from '../slice';
 import { startEngineWorker } from './worker';
 
 export const engineSlice: Slice = {

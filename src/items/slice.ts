@@ -2,16 +2,16 @@
 // /data/v1/items/show/history over the items and history read models
 // (projections/items/), which the items projection keeps in the projections
 // role. Rules in docs/item-processing.md ("Read models").
-import type { Slice } from '../core/slice';
+import type { Slice } from '../slice';
 import type { RouteParam } from '../core/http/routes';
 import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../core/paging';
-import { ItemsReadModel } from '../../projections/items/readmodel';
+import { ItemsReadModel } from './readmodel';
 import { EPC_FORMATS } from './epc';
 import { itemsAsOf } from './asof';
 import { parseAsOfQuery, parseHistoryQuery, parseItemsQuery } from './query';
 import { asOfPageSchema, historyPageSchema, itemsPageSchema, transitionsPageSchema } from './schema';
 import { DESTINATIONS, parseTransitionsQuery } from './transitions-query';
-import { TransitionsReadModel } from '../../projections/transitions/readmodel';
+import { TransitionsReadModel } from './transitions-readmodel';
 
 export const ITEMS_BASE = '/data/v1/items';
 export const ITEMS_ROLES = ['DataReader'];

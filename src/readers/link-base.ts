@@ -3,7 +3,7 @@
 import type { Logger } from '../core/logger';
 import { RelayLease } from '../queues';
 import type { JobFeed, ReaderSide } from './job-side';
-import type { AppDeps } from '../core/slice';
+import type { AppDeps } from '../slice';
 import type { JobsForAgents } from '../jobs';
 import type { ReadersSettings } from './settings';
 import { completeReaderCommand, markCommandsDelivered, pendingCommandsOf, type PendingCommand } from '../agents';

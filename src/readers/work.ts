@@ -6,7 +6,7 @@
 // something changed or once a minute), so reader health works as for agents:
 // a reader whose connection is gone stops "checking in" and becomes
 // NOT_RESPONDING.
-import type { AppDeps, BackgroundWork } from '../core/slice';
+import type { AppDeps, BackgroundWork } from '../slice';
 import { recordCheckin, agentKeys, CHECKIN_EVENT_INTERVAL_MS } from '../agents';
 import { type JobsForAgents, jobsReadModel, heldReaders } from '../jobs';
 import { readerDefinitionsOf } from '../readerdefinitions';

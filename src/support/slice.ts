@@ -12,12 +12,12 @@ import { usersSlice } from '../users';
 import { factoryDefaultsSlice } from '../defaults';
 import { decodeInput } from '../core/http/decode';
 import type { RouteTable } from '../core/http/routes';
-import type { AppDeps, Slice } from '../core/slice';
+import type { AppDeps, Slice } from '../slice';
 import { ConfigurationArchive, exportConfiguration, foreignStreams, importConfiguration } from './config-archive';
 import { exportLogs } from './log-export';
 import { retainedLogDataDir } from './log-file';
 import { parseIterationQuery, parseLogRange } from './query';
-import { TransitionsReadModel } from '../../projections/transitions/readmodel';
+import { TransitionsReadModel } from '../items';
 import { CONFIGURATION_ARCHIVE_SCHEMA, FACTORY_RESET_SCHEMA, ITEM_RESET_SCHEMA, ITERATIONS_SCHEMA, RESTORED_SCHEMA } from './schemas';
 
 export const SUPPORT_PATH = '/support/v1';

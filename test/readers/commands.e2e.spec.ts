@@ -12,7 +12,7 @@ import { EventStoreDBClient } from '@eventstore/db-client';
 import { createClient } from 'redis';
 import { RedisKeys } from '../../src/core/redis/keys';
 import type { ResourceDeps } from '../../src/core/resource/routes';
-import { ConfigReadModel } from '../../projections/config/readmodel';
+import { ConfigReadModel } from '../../src/core/resource/readmodel';
 import { generateLayout } from '../../src/simulator/layout';
 import { SimIotReader } from '../../src/simulator/iot-reader';
 import { SimLlrpReader } from '../../src/simulator/llrp-reader';

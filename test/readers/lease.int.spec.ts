@@ -7,7 +7,7 @@ import { createClient } from 'redis';
 import { loadConfigOrThrow } from '../../src/config';
 import { RedisKeys } from '../../src/core/redis/keys';
 import type { RedisClient } from '../../src/core/redis/connect';
-import type { AppDeps } from '../../src/core/slice';
+import type { AppDeps } from '../../src/slice';
 import { jobsForAgents } from '../../src/jobs/agents';
 import { LlrpLink } from '../../src/readers/llrp-link';
 import { DEFAULT_READERS_SETTINGS } from '../../src/readers/settings';
