@@ -1,6 +1,8 @@
 // The item engine as a background worker (role `engine`): subscribes to the
 // reports and job events in `$all`, feeds them to the pure engine and appends
-// its changes to ENGINE_STREAM, one ItemsChanged per cycle. Exactly-once by
+// its changes to its partition's output stream (ENGINE_STREAM for partition 0
+// of 1, the default; ./partitions.ts), one ItemsChanged per cycle. A worker
+// handles the reports and item resets of its partition's facilities only. Exactly-once by
 // construction: every ItemsChanged records the input position it covers, the
 // engine resumes after the inputPosition of the last one (no other
 // checkpoint), and appends with the revision it last wrote, so a second
@@ -27,6 +29,7 @@ import { ingest, tick } from './engine';
 import { engineReportEvents, type EngineReport } from './report';
 import { ITEM_RESET_STREAM, itemResetEvents, type ItemsResetRequestedData } from '../support';
 import { ENGINE_STREAM, itemEvents, type ItemsEvent } from './events';
+import { engineStream, partitionOf, snapshotDirOf } from './partitions';
 import { resetFacility } from './reset';
 import { restoreState } from './restore';
 import { captureState, chunkCount, encodeSections, type SnapshotHeader } from './snapshot';
@@ -61,6 +64,14 @@ export interface EngineWorkerOptions {
   readonly retryMs?: number;
   /** State snapshots (docs/item-processing.md, "Snapshots"); undefined = none, every start replays the whole stream. */
   readonly snapshots?: EngineSnapshotOptions;
+  /**
+   * The partition this worker writes for (docs/scaling.md, "Engine
+   * partitions"): the facilities it handles, its output stream and its
+   * snapshot directory. Default: partition 0 of 1 (every facility, ENGINE_STREAM).
+   */
+  readonly partition?: { readonly index: number; readonly count: number };
+  /** Registers the engine lag probe (default true); a process with several partitions registers one for all instead. */
+  readonly lagProbe?: boolean;
 }
 
 export interface EngineSnapshotOptions {
@@ -75,6 +86,8 @@ export interface EngineSnapshotOptions {
 export interface EngineWorker extends BackgroundWork {
   /** Number of runs started (1 + resyncs): for tests and logs. */
   readonly runs: number;
+  /** Input after what the current run has handled (none while no run is going). */
+  lag(): Promise<{ n: number; oldest: Date | undefined } | undefined>;
 }
 
 // Item reset requests (support) are inputs too: carried out in order with the reports.
@@ -90,12 +103,12 @@ export interface LastOutput {
   readonly inputPosition: string | undefined;
 }
 
-/** Reads the last ItemsChanged of ENGINE_STREAM (backwards, one event). */
-export async function readLastOutput(client: EventStoreDBClient): Promise<LastOutput> {
+/** Reads the last ItemsChanged of a partition's output stream (backwards, one event). */
+export async function readLastOutput(client: EventStoreDBClient, stream: string = ENGINE_STREAM): Promise<LastOutput> {
   let last: LastOutput = { revision: NO_STREAM, inputPosition: undefined };
   let failure: unknown;
   try {
-    for await (const resolved of client.readStream(ENGINE_STREAM, { direction: BACKWARDS, fromRevision: END, maxCount: 1 })) {
+    for await (const resolved of client.readStream(stream, { direction: BACKWARDS, fromRevision: END, maxCount: 1 })) {
       const decoded = decodeRecorded(resolved, itemEvents);
       if (isLeft(decoded)) failure = decoded.left;
       else last = { revision: decoded.right.revision, inputPosition: decoded.right.data.inputPosition };
@@ -195,6 +208,10 @@ class EngineRun {
   private oldestPendingReportMs: number | undefined;
   private lastSnapshotAt = 0;
   private snapshotting: Promise<void> | undefined;
+  /** This partition's output stream. */
+  private readonly stream: string;
+  private readonly partition: { readonly index: number; readonly count: number };
+  private readonly snapshots: EngineSnapshotOptions | undefined;
 
   constructor(
     private readonly opts: EngineWorkerOptions,
@@ -202,6 +219,14 @@ class EngineRun {
   ) {
     this.clock = opts.clock ?? Date.now;
     this.log = opts.logger;
+    this.partition = opts.partition ?? { index: 0, count: 1 };
+    this.stream = engineStream(this.partition.index);
+    this.snapshots = opts.snapshots === undefined ? undefined : { ...opts.snapshots, dir: snapshotDirOf(opts.snapshots.dir, this.partition.index) };
+  }
+
+  /** Whether this partition handles a facility's reports and item resets. */
+  private owns(facility: string): boolean {
+    return partitionOf(facility, this.partition.count) === this.partition.index;
   }
 
   /** Runs `work` alone: the handler and the cycle never interleave, so an append never covers half a batch. */
@@ -218,7 +243,7 @@ class EngineRun {
   }
 
   async start(): Promise<void> {
-    const last = await readLastOutput(this.opts.client);
+    const last = await readLastOutput(this.opts.client, this.stream);
     await this.rebuild(last);
     if (this.stopping) return;
     const resume = last.inputPosition;
@@ -241,7 +266,7 @@ class EngineRun {
     this.timer = setInterval(() => {
       void this.exclusive(() => this.cycle()).catch((err: unknown) => this.fail(err));
     }, cycleMs);
-    this.log.info('item engine started', { resumeAfter: resume ?? 'start', revision: String(this.revision), items: this.state.shared.size });
+    this.log.info('item engine started', { partition: this.partition.index, partitions: this.partition.count, stream: this.stream, resumeAfter: resume ?? 'start', revision: String(this.revision), items: this.state.shared.size });
   }
 
   /**
@@ -264,8 +289,9 @@ class EngineRun {
     const restored = await restoreState(
       {
         client: this.opts.client,
+        stream: this.stream,
         logger: this.log,
-        snapshotDir: this.opts.snapshots?.dir,
+        snapshotDir: this.snapshots?.dir,
         contextOf: (jobId) => this.contextOf(jobId),
         useOtherJobDataOf: async (jobId) => (await this.cachedJob(jobId)).info.job.job?.useOtherJobData ?? true,
       },
@@ -319,12 +345,15 @@ class EngineRun {
       let covered = this.inputPosition;
       for (const e of events) {
         if (e.type === 'ItemsResetRequested') {
-          await this.resetItems(e, covered);
+          // Another partition's facility: that partition records the reset in its own output.
+          if (this.owns(e.data.facility)) await this.resetItems(e, covered);
         } else if (e.type === 'TagsReported') {
           const jobId = e.data.jobId;
           const { info, ctx, threshold } = await this.cachedJob(jobId);
           // Reports of an unknown job, of a DO_NOTHING or LLRP recipe, or arriving after the job stopped, place nothing.
           if (ctx === undefined && threshold === undefined) continue;
+          // A job runs in one facility: its reports belong to that facility's partition.
+          if (!this.owns(info.job.job?.facility ?? ctx?.facility ?? '')) continue;
           const at = e.position?.commit;
           if (info.stoppedAt !== undefined && (at === undefined || info.stoppedAt < at)) continue;
           // The report's append time is the engine's time for it, so a replay reproduces it.
@@ -426,13 +455,13 @@ class EngineRun {
   private async append(data: Extract<ItemsEvent, { type: 'ItemsChanged' }>['data']): Promise<void> {
     const event = encodeEvent(itemEvents, { type: 'ItemsChanged', data });
     try {
-      const outcome = await appendEvents(this.opts.client, ENGINE_STREAM, [event], this.revision);
+      const outcome = await appendEvents(this.opts.client, this.stream, [event], this.revision);
       this.revision = outcome.nextExpectedRevision;
       ingestion.itemsChanged(data.changes.length);
       this.flushedInputPosition = data.inputPosition;
       this.lastEventId = event.id;
     } catch (err) {
-      if (err instanceof ConcurrencyError) this.log.warn('ENGINE_STREAM written by someone else: fenced, resyncing', { err: err.message });
+      if (err instanceof ConcurrencyError) this.log.warn('engine output stream written by someone else: fenced, resyncing', { stream: this.stream, err: err.message });
       this.fail(err);
       throw err;
     }
@@ -471,7 +500,7 @@ class EngineRun {
    * encoding and writing run in the background, one snapshot at a time.
    */
   private maybeSnapshot(): void {
-    const opts = this.opts.snapshots;
+    const opts = this.snapshots;
     if (opts === undefined || this.snapshotting !== undefined || this.failed) return;
     if (this.revision === NO_STREAM || this.lastEventId === undefined || this.inputPosition === undefined) return;
     const now = this.clock();
@@ -538,10 +567,12 @@ export function startEngineWorker(opts: EngineWorkerOptions): EngineWorker {
     retry = setTimeout(launch, opts.retryMs ?? 1000);
   };
   launch();
+  const lag = async (): Promise<{ n: number; oldest: Date | undefined } | undefined> =>
+    current === undefined ? undefined : behindLog(opts.client, INPUT_FILTER, current.handledPosition);
   // Lag: the input after what the current run has handled (nothing while none runs).
-  const removeProbe = addScrapeProbe(async () => {
-    if (current === undefined) return;
-    const late = await behindLog(opts.client, INPUT_FILTER, current.handledPosition);
+  const removeProbe = opts.lagProbe === false ? () => undefined : addScrapeProbe(async () => {
+    const late = await lag();
+    if (late === undefined) return;
     metrics.engineLagEvents.set(late.n);
     metrics.engineLagSeconds.set(ageSeconds(late.oldest));
   });
@@ -549,6 +580,7 @@ export function startEngineWorker(opts: EngineWorkerOptions): EngineWorker {
     get runs() {
       return runs;
     },
+    lag,
     async stop() {
       removeProbe();
       stopped = true;

@@ -13,7 +13,7 @@ import type { Logger } from '../../core/logger';
 import { redactUrl } from '../../core/url';
 import { backoffDelay, type BackoffPolicy } from '../../core/retry';
 import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../core/subscriptions';
-import { ENGINE_STREAM, itemEvents } from '../../engine';
+import { ENGINE_STREAM_PREFIX, isEngineStream, itemEvents } from '../../engine';
 import { resetIfLogWasReplaced } from '../../../projections/config/log-reset';
 import { CBV_VERSION, epcisDocument, EPCIS_VERSION } from '../document';
 import type { LocationIds } from '../locations';
@@ -93,12 +93,12 @@ export async function startRepositoryPush(opts: PushOptions): Promise<RunningPus
     client: opts.client,
     name,
     codecs: itemEvents,
-    filter: streamNameFilter({ prefixes: [ENGINE_STREAM] }),
+    filter: streamNameFilter({ prefixes: [ENGINE_STREAM_PREFIX] }),
     checkpointStore: checkpoints,
     checkpointMode: 'handler',
     logger,
     handler: async (events, position) => {
-      const facts = events.flatMap((e) => (e.streamId === ENGINE_STREAM && e.position !== undefined ? [{ position: e.position, items: sourcesOf({ id: e.id, created: e.created.getTime(), data: e.data }) }] : []));
+      const facts = events.flatMap((e) => (isEngineStream(e.streamId) && e.position !== undefined ? [{ position: e.position, items: sourcesOf({ id: e.id, created: e.created.getTime(), data: e.data }) }] : []));
       const pending = unacknowledged(facts, acked);
       const chunks = chunksOf(pending, accept, repo.maxEventsPerDocument);
       if (chunks.length > 0) {
