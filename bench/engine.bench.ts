@@ -22,7 +22,7 @@ import { createInterface } from 'node:readline';
 import { EventStoreDBClient } from '@eventstore/db-client';
 import { appendEvents } from '../src/core/eventstore';
 import { encodeEvent } from '../src/core/events';
-import type { Logger } from '../src/core/logger';
+import { silent } from '../test/support/logger';
 import { emptyState, ingest, tick, type EngineState, type ItemChange, type JobContext } from '../src/engine';
 import { ENGINE_STREAM, itemEvents } from '../src/engine/events';
 import { restoreState } from '../src/engine/restore';
@@ -37,7 +37,6 @@ const TAIL = num('BENCH_ENGINE_TAIL', 100_000);
 const PER_REPORT = 1000;
 const T0 = Date.parse('2026-01-01T00:00:00Z');
 const EXPIRY_MS = 4 * 3600_000;
-const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
 
 const ctx: JobContext = {
   jobId: 'bench-job',

@@ -21,7 +21,7 @@ import { ReadBatch } from '../src/readers/batch';
 import { SimLlrpReader } from '../src/simulator/llrp-reader';
 import { defaultAntennas, type ReaderLayout } from '../src/simulator/layout';
 import { World } from '../src/simulator/world';
-import type { Logger } from '../src/core/logger';
+import { silent } from '../test/support/logger';
 import { startChild } from './support/child';
 import { cpuMsOf } from './support/cpu';
 import { removeRunState } from './support/cleanup';
@@ -38,7 +38,6 @@ const KEEPALIVE_SECONDS = positiveEnv('READERS_KEEPALIVE_SECONDS', 10);
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 const ADMIN_PASSWORD = `bench-${crypto.randomUUID()}`;
 const ADMIN = `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}`;
-const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
 
 function reportStream(): { bytes: Buffer; tags: number } {
   const t = Date.now() * 1000;

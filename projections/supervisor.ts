@@ -8,7 +8,7 @@
 //   and checkpoint are dropped and a new generation is written with every
 //   read model `rebuilding`. Otherwise a read model is kept when its state
 //   belongs to this generation (and its checkpoint is not past the end of
-//   the log, projections/config/log-reset.ts), else it is rebuilt alone.
+//   the log, src/core/subscriptions/log-reset.ts), else it is rebuilt alone.
 // - Each read model is then projected from its checkpoint (nothing for a
 //   rebuilt one: the start of the log). Once caught up it is marked `ready`.
 //   While rebuilding, progress goes to the log and to its state (`/healthz`).
@@ -24,7 +24,7 @@ import type { RedisKeys } from '../src/core/redis/keys';
 import type { Logger } from '../src/core/logger';
 import { parseStateDoc, type ReadModelStateDoc } from '../src/core/redis/readiness';
 import { positionToString, RedisCheckpointStore, type RunningSubscription } from '../src/core/subscriptions';
-import { resetIfLogWasReplaced } from './config/log-reset';
+import { resetIfLogWasReplaced } from '../src/core/subscriptions/log-reset';
 import { globEscape, keyPatterns, type RebuildableReadModel } from './read-model';
 
 export interface ReadModelSupervisor {

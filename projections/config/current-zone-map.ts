@@ -1,7 +1,7 @@
 // Projects the current zone map streams (`currentZoneMap-<facility>`) into the
 // hash `<prefix>v1:config:currentZoneMap`: facility -> JSON string of the
 // selected zone map name; a cleared facility has no field.
-import type { ConfigProjectionPart } from './projection';
+import type { ConfigProjectionPart } from './part';
 import { CURRENT_ZONE_MAP_STREAM_PREFIX, currentZoneMapEvents, currentZoneMapEntry } from '../../src/zonemaps';
 
 export const currentZoneMapPart: ConfigProjectionPart = {

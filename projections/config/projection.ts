@@ -8,41 +8,14 @@ import type { RedisClient } from '../../src/core/redis/connect';
 import type { EventCodecs, RecordedDomainEvent } from '../../src/core/events';
 import type { Logger } from '../../src/core/logger';
 import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../src/core/subscriptions';
-import { eventNames, resourceEventCodecs, type ResourceKind } from '../../src/core/resource/kind';
 import type { RedisKeys } from '../../src/core/redis/keys';
 import type { RebuildableReadModel } from '../read-model';
-import { tokensKey } from '../auth/keys';
-import { CONFIG_READ_MODEL } from './readmodel';
-import { agentKeys } from '../../src/agents/events';
+import type { ConfigProjectionPart } from './part';
+import { tokensKey } from '../../src/auth';
+import { CONFIG_READ_MODEL } from '../../src/core/resource/readmodel';
+import { agentKeys } from '../../src/agents';
 
 export const CONFIG_PROJECTION = 'config-v1';
-
-/** The slice of a Redis MULTI a part writes with. */
-export interface ConfigTx {
-  hSet(key: string, field: string, value: string): unknown;
-  hDel(key: string, field: string): unknown;
-  del(key: string): unknown;
-}
-
-export interface ConfigProjectionPart {
-  readonly streamPrefix: string;
-  readonly codecs: EventCodecs;
-  apply(tx: ConfigTx, event: RecordedDomainEvent<{ type: string; data: unknown }>, keys: RedisKeys): void;
-}
-
-/** The part for a named resource kind: HSET on created/replaced, HDEL on deleted. */
-export function resourcePart<R>(k: ResourceKind<R>): ConfigProjectionPart {
-  const n = eventNames(k as ResourceKind<unknown>);
-  return {
-    streamPrefix: `${k.kind}-`,
-    codecs: resourceEventCodecs(k),
-    apply(tx, event, keys) {
-      const data = event.data as { name: string; resource?: R };
-      if (event.type === n.deleted) tx.hDel(keys.config(k.kind), data.name);
-      else if (data.resource !== undefined) tx.hSet(keys.config(k.kind), data.name, JSON.stringify(k.codec.encode(data.resource)));
-    },
-  };
-}
 
 const configFilter = (parts: readonly ConfigProjectionPart[]): Filter => streamNameFilter({ prefixes: parts.map((p) => p.streamPrefix) });
 
@@ -94,10 +67,9 @@ export function startConfigProjection(opts: {
 }
 
 /**
- * The config read model with the parts of every slice: configuration hashes,
- * users and tokens (projections/auth), agent secrets and pending agent
- * commands (projections/agents). Not the token last-used times: the auth
- * guard writes those, they are not in the log.
+ * The config read model with its parts (./parts.ts): configuration hashes,
+ * users and tokens, agent secrets and pending agent commands. Not the token
+ * last-used times: the auth guard writes those, they are not in the log.
  */
 export const configReadModel = (parts: readonly ConfigProjectionPart[]): RebuildableReadModel => ({
   name: CONFIG_READ_MODEL,

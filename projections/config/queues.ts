@@ -1,7 +1,7 @@
 // Projects the `queue-` streams into the list of configured queues (key in
 // src/queues/listing.ts): a QueueConfigured adds the queue, a QueueRetired
 // (idle, or deleted by a user) removes it.
-import type { ConfigProjectionPart } from './projection';
+import type { ConfigProjectionPart } from './part';
 import { queueListKind, queueEvents, type QueueEvent, QUEUE_STREAM_PREFIX } from '../../src/queues';
 
 export const queuesPart: ConfigProjectionPart = {

@@ -1,7 +1,7 @@
 // Projects software image registrations (`softwareImage-` streams) into the
 // hash `<prefix>v1:config:softwareImage`: `<imageType>:<version>` -> the
 // image's JSON (what list/show return).
-import type { ConfigProjectionPart } from './projection';
+import type { ConfigProjectionPart } from './part';
 import { imageKey, type SoftwareImage, SOFTWARE_IMAGE_STREAM_PREFIX, softwareImageEntry, softwareImageEvents } from '../../src/software';
 
 export const softwareImagePart: ConfigProjectionPart = {

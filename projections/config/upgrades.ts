@@ -1,6 +1,6 @@
 // Projects the `upgrade-` streams into the upgrade list and the set of
 // active upgrades (keys in src/upgrades/listing.ts).
-import type { ConfigProjectionPart } from './projection';
+import type { ConfigProjectionPart } from './part';
 import { activeUpgradeKind, upgradeListKind, type ActiveUpgrade, type UpgradeListEntry, UPGRADE_STREAM_PREFIX, upgradeEvents, type UpgradeEvent } from '../../src/upgrades';
 
 export const upgradesPart: ConfigProjectionPart = {

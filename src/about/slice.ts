@@ -3,8 +3,8 @@
 // panel and for support questions. Any authenticated role may read it.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import type { Slice } from '../core/slice';
-import { API_VERSION } from '../app/api';
+import type { Slice } from '../slice';
+import { API_VERSION } from '../core/http/routes';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 

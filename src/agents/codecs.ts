@@ -9,7 +9,7 @@ import { isoMsReader } from './iso-time';
 import { AgentFeatures, AgentState, AgentVersions, AntennaId, EpcHex, isAntennaId, type Observation } from './events';
 
 export const CheckinBody = t.intersection(
-  [t.type({ agentId: NonEmptyString, versions: AgentVersions, state: AgentState }), t.partial({ features: AgentFeatures })],
+  [t.type({ agentId: NonEmptyString, versions: AgentVersions, state: AgentState }), t.partial({ features: AgentFeatures, temperatureCelsius: FiniteNumber })],
   'Checkin',
 );
 export type CheckinBody = t.TypeOf<typeof CheckinBody>;

@@ -6,7 +6,7 @@
 //                             ReaderCommandCompleted
 //
 // The pending commands of each reader are projected into Redis (part of the
-// config projection, projections/agents/commands.ts), which check-in reads:
+// config projection, projections/config/agent-commands.ts), which check-in reads:
 //   <prefix>v1:agents:commands:pending:<reader>    commandId -> JSON PendingCommand
 //   <prefix>v1:agents:commands:delivered:<reader>  commandId -> ISO time first answered
 //
@@ -32,7 +32,7 @@ import { badRequest, conflict, notFound, type ApiError } from '../core/http/erro
 import type { RedisClient } from '../core/redis/connect';
 import type { RedisKeys } from '../core/redis/keys';
 import { ReadModelGate } from '../core/redis/readiness';
-import { CONFIG_READ_MODEL } from '../../projections/config/readmodel';
+import { CONFIG_READ_MODEL } from '../core/resource/readmodel';
 import type { ResourceDeps } from '../core/resource/routes';
 import { requireReader, IsoTimestamp, NonEmptyString } from '../readerdefinitions';
 import { agentKeys } from './events';

@@ -115,7 +115,8 @@ export const AgentCheckedInData = t.intersection(
       state: AgentState,
       at: IsoTimestamp,
     }),
-    t.partial({ features: AgentFeatures }),
+    // What the reader says of its own temperature (degrees Celsius), when it says it.
+    t.partial({ features: AgentFeatures, temperatureCelsius: FiniteNumber }),
   ],
   'AgentCheckedIn',
 );

@@ -6,7 +6,7 @@ import { encodeEvent } from '../core/events';
 import { appendEvents } from '../core/eventstore';
 import { conflict } from '../core/http/errors';
 import { ingestion } from '../core/ingestion-summary';
-import type { AppDeps } from '../core/slice';
+import type { AppDeps } from '../slice';
 import type { Assignment, JobsForAgents } from '../jobs/assignment';
 import { requireReader, ReaderFeatureReadModel, FEATURE_NAMES, type FeatureName, type FeatureStatusValue } from '../readerdefinitions';
 import type { CheckinBody, TagReport } from './codecs';
@@ -25,7 +25,7 @@ import {
 } from './events';
 import { newAgentSecret, sha256Hex } from './guard';
 import { ReadModelGate } from '../core/redis/readiness';
-import { CONFIG_READ_MODEL } from '../../projections/config/readmodel';
+import { CONFIG_READ_MODEL } from '../core/resource/readmodel';
 import type { AgentHealthEvent } from './health-codes';
 
 /** How many accepted reportIds per reader are remembered to answer late retries. */
@@ -114,7 +114,7 @@ export async function recordCheckin(deps: AppDeps, reader: string, body: Checkin
   await deps.redis.hSet(keys.lastCheckin, reader, at);
   const last = parseLast(await deps.redis.hGet(keys.lastCheckinEvent, reader));
   if (checkinIsNews(last, body, now)) {
-    const data = { reader, agentId: body.agentId, versions: body.versions, state: body.state, at, ...(body.features ? { features: body.features } : {}) };
+    const data = { reader, agentId: body.agentId, versions: body.versions, state: body.state, at, ...(body.features ? { features: body.features } : {}), ...(body.temperatureCelsius === undefined ? {} : { temperatureCelsius: body.temperatureCelsius }) };
     await appendEvents(deps.client, readerAgentStream(reader), [encodeEvent(readerAgentEvents, { type: 'AgentCheckedIn', data }, agentMetadata(reader))], 'any');
     const summary: LastCheckinEvent = { agentId: body.agentId, versions: body.versions, state: body.state, at };
     await deps.redis.hSet(keys.lastCheckinEvent, reader, JSON.stringify(summary));

@@ -17,6 +17,7 @@ export const checkinSchema = {
     },
     state: { type: 'string', enum: ['IDLE', 'RUNNING_JOB', 'UPDATING_FIRMWARE', 'ERROR'] },
     features: { type: 'object', properties: { ANTENNA_HUB: { type: 'string', enum: ['ENABLED', 'DISABLED'] } } },
+    temperatureCelsius: { type: 'number', description: 'the reader\'s own temperature in degrees Celsius, when it reports one (reader health `temperature`)' },
   },
 };
 

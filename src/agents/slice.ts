@@ -7,11 +7,9 @@ import { decodeInput } from '../core/http/decode';
 import { badRequest } from '../core/http/errors';
 import type { RouteTable } from '../core/http/routes';
 import { commandMetadata } from '../core/resource/routes';
-import type { AppDeps, Slice } from '../core/slice';
+import type { AppDeps, Slice } from '../slice';
 import type { JobsForAgents } from '../jobs';
 import { failFeatureChange, runFeatureChange, takeFeatureChange, FeatureParams } from '../readerdefinitions';
-import { agentSecretsPart } from '../../projections/agents/secrets';
-import { readerCommandsPart } from '../../projections/agents/commands';
 import { CheckinBody, CommandResultBody, FeatureProgressBody, normaliseReport, TagReportBody } from './codecs';
 import { completeReaderCommand } from './commands';
 import { acceptReport, agentMetadata, checkin, issueSecret, reportHealth, reportStats, storedSecretDigest } from './gateway';
@@ -27,7 +25,6 @@ export const AGENT_ADMIN_ROLES = ['ConfigManager'];
 export function makeAgentsSlice(jobs: JobsForAgents, clock: () => Date = () => new Date()): Slice {
   return {
     name: 'agents',
-    projectionParts: [agentSecretsPart, readerCommandsPart],
     register(table: RouteTable, deps: AppDeps): void {
       const guard = agentGuard((reader) => storedSecretDigest(deps, reader));
       const readers = `${AGENT_BASE}/readers/:readerName`;

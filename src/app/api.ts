@@ -2,16 +2,15 @@
 // authentication, plus the OpenAPI document generated from that table.
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
-import { RouteTable, openApiDocument, type Guard } from '../core/http/routes';
+import { API_VERSION, RouteTable, openApiDocument, type Guard } from '../core/http/routes';
 import { bodyLimitsFor } from '../core/http/body';
-import type { AppDeps, Slice } from '../core/slice';
+import type { AppDeps, Slice } from '../slice';
 import { authenticate, requireRoles, type PrincipalStore } from '../auth/middleware';
-import type { Role } from '../auth/roles';
+import type { Role } from '../auth';
 import type { PasswordVerifier } from '../auth/password';
 import type { LoginThrottle } from '../auth/throttle';
 import { serveMetrics } from '../core/http/metrics';
 
-export const API_VERSION = '1.0.0';
 export const OPENAPI_PATH = '/openapi.json';
 export const METRICS_PATH = '/metrics';
 

@@ -5,7 +5,7 @@
 import { hasRole, type Role } from '../config';
 import type { HealthCheck } from '../core/health';
 import { addScrapeProbe, ageSeconds, metrics } from '../core/metrics';
-import type { AppDeps } from '../core/slice';
+import type { AppDeps } from '../slice';
 import { readModelStatuses } from '../../projections/read-model-status';
 import type { RebuildableReadModel } from '../../projections/read-model';
 import { HealthReadModel } from '../../projections/health/readmodel';

@@ -1,5 +1,5 @@
 // Every vertical slice of the process, in registration order.
-import type { Slice } from '../core/slice';
+import type { Slice } from '../slice';
 import { facilitiesSlice } from '../facilities/slice';
 import { readerDefinitionsSlice } from '../readerdefinitions/slice';
 import { tokensSlice } from '../tokens/slice';

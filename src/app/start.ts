@@ -12,14 +12,15 @@ import type { Logger } from '../core/logger';
 import type { Shutdown } from '../core/shutdown';
 import { checkHealth, withTimeout } from '../core/health';
 import { readModelStatuses } from '../../projections/read-model-status';
-import { readModelsOf } from './read-models';
+import { READ_MODELS } from './read-models';
 import { redisDown } from '../core/redis/readiness';
 import { connectRedis, closeRedis, redisHealth } from '../core/redis/connect';
 import { connectAmqp } from '../core/amqp/connect';
 import { createHttpApp, listen } from '../core/http/server';
 import { connectEventStore, eventStoreHealth } from './eventStoreClient';
 import { wireSlices } from './wiring';
-import { API_VERSION, buildApi, bootstrapSlices } from './api';
+import { buildApi, bootstrapSlices } from './api';
+import { API_VERSION } from '../core/http/routes';
 import { SLICES } from './slices';
 import { startJobsWork } from '../jobs/process';
 import { PasswordVerifier } from '../auth/password';
@@ -134,7 +135,7 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
     redis: () => redisHealth(redis),
     amqp: () => amqp.health(HEALTH_TIMEOUT_MS),
   };
-  const readModels = readModelsOf(SLICES);
+  const readModels = READ_MODELS;
   const stopProbes = startMetricsProbes({ roles: config.roles, deps, dependencies, readModels });
   shutdown.add('metrics probes', async () => stopProbes());
 

@@ -11,20 +11,19 @@ import type { Logger } from '../core/logger';
 import type { Shutdown } from '../core/shutdown';
 import type { RedisClient } from '../core/redis/connect';
 import { RedisKeys } from '../core/redis/keys';
-import { ConfigReadModel } from '../../projections/config/readmodel';
+import { ConfigReadModel } from '../core/resource/readmodel';
 import { CONFIG_PROJECTION } from '../../projections/config/projection';
-import { CONFIG_READ_MODEL } from '../../projections/config/readmodel';
+import { CONFIG_READ_MODEL } from '../core/resource/readmodel';
 import { superviseReadModels } from '../../projections/supervisor';
 import { checkpointWaiter, localWaiter, type ProjectionWaiter } from '../core/resource/consistency';
 import { RedisCheckpointStore } from '../core/subscriptions';
-import type { AppDeps, Slice } from '../core/slice';
+import type { AppDeps, Slice } from '../slice';
 import { RedisPrincipalStore } from '../auth/redis-store';
-import { configParts, readModelsOf } from './read-models';
+import { READ_MODELS } from './read-models';
 import { lastFactoryReset } from '../support/events';
 import { ReadModelGate } from '../core/redis/readiness';
 
-export { configParts };
-import { replaceStoredTokensByIds } from '../../projections/auth/token-migration';
+import { replaceStoredTokensByIds } from '../../projections/config/token-migration';
 
 /** Bound of the read-your-writes wait after a command. */
 export const READ_YOUR_WRITES_MS = 5000;
@@ -55,7 +54,7 @@ export async function wireSlices(
       redis: clients.redis,
       keys,
       logger,
-      models: readModelsOf(slices),
+      models: READ_MODELS,
       // The streams a factory reset deleted keep their events in $all: a rebuild starts after it.
       rebuildFrom: () => lastFactoryReset(clients.eventStore),
     });

@@ -4,7 +4,7 @@
 // Scheme names are case-insensitive (RFC 7235). Anything present but not
 // understood is `invalid`, which the middleware answers with 401 exactly like
 // wrong credentials: a client learns nothing more from a malformed header.
-import { normaliseTokenId } from '../tokens/tokenId';
+import { normaliseTokenId } from './token-id';
 
 export type Credentials =
   | { readonly kind: 'none' }

@@ -7,3 +7,5 @@ export { resolveBasic, userOfToken } from './resolve';
 export { ALL_ROLES, Role, hasAnyRole, normaliseRoles, type Principal } from './roles';
 export { type PrincipalStore, type StoredUser } from './store';
 export { type LoginThrottle } from './throttle';
+export { USER_KIND, tokensKey, tokensRevokedIdsKey, tokensRevokedKey } from './keys';
+export { TokenId, isTokenId, newTokenId, normaliseTokenId, tokenIdOf, tokenIdOfDigest, tokenSha256 } from './token-id';

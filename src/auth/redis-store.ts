@@ -1,4 +1,5 @@
-// PrincipalStore on the Redis read models written by projections/auth.
+// PrincipalStore on the Redis read models written by the users and tokens
+// parts of the config projection (projections/config/auth.ts; keys in ./keys.ts).
 // Token `lastUsed` is a plain Redis write, throttled per token, instead of an
 // event per request. Tokens are looked up by their id, computed from the
 // digest of the presented token: Redis holds no token.
@@ -9,9 +10,9 @@ import type { RedisKeys } from '../core/redis/keys';
 import { formatDecodeErrors } from '../core/decode-errors';
 import { Role } from './roles';
 import type { PrincipalStore, StoredToken, StoredUser } from './store';
-import { USER_KIND, tokensKey, tokensRevokedIdsKey, tokensRevokedKey } from '../../projections/auth/keys';
-import { tokenIdOf } from '../tokens/tokenId';
-import { CONFIG_READ_MODEL } from '../../projections/config/readmodel';
+import { USER_KIND, tokensKey, tokensRevokedIdsKey, tokensRevokedKey } from './keys';
+import { tokenIdOf } from './token-id';
+import { CONFIG_READ_MODEL } from '../core/resource/readmodel';
 import { ReadModelGate } from '../core/redis/readiness';
 
 const UserDoc = t.type({ name: t.string, roles: t.array(Role), passwordHash: t.string });

@@ -10,7 +10,7 @@ export interface StoredUser {
 }
 
 export interface StoredToken {
-  /** The token's id (tokens/tokenId.ts tokenIdOf): only a digest of the token is stored. */
+  /** The token's id (auth/token-id.ts tokenIdOf): only a digest of the token is stored. */
   readonly id: string;
   readonly username: string;
   readonly issued: Date;

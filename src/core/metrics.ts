@@ -45,6 +45,13 @@ export const metrics = {
   relayConfirmed: new Counter({ name: 'tagtrail_relay_messages_confirmed_total', help: 'Published messages the broker confirmed', registers }),
   relayUnconfirmed: new Gauge({ name: 'tagtrail_relay_confirms_outstanding', help: 'Published messages waiting for the broker confirm', registers }),
   relayRetries: new Counter({ name: 'tagtrail_relay_retries_total', help: 'Times the relay resent from its last confirmed checkpoint (a batch was not confirmed)', registers }),
+  // EPCIS capture, by repository name (a configured name, never its URL or credentials).
+  epcisDocumentsSent: new Counter({ name: 'tagtrail_epcis_capture_documents_total', help: 'EPCISDocuments a capture repository acknowledged (2xx)', labelNames: ['repository'], registers }),
+  epcisEventsSent: new Counter({ name: 'tagtrail_epcis_capture_events_total', help: 'EPCIS events in the documents a capture repository acknowledged', labelNames: ['repository'], registers }),
+  epcisFailures: new Counter({ name: 'tagtrail_epcis_capture_failures_total', help: 'Capture requests not acknowledged, by reason (http_<status>, or network for no answer)', labelNames: ['repository', 'reason'], registers }),
+  epcisRetries: new Counter({ name: 'tagtrail_epcis_capture_retries_total', help: 'Capture requests sent again after a failure', labelNames: ['repository'], registers }),
+  epcisLagEvents: new Gauge({ name: 'tagtrail_epcis_capture_lag_events', help: 'Engine events after the capture checkpoint of a repository (counted up to a bound); reported by the process pushing to it', labelNames: ['repository'], registers }),
+  epcisLagSeconds: new Gauge({ name: 'tagtrail_epcis_capture_lag_seconds', help: 'Age of the oldest engine event a repository has not acknowledged (0 when caught up)', labelNames: ['repository'], registers }),
   httpRequests: new Histogram({
     name: 'tagtrail_http_request_duration_seconds',
     help: 'HTTP requests by route template and status',

@@ -5,7 +5,7 @@
 // (createResourceOnce); a factory reset brings them all back.
 import type { Position } from '@eventstore/db-client';
 import { createResourceOnce } from '../core/resource/once';
-import type { AppDeps, Slice } from '../core/slice';
+import type { AppDeps, Slice } from '../slice';
 import { readerConfigurationKind } from '../readerconfigurations';
 import { recipeKind } from '../recipes';
 import { reserveId, antennaConfigurationKind, nameOfId } from '../thresholds';

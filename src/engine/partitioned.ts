@@ -14,7 +14,7 @@
 import type { RedisClient } from '../core/redis/connect';
 import { RedisLease } from '../core/redis/lease';
 import { addScrapeProbe, ageSeconds, metrics } from '../core/metrics';
-import type { BackgroundWork } from '../core/slice';
+import type { BackgroundWork } from '../slice';
 import { startEngineWorker, type EngineWorker, type EngineWorkerOptions } from './worker';
 
 export interface EnginePartitionsOptions {

@@ -2,7 +2,7 @@
 // (src/engine/worker.ts, one worker per partition this process owns:
 // src/engine/partitioned.ts; docs/item-processing.md, "Engine wiring").
 import { hasRole } from '../config';
-import type { Slice } from '../core/slice';
+import type { Slice } from '../slice';
 import { startPartitionedEngine } from './partitioned';
 
 export const engineSlice: Slice = {

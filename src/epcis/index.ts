@@ -4,3 +4,5 @@ export { objectEventOf, type ObjectEvent } from './mapping';
 export { epcMatches } from './epc-uri';
 export type { LocationIds } from './locations';
 export type { EpcisQuery } from './query';
+export { epcisLocationKind } from './locations';
+export { epcisRepositoryKind } from './capture/repository';

@@ -1,6 +1,8 @@
 // GET /epcis/v2/events: the subset of the EPCIS 2.0 REST query parameters
-// tagtrail answers (docs/epcis.md, "Query"). Lists are separated by `|` as
-// EPCIS's REST binding writes them. Every bad parameter is named; a
+// tagtrail answers (docs/epcis.md, "Query"). A list is one parameter with
+// its values separated by `|` (raw or `%7C`): the REST binding's OpenAPI
+// declares every list parameter `style: pipeDelimited, explode: false`, so a
+// repeated parameter is not a list of EPCIS and is refused. Every bad parameter is named; a
 // parameter tagtrail does not answer is refused rather than ignored (a
 // filter silently dropped would answer too much). The page token is bound to
 // the other parameters (src/core/paging.ts).
@@ -40,10 +42,11 @@ export function bareBizStep(v: string): string | undefined {
   return m?.[1];
 }
 
-function list(q: QueryReader, name: string, check: (v: string) => string | undefined): string[] | undefined {
-  const raw = q.string(name);
-  if (raw === undefined) return undefined;
-  const values = raw.split('|');
+function list(q: QueryReader, raw: RawQuery, name: string, check: (v: string) => string | undefined): string[] | undefined {
+  if (Array.isArray(raw[name])) return q.fail(name, 'must be given once, its values separated by | (EPCIS REST binding: pipeDelimited)');
+  const value = q.string(name);
+  if (value === undefined) return undefined;
+  const values = value.split('|');
   for (const v of values) {
     const problem = check(v);
     if (problem !== undefined) q.fail(name, problem);
@@ -58,10 +61,10 @@ export function parseEpcisQuery(raw: RawQuery): EpcisQuery {
   const fromMs = q.timeMs('GE_eventTime');
   const toMs = q.timeMs('LT_eventTime');
   if (fromMs !== undefined && toMs !== undefined && fromMs > toMs) q.fail('LT_eventTime', 'must not be before GE_eventTime');
-  const bizLocations = list(q, 'EQ_bizLocation', uriCheck);
-  const readPoints = list(q, 'EQ_readPoint', uriCheck);
-  const epcs = list(q, 'MATCH_epc', epcPatternProblem);
-  const bizSteps = list(q, 'EQ_bizStep', (v) => (bareBizStep(v) === undefined ? `each value (separated by |) must be a CBV business step (e.g. arriving), got ${JSON.stringify(v).slice(0, 100)}` : undefined))?.map((v) => bareBizStep(v)!);
+  const bizLocations = list(q, raw, 'EQ_bizLocation', uriCheck);
+  const readPoints = list(q, raw, 'EQ_readPoint', uriCheck);
+  const epcs = list(q, raw, 'MATCH_epc', epcPatternProblem);
+  const bizSteps = list(q, raw, 'EQ_bizStep', (v) => (bareBizStep(v) === undefined ? `each value (separated by |) must be a CBV business step (e.g. arriving), got ${JSON.stringify(v).slice(0, 100)}` : undefined))?.map((v) => bareBizStep(v)!);
   const perPage = perPageOf(q);
   q.throwIfFailed();
   const bound = { fromMs, toMs, bizLocations, readPoints, epcs, bizSteps: bizSteps === undefined ? undefined : [...new Set(bizSteps)].sort() };

@@ -9,10 +9,9 @@ import { nameSchema } from '../core/codecs';
 import { badRequest } from '../core/http/errors';
 import type { RouteParam } from '../core/http/routes';
 import { addNamedResourceRoutes } from '../core/resource/routes';
-import type { AppDeps, Slice } from '../core/slice';
+import type { AppDeps, Slice } from '../slice';
 import { MAX_PAGE_SIZE } from '../core/paging';
 import { facilityKind } from '../facilities';
-import { resourcePart } from '../../projections/config/projection';
 import { EpcisReadModel } from '../../projections/epcis/readmodel';
 import { CBV_VERSION, epcisQueryDocument, EPCIS_VERSION } from './document';
 import { documentOf, EpcisLocationBody, epcisLocationKind, locationIds, type EpcisLocation, type LocationIds } from './locations';
@@ -43,7 +42,6 @@ const mediaTypeOf = (ctx: Context): string => (ctx.accepts('application/ld+json'
 
 export const epcisSlice: Slice = {
   name: 'epcis',
-  projectionParts: [resourcePart(epcisLocationKind), resourcePart(epcisRepositoryKind)],
   start(deps, roles) {
     if (!hasRole({ roles }, 'relay')) return undefined;
     return startEpcisCapture({

@@ -5,8 +5,7 @@ import { nameSchema } from '../core/codecs';
 import { right } from 'fp-ts/Either';
 import { addNamedResourceRoutes } from '../core/resource/routes';
 import { createResourceOnce } from '../core/resource/once';
-import { resourcePart } from '../../projections/config/projection';
-import type { AppDeps, Slice } from '../core/slice';
+import type { AppDeps, Slice } from '../slice';
 import { DEFAULT_FACILITY, FacilityBody, type Facility } from './codec';
 import { decideFacilityDeletion } from './deletion';
 import { facilityKind } from './kind';
@@ -17,7 +16,6 @@ const READ_ROLES = ['ConfigManager', 'JobRunner'];
 
 export const facilitiesSlice: Slice = {
   name: 'facilities',
-  projectionParts: [resourcePart(facilityKind)],
   // Once, ever: after a user deletes DEFAULT it stays deleted (once.ts).
   bootstrap: async (deps: AppDeps) => {
     await createResourceOnce(deps.client, facilityKind, DEFAULT_FACILITY, { name: DEFAULT_FACILITY });

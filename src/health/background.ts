@@ -1,7 +1,7 @@
 // The health slice's background work in the projections role: the
 // responsiveness checker, once the health read model (started with every
 // read model, src/app/wiring.ts) is ready.
-import type { AppDeps, BackgroundWork } from '../core/slice';
+import type { AppDeps, BackgroundWork } from '../slice';
 import { HealthReadModel } from '../../projections/health/readmodel';
 import { HEALTH_READ_MODEL } from '../../projections/health/keys';
 import { startResponsivenessChecker } from './checker';

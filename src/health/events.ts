@@ -34,8 +34,12 @@ export const HealthEventReportedData = t.type(
 );
 export type HealthEventReportedData = t.TypeOf<typeof HealthEventReportedData>;
 
-export const AgentCheckedInData = t.type(
-  { reader: t.string, agentId: t.string, versions: Versions, state: AgentStateCodec, at: IsoTimestamp },
+export const AgentCheckedInData = t.intersection(
+  [
+    t.type({ reader: t.string, agentId: t.string, versions: Versions, state: AgentStateCodec, at: IsoTimestamp }),
+    // Check-ins stored before readers reported a temperature have none.
+    t.partial({ temperatureCelsius: t.number }),
+  ],
   'AgentCheckedIn',
 );
 export type AgentCheckedInData = t.TypeOf<typeof AgentCheckedInData>;

@@ -18,7 +18,7 @@ export const READER_HEALTH_SCHEMA = {
   type: 'object',
   additionalProperties: false,
   required: [
-    'readerName', 'state', 'lastCheckin', 'lastReboot', 'lastRebootReason', 'version',
+    'readerName', 'state', 'lastCheckin', 'lastReboot', 'lastRebootReason', 'version', 'temperature',
     'connectionStatus', 'throughputStatus', 'clockSyncStatus', 'hardwareStatus', 'softwareStatus',
   ],
   properties: {
@@ -33,6 +33,13 @@ export const READER_HEALTH_SCHEMA = {
       required: ['App', 'Firmware'],
       properties: { App: { type: 'string' }, Firmware: { type: 'string' } },
       description: 'as the agent last reported it; null until then',
+    },
+    temperature: {
+      type: 'object',
+      nullable: true,
+      required: ['celsius', 'at'],
+      properties: { celsius: { type: 'number', description: 'degrees Celsius' }, at: { type: 'string', format: 'date-time', description: 'the check-in that carried it' } },
+      description: 'the reader\'s own temperature as it last reported it (check-in `temperatureCelsius`; LLRP: Impinj ImpinjReaderTemperature; IoT: GET /api/v1/system/temperature); null when it never did',
     },
     connectionStatus: STATUS_OBJECT,
     throughputStatus: STATUS_OBJECT,

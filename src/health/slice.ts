@@ -1,7 +1,7 @@
 // Reader health (interface: Reader health, Health event): GET
 // /health/v1/readers, /health/v1/readers/{readerName}, POST /health/v1/events.
 // Rules in docs/health.md; the read model in projections/health/.
-import type { Slice } from '../core/slice';
+import type { Slice } from '../slice';
 import { hasRole } from '../config';
 import { notFound } from '../core/http/errors';
 import { readerDefinitionOf, readerDefinitionsOf } from '../readerdefinitions';

@@ -12,6 +12,12 @@ export interface CodeAt {
   readonly eventTime: string;
 }
 
+/** What a reader said of its temperature, and when (the check-in's time). */
+export interface Temperature {
+  readonly celsius: number;
+  readonly at: string;
+}
+
 export type CategoryState = Readonly<Partial<Record<Severity, CodeAt>>>;
 
 export interface ReaderHealthState {
@@ -21,6 +27,8 @@ export interface ReaderHealthState {
   /** Newest `at` of the AgentCheckedIn events (the gateway also keeps a fresher one in Redis). */
   readonly lastCheckin: string | null;
   readonly version: Versions | null;
+  /** The reader's own temperature from its newest check-in that carried one (absent in states stored before). */
+  readonly temperature?: Temperature | null;
   readonly lastReboot: string | null;
   readonly lastRebootReason: string | null;
   /** eventTime of the newest HEALTH_RESET: events at or before it count no more. */
@@ -36,6 +44,7 @@ export function initialHealthState(readerName: string): ReaderHealthState {
     agent: null,
     lastCheckin: null,
     version: null,
+    temperature: null,
     lastReboot: null,
     lastRebootReason: null,
     resetAt: null,
@@ -81,6 +90,7 @@ export function evolveHealth(state: ReaderHealthState, event: HealthStreamEvent)
         agent: { agentId: d.agentId, state: d.state, at: d.at },
         lastCheckin: later(state.lastCheckin, d.at) ? d.at : state.lastCheckin,
         version: d.versions,
+        temperature: d.temperatureCelsius === undefined || !later(state.temperature?.at ?? null, d.at) ? (state.temperature ?? null) : { celsius: d.temperatureCelsius, at: d.at },
       };
     }
     case 'ReaderNotResponding':

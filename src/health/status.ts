@@ -10,7 +10,7 @@
 //   UPDATING_FIRMWARE > ERROR (a FAILED status object) > RUNNING_JOB > IDLE.
 import { STATUS_CATEGORIES, type StatusCategory } from './codes';
 import { notRespondingAfterMs, type HealthSettings } from './settings';
-import type { CategoryState, ReaderHealthState } from './state';
+import type { CategoryState, ReaderHealthState, Temperature } from './state';
 import type { Versions } from './events';
 
 export type HealthStatusValue = 'HEALTHY' | 'WARNING' | 'FAILED';
@@ -29,6 +29,8 @@ export interface ReaderHealth {
   /** Not in the interface: `args.reason` of the last REBOOT event. */
   readonly lastRebootReason: string | null;
   readonly version: Versions | null;
+  /** Not in the interface: the reader's own temperature as it last reported it. */
+  readonly temperature: Temperature | null;
   readonly connectionStatus: StatusObject;
   readonly throughputStatus: StatusObject;
   readonly clockSyncStatus: StatusObject;
@@ -95,6 +97,7 @@ export function readerHealthAt(
     lastReboot: state?.lastReboot ?? null,
     lastRebootReason: state?.lastRebootReason ?? null,
     version: state?.version ?? null,
+    temperature: state?.temperature ?? null,
     connectionStatus: statuses.connectionStatus,
     throughputStatus: statuses.throughputStatus,
     clockSyncStatus: statuses.clockSyncStatus,

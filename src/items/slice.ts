@@ -2,7 +2,7 @@
 // /data/v1/items/show/history over the items and history read models
 // (projections/items/), which the items projection keeps in the projections
 // role. Rules in docs/item-processing.md ("Read models").
-import type { Slice } from '../core/slice';
+import type { Slice } from '../slice';
 import type { RouteParam } from '../core/http/routes';
 import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../core/paging';
 import { ItemsReadModel } from '../../projections/items/readmodel';

@@ -1,7 +1,7 @@
 // The job side of the agent protocol (contract: assignment.ts): what a reader
 // is told at check-in and how its acknowledgement is recorded.
 import * as E from 'fp-ts/Either';
-import type { AppDeps } from '../core/slice';
+import type { AppDeps } from '../slice';
 import { readerConfigurationFor, toResponse as recipeResponse } from '../recipes';
 import { readerConfigurationKind } from '../readerconfigurations/kind';
 import { toResponse as configurationResponse } from '../readerconfigurations';

@@ -1,6 +1,6 @@
 // What the jobs slice reads: the jobs read model, the read-your-writes waiter
 // on the jobs projection, and the configuration a job uses.
-import type { AppDeps } from '../core/slice';
+import type { AppDeps } from '../slice';
 import { checkpointWaiter, type ProjectionWaiter } from '../core/resource/consistency';
 import { RedisCheckpointStore } from '../core/subscriptions';
 import { JobsReadModel, JOBS_PROJECTION } from '../../projections/jobs/readmodel';

@@ -1,7 +1,7 @@
 // The jobs slice's background work: the job runner in the `jobs` role (the
 // jobs read model runs with every read model, src/app/wiring.ts).
 import type { Role } from '../config';
-import type { AppDeps } from '../core/slice';
+import type { AppDeps } from '../slice';
 import { readersFor } from './context';
 import { readerConflicts } from './readers';
 import { systemClock, type Clock } from '../core/clock';

@@ -3,7 +3,7 @@
 // by process.ts in the `jobs` and `projections` roles.
 import { conflict } from '../core/http/errors';
 import type { ResourceDeps } from '../core/resource/routes';
-import type { AppDeps, Slice } from '../core/slice';
+import type { AppDeps, Slice } from '../slice';
 import type { RecipeDeletionGuard } from '../recipes';
 import type { UsageSource } from '../facilities';
 import { jobsReadModel } from './context';

@@ -4,7 +4,7 @@
 // the REST query that shows the same data, so the stream never tells a user
 // more than the queries would. Format: docs/api.md, "Live updates".
 import type { Context } from 'koa';
-import type { AppDeps, Slice } from '../core/slice';
+import type { AppDeps, Slice } from '../slice';
 import { badRequest, forbidden } from '../core/http/errors';
 import { currentPrincipal, hasAnyRole, type Role } from '../auth';
 import { LiveHub } from './hub';

@@ -175,7 +175,12 @@ export const IMPINJ = {
   ENABLE_EXTENSIONS: 21,
   ENABLE_EXTENSIONS_RESPONSE: 22,
   /** Custom parameter subtypes. */
+  /** ImpinjRequestedData (u32 RequestedData) in GET_READER_CONFIG, and the value asking for the temperature. */
+  RequestedData: 21,
+  REQUESTED_READER_TEMPERATURE: 2004,
   InventorySearchMode: 23,
+  /** ImpinjReaderTemperature (s16, degrees Celsius) in GET_READER_CONFIG_RESPONSE. */
+  ReaderTemperature: 37,
   TagReportContentSelector: 50,
   EnableRFPhaseAngle: 52,
   EnablePeakRSSI: 53,

@@ -71,6 +71,42 @@ export const addRoSpec = (id: number, spec: RoSpec): Buffer => encodeMessage(MSG
 export const impinjEnableExtensions = (id: number): Buffer =>
   encodeMessage(MSG.CUSTOM_MESSAGE, id, Buffer.concat([u32(IMPINJ.VENDOR), u8(IMPINJ.ENABLE_EXTENSIONS), u32(0)]));
 
+/**
+ * GET_READER_CONFIG (13.1.4: AntennaID 0, RequestedData 0 = all, GPI and GPO
+ * port 0) with ImpinjRequestedData asking for the reader's temperature.
+ */
+export const getImpinjTemperature = (id: number): Buffer =>
+  encodeMessage(
+    MSG.GET_READER_CONFIG,
+    id,
+    Buffer.concat([u16(0), u8(0), u16(0), u16(0), encodeParams([customParam(IMPINJ.VENDOR, IMPINJ.RequestedData, u32(IMPINJ.REQUESTED_READER_TEMPERATURE))])]),
+  );
+
+/** Bytes of GET_READER_CONFIG before its parameters: AntennaID, RequestedData, GPIPortNum, GPOPortNum. */
+const GET_READER_CONFIG_FIXED = 7;
+
+/** Whether a GET_READER_CONFIG asks for Impinj's reader temperature (all data, or ImpinjRequestedData 2004 / all configuration 2000). */
+export function asksImpinjTemperature(m: LlrpMessage): boolean {
+  if (m.body.length < GET_READER_CONFIG_FIXED) return false;
+  const requested = custom({ params: decodeParams(m.body, GET_READER_CONFIG_FIXED) }, IMPINJ.VENDOR, IMPINJ.RequestedData);
+  const data = requested === undefined ? Buffer.alloc(0) : bytes(requested, 'data');
+  return data.length >= 4 && (data.readUInt32BE(0) === IMPINJ.REQUESTED_READER_TEMPERATURE || data.readUInt32BE(0) === 2000);
+}
+
+/** GET_READER_CONFIG_RESPONSE as an Impinj reader answers it (the simulator): M_Success and ImpinjReaderTemperature. */
+export function temperatureResponse(id: number, celsius: number): Buffer {
+  const t = Buffer.alloc(2);
+  t.writeInt16BE(Math.round(celsius), 0);
+  return encodeMessage(MSG.GET_READER_CONFIG_RESPONSE, id, encodeParams([{ type: P.LLRPStatus, fields: { statusCode: 0, errorDescription: '' } }, customParam(IMPINJ.VENDOR, IMPINJ.ReaderTemperature, t)]));
+}
+
+/** The ImpinjReaderTemperature (degrees Celsius) of a GET_READER_CONFIG_RESPONSE; null when it carries none. */
+export function readerTemperatureOf(m: LlrpMessage): number | null {
+  const p = custom({ params: decodeParams(m.body) }, IMPINJ.VENDOR, IMPINJ.ReaderTemperature);
+  const data = p === undefined ? Buffer.alloc(0) : bytes(p, 'data');
+  return data.length >= 2 ? data.readInt16BE(0) : null;
+}
+
 /** Reader event types of EventNotificationState (13.2.6.2). */
 export const READER_EVENT = { ROSPEC: 2, REPORT_BUFFER_FILL_WARNING: 3, READER_EXCEPTION: 4, ANTENNA: 8 } as const;
 

@@ -7,7 +7,7 @@
 import type { Channel } from 'amqplib';
 import type { Logger } from '../core/logger';
 import { connectAmqp, type AmqpConnection } from '../core/amqp/connect';
-import type { BackgroundWork } from '../core/slice';
+import type { BackgroundWork } from '../slice';
 import { declareQueue } from './declare';
 
 const CONNECT_TIMEOUT_MS = 5000;

@@ -14,7 +14,7 @@ import { appendEvents } from '../core/eventstore';
 import { encodeEvent } from '../core/events';
 import type { Logger } from '../core/logger';
 import type { RedisClient } from '../core/redis/connect';
-import type { BackgroundWork } from '../core/slice';
+import type { BackgroundWork } from '../slice';
 import { queueEvents } from './events';
 import { queueStream } from './model';
 import { clientQueueId } from '../brokerauth';

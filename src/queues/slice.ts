@@ -8,7 +8,7 @@ import { NO_STREAM } from '@eventstore/db-client';
 import type { Context } from 'koa';
 import type * as t from 'io-ts';
 import { hasRole } from '../config';
-import type { AppDeps, BackgroundWork, Slice } from '../core/slice';
+import type { AppDeps, BackgroundWork, Slice } from '../slice';
 import { decodeInput, refuseUnknownFields } from '../core/http/decode';
 import { appendEvents } from '../core/eventstore';
 import { encodeEvent } from '../core/events';
@@ -16,7 +16,6 @@ import { currentPrincipal } from '../auth';
 import { HEALTH_EVENT_TYPES } from '../health';
 import { queueEvents, type QueueConfiguredData } from './events';
 import { queueListKind, visibleQueues } from './listing';
-import { queuesPart } from '../../projections/config/queues';
 import { commandMetadata } from '../core/resource/routes';
 import { notFound } from '../core/http/errors';
 import { clientQueueId } from '../brokerauth';
@@ -99,7 +98,6 @@ const declarers = new WeakMap<AppDeps, QueueDeclarer>();
 
 export const queuesSlice: Slice = {
   name: 'queues',
-  projectionParts: [queuesPart],
   start(deps: AppDeps, roles): BackgroundWork | undefined {
     const work: BackgroundWork[] = [];
     if (hasRole({ roles }, 'api')) {

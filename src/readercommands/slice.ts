@@ -14,7 +14,7 @@ import { decodeInput, refuseUnknownFields } from '../core/http/decode';
 import { rootPathBefore } from '../core/http/root-path';
 import { notFound, type ApiError } from '../core/http/errors';
 import { commandMetadata } from '../core/resource/routes';
-import type { AppDeps, Slice } from '../core/slice';
+import type { AppDeps, Slice } from '../slice';
 import { facilityKind } from '../facilities';
 import { readerDefinitionsOf } from '../readerdefinitions';
 import {

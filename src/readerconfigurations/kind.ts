@@ -3,7 +3,7 @@
 // `config:readerConfiguration` (name -> stored document). Recipes and (later)
 // jobs read that hash through readerConfigurationsOf.
 import { defineResourceKind } from '../core/resource/kind';
-import type { ConfigReadModel } from '../../projections/config/readmodel';
+import type { ConfigReadModel } from '../core/resource/readmodel';
 import { ReaderConfiguration } from './model';
 
 export const readerConfigurationKind = defineResourceKind<ReaderConfiguration>(

@@ -4,8 +4,7 @@
 // recipe would be refused with (in-use.ts): both 409, naming the recipes.
 import type { ApiError } from '../core/http/errors';
 import { addNamedResourceRoutes } from '../core/resource/routes';
-import type { Slice } from '../core/slice';
-import { resourcePart } from '../../projections/config/projection';
+import type { Slice } from '../slice';
 import { recipeKind, type Recipe } from '../recipes';
 import { deletionRefusal, validateReaderConfigurationWrite } from './in-use';
 import {
@@ -27,7 +26,6 @@ export interface ReaderConfigurationWriteContext {
 
 export const readerConfigurationsSlice: Slice = {
   name: 'readerConfigurations',
-  projectionParts: [resourcePart(readerConfigurationKind)],
   register(table, deps) {
     addNamedResourceRoutes<ReaderConfiguration, NamedBody, ReaderConfigurationWriteContext>(table, deps, {
       kind: readerConfigurationKind,

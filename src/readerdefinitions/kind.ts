@@ -3,7 +3,7 @@
 // `config:readerDefinition` (name -> stored document). Other slices read
 // that hash (thresholds, recipes, jobs): readerDefinitionsOf is their door.
 import { defineResourceKind } from '../core/resource/kind';
-import type { ConfigReadModel } from '../../projections/config/readmodel';
+import type { ConfigReadModel } from '../core/resource/readmodel';
 import { ReaderDefinition } from './codec';
 
 export const readerDefinitionKind = defineResourceKind<ReaderDefinition>('readerDefinition', 'ReaderDefinition', ReaderDefinition);

@@ -8,10 +8,8 @@ import type { ResourceKind } from '../core/resource/kind';
 import { addNamedResourceRoutes, type ResourceDeps } from '../core/resource/routes';
 import { conflict } from '../core/http/errors';
 import { thresholdKind, thresholdsUsingReader } from '../thresholds';
-import type { AppDeps, Slice } from '../core/slice';
-import { ConfigReadModel, type ConfigRedis } from '../../projections/config/readmodel';
-import { resourcePart } from '../../projections/config/projection';
-import { readerFeaturesPart } from '../../projections/config/reader-features';
+import type { AppDeps, Slice } from '../slice';
+import { ConfigReadModel, type ConfigRedis } from '../core/resource/readmodel';
 import { facilityKind, type UsageSource } from '../facilities';
 import { ReaderDefinitionBody, type ReaderDefinition } from './codec';
 import { ReaderFeatureReadModel } from './feature-readmodel';
@@ -112,7 +110,6 @@ function registerGroupsRoute(table: RouteTable, deps: ResourceDeps): void {
 
 export const readerDefinitionsSlice: Slice = {
   name: 'readerDefinitions',
-  projectionParts: [resourcePart(readerDefinitionKind), readerFeaturesPart],
   facilityUsage: readerDefinitionFacilityUsage,
   register(table, deps) {
     const features = new ReaderFeatureReadModel(deps.redis, deps.keys);

@@ -16,7 +16,7 @@ import type { IotConnection } from '../readerdefinitions';
 import { failInJob, flushMsOf, JobFeed, readerHealth, storeReads } from './job-side';
 import type { TagRead } from './batch';
 import { ReaderLinkBase } from './link-base';
-import type { PendingCommand } from '../agents';
+import { CHECKIN_EVENT_INTERVAL_MS, type PendingCommand } from '../agents';
 import { done, failed, type CommandOutcome } from './commands';
 import { webhookPathOf } from './webhook';
 import { issueSecret } from '../agents';
@@ -202,6 +202,9 @@ export class IotLink extends ReaderLinkBase {
   private async session(signal: AbortSignal): Promise<'was-up'> {
     const status = (await this.must('GET', '/status')) as Record<string, unknown> | undefined;
     this.firmware = typeof status?.['firmwareVersion'] === 'string' ? status['firmwareVersion'] : '';
+    // Before the link counts as connected, so the first check-in carries it.
+    let temperatureAt = Date.now();
+    await this.readTemperature();
     const stream = new AbortController();
     const onStop = (): void => stream.abort();
     signal.addEventListener('abort', onStop, { once: true });
@@ -229,11 +232,30 @@ export class IotLink extends ReaderLinkBase {
         if (signal.aborted) break;
         if (streamEnded) throw streamEnded;
         await this.must('GET', '/status');
+        if (Date.now() - temperatureAt >= CHECKIN_EVENT_INTERVAL_MS) {
+          temperatureAt = Date.now();
+          await this.readTemperature();
+        }
       }
       return 'was-up';
     } finally {
       signal.removeEventListener('abort', onStop);
       stream.abort();
+    }
+  }
+
+  /**
+   * GET /system/temperature (`systemTemperature`, degrees Celsius), once a check-in event interval
+   * (the temperature rides on the check-ins). A reader without the endpoint keeps none; a failed
+   * read keeps the last value: the status poll, not this, decides whether the reader is there.
+   */
+  private async readTemperature(): Promise<void> {
+    try {
+      const res = await this.call('GET', '/system/temperature');
+      const t = typeof res.body === 'object' && res.body !== null ? (res.body as Record<string, unknown>)['systemTemperature'] : undefined;
+      if (res.status === 200 && typeof t === 'number' && Number.isFinite(t)) this.temperature = t;
+    } catch (err) {
+      this.log.debug('reader temperature not read', { reader: this.target.name, err: (err as Error).message });
     }
   }
 

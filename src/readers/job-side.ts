@@ -3,7 +3,7 @@
 // feed its tag reads to the job as TagsReported through the agent gateway's
 // own acceptReport (the same events, duplicate guard and statistics).
 import { randomUUID } from 'node:crypto';
-import type { AppDeps } from '../core/slice';
+import type { AppDeps } from '../slice';
 import type { Logger } from '../core/logger';
 import { ApiError } from '../core/http/errors';
 import { acceptReport, reportHealth, type AgentHealthEvent } from '../agents';

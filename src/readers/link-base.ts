@@ -3,7 +3,7 @@
 import type { Logger } from '../core/logger';
 import { RedisLease } from '../core/redis/lease';
 import type { JobFeed, ReaderSide } from './job-side';
-import type { AppDeps } from '../core/slice';
+import type { AppDeps } from '../slice';
 import type { JobsForAgents } from '../jobs';
 import type { ReadersSettings } from './settings';
 import { completeReaderCommand, markCommandsDelivered, pendingCommandsOf, type PendingCommand } from '../agents';
@@ -25,6 +25,8 @@ export type LinkState = 'standby' | 'connecting' | 'connected' | 'waiting' | 'st
 
 export abstract class ReaderLinkBase {
   state: LinkState = 'connecting';
+  /** What the reader says of its own temperature (degrees Celsius), where its protocol gives it; carried by the check-ins. */
+  temperature: number | null = null;
   protected running: JobFeed | undefined;
   protected readonly failedJobs = new Set<string>();
   protected readonly stopping = new AbortController();

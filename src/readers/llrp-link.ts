@@ -7,7 +7,7 @@
 // events; what the reader cannot do fails the reader in the job.
 import * as E from 'fp-ts/Either';
 import type { AgentHealthEvent } from '../agents';
-import { IMPINJ, MSG, LlrpClient, type LlrpMessage, addRoSpec, closeConnection, decodeCapabilities, decodeReaderEvent, decodeTagReads, getReaderCapabilities, impinjEnableExtensions, keepaliveAck, roSpecCommand, setReaderConfig, statusOf, type Capabilities } from '../llrp';
+import { IMPINJ, MSG, LlrpClient, type LlrpMessage, addRoSpec, closeConnection, decodeCapabilities, decodeReaderEvent, decodeTagReads, getImpinjTemperature, getReaderCapabilities, impinjEnableExtensions, readerTemperatureOf, keepaliveAck, roSpecCommand, setReaderConfig, statusOf, type Capabilities } from '../llrp';
 import { failInJob, flushMsOf, JobFeed, readerHealth } from './job-side';
 import { ReaderLinkBase, type LinkDeps } from './link-base';
 import { readerConfigurationKind } from '../readerconfigurations';
@@ -18,6 +18,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Backoff } from '../core/retry';
 import type { PendingCommand } from '../agents';
 import { llrpCommandOutcome, type CommandOutcome } from './commands';
+import { CHECKIN_EVENT_INTERVAL_MS } from '../agents';
 
 export interface LinkTarget {
   readonly name: string;
@@ -141,6 +142,9 @@ export class LlrpLink extends ReaderLinkBase {
       await this.ask(client, MSG.SET_READER_CONFIG, (id) => setReaderConfig(id, { keepaliveMs: this.d.settings.keepaliveMs }));
       // Whatever a previous host left on the reader (ROSpec 0 = every ROSpec).
       await this.ask(client, MSG.DELETE_ROSPEC, (id) => roSpecCommand(MSG.DELETE_ROSPEC, id, 0));
+      // Before the link counts as connected, so the first check-in carries it.
+      const impinj = decoded.capabilities.manufacturer === IMPINJ.VENDOR;
+      if (impinj) await this.readTemperature(client);
       this.state = 'connected';
       if (this.reportedDown) this.log.info('reader connected again', { reader: name });
       else this.log.info('reader connected', { reader: name, address: `${host}:${port}`, firmware: decoded.capabilities.firmware, antennas: decoded.capabilities.maxAntennas });
@@ -149,14 +153,31 @@ export class LlrpLink extends ReaderLinkBase {
       const watchdog = setInterval(() => {
         if (Date.now() - this.lastHeardMs > 3 * this.d.settings.keepaliveMs) client.destroy(new Error(`no KEEPALIVE for ${3 * this.d.settings.keepaliveMs} ms`));
       }, Math.max(250, Math.floor(this.d.settings.keepaliveMs / 2)));
+      // As often as a check-in event is written (the temperature rides on it).
+      const thermometer = impinj ? setInterval(() => void this.readTemperature(client), CHECKIN_EVENT_INTERVAL_MS) : undefined;
       try {
         await client.closed;
       } finally {
         clearInterval(watchdog);
+        clearInterval(thermometer);
       }
       return 'was-up';
     } finally {
       client.destroy();
+    }
+  }
+
+  /**
+   * Impinj's ImpinjReaderTemperature, asked by GET_READER_CONFIG with ImpinjRequestedData (the
+   * standard has no temperature): kept for the check-ins. A reader that does not answer it keeps
+   * the last value; nothing else depends on it.
+   */
+  private async readTemperature(client: LlrpClient): Promise<void> {
+    try {
+      const m = await this.ask(client, MSG.GET_READER_CONFIG, getImpinjTemperature);
+      this.temperature = readerTemperatureOf(m) ?? this.temperature;
+    } catch (err) {
+      this.log.debug('reader temperature not read', { reader: this.target.name, err: (err as Error).message });
     }
   }
 

@@ -2,7 +2,7 @@
 // and the Impinj IoT interface (docs/readers.md). Reader definitions say which
 // readers to connect (their `connection`), jobs say what they run; the one
 // route receives IoT webhook deliveries.
-import type { Slice } from '../core/slice';
+import type { Slice } from '../slice';
 import { jobsForAgents } from '../jobs';
 import { mqttTopicPrefixOf } from './settings';
 import { startReadersWork } from './work';

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context, Middleware, Next } from 'koa';
 import type { RouteTable } from '../core/http/routes';
 import { forbidden, unauthorized } from '../core/http/errors';
-import type { AppDeps } from '../core/slice';
+import type { AppDeps } from '../slice';
 import { acceptReport, storedSecretDigest, secretMatches } from '../agents';
 import type { JobsForAgents } from '../jobs';
 import { ReadBatch } from './batch';

@@ -6,7 +6,7 @@
 // something changed or once a minute), so reader health works as for agents:
 // a reader whose connection is gone stops "checking in" and becomes
 // NOT_RESPONDING.
-import type { AppDeps, BackgroundWork } from '../core/slice';
+import type { AppDeps, BackgroundWork } from '../slice';
 import { recordCheckin, agentKeys, CHECKIN_EVENT_INTERVAL_MS } from '../agents';
 import { type JobsForAgents, jobsReadModel, heldReaders } from '../jobs';
 import { readerDefinitionsOf } from '../readerdefinitions';
@@ -87,7 +87,8 @@ export function startReadersWork(deps: AppDeps, jobs: JobsForAgents, settings: R
       const next: Presence = { state: link.runningJob === null ? 'IDLE' : 'RUNNING_JOB', firmware: link.firmware, atMs: now.getTime() };
       const last = presence.get(name);
       if (last !== undefined && last.state === next.state && last.firmware === next.firmware && now.getTime() - last.atMs < CHECKIN_EVENT_INTERVAL_MS) continue;
-      await recordCheckin(deps, name, { agentId: READERS_AGENT_ID, versions: { App: link instanceof LlrpLink ? 'LLRP' : 'IOT', Firmware: next.firmware }, state: next.state }, now);
+      const temperature = link.temperature === null ? {} : { temperatureCelsius: link.temperature };
+      await recordCheckin(deps, name, { agentId: READERS_AGENT_ID, versions: { App: link instanceof LlrpLink ? 'LLRP' : 'IOT', Firmware: next.firmware }, state: next.state, ...temperature }, now);
       presence.set(name, next);
     }
   };

@@ -3,7 +3,7 @@
 // (name -> stored document). Reader configurations read it (in use?), and
 // the job runner will.
 import { defineResourceKind } from '../core/resource/kind';
-import type { ConfigReadModel } from '../../projections/config/readmodel';
+import type { ConfigReadModel } from '../core/resource/readmodel';
 import { Recipe } from './model';
 
 export const recipeKind = defineResourceKind<Recipe>('recipe', 'Recipe', Recipe);

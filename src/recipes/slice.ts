@@ -4,9 +4,8 @@
 // overrides), both loaded from the config read model before deciding.
 import type { ApiError } from '../core/http/errors';
 import { addNamedResourceRoutes, type ResourceDeps } from '../core/resource/routes';
-import type { Slice } from '../core/slice';
-import type { ConfigReadModel } from '../../projections/config/readmodel';
-import { resourcePart } from '../../projections/config/projection';
+import type { Slice } from '../slice';
+import type { ConfigReadModel } from '../core/resource/readmodel';
 import { readerConfigurationKind } from '../readerconfigurations/kind';
 import { namedBody, type NamedBody } from '../readerconfigurations/named-body';
 import { readerDefinitionsOf } from '../readerdefinitions';
@@ -43,7 +42,6 @@ export interface RecipesSliceOptions {
 export function makeRecipesSlice(options: RecipesSliceOptions): Slice {
   return {
     name: 'recipes',
-    projectionParts: [resourcePart(recipeKind)],
     register(table, deps) {
       addNamedResourceRoutes<Recipe, NamedBody, RecipeContext>(table, deps, {
         kind: recipeKind,

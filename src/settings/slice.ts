@@ -3,12 +3,11 @@
 // removes them, GET (an addition to the interface) shows them. Sending the traps
 // is another slice's work; it reads the settings from the config read model.
 import { right } from 'fp-ts/Either';
-import { resourcePart } from '../../projections/config/projection';
 import { decodeInput } from '../core/http/decode';
 import { ApiError, notFound } from '../core/http/errors';
 import type { RouteTable } from '../core/http/routes';
 import { commandMetadata, runResourceCommand, type ResourceDeps } from '../core/resource/routes';
-import type { Slice } from '../core/slice';
+import type { Slice } from '../slice';
 import { SNMP_SETTINGS_NAME, snmpSettingsKind } from './kind';
 import { SnmpSettingsBody, snmpSettingsFromBody, snmpSettingsResponse } from './snmp';
 
@@ -125,6 +124,5 @@ export function registerSnmpRoutes(table: RouteTable, deps: ResourceDeps): void 
 
 export const settingsSlice: Slice = {
   name: 'settings',
-  projectionParts: [resourcePart(snmpSettingsKind)],
   register: (table, deps) => registerSnmpRoutes(table, deps),
 };

@@ -60,6 +60,8 @@ export class SimIotReader {
   /** A reader keeping time by NTP refuses PUT /system/time, as the interface documents. */
   ntp = false;
   private bootingUntil = 0;
+  /** GET /system/temperature's `systemTemperature` (degrees Celsius). */
+  temperature = 43;
 
   constructor(private readonly o: IotReaderOptions) {}
 
@@ -135,6 +137,7 @@ export class SimIotReader {
       }
       if (req.method === 'GET' && path === '/status') this.o.stats?.add(this.name, 'checkins');
       if (req.method === 'GET' && path === '/status') return send(200, { status: this.activePreset ? 'running' : 'idle', activePreset: this.activePreset ? { id: this.activePreset } : null, firmwareVersion: '8.2.1-sim' });
+      if (req.method === 'GET' && path === '/system/temperature') return send(200, { systemTemperature: this.temperature });
       const preset = /^\/profiles\/inventory\/presets\/([^/]+)(\/start)?$/.exec(path);
       if (preset && req.method === 'PUT' && !preset[2]) {
         const p = (await this.body(req)) as Preset;

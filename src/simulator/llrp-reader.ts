@@ -7,7 +7,7 @@
 // search mode it names drive the same radio model the agent simulator uses,
 // and reads go out as RO_ACCESS_REPORT every N tags (N of the ROReportSpec).
 import net from 'node:net';
-import { IMPINJ, MSG, P, encodeMessage, LlrpFramer, type LlrpMessage, capabilitiesResponse, decodeAddRoSpec, readerEventNotification, readKeepaliveSpec, roAccessReport, roSpecIdOf, statusMessage, tagReportData, type Capabilities, type RoSpec, encodeParams } from '../llrp';
+import { IMPINJ, MSG, P, asksImpinjTemperature, encodeMessage, temperatureResponse, LlrpFramer, type LlrpMessage, capabilitiesResponse, decodeAddRoSpec, readerEventNotification, readKeepaliveSpec, roAccessReport, roSpecIdOf, statusMessage, tagReportData, type Capabilities, type RoSpec, encodeParams } from '../llrp';
 import { RF_MODE_OF, SEARCH_MODE_OF } from '../readers';
 import type { Logger } from '../core/logger';
 import type { ReaderLayout } from './layout';
@@ -59,6 +59,8 @@ export class SimLlrpReader {
   private windowFrom = 0;
   port = 0;
   readsSent = 0;
+  /** What the reader says of its temperature (degrees Celsius) when asked (Impinj's GET_READER_CONFIG extension). */
+  temperature = 41;
   readonly capabilities: Capabilities;
 
   constructor(private readonly o: LlrpReaderOptions) {
@@ -141,6 +143,8 @@ export class SimLlrpReader {
     switch (m.type) {
       case MSG.GET_READER_CAPABILITIES:
         return reply(capabilitiesResponse(m.id, this.capabilities));
+      case MSG.GET_READER_CONFIG:
+        return reply(asksImpinjTemperature(m) ? temperatureResponse(m.id, this.temperature) : this.ok(MSG.GET_READER_CONFIG_RESPONSE, m.id));
       case MSG.SET_READER_CONFIG: {
         const period = readKeepaliveSpec(m);
         clearInterval(this.keepaliveTimer);

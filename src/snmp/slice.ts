@@ -1,8 +1,8 @@
 // SNMP notifications of reader health (docs/snmp.md): no routes of its own
 // (the settings are the settings slice's); background work in the relay role.
 import { hasRole } from '../config';
-import type { Slice } from '../core/slice';
-import { resetIfLogWasReplaced } from '../../projections/config/log-reset';
+import type { Slice } from '../slice';
+import { resetIfLogWasReplaced } from '../core/subscriptions/log-reset';
 import type { RunningSubscription } from '../core/subscriptions';
 import { createNetSnmpSender } from './sender';
 import { SNMP_NOTIFIER, snmpSettingsStateKey, startSnmpNotifier } from './worker';

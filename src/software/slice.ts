@@ -3,11 +3,10 @@
 // show/{imageType}/{version} over the images registered so far, and the
 // Admin's POST create that registers one (register.ts).
 import { isLeft } from 'fp-ts/Either';
-import { softwareImagePart } from '../../projections/config/software-image';
 import { runCommand } from '../core/command';
 import { decodeInput } from '../core/http/decode';
 import { commandMetadata } from '../core/resource/routes';
-import type { Slice } from '../core/slice';
+import type { Slice } from '../slice';
 import { listSoftwareImages, showSoftwareImage } from './catalog';
 import { ListSoftwareParams, ShowSoftwareParams } from './codec';
 import { softwareImageEntry, softwareImageEvents, softwareImageStream } from './events';
@@ -51,7 +50,6 @@ const SOFTWARE_IMAGE_SCHEMA = {
 
 export const softwareSlice: Slice = {
   name: 'software',
-  projectionParts: [softwareImagePart],
   register(table, deps) {
     table.add(
       {

@@ -22,7 +22,7 @@ import { StreamNotFoundError, type EventStoreDBClient, type Position } from '@ev
 import { appendEvents } from '../core/eventstore';
 import { encodeEvent } from '../core/events';
 import { conflict } from '../core/http/errors';
-import type { AppDeps } from '../core/slice';
+import type { AppDeps } from '../slice';
 import { engineStreams, itemEvents } from '../engine';
 import { JobsReadModel } from '../../projections/jobs/readmodel';
 import { FACTORY_RESET_STREAM, SUPPORT_STREAM_PREFIX, supportEvents } from './events';

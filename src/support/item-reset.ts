@@ -7,7 +7,7 @@ import { ApiError } from '../core/http/errors';
 import { decodeInput } from '../core/http/decode';
 import { appendEvents } from '../core/eventstore';
 import { encodeEvent } from '../core/events';
-import type { AppDeps } from '../core/slice';
+import type { AppDeps } from '../slice';
 import { facilityKind } from '../facilities';
 import { ITEM_RESET_STREAM, itemResetEvents } from './events';
 

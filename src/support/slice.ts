@@ -12,7 +12,7 @@ import { usersSlice } from '../users';
 import { factoryDefaultsSlice } from '../defaults';
 import { decodeInput } from '../core/http/decode';
 import type { RouteTable } from '../core/http/routes';
-import type { AppDeps, Slice } from '../core/slice';
+import type { AppDeps, Slice } from '../slice';
 import { ConfigurationArchive, exportConfiguration, foreignStreams, importConfiguration } from './config-archive';
 import { exportLogs } from './log-export';
 import { retainedLogDataDir } from './log-file';

@@ -1,6 +1,6 @@
 // What the thresholds slice reads from the config read model: its own two
 // kinds, in id order, and the (name, facility) of every reader definition.
-import type { ConfigReadModel } from '../../projections/config/readmodel';
+import type { ConfigReadModel } from '../core/resource/readmodel';
 import type { AntennaConfiguration } from './antenna-configuration';
 import { byId } from './response';
 import type { Threshold, ThresholdContext } from './threshold';

@@ -5,15 +5,13 @@
 // Not covered yet: a reader definition still named by a threshold can be
 // deleted, and so can a threshold named by a THRESHOLD recipe's
 // `thresholdIds`.
-import { resourcePart } from '../../projections/config/projection';
-import type { Slice } from '../core/slice';
+import type { Slice } from '../slice';
 import { registerAntennaConfigurationRoutes } from './antenna-routes';
-import { antennaConfigurationKind, thresholdKind } from './kind';
+import { thresholdKind } from './kind';
 import { registerThresholdRoutes } from './threshold-routes';
 
 export const thresholdsSlice: Slice = {
   name: 'thresholds',
-  projectionParts: [resourcePart(antennaConfigurationKind), resourcePart(thresholdKind)],
   facilityUsage: async (deps) => ({
     thresholds: (await deps.readModel.list(thresholdKind)).map((t) => ({ id: String(t.id), facility: t.facility })),
   }),

@@ -1,6 +1,6 @@
 // Request bodies of the token endpoints.
 import * as t from 'io-ts';
-import { TokenId } from './tokenId';
+import { TokenId } from '../auth';
 
 /** `PUT /authentication/v1/revokeToken`. */
 export const RevokeTokenBody = t.exact(t.type({ token: TokenId }));

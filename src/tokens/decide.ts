@@ -4,8 +4,8 @@
 // read model. Both are passed in the command.
 import { left, right, type Either } from 'fp-ts/Either';
 import { conflict, forbidden, notFound, type ApiError } from '../core/http/errors';
-import { hasAnyRole, type Principal } from '../auth/roles';
-import { tokenIdOfDigest } from './tokenId';
+import { hasAnyRole, type Principal } from '../auth';
+import { tokenIdOfDigest } from '../auth';
 import type { CommandStream, Decider } from '../core/command';
 import { assertNever, evolveTokens, initialTokensState, tokenEvents, tokensStream, type TokenEvent, type TokensState } from './events';
 

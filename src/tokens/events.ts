@@ -12,7 +12,7 @@
 import * as t from 'io-ts';
 import { isRight } from 'fp-ts/Either';
 import { defineEvents, type EventOf } from '../core/events';
-import { TokenId, tokenSha256 } from './tokenId';
+import { TokenId, tokenSha256 } from '../auth';
 
 /** A Date stored as its ISO 8601 string. */
 export const DateFromISOString = new t.Type<Date, string, unknown>(

@@ -2,4 +2,3 @@
 // this folder is its own (docs/architecture.md, "Boundaries").
 export { onTokens } from './decide';
 export { tokenEvents } from './events';
-export { isTokenId, normaliseTokenId, tokenIdOf, tokenIdOfDigest } from './tokenId';

@@ -5,7 +5,7 @@
 // `authenticationToken.token` is the token's id (tokenIdOfDigest), a UUID
 // that revokeToken accepts in place of the token.
 import type { TokensState } from './events';
-import { tokenIdOfDigest } from './tokenId';
+import { tokenIdOfDigest } from '../auth';
 
 export interface TokenResponse {
   readonly token: string;

@@ -6,7 +6,7 @@
 import { isLeft } from 'fp-ts/Either';
 import type { Context } from 'koa';
 import type { RouteTable } from '../core/http/routes';
-import type { AppDeps } from '../core/slice';
+import type { AppDeps } from '../slice';
 import { aggregateStream } from '../core/eventstore';
 import { decodeInput } from '../core/http/decode';
 import { notFound, type ApiError } from '../core/http/errors';
@@ -18,7 +18,7 @@ import { runTokenCommand } from './commands';
 import { tokensDecider } from './decide';
 import { tokenEvents, tokensStream, type TokensState } from './events';
 import { toTokenListing, toTokenResponse } from './listing';
-import { isTokenId, newTokenId, tokenIdOf, tokenIdOfDigest, tokenSha256 } from './tokenId';
+import { isTokenId, newTokenId, tokenIdOf, tokenIdOfDigest, tokenSha256 } from '../auth';
 import { tokenToValidate, validateToken, validateTokenErrorToApi } from './validate';
 
 const TOKEN_SCHEMA: Record<string, unknown> = { type: 'object', required: ['token'], additionalProperties: false, properties: { token: { type: 'string', format: 'uuid' } } };

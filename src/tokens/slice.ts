@@ -1,7 +1,7 @@
 // Authentication tokens: issue, list, revoke, validate. The tokens read model
-// (projections/auth tokensPart) is part of every config projection already,
+// (tokensPart, projections/config/auth.ts) is a part of the config projection,
 // since authentication needs it whatever slices run.
-import type { Slice } from '../core/slice';
+import type { Slice } from '../slice';
 import { registerTokenRoutes } from './routes';
 
 export const tokensSlice: Slice = {

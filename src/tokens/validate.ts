@@ -7,7 +7,7 @@ import { badRequest, unauthorized, unprocessable, type ApiError } from '../core/
 import { userOfToken, type PrincipalStore } from '../auth';
 import { toResponse, type UserResponse } from '../users';
 import { assertNever } from './events';
-import { normaliseTokenId } from './tokenId';
+import { normaliseTokenId } from '../auth';
 
 export type ValidateTokenError =
   | { readonly code: 'NoToken' }

@@ -8,7 +8,7 @@ import { decodeInput } from '../core/http/decode';
 import { notFound } from '../core/http/errors';
 import type { RouteTable } from '../core/http/routes';
 import { commandMetadata } from '../core/resource/routes';
-import type { AppDeps } from '../core/slice';
+import type { AppDeps } from '../slice';
 import { facilityKind } from '../facilities';
 import { readerDefinitionsOf } from '../readerdefinitions';
 import { softwareImageEntry } from '../software';

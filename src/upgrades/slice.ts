@@ -1,9 +1,8 @@
 // The upgrades slice: /control/v1/upgrades routes, the upgrade list in the
 // config projection, and the upgrade runner in the `jobs` role
 // (docs/upgrades.md).
-import { upgradesPart } from '../../projections/config/upgrades';
 import { hasRole } from '../config';
-import type { Slice } from '../core/slice';
+import type { Slice } from '../slice';
 import { systemClock, type Clock } from '../core/clock';
 import { registerUpgradeRoutes } from './routes';
 import { startUpgradeRunner } from './runner';
@@ -11,7 +10,6 @@ import { startUpgradeRunner } from './runner';
 export function makeUpgradesSlice(opts: { clock?: Clock } = {}): Slice {
   return {
     name: 'upgrades',
-    projectionParts: [upgradesPart],
     register: (table, deps) => registerUpgradeRoutes(table, deps),
     start(deps, roles) {
       if (!hasRole({ roles }, 'jobs')) return undefined;

@@ -1,13 +1,13 @@
 // Reads of the users read model (`<prefix>v1:config:user`, written by
-// projections/auth). Only name and roles leave this module: the stored
+// the users part of the config projection, projections/config/auth.ts). Only name and roles leave this module: the stored
 // password hash is decoded nowhere else than by authentication.
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/Either';
-import type { AppDeps } from '../core/slice';
+import type { AppDeps } from '../slice';
 import { formatDecodeErrors } from '../core/decode-errors';
 import { Role } from '../auth';
-import { USER_KIND } from '../../projections/auth/keys';
-import { CONFIG_READ_MODEL } from '../../projections/config/readmodel';
+import { USER_KIND } from '../auth';
+import { CONFIG_READ_MODEL } from '../core/resource/readmodel';
 import { ReadModelGate } from '../core/redis/readiness';
 
 const UserView = t.type({ name: t.string, roles: t.array(Role) });

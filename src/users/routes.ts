@@ -6,7 +6,7 @@
 import { isLeft } from 'fp-ts/Either';
 import type { Context } from 'koa';
 import type { RouteTable } from '../core/http/routes';
-import type { AppDeps } from '../core/slice';
+import type { AppDeps } from '../slice';
 import { runCommand, type CommandOutcome } from '../core/command';
 import { decodeInput } from '../core/http/decode';
 import { ApiError, notFound } from '../core/http/errors';

@@ -1,9 +1,9 @@
 // Users: the first-start admin, and (routes) user management for Admins.
 import { isLeft } from 'fp-ts/Either';
-import type { AppDeps, Slice } from '../core/slice';
+import type { AppDeps, Slice } from '../slice';
 import { runCommand } from '../core/command';
 import { hashPassword } from '../auth';
-import { USER_KIND } from '../../projections/auth/keys';
+import { USER_KIND } from '../auth';
 import { bootstrapAdmin, bootstrapCommand } from './bootstrap';
 import { onUser } from './decide';
 import { registerUserRoutes } from './routes';

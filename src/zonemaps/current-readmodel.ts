@@ -5,7 +5,7 @@
 // (projections/config/current-zone-map.ts) only.
 import * as t from 'io-ts';
 import type { ResourceKind } from '../core/resource/kind';
-import type { ConfigReadModel } from '../../projections/config/readmodel';
+import type { ConfigReadModel } from '../core/resource/readmodel';
 import type { ZoneMap } from './codec';
 import type { CurrentZoneMaps } from './current';
 import { zoneMapKind } from './kind';

@@ -3,3 +3,4 @@
 export { currentZoneMapEntry, currentZoneMapOf } from './current-readmodel';
 export { CURRENT_ZONE_MAP_STREAM_PREFIX, currentZoneMapEvents } from './events';
 export { zoneLocator, type ZoneLocator } from './lookup';
+export { zoneMapKind } from './kind';

@@ -6,9 +6,7 @@
 import * as E from 'fp-ts/Either';
 import type { ApiError } from '../core/http/errors';
 import { addNamedResourceRoutes } from '../core/resource/routes';
-import { resourcePart } from '../../projections/config/projection';
-import { currentZoneMapPart } from '../../projections/config/current-zone-map';
-import type { Slice } from '../core/slice';
+import type { Slice } from '../slice';
 import { facilityKind, type UsageSource } from '../facilities';
 import { ZoneMapInput, type ZoneMap } from './codec';
 import { checkZoneMapDeletion, checkZoneMapReplace, type CurrentZoneMaps } from './current';
@@ -46,7 +44,6 @@ export const zoneMapFacilityUsage: UsageSource = async (deps) => ({
 
 export const zoneMapsSlice: Slice = {
   name: 'zoneMaps',
-  projectionParts: [resourcePart(zoneMapKind), currentZoneMapPart],
   facilityUsage: zoneMapFacilityUsage,
   register(table, deps) {
     addNamedResourceRoutes<ZoneMap, ZoneMapInput, ZoneMapWriteContext>(table, deps, {

@@ -11,7 +11,7 @@ import { loadConfigOrThrow } from '../../src/config';
 import { readStream } from '../../src/core/eventstore';
 import { ApiError } from '../../src/core/http/errors';
 import { RedisKeys } from '../../src/core/redis/keys';
-import type { AppDeps } from '../../src/core/slice';
+import type { AppDeps } from '../../src/slice';
 import type { Assignment, JobsForAgents } from '../../src/jobs/assignment';
 import { startTestApp, type TestApp } from '../support/app';
 import { agentSide, errorPaths, READERS, userWithRole, type AgentSide } from '../readerdefinitions/e2e-support';

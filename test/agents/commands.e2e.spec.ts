@@ -7,7 +7,7 @@ import { issueReaderCommand, readerCommandEvents, readerCommandsOf, readerComman
 import { readerHealthEvents, readerHealthStream } from '../../src/agents/events';
 import { agentAuthorization } from '../../src/agents/guard';
 import { readStream } from '../../src/core/eventstore';
-import type { Logger } from '../../src/core/logger';
+import { silent } from '../support/logger';
 import { ApiError } from '../../src/core/http/errors';
 import { SimAgent } from '../../src/simulator/agent';
 import { realClock } from '../../src/simulator/clock';
@@ -24,7 +24,6 @@ const R1 = 'dock door/1'; // needs escaping in paths
 const R2 = 'dock-2';
 const p = (reader: string): string => `${A}/${encodeURIComponent(reader)}`;
 const checkinBody = { agentId: 'agent-1', versions: { App: '1.0.0', Firmware: '7.6.1' }, state: 'IDLE' };
-const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
 
 describe('agent commands over HTTP', function () {
   this.timeout(60_000);

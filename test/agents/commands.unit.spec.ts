@@ -16,7 +16,7 @@ import {
   type ReaderCommandEvent,
   type ReaderCommandsState,
 } from '../../src/agents/commands';
-import { readerCommandsPart } from '../../projections/agents/commands';
+import { readerCommandsPart } from '../../projections/config/agent-commands';
 
 const T0 = '2026-11-23T10:00:00.000Z';
 const T1 = '2026-11-23T10:00:10.000Z';

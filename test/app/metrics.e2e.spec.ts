@@ -4,13 +4,11 @@
 // secret (route templates, not paths). Served on the API port to Admin and,
 // with METRICS_PORT, without credentials on a port of its own.
 import { expect } from 'chai';
-import type { Logger } from '../../src/core/logger';
+import { silent } from '../support/logger';
 import { parseOptions } from '../../src/simulator/options';
 import { runSimulation } from '../../src/simulator/run';
 import { startTestApp, type TestApp } from '../support/app';
 import { sleep } from '../support/wait';
-
-const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
 
 interface Sample {
   readonly name: string;

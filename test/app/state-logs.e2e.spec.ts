@@ -3,14 +3,12 @@
 // not a line per HTTP request (those are debug). Read back through the
 // retained log (GET /support/v1/logs), which keeps info and above.
 import { expect } from 'chai';
-import type { Logger } from '../../src/core/logger';
+import { silent } from '../support/logger';
 import { parseOptions } from '../../src/simulator/options';
 import { runSimulation } from '../../src/simulator/run';
 import { startTestApp, type TestApp } from '../support/app';
 import { retainedLogLines } from '../support/retained-log';
 import { sleep } from '../support/wait';
-
-const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
 
 describe('logs while readers report', function () {
   this.timeout(120_000);

@@ -1,7 +1,7 @@
 // An in-memory PrincipalStore for tests: users and tokens in maps, token uses
 // recorded so tests can see touchToken calls.
 import type { PrincipalStore, StoredToken, StoredUser } from '../../src/auth/store';
-import { tokenIdOf } from '../../src/tokens/tokenId';
+import { tokenIdOf } from '../../src/auth/token-id';
 
 export class MemoryPrincipalStore implements PrincipalStore {
   readonly users = new Map<string, StoredUser>();

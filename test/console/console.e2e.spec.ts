@@ -10,11 +10,9 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { parseOptions } from '../../src/simulator/options';
 import { runSimulation, type Summary } from '../../src/simulator/run';
-import type { Logger } from '../../src/core/logger';
+import { silent } from '../support/logger';
 import { startTestApp, type TestApp } from '../support/app';
 import { chromiumPresent, launchBrowser, logIn, screenshot, until, type TestBrowser } from '../support/browser';
-
-const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent } as unknown as Logger;
 
 async function openKind(page: Page, label: string): Promise<void> {
   await page.click(`nav.side a:text-is("${label}")`);

@@ -12,11 +12,9 @@ import { consume, type Consumer } from '../queues/support';
 import { createHash } from 'node:crypto';
 import { parseOptions } from '../../src/simulator/options';
 import { runSimulation, type Summary } from '../../src/simulator/run';
-import type { Logger } from '../../src/core/logger';
+import { silent } from '../support/logger';
 import { EventStoreDBClient } from '@eventstore/db-client';
 import { appendChanges, changes, epc, projected } from './item-fixtures';
-
-const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent } as unknown as Logger;
 
 describe('console screens in Chromium', function () {
   this.timeout(300_000);

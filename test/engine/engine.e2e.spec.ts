@@ -10,15 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { readStream } from '../../src/core/eventstore';
-import type { Logger } from '../../src/core/logger';
+import { silent } from '../support/logger';
 import { ENGINE_STREAM, itemEvents } from '../../src/engine/events';
 import { startEngineWorker } from '../../src/engine/worker';
 import { startTestApp, type TestApp } from '../support/app';
 import { agentSide, type AgentSide } from '../readerdefinitions/e2e-support';
 import { epc, postReport, startInventoryJob, type RunningJob } from './e2e-support';
 import { sleep, waitForValue } from '../support/wait';
-
-const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
 
 interface Record_ {
   kind: string;

@@ -9,7 +9,6 @@
 // (test/engine/partitions.unit.spec.ts).
 import { expect } from 'chai';
 import { readStream } from '../../src/core/eventstore';
-import type { Logger } from '../../src/core/logger';
 import { connectRedis, type RedisClient } from '../../src/core/redis/connect';
 import { RedisKeys } from '../../src/core/redis/keys';
 import { itemEvents } from '../../src/engine/events';
@@ -20,9 +19,9 @@ import { startTestApp, type TestApp } from '../support/app';
 import { expectStatus } from '../readerconfigurations/e2e-support';
 import { agentSide, type AgentSide } from '../readerdefinitions/e2e-support';
 import { epc, startLiveJob, type LiveJob } from './live-job';
+import { silent } from '../support/logger';
 import { sleep, waitForValue } from '../support/wait';
 
-const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
 const LEASE_MS = 1500;
 
 interface HistoryRecord {

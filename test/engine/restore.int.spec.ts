@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appendEvents } from '../../src/core/eventstore';
 import { encodeEvent } from '../../src/core/events';
-import type { Logger } from '../../src/core/logger';
+import { silent } from '../support/logger';
 import type { EngineState, ItemState } from '../../src/engine';
 import { ENGINE_STREAM, itemEvents } from '../../src/engine/events';
 import { restoreState, type Restored } from '../../src/engine/restore';
@@ -21,7 +21,6 @@ import { startTestEventStore, type TestEventStore } from '../support/eventstore'
 import { Harness } from './fixtures';
 import { jobsOf, runSteps, scenarioSteps } from './scenarios';
 
-const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
 const contexts = new Map(jobsOf().map((c) => [c.jobId, c]));
 
 /** Writes a snapshot of `state`; without `passages` the header is the one written before open passages were kept. */

@@ -7,6 +7,9 @@
 // of tagtrail in the middle of the stream (the endpoint kills it when the
 // fifth document arrives, and answers nothing for that one): after the
 // restart every event arrives, and none that was acknowledged comes again.
+// The restarted process's /metrics count what it pushed: the documents and
+// events the endpoint acknowledged from it, its one refused request and
+// retry, and a lag back at zero.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,6 +46,10 @@ describe('EPCIS capture (child processes): retries, SIGKILL mid-stream and resta
   const authorizations = new Set<string>();
   let requests = 0;
   let killAt = 0;
+  /** The process answered now (1, then 2 after the restart), and what the endpoint acknowledged from the second one. */
+  let generation = 1;
+  let refuseNext = false;
+  const fromSecond = { documents: 0, events: 0 };
 
   const startService = async (): Promise<RunningProcess> => {
     const proc = runEntryPoint('src/main.ts', childEnv({
@@ -70,7 +77,8 @@ describe('EPCIS capture (child processes): retries, SIGKILL mid-stream and resta
         res.writeHead(401).end();
         return;
       }
-      if (requests === 1) {
+      if (requests === 1 || refuseNext) {
+        refuseNext = false;
         res.writeHead(503, { 'Retry-After': '1' }).end('busy');
         return;
       }
@@ -84,6 +92,10 @@ describe('EPCIS capture (child processes): retries, SIGKILL mid-stream and resta
       const errors = epcisErrors(doc);
       if (errors.length > 0) invalid.push(...errors);
       acknowledged.push(...doc.epcisBody.eventList.map((e) => e.eventID));
+      if (generation === 2) {
+        fromSecond.documents += 1;
+        fromSecond.events += doc.epcisBody.eventList.length;
+      }
       res.writeHead(202, { Location: `/capture/${requests}` }).end();
     });
   };
@@ -131,6 +143,8 @@ describe('EPCIS capture (child processes): retries, SIGKILL mid-stream and resta
     // Four documents of at most PER_DOCUMENT (a batch of the log may end one early) were acknowledged.
     expect(atKill, 'killed mid-stream').to.be.within(4, 4 * PER_DOCUMENT);
     await stream(10); // the log goes on while tagtrail is down
+    generation = 2;
+    refuseNext = true;
     service = await startService();
     await stream(5);
     await waitFor(`all ${expected.size} events acknowledged`, () => new Set(acknowledged).size === expected.size, { timeoutMs: 90_000, intervalMs: 200 });
@@ -141,5 +155,30 @@ describe('EPCIS capture (child processes): retries, SIGKILL mid-stream and resta
     const logs = [...(service?.stdoutLines ?? []), ...(service?.stderrLines ?? [])].join('\n');
     expect(logs).not.to.contain(PASSWORD);
     expect(logs).to.contain('epcis capture');
+  });
+
+  it('the pushing process\'s /metrics count its documents, events, failure and retry; its lag returns to zero', async () => {
+    const scrape = async (): Promise<string> => {
+      const res = await fetch(`${baseUrl}/metrics`, { headers: { Authorization: ADMIN } });
+      expect(res.status).to.equal(200);
+      return res.text();
+    };
+    /** The value of a series of repository "partner" (and the given labels), undefined when absent. */
+    const value = (text: string, metric: string, labels = ''): number | undefined => {
+      const line = text.split('\n').find((l) => l.startsWith(`${metric}{`) && l.includes('repository="partner"') && l.includes(labels));
+      return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
+    };
+    const caughtUp = await waitFor('capture lag back to zero', async () => {
+      const text = await scrape();
+      return value(text, 'tagtrail_epcis_capture_lag_events') === 0 ? text : undefined;
+    }, { timeoutMs: 30_000, intervalMs: 250 });
+    expect(fromSecond.documents).to.be.greaterThan(0);
+    expect(value(caughtUp, 'tagtrail_epcis_capture_documents_total'), 'documents').to.equal(fromSecond.documents);
+    expect(value(caughtUp, 'tagtrail_epcis_capture_events_total'), 'events').to.equal(fromSecond.events);
+    expect(value(caughtUp, 'tagtrail_epcis_capture_failures_total', 'reason="http_503"'), 'refused requests').to.equal(1);
+    expect(value(caughtUp, 'tagtrail_epcis_capture_retries_total'), 'retries').to.equal(1);
+    expect(value(caughtUp, 'tagtrail_epcis_capture_lag_seconds'), 'lag in seconds').to.equal(0);
+    expect(caughtUp).not.to.contain(PASSWORD);
+    expect(caughtUp).not.to.contain('/epcis/v2/capture');
   });
 });

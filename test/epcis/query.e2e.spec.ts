@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { EventStoreDBClient } from '@eventstore/db-client';
 import { encodeEvent } from '../../src/core/events';
 import { ENGINE_STREAM, itemEvents } from '../../src/engine/events';
-import type { Logger } from '../../src/core/logger';
+import { silent } from '../support/logger';
 import { parseOptions } from '../../src/simulator/options';
 import { runSimulation } from '../../src/simulator/run';
 import { epcUriOf } from '../../src/epcis/epc-uri';
@@ -18,7 +18,6 @@ import { createUser, expectStatus } from '../readerconfigurations/e2e-support';
 import { expectValidEpcis } from './validate';
 import { waitFor } from '../support/wait';
 
-const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
 const EVENTS = '/epcis/v2/events';
 const BASE = 'https://tagtrail.example/epcis/';
 const SGTIN_A = '3074257BF7194E4000001A85'; // urn:epc:id:sgtin:0614141.812345.6789
@@ -34,7 +33,6 @@ interface Ev {
   bizLocation?: { id: string };
 }
 interface HistoryRecord { epc: string; fromZone: string; toZone: string; fromFacility: string | null; toFacility: string | null; observationTime: string }
-
 
 describe('EPCIS query interface over a simulated run', function () {
   this.timeout(120_000);
@@ -139,6 +137,13 @@ describe('EPCIS query interface over a simulated run', function () {
 
     const { events: departing } = await walk({ EQ_bizStep: 'departing', perPage: '1000' });
     expect(departing.map((e) => e.eventID)).to.deep.equal(all.filter((e) => e.bizStep === 'departing').map((e) => e.eventID));
+    // Several values: one parameter, `|`-separated (the REST binding's pipeDelimited style), `%7C` as the standard's examples write it or raw.
+    const both = all.filter((e) => e.bizStep === 'arriving' || e.bizStep === 'departing').map((e) => e.eventID);
+    expect(both.length).to.be.greaterThan(departing.length);
+    expect((await walk({ EQ_bizStep: 'arriving|departing', perPage: '1000' })).events.map((e) => e.eventID)).to.deep.equal(both);
+    const raw = await app.request('GET', `${EVENTS}?EQ_bizStep=departing|https://ref.gs1.org/cbv/BizStep-arriving&perPage=1000`);
+    expectStatus(raw, 200);
+    expect(eventsOf(raw.body).map((e) => e.eventID)).to.deep.equal(both);
 
     const rp = all[0]!.readPoint.id;
     const { events: atRp } = await walk({ EQ_readPoint: rp, perPage: '1000' });
@@ -199,6 +204,13 @@ describe('EPCIS query interface over a simulated run', function () {
     expect(bad.headers.get('content-type')).to.match(/^application\/problem\+json/);
     expect(bad.body).to.include({ type: 'epcisException:QueryParameterException', status: 400 });
     expect(bad.body.errors.map((e: { path: string }) => e.path).sort()).to.deep.equal(['query.EQ_action', 'query.perPage']);
+    // A repeated parameter is not how EPCIS lists values: refused, not half-answered.
+    const repeated = await app.request('GET', `${EVENTS}?EQ_bizStep=arriving&EQ_bizStep=departing`);
+    expectStatus(repeated, 400);
+    expect(repeated.body.errors.map((e: { path: string; reason: string }) => [e.path, e.reason])).to.deep.equal([['query.EQ_bizStep', 'must be given once, its values separated by | (EPCIS REST binding: pipeDelimited)']]);
+    const badItem = await query({ MATCH_epc: 'urn:epc:id:sgtin:0614141.812345.6789|not a uri' });
+    expectStatus(badItem, 400);
+    expect(badItem.body.errors.map((e: { path: string }) => e.path)).to.deep.equal(['query.MATCH_epc']);
     const first = await query({ perPage: '1' });
     const token = new URL(`http://x${/^<([^>]+)>/.exec(first.headers.get('link')!)![1]}`).searchParams.get('nextPageToken')!;
     const other = await query({ perPage: '1', EQ_bizStep: 'arriving', nextPageToken: token });

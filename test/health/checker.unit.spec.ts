@@ -2,10 +2,9 @@ import { expect } from 'chai';
 import { responsivenessChanges, startResponsivenessChecker, type CheckerSource } from '../../src/health/checker';
 import { DEFAULT_HEALTH_SETTINGS } from '../../src/health/settings';
 import { initialHealthState, type ReaderHealthState } from '../../src/health/state';
-import type { Logger } from '../../src/core/logger';
+import { silent } from '../support/logger';
 import type { EventStoreDBClient } from '@eventstore/db-client';
 
-const quiet: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {}, child: () => quiet };
 const T0 = Date.parse('2026-11-23T10:00:00.000Z');
 const at = (sec: number): string => new Date(T0 + sec * 1000).toISOString();
 const now = (sec: number): Date => new Date(T0 + sec * 1000);
@@ -43,7 +42,7 @@ describe('responsiveness checker: changes (injected clock)', () => {
     const checkins = new Map<string, string>([['r1', at(0)]]);
     const source: CheckerSource = { states: async () => states, lastCheckins: async () => checkins };
     const checker = startResponsivenessChecker({
-      client, source, settings: DEFAULT_HEALTH_SETTINGS, clock: () => clock, logger: quiet, ready: Promise.resolve(), everyMs: 0,
+      client, source, settings: DEFAULT_HEALTH_SETTINGS, clock: () => clock, logger: silent, ready: Promise.resolve(), everyMs: 0,
     });
     expect(await checker.tick()).to.deep.equal([]);
     clock = now(40);

@@ -48,7 +48,7 @@ describe('reader health over HTTP', function () {
     expect(list.status).to.equal(200);
     expect(list.body.map((h: { readerName: string }) => h.readerName)).to.deep.equal(['r1', 'r2', 'r3', 'r4']);
     expect(list.body[0]).to.deep.equal({
-      readerName: 'r1', state: 'AWAITING_AGENT', lastCheckin: null, lastReboot: null, lastRebootReason: null, version: null,
+      readerName: 'r1', state: 'AWAITING_AGENT', lastCheckin: null, lastReboot: null, lastRebootReason: null, version: null, temperature: null,
       connectionStatus: { status: 'HEALTHY', code: null },
       throughputStatus: { status: 'HEALTHY', code: null },
       clockSyncStatus: { status: 'HEALTHY', code: null },
@@ -96,13 +96,17 @@ describe('reader health over HTTP', function () {
   it('through the agent gateway: check-in and reported health events show up, lastCheckin from the gateway', async () => {
     const secret = (await app.request('PUT', '/agent/v1/readers/r4/secret')).body.secret as string;
     const auth = agentAuthorization('r4', secret);
-    const checkin = { agentId: 'sim-4', versions: { App: '2.0.0', Firmware: '7.6.1' }, state: 'RUNNING_JOB' };
+    const checkin = { agentId: 'sim-4', versions: { App: '2.0.0', Firmware: '7.6.1' }, state: 'RUNNING_JOB', temperatureCelsius: 47.5 };
     expect((await app.request('POST', '/agent/v1/readers/r4/checkin', { body: checkin, auth })).status).to.equal(200);
     const events = [{ eventTime: new Date().toISOString(), type: 'CLOCK_SYNC', code: 'NTP', args: { message: 'drift' } }];
     expect((await app.request('POST', '/agent/v1/readers/r4/health', { body: { events }, auth })).status).to.equal(204);
     const h = await eventually(() => app.request('GET', `${READERS}/r4`), (r) => r.body.clockSyncStatus?.status === 'WARNING');
     expect(h.body).to.include({ state: 'RUNNING_JOB' });
     expect(h.body.version).to.deep.equal({ App: '2.0.0', Firmware: '7.6.1' });
+    expect(h.body.temperature?.celsius).to.equal(47.5);
+    const bad = await app.request('POST', '/agent/v1/readers/r4/checkin', { body: { ...checkin, temperatureCelsius: 'hot' }, auth });
+    expect(bad.status).to.equal(400);
+    expect(JSON.stringify(bad.body)).to.contain('temperatureCelsius');
     expect(h.body.clockSyncStatus).to.deep.equal({ status: 'WARNING', code: 'NTP' });
     const found = await app.request('POST', EVENTS, { body: { readerNames: ['r4'], codes: ['NTP'] } });
     expect(found.body.events).to.deep.equal([{ readerName: 'r4', ...events[0] }]);

@@ -123,6 +123,16 @@ describe('reader health: lifecycle fields', () => {
       .to.deep.equal({ App: '2.0', Firmware: '7.0' });
   });
 
+  it('given check-ins with and without a temperature, then temperature is the newest one reported, with its check-in time; null before any', () => {
+    const warm = (sec: number, celsius: number): HealthStreamEvent => ({ type: 'AgentCheckedIn', data: { ...(checkin(sec).data as object), temperatureCelsius: celsius } as never });
+    expect(healthAt(given(checkin(0)), 1).temperature).to.equal(null);
+    expect(healthAt(given(warm(0, 38), checkin(60)), 61).temperature).to.deep.equal({ celsius: 38, at: at(0) });
+    expect(healthAt(given(warm(0, 38), warm(60, 52.5)), 61).temperature).to.deep.equal({ celsius: 52.5, at: at(60) });
+    // A state stored before temperatures existed has no field: null.
+    const { temperature: _dropped, ...old } = given(checkin(0));
+    expect(healthAt(old as ReaderHealthState, 1).temperature).to.equal(null);
+  });
+
   it('given a later check-in, then version is what the agent reports', () => {
     expect(healthAt(given(report('VERSION_UPDATE', 1, 'LIFECYCLE', { newVersion: '2.0' }), checkin(5, 'IDLE', '3.0')), 6).version)
       .to.deep.equal({ App: '3.0', Firmware: '7.0' });

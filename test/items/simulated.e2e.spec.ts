@@ -2,14 +2,11 @@
 // the agent API, the engine turns reports into item changes, the read models
 // serve them over the items and history queries.
 import { expect } from 'chai';
-import type { Logger } from '../../src/core/logger';
+import { silent } from '../support/logger';
 import { parseOptions } from '../../src/simulator/options';
 import { runSimulation } from '../../src/simulator/run';
 import { startTestApp, type TestApp } from '../support/app';
 import { waitFor } from '../support/wait';
-
-const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
-
 
 describe('simulated readers to item data', function () {
   this.timeout(120_000);

@@ -10,9 +10,9 @@ import { expectStatus, RC, RECIPES, seedReaderDefinition } from '../readerconfig
 import { inventoryBody } from '../readerconfigurations/fixtures';
 import { jobsForAgents } from '../../src/jobs/agents';
 import { RedisKeys } from '../../src/core/redis/keys';
-import { ConfigReadModel } from '../../projections/config/readmodel';
+import { ConfigReadModel } from '../../src/core/resource/readmodel';
 import { createLogger } from '../../src/core/logger';
-import type { AppDeps } from '../../src/core/slice';
+import type { AppDeps } from '../../src/slice';
 import { waitForValue } from '../support/wait';
 
 const JOBS = '/control/v1/jobs';

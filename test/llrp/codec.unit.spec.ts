@@ -15,7 +15,10 @@ import {
   decodeCapabilities,
   decodeReaderEvent,
   decodeTagReads,
+  asksImpinjTemperature,
+  getImpinjTemperature,
   keepaliveAck,
+  readerTemperatureOf,
   readKeepaliveSpec,
   setReaderConfig,
   statusOf,
@@ -145,6 +148,28 @@ describe('llrp/messages responses and events', () => {
     expect(decodeReaderEvent(framed as never)).to.deep.include({ connectionAttempt: 2, timestampUs: 0x0005c0c7f2d41000, antenna: null });
     const antenna = msg(MSG.READER_EVENT_NOTIFICATION, 0, tlv(246, `${tlv(128, '0005C0C7F2D41000')}${tlv(255, '00 0003')}`));
     expect(decodeReaderEvent(new LlrpFramer().push(antenna)[0] as never).antenna).to.deep.equal({ connected: false, antennaId: 3 });
+  });
+});
+
+describe('llrp/messages reader temperature (Impinj extension)', () => {
+  it('given GET_READER_CONFIG for the temperature, when encoded, then AntennaID 0, RequestedData 0 (all), GPI/GPO 0, ImpinjRequestedData 2004', () => {
+    const expected = msg(MSG.GET_READER_CONFIG, 4, `0000 00 0000 0000 ${tlv(1023, `${h32(25882)} ${h32(21)} ${h32(2004)}`)}`);
+    expect(getImpinjTemperature(4).toString('hex')).to.equal(expected.toString('hex'));
+    expect(asksImpinjTemperature(new LlrpFramer().push(expected)[0] as never)).to.equal(true);
+    expect(asksImpinjTemperature(new LlrpFramer().push(msg(MSG.GET_READER_CONFIG, 5, '0000 00 0000 0000'))[0] as never)).to.equal(false);
+  });
+
+  it('given GET_READER_CONFIG_RESPONSE with a standard parameter, another vendor\'s and ImpinjReaderTemperature -12, when decoded, then -12 C', () => {
+    const m = msg(MSG.GET_READER_CONFIG_RESPONSE, 4, [
+      tlv(287, '0000 0000'), // LLRPStatus M_Success, empty description
+      tlv(220, '01 00002710'), // KeepaliveSpec (periodic, 10 s): a parameter the answer may carry
+      tlv(1023, `${h32(9999)} ${h32(37)} 0029`), // same subtype, another vendor: not a temperature
+      tlv(1023, `${h32(25882)} ${h32(37)} FFF4`), // ImpinjReaderTemperature, signed: -12
+    ].join(''));
+    const [framed] = new LlrpFramer().push(m);
+    expect(statusOf(framed as never).code).to.equal(0);
+    expect(readerTemperatureOf(framed as never)).to.equal(-12);
+    expect(readerTemperatureOf(new LlrpFramer().push(msg(MSG.GET_READER_CONFIG_RESPONSE, 4, tlv(287, '0000 0000')))[0] as never)).to.equal(null);
   });
 });
 

@@ -1,11 +1,10 @@
 import { expect } from 'chai';
 import type { Position } from '@eventstore/db-client';
 import { InMemoryCheckpointStore } from '../../src/core/subscriptions';
-import type { Logger } from '../../src/core/logger';
+import { silent } from '../support/logger';
 import { ConfirmedCheckpoints } from '../../src/queues/committer';
 import { sleep } from '../support/wait';
 
-const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
 const pos = (n: number): Position => ({ commit: BigInt(n), prepare: BigInt(n) });
 const deferred = () => {
   let resolve: () => void = () => undefined;

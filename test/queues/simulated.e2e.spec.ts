@@ -3,14 +3,13 @@
 // ItemEvents the history query serves), and filtered queues exactly the
 // records passing their filter.
 import { expect } from 'chai';
-import type { Logger } from '../../src/core/logger';
+import { silent } from '../support/logger';
 import { parseOptions } from '../../src/simulator/options';
 import { runSimulation } from '../../src/simulator/run';
 import { startTestApp, type TestApp } from '../support/app';
 import { consume, type Consumer } from './support';
 import { sleep } from '../support/wait';
 
-const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
 type Record_ = { epc: string; fromZone: string; toZone: string; observationTime: string };
 const order = (a: Record_, b: Record_): number => `${a.epc}${a.observationTime}${a.toZone}`.localeCompare(`${b.epc}${b.observationTime}${b.toZone}`);
 

@@ -4,14 +4,13 @@
 // reports the request's reason as a LIFECYCLE REBOOT health event. Bad
 // requests are 400s naming the field and append nothing.
 import { expect } from 'chai';
-import type { Logger } from '../../src/core/logger';
+import { silent } from '../support/logger';
 import { parseOptions } from '../../src/simulator/options';
 import { runSimulation } from '../../src/simulator/run';
 import { startTestApp, type TestApp } from '../support/app';
 import { logHead } from '../support/log-head';
 import { waitForValue } from '../support/wait';
 
-const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
 const S = '/support/v1';
 const READERS = ['sim-xarray-1', 'sim-xspan-2', 'sim-speedway-3'];
 

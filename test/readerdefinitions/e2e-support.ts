@@ -10,7 +10,7 @@ import { RedisKeys } from '../../src/core/redis/keys';
 import { checkpointWaiter } from '../../src/core/resource/consistency';
 import type { ResourceDeps } from '../../src/core/resource/routes';
 import { RedisCheckpointStore } from '../../src/core/subscriptions';
-import { ConfigReadModel } from '../../projections/config/readmodel';
+import { ConfigReadModel } from '../../src/core/resource/readmodel';
 import { CONFIG_PROJECTION } from '../../projections/config/projection';
 import { basic, type TestApp } from '../support/app';
 

@@ -12,12 +12,13 @@ import { EventStoreDBClient } from '@eventstore/db-client';
 import { createClient } from 'redis';
 import { RedisKeys } from '../../src/core/redis/keys';
 import type { ResourceDeps } from '../../src/core/resource/routes';
-import { ConfigReadModel } from '../../projections/config/readmodel';
+import { ConfigReadModel } from '../../src/core/resource/readmodel';
 import { generateLayout } from '../../src/simulator/layout';
 import { SimIotReader } from '../../src/simulator/iot-reader';
 import { SimLlrpReader } from '../../src/simulator/llrp-reader';
 import { World } from '../../src/simulator/world';
-import { appWithEnv, silent, until } from './support';
+import { appWithEnv, until } from './support';
+import { silent } from '../support/logger';
 
 describe('reader commands for LLRP and IoT readers (simulated)', function () {
   this.timeout(120_000);

@@ -10,7 +10,8 @@ import { createClient } from 'redis';
 import { generateLayout } from '../../src/simulator/layout';
 import { SimIotReader } from '../../src/simulator/iot-reader';
 import { World } from '../../src/simulator/world';
-import { appWithEnv, silent, until } from './support';
+import { appWithEnv, until } from './support';
+import { silent } from '../support/logger';
 
 describe('IoT reader password: write-only', function () {
   this.timeout(120_000);

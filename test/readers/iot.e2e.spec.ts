@@ -10,9 +10,10 @@ import { World } from '../../src/simulator/world';
 import { parseOptions } from '../../src/simulator/options';
 import { runSimulation } from '../../src/simulator/run';
 import { startTestApp, type TestApp } from '../support/app';
-import { appWithEnv, silent, until } from './support';
+import { appWithEnv, until } from './support';
+import { silent } from '../support/logger';
 import { sleep } from '../support/wait';
-import { freePort } from '../support/redis-server';
+import { freePort } from '../../bench/support/ports';
 
 
 
@@ -66,7 +67,12 @@ describe('Impinj IoT readers (readers role against simulated IoT-interface reade
     await must('PUT', '/configuration/v1/readerConfigurations/createOrReplace', { name: 'iot-inv', operation: 'INVENTORY', configuration: { readerMode: 'MAX_THROUGHPUT', session: 2, searchMode: 'DUAL_TARGET', transmitPowerInDbm: 30 } });
     await must('PUT', '/configuration/v1/recipes/createOrReplace', { name: 'iot-recipe', type: 'INVENTORY', readerConfigurationName: 'iot-inv', reportingInterval: 1 });
     for (const s of sims) {
-      await until(`${s.name} reachable`, async () => ((await app.request('GET', `/health/v1/readers/${s.name}`)).body?.version?.Firmware === '8.2.1-sim' ? true : undefined));
+      const health = await until(`${s.name} reachable`, async () => {
+        const h = await app.request('GET', `/health/v1/readers/${s.name}`);
+        return h.body?.version?.Firmware === '8.2.1-sim' ? h.body : undefined;
+      });
+      // What the reader says of its temperature (GET /api/v1/system/temperature), carried by the check-in.
+      expect(health.temperature?.celsius).to.equal(s.temperature);
     }
     const job = await must('POST', '/control/v1/jobs/start', { recipeName: 'iot-recipe', facility: 'DEFAULT', startDelay: 'PT0S' });
     const running = await until('job RUNNING, the refusing reader failed', async () => {

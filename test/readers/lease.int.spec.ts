@@ -7,14 +7,15 @@ import { createClient } from 'redis';
 import { loadConfigOrThrow } from '../../src/config';
 import { RedisKeys } from '../../src/core/redis/keys';
 import type { RedisClient } from '../../src/core/redis/connect';
-import type { AppDeps } from '../../src/core/slice';
+import type { AppDeps } from '../../src/slice';
 import { jobsForAgents } from '../../src/jobs/agents';
 import { LlrpLink } from '../../src/readers/llrp-link';
 import { DEFAULT_READERS_SETTINGS } from '../../src/readers/settings';
 import { generateLayout } from '../../src/simulator/layout';
 import { SimLlrpReader } from '../../src/simulator/llrp-reader';
 import { World } from '../../src/simulator/world';
-import { silent, until } from './support';
+import { until } from './support';
+import { silent } from '../support/logger';
 import { sleep } from '../support/wait';
 
 describe('readers: one process per reader (lease)', function () {

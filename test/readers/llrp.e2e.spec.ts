@@ -11,7 +11,8 @@ import { World } from '../../src/simulator/world';
 import { parseOptions } from '../../src/simulator/options';
 import { runSimulation } from '../../src/simulator/run';
 import { startTestApp, type TestApp } from '../support/app';
-import { appWithEnv, silent, until } from './support';
+import { appWithEnv, until } from './support';
+import { silent } from '../support/logger';
 import { consume, type Consumer } from '../queues/support';
 import { sleep } from '../support/wait';
 
@@ -66,11 +67,13 @@ describe('LLRP readers (readers role against simulated LLRP readers)', function 
     const queue = await must('PUT', '/data/v1/items/queues', {});
     consumer = await consume(queue.queue as string);
 
-    // Connected before any job: health shows the readers alive (their firmware from the capabilities).
-    await until('readers connected and IDLE', async () => {
+    // Connected before any job: health shows the readers alive (their firmware from the capabilities,
+    // their temperature from Impinj's GET_READER_CONFIG extension).
+    const idle = await until('readers connected and IDLE', async () => {
       const h = await app.request('GET', `/health/v1/readers/${good.name}`);
       return h.body?.state === 'IDLE' && h.body?.version?.Firmware === '7.6.1-sim' ? h.body : undefined;
     });
+    expect(idle.temperature?.celsius).to.equal(good.temperature);
 
     const job = await must('POST', '/control/v1/jobs/start', { recipeName: 'llrp-recipe', facility: 'DEFAULT', startDelay: 'PT0S' });
     const running = await until('job RUNNING with the refusing reader failed', async () => {

@@ -22,7 +22,8 @@ import { World } from '../../src/simulator/world';
 import { ADMIN } from '../support/app';
 import { removeRedisKeys, testRedisPrefix } from '../support/redis-prefix';
 import { childEnv, runEntryPoint, serviceUp, type RunningProcess } from '../support/tagtrailProcess';
-import { silent, until } from './support';
+import { until } from './support';
+import { silent } from '../support/logger';
 
 const BROKER = 'mqtt://127.0.0.1:1883';
 const BEFORE_KILL = 60;

@@ -11,7 +11,8 @@ import { generateLayout } from '../../src/simulator/layout';
 import { SimIotReader } from '../../src/simulator/iot-reader';
 import { World } from '../../src/simulator/world';
 import { sleep } from '../support/wait';
-import { appWithEnv, silent, until } from './support';
+import { appWithEnv, until } from './support';
+import { silent } from '../support/logger';
 
 const BROKER = 'mqtt://127.0.0.1:1883';
 const epc = (n: number): string => `AC0000000000${n.toString(16).toUpperCase().padStart(12, '0')}`;

@@ -12,11 +12,12 @@ import { encodeMessage, LlrpFramer } from '../../src/llrp/frame';
 import { capabilitiesResponse, readerEventNotification, statusMessage } from '../../src/llrp/messages';
 import { RedisKeys } from '../../src/core/redis/keys';
 import type { RedisClient } from '../../src/core/redis/connect';
-import type { AppDeps } from '../../src/core/slice';
+import type { AppDeps } from '../../src/slice';
 import { jobsForAgents } from '../../src/jobs/agents';
 import { LlrpLink } from '../../src/readers/llrp-link';
 import { DEFAULT_READERS_SETTINGS } from '../../src/readers/settings';
-import { silent, until } from './support';
+import { until } from './support';
+import { silent } from '../support/logger';
 
 describe('readers: what an LLRP reader sends that tagtrail does not know', function () {
   this.timeout(30_000);

@@ -1,10 +1,7 @@
-// Shared by the reader connector tests: a silent logger, polling with a
-// deadline, and the service in-process with settings of a describe.
-import type { Logger } from '../../src/core/logger';
+// Shared by the reader connector tests: polling with a deadline, and the
+// service in-process with settings of a describe.
 import { startTestApp, type TestApp } from '../support/app';
 import { waitFor } from '../support/wait';
-
-export const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
 
 /** Polls `probe` until it answers something other than undefined (errors count as not yet). */
 export const until = <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> =>

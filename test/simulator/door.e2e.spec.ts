@@ -5,13 +5,11 @@
 // linger, turn back. The transitions come out of the query and the threshold
 // queue, and the simulator scores them against what really happened.
 import { expect } from 'chai';
-import type { Logger } from '../../src/core/logger';
+import { silent } from '../support/logger';
 import { parseOptions } from '../../src/simulator/options';
 import { runSimulation } from '../../src/simulator/run';
 import { startTestApp, type TestApp } from '../support/app';
 import { consume, type Consumer } from '../queues/support';
-
-const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
 
 describe('simulator: the demo door and its THRESHOLD job', function () {
   this.timeout(180_000);

@@ -7,12 +7,10 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Logger } from '../../src/core/logger';
+import { silent } from '../support/logger';
 import { parseOptions } from '../../src/simulator/options';
 import { runSimulation } from '../../src/simulator/run';
 import { startTestApp, type TestApp } from '../support/app';
-
-const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
 
 /** The `npm run simulate -- ...` lines of the README's Simulator section, as argument lists. */
 function readmeSimulatorExamples(): string[][] {

@@ -6,13 +6,11 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Logger } from '../../src/core/logger';
+import { silent } from '../support/logger';
 import { parseOptions } from '../../src/simulator/options';
 import { runSimulation, type Summary } from '../../src/simulator/run';
 import { startTestApp, type TestApp } from '../support/app';
 import { sleep, waitFor, waitForValue } from '../support/wait';
-
-const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
 
 async function agentApiPresent(app: TestApp): Promise<boolean> {
   const doc = await app.request('GET', '/openapi.json', { auth: null });

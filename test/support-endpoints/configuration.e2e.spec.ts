@@ -8,7 +8,7 @@ import { HttpClient } from '../../src/simulator/http';
 import { generateLayout } from '../../src/simulator/layout';
 import { createLogger } from '../../src/core/logger';
 import { CONFIGURATION_STREAM_PREFIXES, NOT_CONFIGURATION_STREAM_PREFIXES } from '../../src/support/config-archive';
-import { SLICES } from '../../src/app/slices';
+import { CONFIG_PARTS } from '../../projections/config/parts';
 import { ADMIN, basic, startTestApp, type TestApp } from '../support/app';
 import { antennaConfig } from '../thresholds/support';
 
@@ -62,7 +62,7 @@ describe('support: configuration archive', function () {
   });
 
   it('classifies every stream category the config projection reads as configuration or not', () => {
-    const prefixes = ['user-', 'tokens-', ...SLICES.flatMap((s) => (s.projectionParts ?? []).map((p) => p.streamPrefix))];
+    const prefixes = CONFIG_PARTS.map((p) => p.streamPrefix);
     const known = new Set<string>([...CONFIGURATION_STREAM_PREFIXES, ...NOT_CONFIGURATION_STREAM_PREFIXES]);
     expect(prefixes.filter((p) => !known.has(p))).to.deep.equal([]);
   });

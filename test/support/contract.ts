@@ -6,8 +6,7 @@
 // that make HTTP calls (startTestApp's request) run every answer through
 // this, so the document cannot drift from the behaviour.
 import Ajv, { type ValidateFunction } from 'ajv';
-import { openApiDocument, type RouteSpec } from '../../src/core/http/routes';
-import { API_VERSION } from '../../src/app/api';
+import { API_VERSION, openApiDocument, type RouteSpec } from '../../src/core/http/routes';
 import { routeSpecs } from './routes';
 
 interface Operation {

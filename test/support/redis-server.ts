@@ -3,10 +3,10 @@
 // kill or empty Redis use it, never the machine's shared one.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from 'redis';
+import { freePort } from '../../bench/support/ports';
 import { sleep } from './wait';
 
 export interface OwnRedis {
@@ -19,18 +19,6 @@ export interface OwnRedis {
   readonly running: boolean;
   /** Kills it and removes its directory. */
   close(): Promise<void>;
-}
-
-/** A port free right now on 127.0.0.1 (for a service that must know its address before it starts). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startOwnRedis(): Promise<OwnRedis> {

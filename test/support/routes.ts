@@ -3,7 +3,7 @@
 // against.
 import { buildApi } from '../../src/app/api';
 import { SLICES } from '../../src/app/slices';
-import type { AppDeps } from '../../src/core/slice';
+import type { AppDeps } from '../../src/slice';
 import { createLogger } from '../../src/core/logger';
 import type { PrincipalStore } from '../../src/auth/middleware';
 import { RedisKeys } from '../../src/core/redis/keys';

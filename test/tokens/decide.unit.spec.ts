@@ -4,7 +4,7 @@ import { decideOnHistory } from '../../src/core/command';
 import { tokensDecider, tokenErrorToApi, type TokenCommand } from '../../src/tokens/decide';
 import { tokenEvents, tokensStream, type TokenEvent } from '../../src/tokens/events';
 import { toTokenListing, toTokenResponse } from '../../src/tokens/listing';
-import { isTokenId, newTokenId, tokenIdOf, tokenIdOfDigest, tokenSha256 } from '../../src/tokens/tokenId';
+import { isTokenId, newTokenId, tokenIdOf, tokenIdOfDigest, tokenSha256 } from '../../src/auth/token-id';
 import type { Principal } from '../../src/auth/roles';
 
 const now = new Date('2024-02-03T04:05:06Z');

@@ -13,7 +13,7 @@ import { gunzipSync } from 'node:zlib';
 import { EventStoreDBClient, jsonEvent } from '@eventstore/db-client';
 import { createClient } from 'redis';
 import { startTestApp, basic, ADMIN, type TestApp } from '../support/app';
-import { tokenIdOf } from '../../src/tokens/tokenId';
+import { tokenIdOf } from '../../src/auth/token-id';
 import { waitFor } from '../support/wait';
 
 const AUTH = '/authentication/v1';

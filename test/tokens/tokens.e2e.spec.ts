@@ -3,7 +3,7 @@
 // all, and validateToken in both its forms.
 import { expect } from 'chai';
 import { startTestApp, basic, type TestApp, type TestResponse } from '../support/app';
-import { tokenIdOf } from '../../src/tokens/tokenId';
+import { tokenIdOf } from '../../src/auth/token-id';
 
 const AUTH = '/authentication/v1';
 const ME = '/configuration/v1/users/currentUser';

@@ -7,14 +7,13 @@ import { expect } from 'chai';
 import { EventStoreDBClient } from '@eventstore/db-client';
 import { readerAgentEvents, readerAgentStream } from '../../src/agents/events';
 import { readStream } from '../../src/core/eventstore';
-import type { Logger } from '../../src/core/logger';
+import { silent } from '../support/logger';
 import { parseOptions } from '../../src/simulator/options';
 import { runSimulation } from '../../src/simulator/run';
 import { startTestApp, type TestApp } from '../support/app';
 import { finished, maxInProgress, registerImage, upgradeEventsOf, waitForStatus } from './support';
 import { sleep } from '../support/wait';
 
-const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
 const U = '/control/v1/upgrades';
 
 // Round robin over XARRAY, XSPAN, SPEEDWAY: sim-xarray-1, sim-xspan-2, sim-speedway-3, sim-xarray-4, ...

@@ -3,7 +3,7 @@
 // password hash in any response.
 import { expect } from 'chai';
 import { startTestApp, basic, type TestApp, type TestResponse } from '../support/app';
-import { tokenIdOf } from '../../src/tokens/tokenId';
+import { tokenIdOf } from '../../src/auth/token-id';
 
 const USERS = '/configuration/v1/users';
 const tokenAuth = (token: string): string => `Token {"token":"${token}"}`;

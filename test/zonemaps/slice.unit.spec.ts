@@ -4,7 +4,7 @@ import type { ZoneMapInput } from '../../src/zonemaps/codec';
 import { validateZoneMapWrite, zoneMapsSlice, ZONE_MAP_READ_ROLES, ZONE_MAP_WRITE_ROLES } from '../../src/zonemaps/slice';
 import { CURRENT_ZONE_MAP_READ_ROLES, CURRENT_ZONE_MAP_WRITE_ROLES } from '../../src/zonemaps/current-routes';
 import { RouteTable, type RouteSpec } from '../../src/core/http/routes';
-import type { AppDeps } from '../../src/core/slice';
+import type { AppDeps } from '../../src/slice';
 
 const body = (facility?: string): ZoneMapInput => ({
   name: 'live',

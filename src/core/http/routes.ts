@@ -148,6 +148,9 @@ function openApiResponse(r: RouteSpec, status: number, response: RouteResponse):
   return { description, ...(body ? { content: { 'application/json': { schema: body } } } : {}) };
 }
 
+/** The version of the REST interface: the OpenAPI document's, GET /about/v1/info's and the console's. */
+export const API_VERSION = '1.0.0';
+
 /** The OpenAPI 3 document of every route in the tables. */
 export function openApiDocument(routes: readonly RouteSpec[], rootPath: string, version: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};

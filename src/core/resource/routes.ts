@@ -10,7 +10,7 @@ import { decodeInput } from '../http/decode';
 import { conflict, notFound, type ApiError } from '../http/errors';
 import type { RouteTable } from '../http/routes';
 import type { EventMetadata } from '../events';
-import type { ConfigReadModel } from '../../../projections/config/readmodel';
+import type { ConfigReadModel } from './readmodel';
 import type { ProjectionWaiter } from './consistency';
 import { decideResource, evolveResource, initialResourceState, type ResourceCommand, type ResourceState } from './decide';
 import { resourceEventCodecs, streamOf, type ResourceEvent, type ResourceKind } from './kind';

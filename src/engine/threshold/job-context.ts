@@ -1,6 +1,6 @@
 // The ThresholdJobContext of a job from the stored configuration (the worker
 // caches it as it caches an item job's context).
-import type { ConfigReadModel } from '../../../projections/config/readmodel';
+import type { ConfigReadModel } from '../../core/resource/readmodel';
 import type { JobState } from '../../jobs';
 import { recipeOf } from '../../recipes';
 import { listAntennaConfigurations, listThresholds } from '../../thresholds';

@@ -11,7 +11,7 @@ import type { RedisClient } from '../../core/redis/connect';
 import type { RedisKeys } from '../../core/redis/keys';
 import type { Logger } from '../../core/logger';
 import { RedisCheckpointStore } from '../../core/subscriptions';
-import type { ConfigReadModel } from '../../../projections/config/readmodel';
+import type { ConfigReadModel } from '../../core/resource/readmodel';
 import { RedisLease } from '../../core/redis/lease';
 import { epcisLocationKind, locationIds } from '../locations';
 import { captureSkipKey, captureSubscription, startRepositoryPush, type RunningPush } from './push';

@@ -12,9 +12,11 @@ import type { RedisKeys } from '../../core/redis/keys';
 import type { Logger } from '../../core/logger';
 import { redactUrl } from '../../core/url';
 import { backoffDelay, type BackoffPolicy } from '../../core/retry';
+import { addScrapeProbe, ageSeconds, metrics } from '../../core/metrics';
+import { behindLog } from '../../core/subscriptions/behind';
 import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../core/subscriptions';
 import { ENGINE_STREAM_PREFIX, isEngineStream, itemEvents } from '../../engine';
-import { resetIfLogWasReplaced } from '../../../projections/config/log-reset';
+import { resetIfLogWasReplaced } from '../../core/subscriptions/log-reset';
 import { CBV_VERSION, epcisDocument, EPCIS_VERSION } from '../document';
 import type { LocationIds } from '../locations';
 import { objectEventOf } from '../mapping';
@@ -53,6 +55,7 @@ export async function startRepositoryPush(opts: PushOptions): Promise<RunningPus
   await resetIfLogWasReplaced({ client: opts.client, redis, keys, projection: name, keyPatterns: [skipKey], logger });
   let acked: Acknowledged = { position: await checkpoints.load(name), skip: Number((await redis.get(skipKey)) ?? '0') };
   const abort = new AbortController();
+  const label = { repository: repo.name };
   const facilities = repo.facilities === null ? undefined : new Set(repo.facilities);
   const accept = (s: EpcisSource): boolean => facilities === undefined || (s.facility !== null && facilities.has(s.facility));
   const headers: Record<string, string> = { 'Content-Type': 'application/ld+json', 'GS1-EPCIS-Version': EPCIS_VERSION, 'GS1-CBV-Version': CBV_VERSION };
@@ -70,18 +73,24 @@ export async function startRepositoryPush(opts: PushOptions): Promise<RunningPus
   const post = async (body: string, events: number): Promise<void> => {
     for (let attempt = 1; ; attempt++) {
       let failure: string;
+      let reason = 'network';
+      if (attempt > 1) metrics.epcisRetries.inc(label);
       try {
         const res = await fetch(repo.captureUrl, { method: 'POST', headers, body, signal: AbortSignal.any([abort.signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]) });
         await res.arrayBuffer().catch(() => undefined);
         if (res.ok) {
           logger.debug('epcis capture: document acknowledged', { status: res.status, events, attempt });
+          metrics.epcisDocumentsSent.inc(label);
+          metrics.epcisEventsSent.inc(label, events);
           return;
         }
         failure = `HTTP ${res.status}`;
+        reason = `http_${res.status}`;
       } catch (err) {
         if (abort.signal.aborted) throw new Error('epcis capture stopped', { cause: err });
         failure = err instanceof Error ? (err.cause instanceof Error ? `${err.message}: ${err.cause.message}` : err.message) : String(err);
       }
+      metrics.epcisFailures.inc({ ...label, reason });
       // attempt counts from 1; the back-off's first failure is 0.
       const delayMs = backoffDelay(opts.retry ?? CAPTURE_BACKOFF, attempt - 1);
       logger.warn('epcis capture: repository did not acknowledge a document; retrying', { repository: repo.name, url: redactUrl(repo.captureUrl), failure, attempt, delayMs, events });
@@ -89,11 +98,12 @@ export async function startRepositoryPush(opts: PushOptions): Promise<RunningPus
     }
   };
 
+  const filter = streamNameFilter({ prefixes: [ENGINE_STREAM_PREFIX] });
   const sub: RunningSubscription = runSubscription({
     client: opts.client,
     name,
     codecs: itemEvents,
-    filter: streamNameFilter({ prefixes: [ENGINE_STREAM_PREFIX] }),
+    filter,
     checkpointStore: checkpoints,
     checkpointMode: 'handler',
     logger,
@@ -116,9 +126,19 @@ export async function startRepositoryPush(opts: PushOptions): Promise<RunningPus
       await save(acked);
     },
   });
+  // Lag: the engine events after the last acknowledged checkpoint (what the repository has not surely received).
+  const removeProbe = addScrapeProbe(async () => {
+    const late = await behindLog(opts.client, filter, acked.position);
+    metrics.epcisLagEvents.set(label, late.n);
+    metrics.epcisLagSeconds.set(label, ageSeconds(late.oldest));
+  });
   logger.info('epcis capture: pushing to repository', { repository: repo.name, url: redactUrl(repo.captureUrl), from: acked.position?.commit.toString() ?? 'start', skip: acked.skip });
   return {
     async stop() {
+      removeProbe();
+      // Another process (or none) pushes now: this one no longer knows the lag.
+      metrics.epcisLagEvents.remove(label);
+      metrics.epcisLagSeconds.remove(label);
       abort.abort();
       await sub.stop();
     },

@@ -2,15 +2,15 @@
 // itself as a hash field (tokens, revoked tokens, last-used times), and the
 // projection's checkpoint is past the events that wrote them, so a start
 // would not rewrite them. This rewrites them in place, once, under the
-// token's id (tokens/tokenId.ts) and removes the tokens: the tokens keep
+// token's id (src/auth/token-id.ts) and removes the tokens: the tokens keep
 // working, and Redis holds none. Issued tokens are version-4 UUIDs and ids
 // version-8 ones, so the fields still to convert are told apart by shape;
 // running it again finds nothing to do.
 import type { RedisClient } from '../../src/core/redis/connect';
 import type { RedisKeys } from '../../src/core/redis/keys';
 import type { Logger } from '../../src/core/logger';
-import { isTokenId, normaliseTokenId, tokenIdOf } from '../../src/tokens';
-import { tokensKey, tokensRevokedIdsKey } from './keys';
+import { isTokenId, normaliseTokenId, tokenIdOf } from '../../src/auth';
+import { tokensKey, tokensRevokedIdsKey } from '../../src/auth';
 
 /** A field that holds a token itself rather than a token id. */
 const isPlainToken = (field: string): boolean => normaliseTokenId(field) !== undefined && !isTokenId(field);

@@ -3,10 +3,10 @@
 // string changed). Applying the new log on top would mix two histories, so
 // the read model is dropped and rebuilt from the start.
 import { BACKWARDS, END, type EventStoreDBClient } from '@eventstore/db-client';
-import type { RedisClient } from '../../src/core/redis/connect';
-import type { RedisKeys } from '../../src/core/redis/keys';
-import type { Logger } from '../../src/core/logger';
-import { RedisCheckpointStore } from '../../src/core/subscriptions';
+import type { RedisClient } from '../redis/connect';
+import type { RedisKeys } from '../redis/keys';
+import type { Logger } from '../logger';
+import { RedisCheckpointStore } from './redis-checkpoint-store';
 
 async function logHead(client: EventStoreDBClient): Promise<bigint> {
   let head = 0n;

@@ -3,7 +3,7 @@
 // reads. Part of the config projection, so issuing waits for it like any
 // configuration command. AgentCheckedIn on the same streams is not projected
 // here (reader health does).
-import type { ConfigProjectionPart } from '../config/projection';
+import type { ConfigProjectionPart } from './part';
 import { agentKeys, READER_AGENT_STREAM_PREFIX, readerAgentEvents } from '../../src/agents';
 
 export const agentSecretsPart: ConfigProjectionPart = {

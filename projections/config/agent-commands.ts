@@ -3,7 +3,7 @@
 // src/agents/commands.ts: commandKeys). Part of the config projection, so
 // issuing and completing wait for it like any configuration command, and the
 // checkpoint is written in the same MULTI.
-import type { ConfigProjectionPart } from '../config/projection';
+import type { ConfigProjectionPart } from './part';
 import { commandKeys, READER_COMMANDS_STREAM_PREFIX, readerCommandEvents, type PendingCommand, type ReaderCommandEvent } from '../../src/agents';
 
 export const readerCommandsPart: ConfigProjectionPart = {

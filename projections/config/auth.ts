@@ -1,9 +1,9 @@
 // The users and tokens parts of the config projection: what authentication
-// reads on every request (key layout in ./keys.ts).
-import type { ConfigProjectionPart } from '../config/projection';
+// reads on every request (key layout in src/auth/keys.ts).
+import type { ConfigProjectionPart } from './part';
 import { userEvents } from '../../src/users';
-import { tokenEvents, tokenIdOfDigest } from '../../src/tokens';
-import { USER_KIND, tokensKey, tokensRevokedIdsKey, tokensRevokedKey } from './keys';
+import { tokenEvents } from '../../src/tokens';
+import { tokenIdOfDigest, USER_KIND, tokensKey, tokensRevokedIdsKey, tokensRevokedKey } from '../../src/auth';
 
 
 export const usersPart: ConfigProjectionPart = {

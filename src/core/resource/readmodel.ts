@@ -2,10 +2,10 @@
 // the resource's stored JSON. Small (hundreds of entries), read whole for
 // validation snapshots and listings.
 import * as E from 'fp-ts/Either';
-import type { ResourceKind } from '../../src/core/resource/kind';
-import { formatDecodeErrors } from '../../src/core/decode-errors';
-import type { RedisKeys } from '../../src/core/redis/keys';
-import { ReadModelGate, type ReadinessRedis } from '../../src/core/redis/readiness';
+import type { ResourceKind } from './kind';
+import { formatDecodeErrors } from '../decode-errors';
+import type { RedisKeys } from '../redis/keys';
+import { ReadModelGate, type ReadinessRedis } from '../redis/readiness';
 
 /** The name of the config read model (readiness, `npm run rebuild -- config`). */
 export const CONFIG_READ_MODEL = 'config';

@@ -1,14 +1,16 @@
-// What a vertical slice contributes to the running process: its routes, its
-// part of the config projection and any first-start bootstrap.
-import type { SecretBox } from './secret-box';
-import type { RouteTable } from './http/routes';
-import type { ResourceDeps } from './resource/routes';
-import type { ConfigProjectionPart } from '../../projections/config/projection';
-import type { RedisClient } from './redis/connect';
-import type { RedisKeys } from './redis/keys';
-import type { Logger } from './logger';
-import type { UsageSource } from '../facilities/usage';
-import type { Config, Role } from '../config';
+// What a vertical slice contributes to the running process: its routes, what
+// of it refers to a facility, first-start bootstrap and background work; and
+// AppDeps, what the composition root (src/app) hands every slice. Beside
+// src/config.ts rather than in src/core: it names the settings and the
+// facility usage, which src/core may not know.
+import type { SecretBox } from './core/secret-box';
+import type { RouteTable } from './core/http/routes';
+import type { ResourceDeps } from './core/resource/routes';
+import type { RedisClient } from './core/redis/connect';
+import type { RedisKeys } from './core/redis/keys';
+import type { Logger } from './core/logger';
+import type { UsageSource } from './facilities/usage';
+import type { Config, Role } from './config';
 
 export interface AppDeps extends ResourceDeps {
   readonly redis: RedisClient;
@@ -55,7 +57,6 @@ export interface AboutSource {
 
 export interface Slice {
   readonly name: string;
-  readonly projectionParts?: readonly ConfigProjectionPart[];
   register(table: RouteTable, deps: AppDeps): void;
   /** What of this slice refers to a facility. */
   readonly facilityUsage?: UsageSource;

@@ -1,4 +1,5 @@
-// Users and tokens in Redis, for authentication on every request.
+// Users and tokens in Redis, for authentication on every request (written
+// by the users and tokens parts of the config projection, projections/config/auth.ts).
 //   <base>v1:config:user      name  -> {name, roles, passwordHash}
 //   <base>v1:tokens           token id -> {id, username, issued, valid, seq}
 //   <base>v1:tokens:revoked   token id -> commit position of its TokenRevoked
@@ -7,7 +8,7 @@
 // rewriting every token, so the projection only ever writes (no read inside
 // its transaction); a token issued before that position is invalid.
 // Tokens are keyed by their id (tokenIdOfDigest of the event's digest), so no
-// token is ever written to Redis; see token-migration.ts for read models
+// token is ever written to Redis; see projections/config/token-migration.ts for read models
 // written before that.
 
 export const USER_KIND = 'user';
