@@ -6,11 +6,16 @@
 // working, and Redis holds none. Issued tokens are version-4 UUIDs and ids
 // version-8 ones, so the fields still to convert are told apart by shape;
 // running it again finds nothing to do.
+import * as t from 'io-ts';
 import type { RedisClient } from '../../src/core/redis/connect';
+import { decodeStored } from '../../src/core/stored-json';
 import type { RedisKeys } from '../../src/core/redis/keys';
 import type { Logger } from '../../src/core/logger';
 import { isTokenId, normaliseTokenId, tokenIdOf } from '../../src/auth';
 import { tokensKey, tokensRevokedIdsKey } from '../../src/auth';
+
+/** A token document as versions before hashed tokens stored it (no id: the field was the token). */
+const OldTokenDoc = t.type({ username: t.string, issued: t.string, valid: t.boolean, seq: t.string });
 
 /** A field that holds a token itself rather than a token id. */
 const isPlainToken = (field: string): boolean => normaliseTokenId(field) !== undefined && !isTokenId(field);
@@ -24,9 +29,10 @@ export async function replaceStoredTokensByIds(redis: RedisClient, keys: RedisKe
   let tokens = 0;
   for (const [field, raw] of Object.entries(docs)) {
     if (!isPlainToken(field)) continue;
-    const doc = JSON.parse(raw) as Record<string, unknown>;
     const id = tokenIdOf(field);
-    tx.hSet(docsKey, id, JSON.stringify({ id, username: doc['username'], issued: doc['issued'], valid: doc['valid'], seq: doc['seq'] }));
+    // Named by its id: the field is a token, which no error may show.
+    const doc = decodeStored(OldTokenDoc, raw, `auth read model: token ${id} (stored before tokens were hashed)`);
+    tx.hSet(docsKey, id, JSON.stringify({ id, username: doc.username, issued: doc.issued, valid: doc.valid, seq: doc.seq }));
     tx.hDel(docsKey, field);
     tokens++;
   }

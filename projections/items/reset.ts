@@ -5,8 +5,7 @@
 // segments committed (the projection is the only writer).
 import type { RedisClient } from '../../src/core/redis/connect';
 import type { ItemsReset } from '../../src/engine';
-import type { ItemKeys } from './keys';
-import { indexKeysOf, type StoredHistory, type StoredItem } from './model';
+import { type ItemKeys, decodeStoredHistory, decodeStoredItem, indexKeysOf } from '../../src/items';
 
 const CHUNK = 1000;
 type Multi = ReturnType<RedisClient['multi']>;
@@ -20,7 +19,7 @@ export async function queueItemsReset(redis: RedisClient, k: ItemKeys, reset: It
     chunk.forEach((epc, j) => {
       const raw = raws[j];
       if (raw == null) return;
-      const stored = JSON.parse(raw) as StoredItem;
+      const stored = decodeStoredItem(epc, raw);
       // The facility index is only a candidate list: the item itself says where it is now.
       if (stored.item.facility !== reset.facility) return;
       for (const key of indexKeysOf(stored.item, k)) tx.zRem(key, epc);
@@ -45,7 +44,7 @@ async function queueHistoryClear(redis: RedisClient, k: ItemKeys, facility: stri
         const raw = raws[i];
         if (raw == null) return;
         // An exit record (to ABSENT) has no toFacility: it left fromFacility.
-        const { record } = JSON.parse(raw) as StoredHistory;
+        const { record } = decodeStoredHistory(id, raw);
         if ((record.toFacility ?? record.fromFacility) !== facility) return;
         tx.zRem(k.history, id);
         tx.hDel(k.historyRecord, id);

@@ -6,8 +6,7 @@
 // commits (with its checkpoint) after an earlier one failed: exactly once
 // holds as without pipelining.
 import type { RedisClient } from '../../src/core/redis/connect';
-import type { ItemKeys } from './keys';
-import type { StoredItem } from './model';
+import { type ItemKeys, decodeStoredItem, type StoredItem } from '../../src/items';
 
 type Multi = ReturnType<RedisClient['multi']>;
 
@@ -52,7 +51,7 @@ export class ItemsWritePipeline {
       if (queued !== undefined && queued.seq > sentBefore) found.set(epc, queued.stored);
       else {
         const raw = raws[i];
-        if (raw != null) found.set(epc, JSON.parse(raw) as StoredItem);
+        if (raw != null) found.set(epc, decodeStoredItem(epc, raw));
       }
     });
     this.forgetUpTo(sentBefore);

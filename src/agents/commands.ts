@@ -32,6 +32,7 @@ import { badRequest, conflict, notFound, type ApiError } from '../core/http/erro
 import type { RedisClient } from '../core/redis/connect';
 import type { RedisKeys } from '../core/redis/keys';
 import { ReadModelGate } from '../core/redis/readiness';
+import { decodeStoredOrAbsent } from '../core/stored-json';
 import { CONFIG_READ_MODEL } from '../core/resource/readmodel';
 import type { ResourceDeps } from '../core/resource/routes';
 import { requireReader, IsoTimestamp, NonEmptyString } from '../readerdefinitions';
@@ -226,14 +227,17 @@ export async function readerCommandsOf(deps: Pick<ResourceDeps, 'client'>, reade
 // --- read model -------------------------------------------------------------
 
 /** What the read model keeps of a pending command. */
-export interface PendingCommand {
-  readonly id: string;
-  readonly type: ReaderCommandType;
-  readonly args: Record<string, unknown>;
-  readonly issuedAt: string;
-  /** Stream revision of ReaderCommandIssued: the order commands were issued in. */
-  readonly seq: number;
-}
+const PendingCommand = t.readonly(
+  t.type({
+    id: t.string,
+    type: ReaderCommandType,
+    args: t.UnknownRecord,
+    issuedAt: t.string,
+    /** Stream revision of ReaderCommandIssued: the order commands were issued in. */
+    seq: t.number,
+  }),
+);
+export type PendingCommand = t.TypeOf<typeof PendingCommand>;
 
 export function commandKeys(keys: RedisKeys) {
   const base = agentKeys(keys).commandsBase;
@@ -256,11 +260,10 @@ export async function pendingCommandsOf(
   );
   const commands: PendingCommand[] = [];
   for (const raw of Object.values(pending)) {
-    try {
-      commands.push(JSON.parse(raw) as PendingCommand);
-    } catch {
-      // a value we did not write: skip it
-    }
+    // A value this version did not write is skipped: the reader is not
+    // refused its check-in for it.
+    const command = decodeStoredOrAbsent(PendingCommand, raw);
+    if (command !== undefined) commands.push(command);
   }
   commands.sort((a, b) => a.seq - b.seq);
   return { commands, delivered: new Set(delivered) };

@@ -1,6 +1,7 @@
 // What the agent routes do, apart from HTTP: issue secrets, check-ins, tag
 // reports, health events. See docs/agent-protocol.md.
 import { randomUUID } from 'node:crypto';
+import * as t from 'io-ts';
 import type { EventMetadata } from '../core/events';
 import { encodeEvent } from '../core/events';
 import { appendEvents } from '../core/eventstore';
@@ -20,11 +21,12 @@ import {
   readerHealthStream,
   tagReportEvents,
   tagReportsStream,
-  type AgentState,
-  type AgentVersions,
+  AgentState,
+  AgentVersions,
 } from './events';
 import { newAgentSecret, sha256Hex } from './guard';
 import { ReadModelGate } from '../core/redis/readiness';
+import { decodeStoredOrAbsent } from '../core/stored-json';
 import { CONFIG_READ_MODEL } from '../core/resource/readmodel';
 import type { AgentHealthEvent } from './health-codes';
 
@@ -71,12 +73,8 @@ export interface CommandOrder {
   readonly args: Record<string, unknown>;
 }
 
-interface LastCheckinEvent {
-  agentId: string;
-  versions: AgentVersions;
-  state: AgentState;
-  at: string;
-}
+const LastCheckinEvent = t.type({ agentId: t.string, versions: AgentVersions, state: AgentState, at: t.string });
+type LastCheckinEvent = t.TypeOf<typeof LastCheckinEvent>;
 
 const sameVersions = (a: AgentVersions, b: AgentVersions): boolean => {
   const ra = a as Record<string, string>;
@@ -94,14 +92,9 @@ export function checkinIsNews(last: LastCheckinEvent | undefined, body: CheckinB
   return Number.isNaN(at) || now.getTime() - at >= CHECKIN_EVENT_INTERVAL_MS;
 }
 
-function parseLast(raw: string | null | undefined): LastCheckinEvent | undefined {
-  if (!raw) return undefined;
-  try {
-    return JSON.parse(raw) as LastCheckinEvent;
-  } catch {
-    return undefined;
-  }
-}
+// Unreadable (another version wrote it) counts as none: the check-in is news
+// and its summary replaces the value.
+export const parseLast = (raw: string | null | undefined): LastCheckinEvent | undefined => decodeStoredOrAbsent(LastCheckinEvent, raw);
 
 /**
  * What a check-in records, whoever checks in (an agent, or the readers role

@@ -4,10 +4,9 @@
 // event per request. Tokens are looked up by their id, computed from the
 // digest of the presented token: Redis holds no token.
 import * as t from 'io-ts';
-import * as E from 'fp-ts/Either';
 import type { RedisClient } from '../core/redis/connect';
 import type { RedisKeys } from '../core/redis/keys';
-import { formatDecodeErrors } from '../core/decode-errors';
+import { decodeStored } from '../core/stored-json';
 import { Role } from './roles';
 import type { PrincipalStore, StoredToken, StoredUser } from './store';
 import { USER_KIND, tokensKey, tokensRevokedIdsKey, tokensRevokedKey } from './keys';
@@ -18,12 +17,6 @@ import { ReadModelGate } from '../core/redis/readiness';
 const UserDoc = t.type({ name: t.string, roles: t.array(Role), passwordHash: t.string });
 const TokenDoc = t.type({ id: t.string, username: t.string, issued: t.string, valid: t.boolean, seq: t.string });
 type TokenDoc = t.TypeOf<typeof TokenDoc>;
-
-function decode<A>(codec: t.Type<A, unknown, unknown>, raw: string, what: string): A {
-  const r = codec.decode(JSON.parse(raw));
-  if (E.isRight(r)) return r.right;
-  throw new Error(`auth read model: ${what} does not decode: ${formatDecodeErrors(r.left).map((e) => `${e.path} ${e.reason}`).join('; ')}`);
-}
 
 const TOUCH_EVERY_MS = 10_000;
 
@@ -43,7 +36,7 @@ export class RedisPrincipalStore implements PrincipalStore {
 
   async findUser(name: string): Promise<StoredUser | undefined> {
     const raw = await this.gate.read(CONFIG_READ_MODEL, () => this.redis.hGet(this.keys.config(USER_KIND), name));
-    return raw == null ? undefined : decode(UserDoc, raw, `user ${name}`);
+    return raw == null ? undefined : decodeStored(UserDoc, raw, `auth read model: user ${name}`);
   }
 
   findToken(token: string): Promise<StoredToken | undefined> {
@@ -54,7 +47,7 @@ export class RedisPrincipalStore implements PrincipalStore {
   async findTokenById(id: string): Promise<StoredToken | undefined> {
     const raw = await this.gate.read(CONFIG_READ_MODEL, () => this.redis.hGet(tokensKey(this.keys.base), id));
     if (raw == null) return undefined;
-    const doc = decode(TokenDoc, raw, 'token');
+    const doc = decodeStored(TokenDoc, raw, `auth read model: token ${id}`);
     return { id: doc.id, username: doc.username, issued: new Date(doc.issued), valid: await this.isValid(doc) };
   }
 

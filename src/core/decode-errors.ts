@@ -11,7 +11,9 @@ function isCompositeMember(parent: t.Decoder<unknown, unknown> | undefined): boo
   // Union and intersection members appear in io-ts contexts under their
   // member index ("0", "1"); that index means nothing to a reader of the
   // path, so it is dropped.
-  return parent instanceof t.UnionType || parent instanceof t.IntersectionType;
+  // t.readonly wraps its codec without a context entry of its own.
+  const type = parent instanceof t.ReadonlyType ? (parent.type as unknown) : parent;
+  return type instanceof t.UnionType || type instanceof t.IntersectionType;
 }
 
 function describe(value: unknown): string {

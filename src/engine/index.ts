@@ -25,4 +25,4 @@ export { type EngineReport } from './report';
 export { thresholdJobContext } from './threshold/context';
 export { type TransitionParameters } from './threshold/params';
 export { ThresholdTracker, type ThresholdOutput } from './threshold/tracker';
-export { type ThresholdIteration, type ThresholdTransition } from './threshold/transition';
+export { ThresholdIterationCodec, type ThresholdIteration, type ThresholdTransition } from './threshold/transition';

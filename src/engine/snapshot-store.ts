@@ -11,7 +11,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, open, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isLeft } from 'fp-ts/Either';
+import { decodeStored, StoredValueError } from '../core/stored-json';
 import { SnapshotFormatError, SnapshotHeaderCodec, type SnapshotHeader } from './snapshot';
 
 const MAGIC = Buffer.from('TTENGSNP', 'ascii');
@@ -114,18 +114,16 @@ export function parseSnapshot(file: string, data: Buffer): StoredSnapshot {
     at += 4 + n;
     return part;
   };
-  let json: unknown;
+  const headerJson = take().toString('utf8');
+  let header: SnapshotHeader;
   try {
-    json = JSON.parse(take().toString('utf8'));
+    header = decodeStored(SnapshotHeaderCodec, headerJson, 'the header');
   } catch (err) {
-    if (err instanceof SnapshotFormatError) throw err;
-    throw new SnapshotFormatError('header is not JSON');
+    throw err instanceof StoredValueError ? new SnapshotFormatError(err.message) : err;
   }
-  const header = SnapshotHeaderCodec.decode(json);
-  if (isLeft(header)) throw new SnapshotFormatError('header does not have the expected shape');
   const sections: Buffer[] = [];
   while (at < body.length) sections.push(take());
-  return { file, header: header.right, sections, bytes: data.length };
+  return { file, header, sections, bytes: data.length };
 }
 
 export type SnapshotCandidate = { readonly ok: true; readonly snapshot: StoredSnapshot } | { readonly ok: false; readonly file: string; readonly reason: string };

@@ -5,31 +5,37 @@
 // transitions queries keep. A source is the location-independent fact; the
 // EPCIS event is made from it with the location identifiers in force
 // (./mapping.ts), so reconfiguring an identifier needs no rebuild. Pure.
+import * as t from 'io-ts';
 import type { ItemsEvent } from '../engine';
 import { ABSENT, writesHistory } from '../engine';
 import { epcUriOf } from './epc-uri';
 
-export type SourceKind = 'FIRST_SEEN' | 'ZONE_CHANGE' | 'MOVED' | 'EXPIRED' | 'DOOR_IN' | 'DOOR_OUT';
+const SourceKind = t.keyof({ FIRST_SEEN: null, ZONE_CHANGE: null, MOVED: null, EXPIRED: null, DOOR_IN: null, DOOR_OUT: null });
+export type SourceKind = t.TypeOf<typeof SourceKind>;
 
-export interface EpcisSource {
-  /** The ItemsChanged event the fact comes from. */
-  readonly eventId: string;
-  /** Its place in that event: `<index>` of a change, `t<index>` of a threshold transition (as AMQP messageIds name them). */
-  readonly ref: string;
-  readonly kind: SourceKind;
-  /** The pure identity URI (or raw URI) of the EPC: ./epc-uri.ts. */
-  readonly epc: string;
-  /** When it happened (epoch ms): the observation or the crossing. */
-  readonly time: number;
-  /** When tagtrail recorded it (epoch ms): the ItemsChanged event's creation. */
-  readonly recorded: number;
-  /** The facility the item is in (an exit: the one it left); null when the change names none. */
-  readonly facility: string | null;
-  /** The zone where it was seen (an exit: the zone it left); null for a threshold transition. */
-  readonly zone: string | null;
-  /** The threshold it went through; null for zone changes. */
-  readonly threshold: string | null;
-}
+/** A codec as well as a type: the EPCIS read model stores sources and decodes them on every read. */
+export const EpcisSource = t.readonly(
+  t.type({
+    /** The ItemsChanged event the fact comes from. */
+    eventId: t.string,
+    /** Its place in that event: `<index>` of a change, `t<index>` of a threshold transition (as AMQP messageIds name them). */
+    ref: t.string,
+    kind: SourceKind,
+    /** The pure identity URI (or raw URI) of the EPC: ./epc-uri.ts. */
+    epc: t.string,
+    /** When it happened (epoch ms): the observation or the crossing. */
+    time: t.number,
+    /** When tagtrail recorded it (epoch ms): the ItemsChanged event's creation. */
+    recorded: t.number,
+    /** The facility the item is in (an exit: the one it left); null when the change names none. */
+    facility: t.union([t.string, t.null]),
+    /** The zone where it was seen (an exit: the zone it left); null for a threshold transition. */
+    zone: t.union([t.string, t.null]),
+    /** The threshold it went through; null for zone changes. */
+    threshold: t.union([t.string, t.null]),
+  }),
+);
+export type EpcisSource = t.TypeOf<typeof EpcisSource>;
 
 export interface SourceEvent {
   readonly id: string;

@@ -4,39 +4,46 @@
 // the record stays small however many events a reader sends. Statuses are
 // computed from it at read time (src/health/status.ts), because a status
 // returns to HEALTHY by the passing of time.
+import * as t from 'io-ts';
 import { isStatusCode, STATUS_CATEGORIES, STATUS_CODES, type Severity, type StatusCategory } from './codes';
-import type { AgentState, HealthStreamEvent, Versions } from './events';
+import { AgentStateCodec, Versions, type HealthStreamEvent } from './events';
 
-export interface CodeAt {
-  readonly code: string;
-  readonly eventTime: string;
-}
+// Codecs as well as types: the health read model stores this state and
+// decodes it on every read (src/core/stored-json.ts).
+const CodeAt = t.readonly(t.type({ code: t.string, eventTime: t.string }));
+export type CodeAt = t.TypeOf<typeof CodeAt>;
 
 /** What a reader said of its temperature, and when (the check-in's time). */
-export interface Temperature {
-  readonly celsius: number;
-  readonly at: string;
-}
+const Temperature = t.readonly(t.type({ celsius: t.number, at: t.string }));
+export type Temperature = t.TypeOf<typeof Temperature>;
 
-export type CategoryState = Readonly<Partial<Record<Severity, CodeAt>>>;
+const CategoryState = t.readonly(t.partial({ WARNING: CodeAt, FAILED: CodeAt } satisfies Record<Severity, typeof CodeAt>));
+export type CategoryState = t.TypeOf<typeof CategoryState>;
 
-export interface ReaderHealthState {
-  readonly readerName: string;
-  /** Last state the agent reported, and when. */
-  readonly agent: { readonly agentId: string; readonly state: AgentState; readonly at: string } | null;
-  /** Newest `at` of the AgentCheckedIn events (the gateway also keeps a fresher one in Redis). */
-  readonly lastCheckin: string | null;
-  readonly version: Versions | null;
-  /** The reader's own temperature from its newest check-in that carried one (absent in states stored before). */
-  readonly temperature?: Temperature | null;
-  readonly lastReboot: string | null;
-  readonly lastRebootReason: string | null;
-  /** eventTime of the newest HEALTH_RESET: events at or before it count no more. */
-  readonly resetAt: string | null;
-  readonly categories: Readonly<Record<StatusCategory, CategoryState>>;
-  /** What the checker last recorded (ReaderNotResponding true, ReaderResponding false). */
-  readonly notRespondingRecorded: boolean;
-}
+const StringOrNull = t.union([t.string, t.null]);
+
+export const ReaderHealthState = t.readonly(
+  t.intersection([
+    t.type({
+      readerName: t.string,
+      /** Last state the agent reported, and when. */
+      agent: t.union([t.readonly(t.type({ agentId: t.string, state: AgentStateCodec, at: t.string })), t.null]),
+      /** Newest `at` of the AgentCheckedIn events (the gateway also keeps a fresher one in Redis). */
+      lastCheckin: StringOrNull,
+      version: t.union([Versions, t.null]),
+      lastReboot: StringOrNull,
+      lastRebootReason: StringOrNull,
+      /** eventTime of the newest HEALTH_RESET: events at or before it count no more. */
+      resetAt: StringOrNull,
+      categories: t.readonly(t.type(Object.fromEntries(STATUS_CATEGORIES.map((c) => [c, CategoryState])) as Record<StatusCategory, typeof CategoryState>)),
+      /** What the checker last recorded (ReaderNotResponding true, ReaderResponding false). */
+      notRespondingRecorded: t.boolean,
+    }),
+    /** The reader's own temperature from its newest check-in that carried one (absent in states stored before). */
+    t.partial({ temperature: t.union([Temperature, t.null]) }),
+  ]),
+);
+export type ReaderHealthState = t.TypeOf<typeof ReaderHealthState>;
 
 export function initialHealthState(readerName: string): ReaderHealthState {
   return {

@@ -14,9 +14,8 @@
 // gives what evolveFeatures gives on the stream (checked by a unit test over
 // every history the decider can produce). A field name is parsed from the
 // right: feature names and parts never contain `/`, reader names may.
-import * as E from 'fp-ts/Either';
 import * as t from 'io-ts';
-import { formatDecodeErrors } from '../core/decode-errors';
+import { decodeStored } from '../core/stored-json';
 import type { RedisKeys } from '../core/redis/keys';
 import {
   FEATURE_NAMES,
@@ -93,10 +92,7 @@ export function featureEventWrites(reader: string, event: FeatureChangeEvent): A
 // Written by our projection only: a part that does not decode is a bug or a
 // hand edit, and is named rather than served.
 function decodePart<P extends Part>(field: string, part: P, raw: string): t.TypeOf<(typeof PARTS)[P]> {
-  const result = (PARTS[part] as t.Type<t.TypeOf<(typeof PARTS)[P]>, unknown, unknown>).decode(JSON.parse(raw));
-  if (E.isRight(result)) return result.right;
-  const detail = formatDecodeErrors(result.left).map((e) => `${e.path}: ${e.reason}`).join('; ');
-  throw new Error(`reader features read model: ${field} does not decode: ${detail}`);
+  return decodeStored(PARTS[part] as t.Type<t.TypeOf<(typeof PARTS)[P]>, unknown, unknown>, raw, `reader features read model: ${field}`);
 }
 
 interface Parts {

@@ -15,6 +15,7 @@ import { streamNameFilter, type EventStoreDBClient } from '@eventstore/db-client
 import type { RedisClient } from '../core/redis/connect';
 import type { RedisKeys } from '../core/redis/keys';
 import type { Logger } from '../core/logger';
+import { decodeStoredIfAny } from '../core/stored-json';
 import { defineEvents } from '../core/events';
 import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../core/subscriptions';
 import { eventNames, resourceEventCodecs, streamOf, type ResourceKind } from '../core/resource/kind';
@@ -45,12 +46,9 @@ export interface SnmpNotifierOptions {
   readonly clock?: () => Date;
 }
 
-async function loadSettings(redis: RedisClient, key: string): Promise<SnmpSettings | null> {
-  const json = await redis.get(key);
-  if (json === null) return null;
-  const decoded = SnmpSettings.decode(JSON.parse(json));
-  if (decoded._tag === 'Left') throw new Error(`corrupt SNMP notifier state at ${key}`);
-  return decoded.right;
+/** The notifier's stored settings; null before the first; a StoredValueError when it does not decode. */
+export async function loadSettings(redis: RedisClient, key: string): Promise<SnmpSettings | null> {
+  return decodeStoredIfAny(SnmpSettings, await redis.get(key), `SNMP notifier state at ${key}`) ?? null;
 }
 
 export function startSnmpNotifier(opts: SnmpNotifierOptions): RunningSubscription {

@@ -7,6 +7,8 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
+import * as t from 'io-ts';
+import { decodeStoredOrAbsent } from '../core/stored-json';
 import { logFiles } from './log-file';
 
 export interface LogQuery {
@@ -16,12 +18,9 @@ export interface LogQuery {
 }
 
 export function keepLine(line: string, q: LogQuery): boolean {
-  let parsed: { time?: unknown; level?: unknown };
-  try {
-    parsed = JSON.parse(line) as { time?: unknown; level?: unknown };
-  } catch {
-    return q.extended;
-  }
+  // A line that is not a JSON object is not one of our log lines: extended export only.
+  const parsed = decodeStoredOrAbsent(t.UnknownRecord, line);
+  if (parsed === undefined) return q.extended;
   const at = typeof parsed.time === 'string' ? Date.parse(parsed.time) : NaN;
   if (!Number.isFinite(at) || at < q.from.getTime() || at > q.to.getTime()) return false;
   return q.extended || parsed.level !== 'debug';

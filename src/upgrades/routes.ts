@@ -9,6 +9,7 @@ import { notFound } from '../core/http/errors';
 import type { RouteTable } from '../core/http/routes';
 import { commandMetadata } from '../core/resource/routes';
 import type { AppDeps } from '../slice';
+import { decodeStoredOrAbsent } from '../core/stored-json';
 import { facilityKind } from '../facilities';
 import { readerDefinitionsOf } from '../readerdefinitions';
 import { softwareImageEntry } from '../software';
@@ -27,16 +28,13 @@ const TAG = 'Reader software';
 const Versions = t.type({ versions: t.type({ App: t.string, Firmware: t.string }) });
 
 /** Reader -> the versions its agent last reported (gateway's lastCheckinEvent hash). */
-async function reportedVersions(deps: AppDeps): Promise<Map<string, { App: string; Firmware: string }>> {
+export async function reportedVersions(deps: Pick<AppDeps, 'redis' | 'keys'>): Promise<Map<string, { App: string; Firmware: string }>> {
   const all = await deps.redis.hGetAll(agentKeys(deps.keys).lastCheckinEvent);
   const out = new Map<string, { App: string; Firmware: string }>();
   for (const [reader, raw] of Object.entries(all)) {
-    try {
-      const d = Versions.decode(JSON.parse(raw));
-      if (E.isRight(d)) out.set(reader, d.right.versions);
-    } catch {
-      // not ours: the reader's previous version stays unknown (null)
-    }
+    // Not ours: the reader's previous version stays unknown (null).
+    const d = decodeStoredOrAbsent(Versions, raw);
+    if (d !== undefined) out.set(reader, d.versions);
   }
   return out;
 }

@@ -2,9 +2,8 @@
 // the users part of the config projection, projections/config/auth.ts). Only name and roles leave this module: the stored
 // password hash is decoded nowhere else than by authentication.
 import * as t from 'io-ts';
-import { isLeft } from 'fp-ts/Either';
 import type { AppDeps } from '../slice';
-import { formatDecodeErrors } from '../core/decode-errors';
+import { decodeStored } from '../core/stored-json';
 import { Role } from '../auth';
 import { USER_KIND } from '../auth';
 import { CONFIG_READ_MODEL } from '../core/resource/readmodel';
@@ -15,26 +14,22 @@ export type UserView = t.TypeOf<typeof UserView>;
 
 type Reads = Pick<AppDeps, 'redis' | 'keys'>;
 
-function decodeUser(raw: string): UserView {
-  const r = UserView.decode(JSON.parse(raw));
-  if (isLeft(r)) {
-    const why = formatDecodeErrors(r.left).map((e) => `${e.path} ${e.reason}`).join('; ');
-    throw new Error(`users read model: a user does not decode: ${why}`);
-  }
+function decodeUser(raw: string, name: string): UserView {
+  const user = decodeStored(UserView, raw, `users read model: user ${name}`);
   // t.type keeps unknown keys (the hash among them); copy the two we mean.
-  return { name: r.right.name, roles: r.right.roles };
+  return { name: user.name, roles: user.roles };
 }
 
 export async function getUser(deps: Reads, name: string): Promise<UserView | undefined> {
   const raw = await new ReadModelGate(deps.redis, deps.keys).read(CONFIG_READ_MODEL, () => deps.redis.hGet(deps.keys.config(USER_KIND), name));
-  return raw == null ? undefined : decodeUser(raw);
+  return raw == null ? undefined : decodeUser(raw, name);
 }
 
 /** Every user, by name. */
 export async function listUsers(deps: Reads): Promise<UserView[]> {
   const all = await new ReadModelGate(deps.redis, deps.keys).read(CONFIG_READ_MODEL, () => deps.redis.hGetAll(deps.keys.config(USER_KIND)));
-  return Object.values(all)
-    .map(decodeUser)
+  return Object.entries(all)
+    .map(([name, raw]) => decodeUser(raw, name))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 

@@ -105,6 +105,13 @@ describe('engine snapshots', () => {
     expect(reasons).to.deep.equal(['checksum mismatch (incomplete or damaged file)', 'format version 99, this engine reads 1', 'not an engine snapshot']);
   });
 
+  it('refuses a snapshot whose header does not decode, naming the field', async () => {
+    const header = { position: position(1), takenAt: 0, isolated: [], items: 'many', chunks: 0 } as unknown as SnapshotHeader;
+    await writeSnapshot(dir, header, (async function* () {})());
+    const [newest] = await readSnapshots(dir);
+    expect(newest?.ok === false ? newest.reason : 'accepted').to.match(/^the header does not decode: items: expected number, got "many"/);
+  });
+
   it('an empty directory has no snapshot', async () => {
     expect(await readSnapshots(join(dir, 'missing'))).to.deep.equal([]);
   });

@@ -72,7 +72,7 @@ describe('relay lease: one relay publishes at a time', function () {
     void b.started.then(() => (bStarted = true), () => undefined);
     await sleep(2 * LEASE_MS);
     expect(bStarted, 'standby started').to.equal(false);
-    expect(linesB.some((l) => l.msg === 'relay: standby, another process holds the lease')).to.equal(true);
+    expect(linesB.some((l) => l.msg === 'relay: standby, another relay holds the lease')).to.equal(true);
 
     const first = await append(5);
     await receivedOnce(first);

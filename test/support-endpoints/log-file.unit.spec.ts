@@ -44,5 +44,8 @@ describe('retained log file', () => {
     expect(keepLine(line('2026-11-23T01:30:00.000Z', 'debug'), { ...q, extended: true })).to.equal(true);
     expect(keepLine('not json', q)).to.equal(false);
     expect(keepLine('not json', { ...q, extended: true })).to.equal(true);
+    // JSON that is no log object (a number, null) is no log line either.
+    expect(keepLine('null', q)).to.equal(false);
+    expect(keepLine('42', { ...q, extended: true })).to.equal(true);
   });
 });

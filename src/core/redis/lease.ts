@@ -52,7 +52,7 @@ export class RedisLease {
       }
       if (!told) {
         const current = await this.redis.get(this.key).catch(() => null);
-        this.logger.warn(`${this.what}: standby, another process holds the lease`, { holder: current, leaseMs: this.ttlMs });
+        this.logger.warn(`${this.what}: standby, another relay holds the lease`, { holder: current, leaseMs: this.ttlMs });
         told = true;
       }
       await delay(Math.max(1, Math.floor(this.ttlMs / 3)), undefined, { signal });

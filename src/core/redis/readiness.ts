@@ -17,10 +17,10 @@
 // the marker is read once more after the read, so a read that a loss cut
 // through (its first command before, its last after) is refused too.
 import * as t from 'io-ts';
-import { isRight } from 'fp-ts/Either';
 import { unavailable, type ApiError } from '../http/errors';
 import type { RedisKeys } from './keys';
 import { retry } from '../retry';
+import { decodeStoredOrAbsent } from '../stored-json';
 
 /** How long a client is told to wait before retrying a read of a rebuilding read model. */
 export const REBUILDING_RETRY_AFTER_S = 2;
@@ -37,14 +37,10 @@ export const ReadModelStateDoc = t.intersection([
 ]);
 export type ReadModelStateDoc = t.TypeOf<typeof ReadModelStateDoc>;
 
+// A state the supervisor did not write (or an older version wrote) counts as
+// "not built in this Redis yet": refused, and rewritten by the rebuild.
 export function parseStateDoc(raw: string | null | undefined): ReadModelStateDoc | undefined {
-  if (raw == null) return undefined;
-  try {
-    const decoded = ReadModelStateDoc.decode(JSON.parse(raw));
-    return isRight(decoded) ? decoded.right : undefined;
-  } catch {
-    return undefined;
-  }
+  return decodeStoredOrAbsent(ReadModelStateDoc, raw);
 }
 
 /** Why `name` cannot be served, or undefined when it can. */

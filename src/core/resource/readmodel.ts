@@ -1,9 +1,8 @@
 // The configuration read model: one Redis hash per resource kind, name ->
 // the resource's stored JSON. Small (hundreds of entries), read whole for
 // validation snapshots and listings.
-import * as E from 'fp-ts/Either';
 import type { ResourceKind } from './kind';
-import { formatDecodeErrors } from '../decode-errors';
+import { decodeStored } from '../stored-json';
 import type { RedisKeys } from '../redis/keys';
 import { ReadModelGate, type ReadinessRedis } from '../redis/readiness';
 
@@ -46,8 +45,5 @@ export class ConfigReadModel {
 // The read model is written by our projection only; a document that does not
 // decode means a bug or a hand edit, and must be named, not served.
 function decode<R>(k: ResourceKind<R>, name: string, raw: string): R {
-  const result = k.codec.decode(JSON.parse(raw));
-  if (E.isRight(result)) return result.right;
-  const detail = formatDecodeErrors(result.left).map((e) => `${e.path}: ${e.reason}`).join('; ');
-  throw new Error(`config read model: ${k.kind} ${name} does not decode: ${detail}`);
+  return decodeStored(k.codec, raw, `config read model: ${k.kind} ${name}`);
 }

@@ -3,13 +3,14 @@
 // a page marker carries the last EPC / history id returned, so paging never
 // repeats an entry and never skips one that matched all along, whatever is
 // written between pages.
-import type { RedisClient } from '../../src/core/redis/connect';
-import type { RedisKeys } from '../../src/core/redis/keys';
-import { formatEpc, type HistoryQuery, type ItemsQuery } from '../../src/items';
-import { ReadModelGate } from '../../src/core/redis/readiness';
+import type { RedisClient } from '../core/redis/connect';
+import type { RedisKeys } from '../core/redis/keys';
+import { formatEpc } from './epc';
+import type { HistoryQuery, ItemsQuery } from './query';
+import { ReadModelGate } from '../core/redis/readiness';
 import { itemKeys, ITEMS_READ_MODEL, type ItemKeys } from './keys';
-import { lexPage, timeRangeOf } from '../lex-page';
-import type { Item, ItemEvent, StoredHistory, StoredItem } from './model';
+import { lexPage, timeRangeOf } from '../core/redis/lex-page';
+import { decodeStoredHistory, decodeStoredItem, type Item, type ItemEvent, type StoredItem } from './model';
 
 const CHUNK = 1000;
 /** With a time filter matching at most this many items, the time index picks the candidates. */
@@ -42,8 +43,9 @@ export class ItemsReadModel {
   }
 
   async get(epc: string): Promise<StoredItem | undefined> {
-    const raw = await this.gate.read(ITEMS_READ_MODEL, () => this.redis.hGet(this.k.item, epc.toUpperCase()));
-    return raw == null ? undefined : (JSON.parse(raw) as StoredItem);
+    const key = epc.toUpperCase();
+    const raw = await this.gate.read(ITEMS_READ_MODEL, () => this.redis.hGet(this.k.item, key));
+    return raw == null ? undefined : decodeStoredItem(key, raw);
   }
 
   items(q: ItemsQuery): Promise<ItemsPage> {
@@ -112,12 +114,12 @@ export class ItemsReadModel {
   private async load(epcs: readonly string[]): Promise<Array<StoredItem | undefined>> {
     if (epcs.length === 0) return [];
     const raws = await this.redis.hmGet(this.k.item, [...epcs]);
-    return raws.map((raw) => (raw == null ? undefined : (JSON.parse(raw) as StoredItem)));
+    return raws.map((raw, i) => (raw == null ? undefined : decodeStoredItem(epcs[i]!, raw)));
   }
 
   private async historyNow(q: HistoryQuery): Promise<HistoryPage> {
-    const accept = (_id: string, raw: string): ItemEvent | undefined => {
-      const stored = JSON.parse(raw) as StoredHistory;
+    const accept = (id: string, raw: string): ItemEvent | undefined => {
+      const stored = decodeStoredHistory(id, raw);
       const r = stored.record;
       if (q.epcPrefix !== undefined && !r.epc.startsWith(q.epcPrefix)) return;
       if (q.jobId !== undefined && stored.jobId !== q.jobId) return;

@@ -3,11 +3,16 @@
 // identifiers in force and filtered per event; paged by fact id as the
 // history query pages, so a page never repeats or skips an event whatever
 // is written between pages.
-import type { RedisClient } from '../../src/core/redis/connect';
-import type { RedisKeys } from '../../src/core/redis/keys';
-import { ReadModelGate } from '../../src/core/redis/readiness';
-import { epcMatches, objectEventOf, type EpcisQuery, type EpcisSource, type LocationIds, type ObjectEvent } from '../../src/epcis';
-import { lexPage, timeRangeOf } from '../lex-page';
+import type { RedisClient } from '../core/redis/connect';
+import type { RedisKeys } from '../core/redis/keys';
+import { ReadModelGate } from '../core/redis/readiness';
+import { epcMatches } from './epc-uri';
+import { objectEventOf, type ObjectEvent } from './mapping';
+import type { EpcisQuery } from './query';
+import { EpcisSource } from './source';
+import type { LocationIds } from './locations';
+import { decodeStored } from '../core/stored-json';
+import { lexPage, timeRangeOf } from '../core/redis/lex-page';
 import { EPCIS_READ_MODEL, epcisKeys, type EpcisKeys } from './keys';
 
 export interface EpcisPage {
@@ -40,8 +45,8 @@ export class EpcisReadModel {
   /** Served only while the read model is ready (a 503 while Redis lost it and it is rebuilt). */
   events(q: EpcisQuery, ids: LocationIds): Promise<EpcisPage> {
     return this.gate.read(EPCIS_READ_MODEL, async () => {
-      const accept = (_id: string, raw: string): ObjectEvent | undefined => {
-        const e = objectEventOf(JSON.parse(raw) as EpcisSource, ids, { withRecordTime: true });
+      const accept = (id: string, raw: string): ObjectEvent | undefined => {
+        const e = objectEventOf(decodeStored(EpcisSource, raw, `EPCIS read model: source ${id}`), ids, { withRecordTime: true });
         return matchesQuery(e, q) ? e : undefined;
       };
       const range = timeRangeOf({ fromMs: q.fromMs, toMs: q.toMs, after: q.after, pageSize: q.perPage });

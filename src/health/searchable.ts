@@ -1,15 +1,18 @@
 // What a health stream event looks like in the event search (and in queues):
 // the interface's health event. ReaderNotResponding / ReaderResponding appear
 // as LIFECYCLE events with codes NOT_RESPONDING / RESPONDING.
-import type { HealthEventType, HealthStreamEvent } from '../../src/health';
+import * as t from 'io-ts';
+import { decodeStored } from '../core/stored-json';
+import { HealthEventTypeCodec } from './codes';
+import type { HealthStreamEvent } from './events';
 
-export interface HealthEventView {
-  readonly eventTime: string;
-  readonly readerName: string;
-  readonly type: HealthEventType;
-  readonly code: string;
-  readonly args: Record<string, unknown>;
-}
+export const HealthEventView = t.readonly(
+  t.type({ eventTime: t.string, readerName: t.string, type: HealthEventTypeCodec, code: t.string, args: t.UnknownRecord }),
+);
+export type HealthEventView = t.TypeOf<typeof HealthEventView>;
+
+// The stored member: the event id and the view.
+const Member = t.intersection([t.type({ id: t.string }), HealthEventView]);
 
 /** The searchable view of an event, or undefined for events that are not health events (check-ins). */
 export function searchableView(event: HealthStreamEvent, readerName: string): HealthEventView | undefined {
@@ -43,6 +46,6 @@ export function searchableView(event: HealthStreamEvent, readerName: string): He
 export const encodeMember = (id: string, view: HealthEventView): string => JSON.stringify({ id, ...view });
 
 export function decodeMember(member: string): HealthEventView {
-  const { id: _id, ...view } = JSON.parse(member) as HealthEventView & { id: string };
+  const { id: _id, ...view } = decodeStored(Member, member, 'health read model: an event');
   return view;
 }

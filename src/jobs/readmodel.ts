@@ -4,12 +4,11 @@
 // (items seen is an estimate, standard error 0.81%), and `v1:jobs:applied`
 // (`state:<id>` / `reports:<id>` -> last log position applied, for replays).
 // Jobs are few (hundreds to thousands), so listings read the whole state hash and filter in memory.
-import * as E from 'fp-ts/Either';
-import type { RedisClient } from '../../src/core/redis/connect';
-import type { RedisKeys } from '../../src/core/redis/keys';
-import { formatDecodeErrors } from '../../src/core/decode-errors';
-import { JobState } from '../../src/jobs/model';
-import { ReadModelGate } from '../../src/core/redis/readiness';
+import type { RedisClient } from '../core/redis/connect';
+import type { RedisKeys } from '../core/redis/keys';
+import { decodeStored } from '../core/stored-json';
+import { JobState } from './model';
+import { ReadModelGate } from '../core/redis/readiness';
 
 export const JOBS_PROJECTION = 'jobs-v1';
 /** The name of the jobs read model (readiness, `npm run rebuild -- jobs`). */
@@ -24,10 +23,7 @@ export const jobKeys = (keys: RedisKeys) => ({
 });
 
 export function decodeJobState(id: string, raw: string): JobState {
-  const result = JobState.decode(JSON.parse(raw));
-  if (E.isRight(result)) return result.right;
-  const detail = formatDecodeErrors(result.left).map((e) => `${e.path}: ${e.reason}`).join('; ');
-  throw new Error(`jobs read model: job ${id} does not decode: ${detail}`);
+  return decodeStored(JobState, raw, `jobs read model: job ${id}`);
 }
 
 export interface JobStats {

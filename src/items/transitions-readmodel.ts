@@ -1,13 +1,14 @@
-// The transitions query over the read model (./keys.ts): records in time
+// The transitions query over the read model (./transition-keys.ts): records in time
 // order (ties by transition id), filtered per record; paging by record id as
 // the history query pages.
-import type { RedisClient } from '../../src/core/redis/connect';
-import type { RedisKeys } from '../../src/core/redis/keys';
-import { formatEpc, type TransitionsQuery } from '../../src/items';
-import { lexPage, timeRangeOf } from '../lex-page';
-import { ReadModelGate } from '../../src/core/redis/readiness';
-import { TRANSITIONS_READ_MODEL, transitionKeys, type TransitionKeys } from './keys';
-import type { IterationRecord, TransitionRecord } from './model';
+import type { RedisClient } from '../core/redis/connect';
+import type { RedisKeys } from '../core/redis/keys';
+import { formatEpc } from './epc';
+import type { TransitionsQuery } from './transitions-query';
+import { lexPage, timeRangeOf } from '../core/redis/lex-page';
+import { ReadModelGate } from '../core/redis/readiness';
+import { TRANSITIONS_READ_MODEL, transitionKeys, type TransitionKeys } from './transition-keys';
+import { decodeIterationRecord, decodeTransitionRecord, type IterationRecord, type TransitionRecord } from './transition-model';
 
 export interface TransitionsPage {
   readonly transitions: TransitionRecord[];
@@ -41,8 +42,8 @@ export class TransitionsReadModel {
   }
 
   private async transitionsNow(q: TransitionsQuery): Promise<TransitionsPage> {
-    const accept = (_id: string, raw: string): TransitionRecord | undefined => {
-      const r = JSON.parse(raw) as TransitionRecord;
+    const accept = (id: string, raw: string): TransitionRecord | undefined => {
+      const r = decodeTransitionRecord(id, raw);
       if (q.threshold !== undefined && !matchesThreshold(q.threshold, r.thresholdId, r.thresholdName)) return undefined;
       if (q.jobId !== undefined && r.jobId !== q.jobId) return undefined;
       if (q.destination !== undefined && r.destination !== q.destination) return undefined;
@@ -68,7 +69,7 @@ export class TransitionsReadModel {
     for (let offset = 0; out.length < limit; offset += 1000) {
       const raws = await this.redis.zRange(this.k.iterations, min, max, { BY: 'SCORE', LIMIT: { offset, count: 1000 } });
       for (const raw of raws) {
-        const r = JSON.parse(raw) as IterationRecord;
+        const r = decodeIterationRecord(raw);
         if (q.jobId === undefined || r.jobId === q.jobId) out.push(r);
       }
       if (raws.length < 1000) break;

@@ -1,56 +1,83 @@
 // What the items and history read models store, and how one ItemChange turns
 // into them. Pure: the projection does the I/O.
-import { isoTime } from '../../src/core/iso-time';
-import { ABSENT, writesHistory, type ItemChange } from '../../src/engine';
+import * as t from 'io-ts';
+import { isoTime } from '../core/iso-time';
+import { decodeStored } from '../core/stored-json';
+import { ABSENT, writesHistory, type ItemChange } from '../engine';
+
+// Codecs as well as types: what these read models hold is decoded on every
+// read (src/core/stored-json.ts). t.type checks in place, no copy.
+const NumberOrNull = t.union([t.number, t.null]);
+const StringOrNull = t.union([t.string, t.null]);
 
 /** The interface's Item. */
-export interface Item {
-  readonly epc: string;
-  readonly tagId: string;
-  readonly jobId: string;
-  readonly xLocation: number | null;
-  readonly yLocation: number | null;
-  /** 0 while the item has coordinates (locations are on the floor plane), null with them. */
-  readonly zLocation: number | null;
-  readonly zone: string;
-  readonly floor: string | null;
-  readonly facility: string | null;
-  readonly presenceConfidence: 'HIGH';
-  readonly lastModifiedTime: string;
-}
+export const Item = t.readonly(
+  t.type({
+    epc: t.string,
+    tagId: t.string,
+    jobId: t.string,
+    xLocation: NumberOrNull,
+    yLocation: NumberOrNull,
+    /** 0 while the item has coordinates (locations are on the floor plane), null with them. */
+    zLocation: NumberOrNull,
+    zone: t.string,
+    floor: StringOrNull,
+    facility: StringOrNull,
+    presenceConfidence: t.literal('HIGH'),
+    lastModifiedTime: t.string,
+  }),
+);
+export type Item = t.TypeOf<typeof Item>;
 
-export interface StoredItem {
-  readonly item: Item;
-  /** lastModifiedTime in epoch ms (for the time filters). */
-  readonly ms: number;
-  /** Where the last applied change sits in the log: `<commit, 20 digits>:<index, 6 digits>`; older changes are ignored. */
-  readonly at: string;
-}
+export const StoredItem = t.readonly(
+  t.type({
+    item: Item,
+    /** lastModifiedTime in epoch ms (for the time filters). */
+    ms: t.number,
+    /** Where the last applied change sits in the log: `<commit, 20 digits>:<index, 6 digits>`; older changes are ignored. */
+    at: t.string,
+  }),
+);
+export type StoredItem = t.TypeOf<typeof StoredItem>;
 
 /** The interface's ItemEvent (a history record). */
-export interface ItemEvent {
-  readonly epc: string;
-  readonly tagId: string;
-  readonly fromZone: string;
-  readonly toZone: string;
-  readonly fromFloor: string | null;
-  readonly toFloor: string | null;
-  readonly fromFacility: string | null;
-  readonly toFacility: string | null;
-  readonly fromX: number | null;
-  readonly toX: number | null;
-  readonly fromY: number | null;
-  readonly toY: number | null;
-  readonly observationTime: string;
-}
+export const ItemEvent = t.readonly(
+  t.type({
+    epc: t.string,
+    tagId: t.string,
+    fromZone: t.string,
+    toZone: t.string,
+    fromFloor: StringOrNull,
+    toFloor: StringOrNull,
+    fromFacility: StringOrNull,
+    toFacility: StringOrNull,
+    fromX: NumberOrNull,
+    toX: NumberOrNull,
+    fromY: NumberOrNull,
+    toY: NumberOrNull,
+    observationTime: t.string,
+  }),
+);
+export type ItemEvent = t.TypeOf<typeof ItemEvent>;
 
-export interface StoredHistory {
-  readonly record: ItemEvent;
-  /** The job that reported the change (the `jobId` filter; not part of ItemEvent). */
-  readonly jobId: string;
-  /** A move that is no zone transition (shown only with zoneTransitionsOnly=false); absent otherwise. */
-  readonly moved?: true;
-}
+export const StoredHistory = t.readonly(
+  t.intersection([
+    t.type({
+      record: ItemEvent,
+      /** The job that reported the change (the `jobId` filter; not part of ItemEvent). */
+      jobId: t.string,
+    }),
+    /** A move that is no zone transition (shown only with zoneTransitionsOnly=false); absent otherwise. */
+    t.partial({ moved: t.literal(true) }),
+  ]),
+);
+export type StoredHistory = t.TypeOf<typeof StoredHistory>;
+
+/** The stored item of `epc` (a StoredValueError when it does not decode). */
+export const decodeStoredItem = (epc: string, raw: string): StoredItem => decodeStored(StoredItem, raw, `items read model: item ${epc}`);
+
+/** The history record `id` (a StoredValueError when it does not decode). */
+export const decodeStoredHistory = (id: string, raw: string): StoredHistory => decodeStored(StoredHistory, raw, `items read model: history record ${id}`);
 
 /**
  * Changes the history keeps: the zone transitions (FIRST_SEEN, ZONE_CHANGE,

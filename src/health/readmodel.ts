@@ -1,9 +1,10 @@
 // Queries of the reader health read model (layout in ./keys.ts).
-import type { RedisClient } from '../../src/core/redis/connect';
-import type { RedisKeys } from '../../src/core/redis/keys';
-import { type ReaderHealthState, encodeMarker, isAfter, type HealthEventQuery } from '../../src/health';
-import { ReadModelGate } from '../../src/core/redis/readiness';
-import { HEALTH_READ_MODEL, healthKeys } from './keys';
+import type { RedisClient } from '../core/redis/connect';
+import type { RedisKeys } from '../core/redis/keys';
+import type { ReaderHealthState } from './state';
+import { encodeMarker, isAfter, type HealthEventQuery } from './search';
+import { ReadModelGate } from '../core/redis/readiness';
+import { decodeReaderState, HEALTH_READ_MODEL, healthKeys } from './keys';
 import { decodeMember, type HealthEventView } from './searchable';
 
 const CHUNK = 500;
@@ -27,12 +28,12 @@ export class HealthReadModel {
 
   async state(reader: string): Promise<ReaderHealthState | undefined> {
     const json = await this.gate.read(HEALTH_READ_MODEL, () => this.redis.hGet(this.k.readers, reader));
-    return json ? (JSON.parse(json) as ReaderHealthState) : undefined;
+    return json == null ? undefined : decodeReaderState(reader, json);
   }
 
   async states(): Promise<Map<string, ReaderHealthState>> {
     const all = await this.gate.read(HEALTH_READ_MODEL, () => this.redis.hGetAll(this.k.readers));
-    return new Map(Object.entries(all).map(([r, json]) => [r, JSON.parse(json) as ReaderHealthState]));
+    return new Map(Object.entries(all).map(([r, json]) => [r, decodeReaderState(r, json)]));
   }
 
   /** The gateway's last check-in per reader. */
