@@ -50,7 +50,7 @@ export class RelayLease {
       }
       if (!told) {
         const current = await this.redis.get(this.key).catch(() => null);
-        this.logger.warn('relay: standby, another relay holds the lease', { holder: current, leaseMs: this.ttlMs });
+        this.logger.warn(`${this.what}: standby, another relay holds the lease`, { holder: current, leaseMs: this.ttlMs });
         told = true;
       }
       await delay(Math.max(1, Math.floor(this.ttlMs / 3)), undefined, { signal });
