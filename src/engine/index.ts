@@ -20,8 +20,8 @@ export {
   type ReportFlags,
 } from './types';
 export { ENGINE_STREAM, itemEvents, type ItemsEvent, type ItemsReset } from './events';
+export { ENGINE_STREAM_PREFIX, engineStream, engineStreams, isEngineStream, partitionOf, snapshotDirOf } from './partitions';
 export { type EngineReport } from './report';
-export { thresholdJobContext } from './threshold/context';
-export { type TransitionParameters } from './threshold/params';
+export { thresholdJobContext, thresholdsOfRecipe } from './threshold/context';
 export { ThresholdTracker, type ThresholdOutput } from './threshold/tracker';
 export { ThresholdIterationCodec, type ThresholdIteration, type ThresholdTransition } from './threshold/transition';
