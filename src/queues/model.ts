@@ -72,7 +72,16 @@ export type QueueConfig =
   | { readonly kind: 'threshold'; readonly queue: string; readonly deliveryMode: DeliveryMode; readonly filter: ThresholdQueueFilter };
 
 /** Queue names: unique per configuration call (docs/queues.md, "Names"). */
-export const queueName = (kind: QueueKind, id: string): string => `tagtrail.${kind}.${id}`;
+const QUEUE_PREFIX = 'tagtrail.';
+export const queueName = (kind: QueueKind, id: string): string => `${QUEUE_PREFIX}${kind}.${id}`;
+
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+const NAME = new RegExp(`^${QUEUE_PREFIX.replace('.', '\\.')}(?:${QUEUE_KINDS.join('|')})\\.(${UUID})$`);
+
+/** The queue id of a name queueName gives, else undefined (broker authentication's client queues). Pure. */
+export function clientQueueId(name: string): string | undefined {
+  return NAME.exec(name)?.[1];
+}
 export const queueStream = (id: string): string => `queue-${id}`;
 export const QUEUE_STREAM_PREFIX = 'queue-';
 

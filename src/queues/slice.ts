@@ -18,9 +18,8 @@ import { queueEvents, type QueueConfiguredData } from './events';
 import { queueListKind, visibleQueues } from './listing';
 import { commandMetadata } from '../core/resource/routes';
 import { notFound } from '../core/http/errors';
-import { clientQueueId } from '../brokerauth';
 import {
-  compact, DELIVERY_MODES, HealthQueueFilter, hostOfUrl, ItemQueueFilter, queueName, queueStream, serverUrl, ThresholdQueueFilter,
+  clientQueueId, compact, DELIVERY_MODES, HealthQueueFilter, hostOfUrl, ItemQueueFilter, queueName, queueStream, serverUrl, ThresholdQueueFilter,
   type QueueKind,
 } from './model';
 import { healthFilterError, parseDeliveryMode } from './validate';
