@@ -35,6 +35,8 @@ export interface AppDeps extends ResourceDeps {
     readonly publicPort: number;
     /** Idle configured queues retired by the relay (docs/queues.md, "Idle queues are retired"). */
     readonly queueRetirement: { readonly idleMs: number; readonly checkEveryMs: number };
+    /** Type the configured queues are declared as (AMQP_QUEUE_TYPE; docs/scaling.md, "Quorum queues"). */
+    readonly queueType: 'classic' | 'quorum';
   };
   /** GS1 EPCIS (docs/epcis.md): the base URL of location identifiers nobody configured. */
   readonly epcis?: { readonly locationBaseUrl: string };

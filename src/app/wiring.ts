@@ -84,7 +84,7 @@ export async function wireSlices(
     readModels,
     facilityUsage: slices.flatMap((s) => (s.facilityUsage ? [s.facilityUsage] : [])),
     epcis: { locationBaseUrl: config.epcisLocationBaseUrl },
-    broker: { url: config.amqpUrl, publicHost: config.amqpPublic.host, publicPort: config.amqpPublic.port, queueRetirement: config.queueRetirement },
+    broker: { url: config.amqpUrl, publicHost: config.amqpPublic.host, publicPort: config.amqpPublic.port, queueRetirement: config.queueRetirement, queueType: config.amqpQueueType },
     engineSnapshots: { dir: path.resolve(config.dataDir, 'engine-snapshots'), ...config.engineSnapshots },
     maxAppendSize: config.eventStore.maxAppendSize,
     about: {

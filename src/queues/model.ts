@@ -19,6 +19,20 @@ export const QUEUE_ARGUMENTS = {
   'x-max-length-bytes': 1_073_741_824,
 } as const;
 
+/**
+ * The queue types the service can declare its queues as (AMQP_QUEUE_TYPE;
+ * docs/scaling.md, "Quorum queues"). Classic is the default and declares
+ * exactly QUEUE_ARGUMENTS, as always; quorum adds `x-queue-type: quorum`,
+ * which clients must then declare too.
+ */
+export const QUEUE_TYPES = ['classic', 'quorum'] as const;
+export type QueueType = (typeof QUEUE_TYPES)[number];
+
+/** The arguments a queue of `type` is declared with (and clients must redeclare it with). */
+export function queueArguments(type: QueueType): Record<string, string | number> {
+  return type === 'quorum' ? { ...QUEUE_ARGUMENTS, 'x-queue-type': 'quorum' } : { ...QUEUE_ARGUMENTS };
+}
+
 export const DELIVERY_MODES = ['PERSISTENT', 'NON_PERSISTENT'] as const;
 export type DeliveryMode = (typeof DELIVERY_MODES)[number];
 export const DeliveryModeCodec = t.keyof({ PERSISTENT: null, NON_PERSISTENT: null }, 'DeliveryMode');
