@@ -20,7 +20,7 @@ import { RedisKeys } from '../src/core/redis/keys';
 import type { RedisClient } from '../src/core/redis/connect';
 import { ENGINE_STREAM } from '../src/engine/events';
 import { startItemsProjection } from '../projections/items/projection';
-import { itemKeys } from '../projections/items/keys';
+import { itemKeys } from '../src/items/keys';
 import { startServer } from './support/eventstore-child';
 import { positiveEnv } from './support/env';
 import { seededItemsEvent } from './support/seed-items';

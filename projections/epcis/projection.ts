@@ -1,20 +1,17 @@
 // Projects the facts of the engine's output that become EPCIS events
-// (src/epcis/source.ts) into the EPCIS read model (./keys.ts), behind
+// (src/epcis/source.ts) into the EPCIS read model (src/epcis/keys.ts), behind
 // GET /epcis/v2/events. One MULTI per batch with the checkpoint; a replayed
 // fact is the same member. An item reset does not remove them: EPCIS events
 // are a record of what was observed.
-import { streamNameFilter, type EventStoreDBClient } from '@eventstore/db-client';
+import type { EventStoreDBClient } from '@eventstore/db-client';
+import { ENGINE_FILTER } from '../engine-filter';
 import type { RedisClient } from '../../src/core/redis/connect';
 import type { RedisKeys } from '../../src/core/redis/keys';
 import type { Logger } from '../../src/core/logger';
 import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../src/core/subscriptions';
 import { ENGINE_STREAM, itemEvents } from '../../src/engine';
-import { sourcesOf } from '../../src/epcis';
+import { sourcesOf, EPCIS_PROJECTION, EPCIS_READ_MODEL, epcisKeys, epcisSourceId } from '../../src/epcis';
 import type { RebuildableReadModel } from '../read-model';
-import { EPCIS_PROJECTION, EPCIS_READ_MODEL, epcisKeys, epcisSourceId } from './keys';
-
-/** The engine's stream, as the items projection reads it. */
-const ENGINE_FILTER = streamNameFilter({ prefixes: [ENGINE_STREAM] });
 
 export function startEpcisProjection(opts: { client: EventStoreDBClient; redis: RedisClient; keys: RedisKeys; logger: Logger; onApplied?: (events: number) => void }): RunningSubscription {
   const k = epcisKeys(opts.keys);

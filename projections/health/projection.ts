@@ -1,5 +1,5 @@
 // Projects `readerHealth-*` and `readerAgent-*` streams into the health read
-// model (layout in ./keys.ts). The handler reads the touched readers' states,
+// model (layout in src/health/keys.ts). The handler reads the touched readers' states,
 // folds the batch and writes states, searchable events and the checkpoint in
 // one MULTI, so every event is applied exactly once. It runs as a single
 // active consumer (projections role), so nothing else writes these states
@@ -13,16 +13,7 @@ import type { Logger } from '../../src/core/logger';
 import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../src/core/subscriptions';
 import type { RebuildableReadModel } from '../read-model';
 import { AppliedPositions } from '../applied';
-import { AGENT_STREAM_PREFIX, HEALTH_STREAM_PREFIX, healthEvents, type HealthStreamEvent, evolveHealth, initialHealthState, type ReaderHealthState } from '../../src/health';
-import { decodeReaderState, HEALTH_PROJECTION, HEALTH_READ_MODEL, healthKeys } from './keys';
-import { encodeMember, searchableView } from './searchable';
-
-export function readerOfStream(streamId: string): string | undefined {
-  for (const prefix of [HEALTH_STREAM_PREFIX, AGENT_STREAM_PREFIX]) {
-    if (streamId.startsWith(prefix)) return streamId.slice(prefix.length);
-  }
-  return undefined;
-}
+import { AGENT_STREAM_PREFIX, HEALTH_STREAM_PREFIX, healthEvents, readerOfStream, type HealthStreamEvent, evolveHealth, initialHealthState, type ReaderHealthState, decodeReaderState, HEALTH_PROJECTION, HEALTH_READ_MODEL, healthKeys, encodeMember, searchableView } from '../../src/health';
 
 export function startHealthProjection(opts: {
   client: EventStoreDBClient;

@@ -1,5 +1,5 @@
 // Projects the engine's ItemsChanged events (ENGINE_STREAM) into the items
-// and history read models (layout in ./keys.ts). The handler reads the
+// and history read models (layout in src/items/keys.ts). The handler reads the
 // touched items, folds the batch and writes items, their index sets, history
 // records and the checkpoint in one MULTI, so every event is applied exactly
 // once. It is the only writer (projections role), so nothing but its own
@@ -11,20 +11,19 @@
 // position of the change it shows and ignores older or equal ones, and a
 // history record's id is derived from its event id and index (a re-added
 // member is the same member).
-import { streamNameFilter, type EventStoreDBClient } from '@eventstore/db-client';
+import type { EventStoreDBClient } from '@eventstore/db-client';
+import { ENGINE_FILTER } from '../engine-filter';
 import type { RedisClient } from '../../src/core/redis/connect';
 import type { RedisKeys } from '../../src/core/redis/keys';
 import type { RecordedDomainEvent } from '../../src/core/events';
 import type { Logger } from '../../src/core/logger';
 import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../src/core/subscriptions';
 import { ENGINE_STREAM, itemEvents, type ItemsEvent } from '../../src/engine';
-import { historyId, ITEMS_PROJECTION, itemKeys, type ItemKeys } from './keys';
-import { changeOrder, historyRecordOf, indexKeysOf, itemAfter, keptInHistory, type StoredItem } from './model';
+import { historyId, ITEMS_PROJECTION, itemKeys, type ItemKeys, changeOrder, historyRecordOf, indexKeysOf, itemAfter, keptInHistory, type StoredItem } from '../../src/items';
 import { queueItemsReset } from './reset';
 import { ItemsWritePipeline } from './write-pipeline';
 
 /** The events the items projection reads (the item engine's stream). */
-export const ITEMS_FILTER = streamNameFilter({ prefixes: [ENGINE_STREAM] });
 
 export function startItemsProjection(opts: {
   client: EventStoreDBClient;
@@ -44,7 +43,7 @@ export function startItemsProjection(opts: {
     client: opts.client,
     name,
     codecs: itemEvents,
-    filter: ITEMS_FILTER,
+    filter: ENGINE_FILTER,
     checkpointStore: checkpoints,
     checkpointMode: 'handler',
     logger: opts.logger,

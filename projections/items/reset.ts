@@ -5,8 +5,7 @@
 // segments committed (the projection is the only writer).
 import type { RedisClient } from '../../src/core/redis/connect';
 import type { ItemsReset } from '../../src/engine';
-import type { ItemKeys } from './keys';
-import { decodeStoredHistory, decodeStoredItem, indexKeysOf } from './model';
+import { type ItemKeys, decodeStoredHistory, decodeStoredItem, indexKeysOf } from '../../src/items';
 
 const CHUNK = 1000;
 type Multi = ReturnType<RedisClient['multi']>;

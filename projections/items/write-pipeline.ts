@@ -6,8 +6,7 @@
 // commits (with its checkpoint) after an earlier one failed: exactly once
 // holds as without pipelining.
 import type { RedisClient } from '../../src/core/redis/connect';
-import type { ItemKeys } from './keys';
-import { decodeStoredItem, type StoredItem } from './model';
+import { type ItemKeys, decodeStoredItem, type StoredItem } from '../../src/items';
 
 type Multi = ReturnType<RedisClient['multi']>;
 

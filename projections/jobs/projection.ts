@@ -14,8 +14,7 @@ import { TagsReportedEpcs } from '../../src/agents';
 import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../src/core/subscriptions';
 import type { RebuildableReadModel } from '../read-model';
 import { AppliedPositions } from '../applied';
-import { evolveJob, JOB_STREAM_PREFIX, jobEvents, type JobEvent, initialJobState, type JobState } from '../../src/jobs';
-import { decodeJobState, jobKeys, JOBS_PROJECTION, JOBS_READ_MODEL } from './readmodel';
+import { evolveJob, JOB_STREAM_PREFIX, jobEvents, type JobEvent, initialJobState, type JobState, decodeJobState, jobKeys, JOBS_PROJECTION, JOBS_READ_MODEL } from '../../src/jobs';
 
 /** What this projection needs of a tag report (appended by the agent gateway to `tagReports-<reader>`). */
 export const tagReportEvents = defineEvents({

@@ -1,6 +1,6 @@
 // Projects the threshold transitions the engine writes into its ItemsChanged
 // events (ENGINE_STREAM, `transitions`) into the transitions read model
-// (./keys.ts). One MULTI per batch with the checkpoint, so each event is
+// (src/items/transition-keys.ts). One MULTI per batch with the checkpoint, so each event is
 // applied once; a replayed transition is the same member (its id comes from
 // the transition), so replays change nothing. Transitions of jobs with
 // reportToDatabaseEnabled false are not kept.
@@ -10,10 +10,9 @@ import type { RedisKeys } from '../../src/core/redis/keys';
 import type { Logger } from '../../src/core/logger';
 import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../src/core/subscriptions';
 import { ENGINE_STREAM, itemEvents } from '../../src/engine';
-import { ITEMS_FILTER } from '../items/projection';
+import { ENGINE_FILTER } from '../engine-filter';
 import type { RebuildableReadModel } from '../read-model';
-import { MAX_ITERATIONS, TRANSITIONS_PROJECTION, TRANSITIONS_READ_MODEL, transitionKeys, transitionRecordId } from './keys';
-import { iterationRecordOf, transitionRecordOf } from './model';
+import { MAX_ITERATIONS, TRANSITIONS_PROJECTION, TRANSITIONS_READ_MODEL, transitionKeys, transitionRecordId, iterationRecordOf, transitionRecordOf } from '../../src/items';
 
 export function startTransitionsProjection(opts: {
   client: EventStoreDBClient;
@@ -29,7 +28,7 @@ export function startTransitionsProjection(opts: {
     name: TRANSITIONS_PROJECTION,
     codecs: itemEvents,
     // The engine's stream, as the items projection reads it.
-    filter: ITEMS_FILTER,
+    filter: ENGINE_FILTER,
     checkpointStore: checkpoints,
     checkpointMode: 'handler',
     logger: opts.logger,
@@ -57,7 +56,7 @@ export function startTransitionsProjection(opts: {
 export const transitionsReadModel: RebuildableReadModel = {
   name: TRANSITIONS_READ_MODEL,
   projection: TRANSITIONS_PROJECTION,
-  filter: ITEMS_FILTER,
+  filter: ENGINE_FILTER,
   keyPrefixes: (keys) => [transitionKeys(keys).base],
   start: (opts) => startTransitionsProjection(opts),
 };

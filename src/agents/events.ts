@@ -59,19 +59,26 @@ export const AntennaId = new t.Type<number, number, unknown>(
   t.identity,
 );
 
-/** One tag seen during a report interval, as stored (x/y null unless LOCATION mode). */
-export const Observation = t.type(
-  {
-    epc: EpcHex,
-    tid: nullable(EpcHex),
-    antennaId: AntennaId,
-    peakRssi: FiniteNumber,
-    readCount: PositiveInteger,
-    firstSeen: IsoTimestamp,
-    lastSeen: IsoTimestamp,
-    x: nullable(FiniteNumber),
-    y: nullable(FiniteNumber),
-  },
+/**
+ * One tag seen during a report interval, as stored (x/y null unless LOCATION
+ * mode). `phaseAngle` (degrees, 0-360) only where a reader gave one (LLRP and
+ * IoT readers asked for it): absent otherwise, and in every older event.
+ */
+export const Observation = t.intersection(
+  [
+    t.type({
+      epc: EpcHex,
+      tid: nullable(EpcHex),
+      antennaId: AntennaId,
+      peakRssi: FiniteNumber,
+      readCount: PositiveInteger,
+      firstSeen: IsoTimestamp,
+      lastSeen: IsoTimestamp,
+      x: nullable(FiniteNumber),
+      y: nullable(FiniteNumber),
+    }),
+    t.partial({ phaseAngle: nullable(FiniteNumber) }),
+  ],
   'Observation',
 );
 export type Observation = t.TypeOf<typeof Observation>;

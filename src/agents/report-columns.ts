@@ -9,7 +9,8 @@
 //   { v: 2, reader, jobId, facility, from, to,
 //     epc: [..], antennaId: [..], peakRssi: [..], readCount: [..],
 //     firstSeen: [ms after from], lastSeen: [ms after from],
-//     tid?: [hex | null], x?: [number | null], y?: [number | null] }   (absent when all null)
+//     tid?: [hex | null], x?: [number | null], y?: [number | null],
+//     phaseAngle?: [degrees | null] }   (absent when all null)
 //
 // Decoding gives the same TagsReportedData as version 1 (an Observation per
 // tag), so the engine and other readers do not change; firstSeen/lastSeen
@@ -31,6 +32,8 @@ export interface ObservationData {
   lastSeen: string;
   x: number | null;
   y: number | null;
+  /** Degrees; only where the reader gave one (absent when the report has no phase column). */
+  phaseAngle?: number | null;
 }
 
 export interface ReportColumns {
@@ -49,6 +52,7 @@ export interface ReportColumns {
   readonly tid?: Array<string | null>;
   readonly x?: Array<number | null>;
   readonly y?: Array<number | null>;
+  readonly phaseAngle?: Array<number | null>;
 }
 
 const UPPER_HEX = /^[0-9A-F]+$/;
@@ -106,10 +110,11 @@ const Columns = t.intersection([
     tid: fastArray(nullable(epcHexUpper), (u) => u === null || isUpperHex(u)),
     x: fastArray(nullable(FiniteNumber), (u) => u === null || isFinite(u)),
     y: fastArray(nullable(FiniteNumber), (u) => u === null || isFinite(u)),
+    phaseAngle: fastArray(nullable(FiniteNumber), (u) => u === null || isFinite(u)),
   }),
 ]);
 
-const COLUMNS = ['antennaId', 'peakRssi', 'readCount', 'firstSeen', 'lastSeen', 'tid', 'x', 'y'] as const;
+const COLUMNS = ['antennaId', 'peakRssi', 'readCount', 'firstSeen', 'lastSeen', 'tid', 'x', 'y', 'phaseAngle'] as const;
 
 export interface ReportData {
   reader: string;
@@ -145,8 +150,9 @@ export function validateColumns(u: unknown, c: t.Context): t.Validation<ReportDa
   const n = d.epc.length;
   const base = Date.parse(d.from);
   const observations = new Array<ObservationData>(n);
+  const phase = d.phaseAngle;
   for (let i = 0; i < n; i++) {
-    observations[i] = {
+    const o: ObservationData = {
       epc: d.epc[i]!,
       tid: d.tid?.[i] ?? null,
       antennaId: d.antennaId[i]!,
@@ -157,6 +163,8 @@ export function validateColumns(u: unknown, c: t.Context): t.Validation<ReportDa
       x: d.x?.[i] ?? null,
       y: d.y?.[i] ?? null,
     };
+    if (phase !== undefined) o.phaseAngle = phase[i] ?? null;
+    observations[i] = o;
   }
   return t.success({ reader: d.reader, jobId: d.jobId, facility: d.facility, from: d.from, to: d.to, observations });
 }
@@ -176,6 +184,7 @@ export function toColumns(data: ReportData): ReportColumns {
   let anyTid = false;
   let anyX = false;
   let anyY = false;
+  let anyPhase = false;
   for (let i = 0; i < n; i++) {
     const o = obs[i]!;
     epc[i] = o.epc.toUpperCase();
@@ -187,6 +196,7 @@ export function toColumns(data: ReportData): ReportColumns {
     anyTid ||= o.tid !== null;
     anyX ||= o.x !== null;
     anyY ||= o.y !== null;
+    anyPhase ||= o.phaseAngle !== undefined && o.phaseAngle !== null;
   }
   return {
     v: 2,
@@ -204,6 +214,7 @@ export function toColumns(data: ReportData): ReportColumns {
     ...(anyTid ? { tid: obs.map((o) => (o.tid === null ? null : o.tid.toUpperCase())) } : {}),
     ...(anyX ? { x: obs.map((o) => o.x) } : {}),
     ...(anyY ? { y: obs.map((o) => o.y) } : {}),
+    ...(anyPhase ? { phaseAngle: obs.map((o) => o.phaseAngle ?? null) } : {}),
   };
 }
 

@@ -8,7 +8,7 @@ import { addScrapeProbe, ageSeconds, metrics } from '../core/metrics';
 import type { AppDeps } from '../slice';
 import { readModelStatuses } from '../../projections/read-model-status';
 import type { RebuildableReadModel } from '../../projections/read-model';
-import { HealthReadModel } from '../../projections/health/readmodel';
+import { HealthReadModel } from '../health';
 import { readerDefinitionsOf } from '../readerdefinitions/kind';
 import { readerHealthAt } from '../health/status';
 import { jobsReadModel } from '../jobs/context';

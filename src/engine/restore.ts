@@ -20,7 +20,7 @@ import type { EngineState, ItemChange, JobContext } from './types';
 
 const READ_CHUNK = 1000;
 
-/** The end of ENGINE_STREAM a run starts from (worker.ts readLastOutput). */
+/** The end of ENGINE_STREAM a run starts from (output.ts readLastOutput). */
 export interface StreamEnd {
   readonly revision: bigint;
   readonly inputPosition: string | undefined;

@@ -6,3 +6,5 @@ export type { LocationIds } from './locations';
 export type { EpcisQuery } from './query';
 export { epcisLocationKind } from './locations';
 export { epcisRepositoryKind } from './capture/repository';
+export { EPCIS_PROJECTION, EPCIS_READ_MODEL, epcisKeys, epcisSourceId } from './keys';
+export { EpcisReadModel } from './readmodel';

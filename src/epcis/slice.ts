@@ -12,7 +12,7 @@ import { addNamedResourceRoutes } from '../core/resource/routes';
 import type { AppDeps, Slice } from '../slice';
 import { MAX_PAGE_SIZE } from '../core/paging';
 import { facilityKind } from '../facilities';
-import { EpcisReadModel } from '../../projections/epcis/readmodel';
+import { EpcisReadModel } from './readmodel';
 import { CBV_VERSION, epcisQueryDocument, EPCIS_VERSION } from './document';
 import { documentOf, EpcisLocationBody, epcisLocationKind, locationIds, type EpcisLocation, type LocationIds } from './locations';
 import { epcisProblems } from './problem';

@@ -2,8 +2,8 @@
 // responsiveness checker, once the health read model (started with every
 // read model, src/app/wiring.ts) is ready.
 import type { AppDeps, BackgroundWork } from '../slice';
-import { HealthReadModel } from '../../projections/health/readmodel';
-import { HEALTH_READ_MODEL } from '../../projections/health/keys';
+import { HealthReadModel } from './readmodel';
+import { HEALTH_READ_MODEL } from './keys';
 import { startResponsivenessChecker } from './checker';
 import type { HealthSettings } from './settings';
 

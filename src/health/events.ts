@@ -14,6 +14,14 @@ export const AGENT_STREAM_PREFIX = 'readerAgent-';
 export const healthStream = (reader: string): string => `${HEALTH_STREAM_PREFIX}${reader}`;
 export const agentStream = (reader: string): string => `${AGENT_STREAM_PREFIX}${reader}`;
 
+/** The reader a health or agent stream belongs to; undefined for any other stream. */
+export function readerOfStream(streamId: string): string | undefined {
+  for (const prefix of [HEALTH_STREAM_PREFIX, AGENT_STREAM_PREFIX]) {
+    if (streamId.startsWith(prefix)) return streamId.slice(prefix.length);
+  }
+  return undefined;
+}
+
 export const AGENT_STATES = ['IDLE', 'RUNNING_JOB', 'UPDATING_FIRMWARE', 'ERROR'] as const;
 export type AgentState = (typeof AGENT_STATES)[number];
 export const AgentStateCodec = t.keyof({ IDLE: null, RUNNING_JOB: null, UPDATING_FIRMWARE: null, ERROR: null }, 'AgentState');

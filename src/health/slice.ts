@@ -5,7 +5,7 @@ import type { Slice } from '../slice';
 import { hasRole } from '../config';
 import { notFound } from '../core/http/errors';
 import { readerDefinitionOf, readerDefinitionsOf } from '../readerdefinitions';
-import { HealthReadModel } from '../../projections/health/readmodel';
+import { HealthReadModel } from './readmodel';
 import { startHealthBackground } from './background';
 import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, parseHealthEventSearch } from './search';
 import { readerHealthAt } from './status';

@@ -17,7 +17,7 @@ import { isLeft } from 'fp-ts/Either';
 import { decodeRecorded } from '../core/events';
 import { ENGINE_STREAM, itemEvents } from '../engine';
 import type { ItemChange } from '../engine';
-import { itemAfter, type Item } from '../../projections/items/model';
+import { itemAfter, type Item } from './model';
 import { formatEpc } from './epc';
 import type { AsOfQuery } from './query';
 

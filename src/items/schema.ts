@@ -64,7 +64,7 @@ export const historyPageSchema: Record<string, unknown> = {
   properties: { history: { type: 'array', items: itemEventSchema }, nextPageMarker: nullableString, moreHistoryAvailable: { type: 'boolean' } },
 };
 
-/** A threshold transition record (projections/transitions/model.ts). */
+/** A threshold transition record (src/items/transition-model.ts). */
 export const transitionSchema: Record<string, unknown> = {
   type: 'object',
   required: ['thresholdId', 'thresholdName', 'epc', 'jobId', 'transitionId', 'destination', 'confidence', 'creationTime'],

@@ -5,13 +5,13 @@
 import type { Slice } from '../slice';
 import type { RouteParam } from '../core/http/routes';
 import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../core/paging';
-import { ItemsReadModel } from '../../projections/items/readmodel';
+import { ItemsReadModel } from './readmodel';
 import { EPC_FORMATS } from './epc';
 import { itemsAsOf } from './asof';
 import { parseAsOfQuery, parseHistoryQuery, parseItemsQuery } from './query';
 import { asOfPageSchema, historyPageSchema, itemsPageSchema, transitionsPageSchema } from './schema';
 import { DESTINATIONS, parseTransitionsQuery } from './transitions-query';
-import { TransitionsReadModel } from '../../projections/transitions/readmodel';
+import { TransitionsReadModel } from './transitions-readmodel';
 
 export const ITEMS_BASE = '/data/v1/items';
 export const ITEMS_ROLES = ['DataReader'];

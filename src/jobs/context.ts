@@ -3,7 +3,7 @@
 import type { AppDeps } from '../slice';
 import { checkpointWaiter, type ProjectionWaiter } from '../core/resource/consistency';
 import { RedisCheckpointStore } from '../core/subscriptions';
-import { JobsReadModel, JOBS_PROJECTION } from '../../projections/jobs/readmodel';
+import { JobsReadModel, JOBS_PROJECTION } from './readmodel';
 import { recipeKind } from '../recipes';
 import type { Recipe } from '../recipes';
 import { readerConfigurationsOf } from '../readerconfigurations/kind';

@@ -6,3 +6,4 @@ export { onJob } from './commands';
 export { jobsReadModel, jobsWaiter } from './context';
 export { JOB_STREAM_PREFIX, evolveJob, jobEvents, jobStream, type JobEvent } from './events';
 export { heldReaders, initialJobState, type JobState } from './model';
+export { JobsReadModel, decodeJobState, jobKeys, JOBS_PROJECTION, JOBS_READ_MODEL } from './readmodel';

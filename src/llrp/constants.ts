@@ -182,8 +182,12 @@ export const IMPINJ = {
   /** ImpinjReaderTemperature (s16, degrees Celsius) in GET_READER_CONFIG_RESPONSE. */
   ReaderTemperature: 37,
   TagReportContentSelector: 50,
+  /** ImpinjEnableSerializedTID (u16 mode, 1 = enabled) and ImpinjSerializedTID (u16 word count, the TID words) in TagReportData. */
+  EnableSerializedTID: 51,
   EnableRFPhaseAngle: 52,
   EnablePeakRSSI: 53,
+  SerializedTID: 55,
+  /** ImpinjRFPhaseAngle: u16, 0-4095 for a full turn (0-360 degrees). */
   RFPhaseAngle: 56,
   PeakRSSI: 57,
 } as const;

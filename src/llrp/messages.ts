@@ -165,9 +165,10 @@ export interface RoSpec {
   /** ROReportSpec: 1 = every N tags or end of AISpec, 2 = ... end of ROSpec. */
   readonly reportTrigger: number;
   readonly reportEveryN: number;
-  /** Impinj PeakRSSI (hundredths of dBm) and RF phase angle in reports. */
+  /** Impinj PeakRSSI (hundredths of dBm), RF phase angle and serialized TID in reports. */
   readonly impinjPeakRssi: boolean;
   readonly impinjPhase: boolean;
+  readonly impinjTid: boolean;
 }
 
 /** TagReportContentSelector bits (13.2.1.1), most significant first. */
@@ -199,8 +200,10 @@ function antennaConfiguration(a: AntennaPlan): ParamInput {
 
 export function encodeRoSpec(s: RoSpec): ParamInput {
   const impinj: ParamInput[] = [];
-  if (s.impinjPeakRssi) impinj.push(customParam(IMPINJ.VENDOR, IMPINJ.EnablePeakRSSI, u16(1)));
+  // In the order of Impinj's definition of ImpinjTagReportContentSelector: TID, phase, peak RSSI.
+  if (s.impinjTid) impinj.push(customParam(IMPINJ.VENDOR, IMPINJ.EnableSerializedTID, u16(1)));
   if (s.impinjPhase) impinj.push(customParam(IMPINJ.VENDOR, IMPINJ.EnableRFPhaseAngle, u16(1)));
+  if (s.impinjPeakRssi) impinj.push(customParam(IMPINJ.VENDOR, IMPINJ.EnablePeakRSSI, u16(1)));
   return {
     type: P.ROSpec,
     fields: { roSpecId: s.roSpecId, priority: 0, currentState: 0 },
@@ -274,6 +277,7 @@ export function decodeAddRoSpec(m: LlrpMessage): RoSpec {
     reportEveryN: num(report, 'n'),
     impinjPeakRssi: enabled(IMPINJ.EnablePeakRSSI),
     impinjPhase: enabled(IMPINJ.EnableRFPhaseAngle),
+    impinjTid: enabled(IMPINJ.EnableSerializedTID),
   };
 }
 
@@ -406,8 +410,10 @@ export interface TagRead {
   lastSeenUs: number | null;
   seenCount: number | null;
   channelIndex: number | null;
-  /** Impinj RF phase angle in radians. */
-  phase: number | null;
+  /** RF phase angle in degrees (0-360): Impinj's ImpinjRFPhaseAngle, the IoT interface's phaseAngle. */
+  phaseAngle: number | null;
+  /** The tag's TID (upper-case hex): Impinj's ImpinjSerializedTID, the IoT interface's tidHex. */
+  tid: string | null;
 }
 
 /**
@@ -441,7 +447,7 @@ function tlvAt(buf: Buffer, at: number, end: number): [type: number, valueStart:
 const readUs = (b: Buffer, at: number): number => b.readUInt32BE(at) * 4294967296 + b.readUInt32BE(at + 4);
 
 function decodeTagReportData(b: Buffer, start: number, end: number): TagRead | null {
-  const r: TagRead = { epc: '', antennaId: null, peakRssi: null, firstSeenUs: null, lastSeenUs: null, seenCount: null, channelIndex: null, phase: null };
+  const r: TagRead = { epc: '', antennaId: null, peakRssi: null, firstSeenUs: null, lastSeenUs: null, seenCount: null, channelIndex: null, phaseAngle: null, tid: null };
   let impinjRssi: number | null = null;
   let at = start;
   while (at < end) {
@@ -489,7 +495,12 @@ function decodeTagReportData(b: Buffer, start: number, end: number): TagRead | n
     } else if (type === P.Custom && next - v >= 8 && b.readUInt32BE(v) === IMPINJ.VENDOR) {
       const subtype = b.readUInt32BE(v + 4);
       if (subtype === IMPINJ.PeakRSSI && next - v >= 10) impinjRssi = b.readInt16BE(v + 8) / 100;
-      else if (subtype === IMPINJ.RFPhaseAngle && next - v >= 10) r.phase = (b.readUInt16BE(v + 8) / 4096) * 2 * Math.PI;
+      else if (subtype === IMPINJ.RFPhaseAngle && next - v >= 10) r.phaseAngle = ((b.readUInt16BE(v + 8) & 0xfff) * 360) / 4096;
+      else if (subtype === IMPINJ.SerializedTID && next - v >= 10) {
+        const words = b.readUInt16BE(v + 8);
+        if (v + 10 + words * 2 > next) throw new LlrpDecodeError('ImpinjSerializedTID shorter than its word count');
+        if (words > 0) r.tid = b.toString('hex', v + 10, v + 10 + words * 2).toUpperCase();
+      }
     }
     at = next;
   }
@@ -498,7 +509,7 @@ function decodeTagReportData(b: Buffer, start: number, end: number): TagRead | n
 }
 
 /** One TagReportData as a reader encodes it (the simulator; EPC-96 as TV, others as EPCData). */
-export function tagReportData(t: { epc: string; antennaId: number; peakRssiCdbm: number; firstSeenUs: number; lastSeenUs: number; seenCount: number; roSpecId: number; impinjPeakRssi: boolean; phase?: number | null }): ParamInput {
+export function tagReportData(t: { epc: string; antennaId: number; peakRssiCdbm: number; firstSeenUs: number; lastSeenUs: number; seenCount: number; roSpecId: number; impinjPeakRssi: boolean; phaseAngle?: number | null; tid?: string | null }): ParamInput {
   const epc = Buffer.from(t.epc, 'hex');
   const tv = (type: number, value: Buffer): ParamInput => ({ tv: type, value });
   const us = (n: number): Buffer => {
@@ -520,7 +531,11 @@ export function tagReportData(t: { epc: string; antennaId: number; peakRssiCdbm:
     d.writeInt16BE(Math.round(t.peakRssiCdbm), 0);
     params.push(customParam(IMPINJ.VENDOR, IMPINJ.PeakRSSI, d));
   }
-  if (t.phase !== undefined && t.phase !== null) params.push(customParam(IMPINJ.VENDOR, IMPINJ.RFPhaseAngle, u16(Math.round((t.phase / (2 * Math.PI)) * 4096) & 0xfff)));
+  if (t.phaseAngle !== undefined && t.phaseAngle !== null) params.push(customParam(IMPINJ.VENDOR, IMPINJ.RFPhaseAngle, u16(Math.round((t.phaseAngle / 360) * 4096) & 0xfff)));
+  if (t.tid !== undefined && t.tid !== null) {
+    const tid = Buffer.from(t.tid, 'hex');
+    params.push(customParam(IMPINJ.VENDOR, IMPINJ.SerializedTID, Buffer.concat([u16(tid.length >> 1), tid.subarray(0, tid.length & ~1)])));
+  }
   return { type: P.TagReportData, params };
 }
 

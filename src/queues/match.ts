@@ -1,11 +1,9 @@
 // Which events a queue receives, and the message bodies. Pure: the relay
 // (./relay.ts) does the I/O. Rules in docs/queues.md ("What a queue receives").
-import type { ItemChange } from '../engine';
-import { historyRecordOf, recordToFacility, type ItemEvent } from '../../projections/items/model';
-import type { HealthEventView } from '../../projections/health/searchable';
+import { type ItemChange, type ThresholdTransition, writesHistory } from '../engine';
+import { historyRecordOf, recordToFacility, matchesThreshold, type ItemEvent } from '../items';
+import type { HealthEventView } from '../health';
 import type { HealthQueueFilter, ItemQueueFilter, ThresholdQueueFilter } from './model';
-import { type ThresholdTransition, writesHistory } from '../engine';
-import { matchesThreshold } from '../../projections/transitions/readmodel';
 
 /**
  * Zone transitions (FIRST_SEEN from ABSENT, ZONE_CHANGE, EXPIRED to ABSENT:

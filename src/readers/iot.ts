@@ -50,7 +50,7 @@ export function planPreset(operation: string, cfg: ReaderConfigDetails): E.Eithe
   if (ports.length === 0) return E.left('every antenna is disabled');
   const filter = cfg.filter;
   return E.right({
-    eventConfig: { common: { hostname: 'disabled' }, tagInventory: { tagReporting: { reportingIntervalSeconds: 0, antennaIdentifier: 'antennaPort', tagIdentifier: 'epc' }, epc: 'disabled', epcHex: 'enabled', antennaPort: 'enabled', peakRssiCdbm: 'enabled', phaseAngle: cfg.reportConfig?.phaseAngleIncluded === true ? 'enabled' : 'disabled', lastSeenTime: 'enabled' } },
+    eventConfig: { common: { hostname: 'disabled' }, tagInventory: { tagReporting: { reportingIntervalSeconds: 0, antennaIdentifier: 'antennaPort', tagIdentifier: 'epc' }, epc: 'disabled', epcHex: 'enabled', antennaPort: 'enabled', peakRssiCdbm: 'enabled', phaseAngle: cfg.reportConfig?.phaseAngleIncluded === true ? 'enabled' : 'disabled', tidHex: cfg.reportConfig?.tidIncluded === true ? 'enabled' : 'disabled', lastSeenTime: 'enabled' } },
     antennaConfigs: ports.map((antennaPort) => ({
       antennaPort,
       ...(cfg.transmitPowerInDbm === undefined ? {} : { transmitPowerCdbm: Math.round(cfg.transmitPowerInDbm * 100) }),
@@ -69,7 +69,8 @@ const HEX = /^[0-9A-Fa-f]+$/;
 /**
  * A tag read from one IoT event, or null for any other event (status,
  * antenna, inventory state: tagtrail does not store them) or a tag event it
- * cannot read. Times are the reader's (`lastSeenTime`, else `timestamp`).
+ * cannot read. Times are the reader's (`lastSeenTime`, else `timestamp`);
+ * `phaseAngle` (degrees) and `tidHex` when the preset asked for them.
  */
 export function tagReadOf(event: unknown): TagRead | null {
   if (!isRecord(event) || event['eventType'] !== 'tagInventory' || !isRecord(event['tagInventoryEvent'])) return null;
@@ -81,6 +82,9 @@ export function tagReadOf(event: unknown): TagRead | null {
   const us = Number.isNaN(when) ? null : when * 1000;
   const antenna = typeof t['antennaPort'] === 'number' ? t['antennaPort'] : null;
   const rssi = typeof t['peakRssiCdbm'] === 'number' ? t['peakRssiCdbm'] / 100 : null;
-  const phase = typeof t['phaseAngle'] === 'number' ? t['phaseAngle'] : null;
-  return { epc: epc.toUpperCase(), antennaId: antenna, peakRssi: rssi, firstSeenUs: us, lastSeenUs: us, seenCount: 1, channelIndex: null, phase };
+  // Degrees; a value outside a turn is not a phase.
+  const phase = t['phaseAngle'];
+  const phaseAngle = typeof phase === 'number' && phase >= 0 && phase <= 360 ? phase : null;
+  const tid = typeof t['tidHex'] === 'string' && t['tidHex'] !== '' && HEX.test(t['tidHex']) ? t['tidHex'].toUpperCase() : null;
+  return { epc: epc.toUpperCase(), antennaId: antenna, peakRssi: rssi, firstSeenUs: us, lastSeenUs: us, seenCount: 1, channelIndex: null, phaseAngle, tid };
 }

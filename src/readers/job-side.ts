@@ -96,7 +96,7 @@ export class JobFeed {
       }
       this.s.logger.warn('tag report not stored; kept for the next flush', { reader: this.s.reader, err: (err as Error).message });
       this.batch.add(
-        batch.observations.map((o) => ({ epc: o.epc, antennaId: o.antennaId, peakRssi: o.peakRssi, firstSeenUs: Date.parse(o.firstSeen) * 1000, lastSeenUs: Date.parse(o.lastSeen) * 1000, seenCount: o.readCount, channelIndex: null, phase: null })),
+        batch.observations.map((o) => ({ epc: o.epc, antennaId: o.antennaId, peakRssi: o.peakRssi, firstSeenUs: Date.parse(o.firstSeen) * 1000, lastSeenUs: Date.parse(o.lastSeen) * 1000, seenCount: o.readCount, channelIndex: null, phaseAngle: o.phaseAngle ?? null, tid: o.tid })),
         Date.now(),
       );
       throw err;

@@ -109,5 +109,6 @@ export function planRoSpec(input: PlanInput): E.Either<string, RoSpec> {
     reportEveryN: 1,
     impinjPeakRssi: impinj,
     impinjPhase: impinj && cfg.reportConfig?.phaseAngleIncluded === true,
+    impinjTid: impinj && cfg.reportConfig?.tidIncluded === true,
   });
 }

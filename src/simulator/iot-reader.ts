@@ -11,6 +11,7 @@ import type { ReaderLayout } from './layout';
 import { newSessionState, readWindow, type ReadSettings, type SearchMode } from './radio';
 import type { World } from './world';
 import type { Stats } from './stats';
+import { simulatedPhase, simulatedTid } from './tag-extras';
 import { RF_MODE_OF } from '../readers';
 
 const MODE_NAME = new Map(Object.entries(RF_MODE_OF).map(([k, v]) => [v, k]));
@@ -34,6 +35,7 @@ export interface IotReaderOptions {
 }
 
 interface Preset {
+  eventConfig?: { tagInventory?: { tidHex?: string; phaseAngle?: string } };
   antennaConfigs?: Array<{ antennaPort?: number; transmitPowerCdbm?: number; rfMode?: number; inventorySession?: number; inventorySearchMode?: string }>;
 }
 
@@ -220,6 +222,8 @@ export class SimIotReader {
     this.activePreset = id;
     this.windowFrom = Date.now();
     const settings = this.settingsOf(p);
+    const withTid = p.eventConfig?.tagInventory?.tidHex === 'enabled';
+    const withPhase = p.eventConfig?.tagInventory?.phaseAngle === 'enabled';
     const world = (ms: number): number => ((ms - this.o.t0) / 1000) * this.o.timeScale;
     const real = (s: number): string => new Date(this.o.t0 + (s * 1000) / this.o.timeScale).toISOString();
     this.timer = setInterval(() => {
@@ -230,7 +234,11 @@ export class SimIotReader {
         timestamp: real(o.lastSeen),
         hostname: this.name,
         eventType: 'tagInventory',
-        tagInventoryEvent: { epcHex: o.epc, antennaPort: o.antennaId, antennaName: `Antenna ${o.antennaId}`, peakRssiCdbm: Math.round(o.peakRssi * 100), lastSeenTime: real(o.lastSeen) },
+        tagInventoryEvent: {
+          epcHex: o.epc, antennaPort: o.antennaId, antennaName: `Antenna ${o.antennaId}`, peakRssiCdbm: Math.round(o.peakRssi * 100), lastSeenTime: real(o.lastSeen),
+          ...(withTid ? { tidHex: simulatedTid(o.epc) } : {}),
+          ...(withPhase ? { phaseAngle: simulatedPhase(o.epc, Date.parse(real(o.lastSeen))) } : {}),
+        },
       }));
       // Something tagtrail does not know, now and then: it must be ignored.
       events.push({ timestamp: new Date().toISOString(), hostname: this.name, eventType: 'inventoryStatus', tagInventoryEvent: undefined as never });

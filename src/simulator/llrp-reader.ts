@@ -14,6 +14,7 @@ import type { ReaderLayout } from './layout';
 import { newSessionState, readWindow, type ReadSettings, type SearchMode } from './radio';
 import type { World } from './world';
 import type { Stats } from './stats';
+import { simulatedPhase, simulatedTid } from './tag-extras';
 
 const MODE_NAME = new Map(Object.entries(RF_MODE_OF).map(([k, v]) => [v, k]));
 const SEARCH_NAME = new Map(Object.entries(SEARCH_MODE_OF).map(([k, v]) => [v, k as SearchMode]));
@@ -249,7 +250,8 @@ export class SimLlrpReader {
       this.windowFrom = to;
       const realUs = (worldS: number): number => (this.o.t0 + (worldS * 1000) / this.o.timeScale) * 1000;
       const reads = observations.map((o) =>
-        tagReportData({ epc: o.epc, antennaId: o.antennaId, peakRssiCdbm: Math.round(o.peakRssi * 100), firstSeenUs: realUs(o.firstSeen), lastSeenUs: realUs(o.lastSeen), seenCount: o.readCount, roSpecId: spec.roSpecId, impinjPeakRssi: spec.impinjPeakRssi }),
+        tagReportData({ epc: o.epc, antennaId: o.antennaId, peakRssiCdbm: Math.round(o.peakRssi * 100), firstSeenUs: realUs(o.firstSeen), lastSeenUs: realUs(o.lastSeen), seenCount: o.readCount, roSpecId: spec.roSpecId, impinjPeakRssi: spec.impinjPeakRssi,
+          phaseAngle: spec.impinjPhase ? simulatedPhase(o.epc, realUs(o.lastSeen) / 1000) : null, tid: spec.impinjTid ? simulatedTid(o.epc) : null }),
       );
       // Every N tags a report (N = 0: all of the window in one); all written at once, so the host meets coalesced messages.
       const n = spec.reportEveryN > 0 ? spec.reportEveryN : Math.max(1, reads.length);

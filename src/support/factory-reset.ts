@@ -24,7 +24,7 @@ import { encodeEvent } from '../core/events';
 import { conflict } from '../core/http/errors';
 import type { AppDeps } from '../slice';
 import { ENGINE_STREAM, itemEvents } from '../engine';
-import { JobsReadModel } from '../../projections/jobs/readmodel';
+import { JobsReadModel } from '../jobs';
 import { FACTORY_RESET_STREAM, SUPPORT_STREAM_PREFIX, supportEvents } from './events';
 
 export interface FactoryResetResult {

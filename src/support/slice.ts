@@ -17,7 +17,7 @@ import { ConfigurationArchive, exportConfiguration, foreignStreams, importConfig
 import { exportLogs } from './log-export';
 import { retainedLogDataDir } from './log-file';
 import { parseIterationQuery, parseLogRange } from './query';
-import { TransitionsReadModel } from '../../projections/transitions/readmodel';
+import { TransitionsReadModel } from '../items';
 import { CONFIGURATION_ARCHIVE_SCHEMA, FACTORY_RESET_SCHEMA, ITEM_RESET_SCHEMA, ITERATIONS_SCHEMA, RESTORED_SCHEMA } from './schemas';
 
 export const SUPPORT_PATH = '/support/v1';

@@ -34,6 +34,20 @@ describe('TagsReported stored form', () => {
     const d = data([obs(0), obs(1, { tid: 'E2003412', x: 1.5, y: -2 }), obs(2, { x: 0 })]);
     expect(decoded(stored(d))).to.deep.equal(d);
   });
+  it('stores phaseAngle as an optional column: absent when no reader gave one, kept per observation when one did', () => {
+    const d = data([obs(0, { tid: 'E2003412', phaseAngle: 123.75 }), obs(1, { phaseAngle: null }), obs(2)]);
+    const w = stored(d) as Record<string, unknown>;
+    expect(w['phaseAngle']).to.deep.equal([123.75, null, null]);
+    expect(w['tid']).to.deep.equal(['E2003412', null, null]);
+    expect(decoded(w).observations.map((o) => o.phaseAngle)).to.deep.equal([123.75, null, null]);
+    // A report without phases (every report written before the column existed) decodes without the field.
+    expect(decoded(stored(data([obs(0)]))).observations[0]).to.not.have.property('phaseAngle');
+    expect(errorPaths({ ...w, phaseAngle: [1, 'a', null] })).to.deep.equal(['data.phaseAngle.1']);
+    expect(errorPaths({ ...w, phaseAngle: [1] })).to.deep.equal(['data.phaseAngle']);
+    // Version 1 events with and without it still decode.
+    const v1 = JSON.parse(JSON.stringify(TagsReportedV1.encode(data([obs(0, { phaseAngle: 90 }), obs(1)])))) as unknown;
+    expect(decoded(v1).observations.map((o) => o.phaseAngle)).to.deep.equal([90, undefined]);
+  });
   it('round-trips an empty report', () => {
     expect(decoded(stored(data([])))).to.deep.equal(data([]));
   });

@@ -12,7 +12,7 @@ import { expectStatus } from '../readerconfigurations/e2e-support';
 import { startTestApp, type TestApp, type TestResponse } from '../support/app';
 import { startOwnRedis, type OwnRedis } from '../support/redis-server';
 import { createClient } from 'redis';
-import { sleep } from '../support/wait';
+import { sleep, waitFor } from '../support/wait';
 
 const READER = 'dock-1';
 const READS = {
@@ -232,7 +232,9 @@ describe('Redis losing its data under a running service', function () {
     const health = await fetch(new URL('/healthz', app.baseUrl), { signal: AbortSignal.timeout(5000) });
     expect(health.status).to.equal(503);
     expect(((await health.json()) as { redis: { status: string } }).redis.status).to.equal('down');
-    await sleep(2000); // the reader keeps what it cannot send
+    // The reader keeps what it cannot send: refused again and again while Redis is down.
+    const refusedBefore = unavailable.length;
+    await waitFor('the reader to be refused five more times while Redis is down', () => unavailable.length >= refusedBefore + 5);
     const ackedWhileDown = acked.length;
     await redis.start(); // empty: it kept nothing
     await acknowledgedAtLeast('reports acknowledged again', ackedWhileDown + 10, 90_000);

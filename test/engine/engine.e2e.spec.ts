@@ -13,7 +13,7 @@ import { readStream } from '../../src/core/eventstore';
 import { silent } from '../support/logger';
 import { ENGINE_STREAM, itemEvents } from '../../src/engine/events';
 import { startEngineWorker } from '../../src/engine/worker';
-import { startTestApp, type TestApp } from '../support/app';
+import { startTestApp, waitForCaughtUp, type TestApp } from '../support/app';
 import { agentSide, type AgentSide } from '../readerdefinitions/e2e-support';
 import { epc, postReport, startInventoryJob, type RunningJob } from './e2e-support';
 import { sleep, waitForValue } from '../support/wait';
@@ -105,7 +105,7 @@ describe('item engine wiring (role engine)', function () {
     await sleep(1100);
     await report(1, [epc(1)], -40); // back to DOCK
     const h = await until('after restart', (x) => count(x) === 7);
-    await sleep(600);
+    await waitForCaughtUp(app);
     expect(count(await history()), 'nothing more').to.equal(7);
     expect(h.get(epc(1))).to.deep.equal([first('DOCK'), move('DOCK', 'SHELF'), move('SHELF', 'DOCK')]);
     expect(h.get(epc(2))).to.deep.equal([first('DOCK'), move('DOCK', 'SHELF')]);
@@ -120,14 +120,14 @@ describe('item engine wiring (role engine)', function () {
     const s = side ?? (side = await agentSide(app));
     const second = startEngineWorker({ client: s.deps.client, readModel: s.deps.readModel, logger: silent, cycleMs: 50, retryMs: 100 });
     try {
-      await sleep(500);
+      await waitForCaughtUp(app); // the second instance is at the tail of the log too
       for (let k = 0; k < 5; k++) {
         await report(k % 2 === 0 ? 2 : 1, [epc(1), epc(5 + k)], -30);
         await sleep(1100);
       }
       // 5 new tags; epc 1 is in DOCK and alternates SHELF, DOCK, SHELF, DOCK, SHELF.
       const h = await until('both engines', (x) => count(x) === 7 + 5 + 5);
-      await sleep(600);
+      await waitForCaughtUp(app);
       expect(count(await history())).to.equal(17);
       expect(h.get(epc(1))?.slice(3)).to.deep.equal([move('DOCK', 'SHELF'), move('SHELF', 'DOCK'), move('DOCK', 'SHELF'), move('SHELF', 'DOCK'), move('DOCK', 'SHELF')]);
       for (let k = 0; k < 5; k++) expect(h.get(epc(5 + k)), `epc ${5 + k}`).to.deep.equal([first(k % 2 === 0 ? 'SHELF' : 'DOCK')]);

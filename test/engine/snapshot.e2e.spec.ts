@@ -13,7 +13,7 @@ import { readStream } from '../../src/core/eventstore';
 import { ENGINE_STREAM, itemEvents } from '../../src/engine/events';
 import type { ItemChange } from '../../src/engine';
 import { CURRENT_FILE, PREVIOUS_FILE, readSnapshots } from '../../src/engine/snapshot-store';
-import { startTestApp, type TestApp } from '../support/app';
+import { startTestApp, waitForCaughtUp, type TestApp } from '../support/app';
 import { agentSide, type AgentSide } from '../readerdefinitions/e2e-support';
 import { epc, postReport, startInventoryJob, type RunningJob } from './e2e-support';
 import { sleep, waitForValue } from '../support/wait';
@@ -91,7 +91,7 @@ describe('item engine snapshots across a restart (role engine)', function () {
     app = await startTestApp(env);
     await postReport(app, job, Date.now(), 2, [epc(1), epc(3)]);
     const c = await until('after the replay', (x) => x.some((y) => y.epc === epc(3)));
-    await sleep(1000);
+    await waitForCaughtUp(app);
     const final = await changes();
     expect(final.length, 'nothing more').to.equal(c.length);
     expect(history(final, epc(1))).to.deep.equal(['FIRST_SEEN ABSENT>DOCK', 'EXPIRED DOCK>ABSENT', 'ZONE_CHANGE ABSENT>SHELF']);

@@ -13,7 +13,7 @@ import { locationIds, documentOf, EpcisLocationBody } from '../../src/epcis/loca
 import { epcMatches, epcUriOf } from '../../src/epcis/epc-uri';
 import { epcisDocument, epcisQueryDocument } from '../../src/epcis/document';
 import { parseEpcisQuery } from '../../src/epcis/query';
-import { matchesQuery } from '../../projections/epcis/readmodel';
+import { matchesQuery } from '../../src/epcis/readmodel';
 import { ApiError } from '../../src/core/http/errors';
 import { epcisErrors, expectValidEpcis } from './validate';
 import type * as t from 'io-ts';

@@ -105,8 +105,11 @@ describe('event store contract: subscribe to $all', () => {
     await rec.waitForCount(1, 15_000, isOurs(s));
     await rec.stop();
     await sleep(100);
+    // A subscription still open receives the new events: by then the stopped one would have too.
+    const control = subscribe(END);
+    await control.waitForConfirmation();
     await fx.client.appendToStream(s, testEvents(2, { from: 1 }));
-    await sleep(500);
+    await control.waitForCount(2, 15_000, isOurs(s));
     expect(rec.events.filter(isOurs(s))).to.have.length(1);
     expect(rec.errors).to.deep.equal([]);
   });

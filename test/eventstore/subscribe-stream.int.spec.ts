@@ -111,7 +111,9 @@ describe('event store contract: subscribe to stream', () => {
     await rec.stop();
     await sleep(100);
     await fx.client.appendToStream(stream, testEvents(3, { from: 2 }), { expectedRevision: 1n });
-    await sleep(500);
+    // A subscription still open receives the new events: by then the stopped one would have too.
+    const control = subscribe(stream, START);
+    await control.waitForCount(5);
     expect(rec.events).to.have.length(2);
     expect(rec.errors, 'unsubscribe is not an error').to.deep.equal([]);
   });

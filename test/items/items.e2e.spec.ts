@@ -12,7 +12,7 @@ import { createLogger } from '../../src/core/logger';
 import { RedisKeys } from '../../src/core/redis/keys';
 import type { RedisClient } from '../../src/core/redis/connect';
 import { startItemsProjection } from '../../projections/items/projection';
-import { ITEMS_PROJECTION, itemKeys } from '../../projections/items/keys';
+import { ITEMS_PROJECTION, itemKeys } from '../../src/items/keys';
 import { startTestApp, type TestApp } from '../support/app';
 import { createUser, errorPaths, expectStatus } from '../readerconfigurations/e2e-support';
 import type * as t from 'io-ts';

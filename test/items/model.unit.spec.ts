@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { ItemChange } from '../../src/engine';
-import { historyRecordOf, itemAfter, keptInHistory } from '../../projections/items/model';
+import { historyRecordOf, itemAfter, keptInHistory } from '../../src/items/model';
 import { change as baseChange } from '../queues/support';
 
 const change = (over: Partial<ItemChange> = {}): ItemChange => baseChange({ epc: 'e28011606000020a', tid: null, jobId: 'job-1', toX: 3, toY: 4, ...over });

@@ -12,7 +12,7 @@ import { ENGINE_STREAM, itemEvents, type ItemChangeCodec } from '../../src/engin
 import { createLogger } from '../../src/core/logger';
 import { RedisKeys } from '../../src/core/redis/keys';
 import type { RedisClient } from '../../src/core/redis/connect';
-import { itemKeys } from '../../projections/items/keys';
+import { itemKeys } from '../../src/items/keys';
 import { itemsReadModel } from '../../projections/items/rebuild';
 import { rebuildReadModel } from '../../projections/rebuild';
 import { startTestApp, type TestApp } from '../support/app';

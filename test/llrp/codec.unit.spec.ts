@@ -102,6 +102,21 @@ describe('llrp/messages tag reports', () => {
     expect(reads[1]).to.deep.include({ epc: EPC128, antennaId: 1, peakRssi: -75, seenCount: null, firstSeenUs: null });
   });
 
+  it('given TagReportData with ImpinjRFPhaseAngle and ImpinjSerializedTID, when decoded, then the phase in degrees and the TID in hex', () => {
+    const body = hex(tlv(240, [
+      `8D ${EPC96}`,
+      '81 0001',
+      tlv(1023, `${h32(25882)} ${h32(56)} 0400`), // ImpinjRFPhaseAngle = 1024 of 4096: a quarter turn
+      tlv(1023, `${h32(25882)} ${h32(55)} 0006 E2801160 20005A1B 2C3D4E5F`), // ImpinjSerializedTID: 6 words
+      tlv(1023, `${h32(9999)} ${h32(56)} 0800`), // another vendor's subtype 56: not a phase
+    ].join('')));
+    const [read] = decodeTagReads(body);
+    expect(read).to.deep.include({ epc: EPC96, phaseAngle: 90, tid: 'E280116020005A1B2C3D4E5F' });
+    expect(decodeTagReads(hex(tlv(240, `8D ${EPC96}`)))[0]).to.deep.include({ phaseAngle: null, tid: null });
+    // A TID whose word count runs past its parameter is a decode error, not a short TID.
+    expect(() => decodeTagReads(hex(tlv(240, `8D ${EPC96} ${tlv(1023, `${h32(25882)} ${h32(55)} 0004 E2801160`)}`)))).to.throw(LlrpDecodeError, /word count/);
+  });
+
   it('given an unknown TV type, when decoded, then a decode error (its length is unknown)', () => {
     const bad = hex(tlv(240, `8D ${EPC96} FF 0001`));
     expect(() => decodeTagReads(bad)).to.throw(LlrpDecodeError, /unknown TV parameter type 127/);
@@ -196,12 +211,16 @@ describe('llrp/messages host requests', () => {
       reportEveryN: 1,
       impinjPeakRssi: true,
       impinjPhase: false,
+      impinjTid: true,
     };
     const m = addRoSpec(3, spec);
     // ROSpec TLV right after the header: type 177, length, ROSpecID, priority 0, state 0 (disabled)
     expect(m.subarray(10, 12).toString('hex')).to.equal('00b1');
     expect(m.readUInt16BE(12)).to.equal(m.length - 10);
     expect(m.subarray(14, 20).toString('hex')).to.equal('00001234' + '00' + '00');
+    // ROReportSpec ends with Impinj's TagReportContentSelector (subtype 50) holding EnableSerializedTID (51) then EnablePeakRSSI (53), mode 1.
+    const selector = tlv(1023, `${h32(25882)} ${h32(50)} ${tlv(1023, `${h32(25882)} ${h32(51)} 0001`)}${tlv(1023, `${h32(25882)} ${h32(53)} 0001`)}`);
+    expect(m.subarray(m.length - hex(selector).length).toString('hex')).to.equal(selector.toLowerCase());
     const [framed] = new LlrpFramer().push(m);
     expect(decodeAddRoSpec(framed as never)).to.deep.equal(spec);
   });

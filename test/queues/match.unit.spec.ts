@@ -3,7 +3,7 @@ import { itemMessageBody, matchesHealthFilter, matchesItemFilter } from '../../s
 import { healthFilterError, parseDeliveryMode } from '../../src/queues/validate';
 import { compact, serverUrl, type ItemQueueFilter } from '../../src/queues/model';
 import type { ItemChange } from '../../src/engine';
-import type { HealthEventView } from '../../projections/health/searchable';
+import type { HealthEventView } from '../../src/health/searchable';
 import { change as baseChange } from './support';
 
 // The shared fixture, moved 3 m east and 4 m north (5 m) from DOCK to SHELF of STORE.

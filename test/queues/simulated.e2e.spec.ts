@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { silent } from '../support/logger';
 import { parseOptions } from '../../src/simulator/options';
 import { runSimulation } from '../../src/simulator/run';
-import { startTestApp, type TestApp } from '../support/app';
+import { startTestApp, waitForCaughtUp, type TestApp } from '../support/app';
 import { consume, type Consumer } from './support';
 import { sleep } from '../support/wait';
 
@@ -40,16 +40,10 @@ describe('simulated readers to an item queue', function () {
     const summary = await runSimulation(options, { log: silent });
     expect(summary.totals.reportsAccepted).to.be.greaterThan(0);
 
-    // The history stops growing once the engine has processed every report; the queue then catches up with it.
-    let records: Record_[] = [];
-    for (let stable = 0, i = 0; stable < 4; i++) {
-      await sleep(500);
-      const res = await app.request('GET', '/data/v1/items/show/history?pageSize=1000');
-      const now = res.body.history as Record_[];
-      stable = now.length === records.length && now.length > 0 ? stable + 1 : 0;
-      records = now;
-      if (i > 60) throw new Error('history did not settle');
-    }
+    // The history is complete once the engine has processed every report and the read models applied it; the queue then catches up with it.
+    await waitForCaughtUp(app);
+    const records = (await app.request('GET', '/data/v1/items/show/history?pageSize=1000')).body.history as Record_[];
+    expect(records.length).to.be.greaterThan(0);
     await all.until(records.length);
     await sleep(500);
     expect(all.messages.map((m) => m.body as Record_).sort(order)).to.deep.equal([...records].sort(order));

@@ -10,7 +10,7 @@ import { World } from '../../src/simulator/world';
 import { parseOptions } from '../../src/simulator/options';
 import { runSimulation } from '../../src/simulator/run';
 import { startTestApp, type TestApp } from '../support/app';
-import { appWithEnv, until } from './support';
+import { appWithEnv, expectTidAndPhase, until } from './support';
 import { silent } from '../support/logger';
 import { sleep } from '../support/wait';
 import { freePort } from '../../bench/support/ports';
@@ -106,6 +106,23 @@ describe('Impinj IoT readers (readers role against simulated IoT-interface reade
       await sleep(1200);
       return streamed.readsSent + viaMqtt.readsSent + hooked.readsSent === sent ? true : undefined;
     });
+  });
+});
+
+describe('Impinj IoT readers: TID and phase angle', function () {
+  this.timeout(120_000);
+  const app = appWithEnv(ENV);
+  let sim: SimIotReader | undefined;
+  after(async () => {
+    await sim?.close();
+  });
+
+  it('a configuration with reportConfig tidIncluded and phaseAngleIncluded: the preset asks tidHex and phaseAngle, each stored observation has them', async () => {
+    const layout = generateLayout({ facility: 'DEFAULT', readers: 1, families: ['SPEEDWAY'], tags: 20, seed: 9, prefix: 'iot-tid-' });
+    const password = `pw-${crypto.randomUUID()}`;
+    sim = new SimIotReader({ reader: layout.readers[0]!, world: World.random(layout, 9), seed: 9, t0: Date.now(), timeScale: 1, port: 0, username: 'root', password, log: silent, windowMs: 300 });
+    await sim.listen();
+    await expectTidAndPhase(app(), sim.name, { protocol: 'IOT', scheme: 'http', port: sim.port, password, delivery: 'STREAM' });
   });
 });
 

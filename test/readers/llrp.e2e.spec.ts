@@ -11,7 +11,7 @@ import { World } from '../../src/simulator/world';
 import { parseOptions } from '../../src/simulator/options';
 import { runSimulation } from '../../src/simulator/run';
 import { startTestApp, type TestApp } from '../support/app';
-import { appWithEnv, until } from './support';
+import { appWithEnv, expectTidAndPhase, storedObservations, until } from './support';
 import { silent } from '../support/logger';
 import { consume, type Consumer } from '../queues/support';
 import { sleep } from '../support/wait';
@@ -89,6 +89,8 @@ describe('LLRP readers (readers role against simulated LLRP readers)', function 
       return res.body?.items?.length > 0 ? (res.body.items as Array<{ epc: string }>) : undefined;
     });
     expect(items.every((i) => epcs.has(i.epc)), 'every item is a tag of the world').to.equal(true);
+    // Not asked for: no TID, no phase.
+    expect((await storedObservations(app, good.name)).some((o) => o.tid !== null || o.phaseAngle !== undefined)).to.equal(false);
     await consumer.until(1, 30_000);
     expect(epcs.has(consumer.messages[0]?.body.epc)).to.equal(true);
     const stats = await must('GET', `/control/v1/jobs/stats/${job.id}`);
@@ -113,6 +115,22 @@ describe('LLRP readers (readers role against simulated LLRP readers)', function 
       await sleep(1200);
       return good.readsSent === sent ? true : undefined;
     });
+  });
+});
+
+describe('LLRP readers: TID and phase angle', function () {
+  this.timeout(120_000);
+  const app = appWithEnv(ENV);
+  let sim: SimLlrpReader | undefined;
+  after(async () => {
+    await sim?.close();
+  });
+
+  it('a configuration with reportConfig tidIncluded and phaseAngleIncluded: each stored observation has the tag\'s TID and a phase angle', async () => {
+    const layout = generateLayout({ facility: 'DEFAULT', readers: 1, families: ['SPEEDWAY'], tags: 20, seed: 6, prefix: 'llrp-tid-' });
+    sim = new SimLlrpReader({ reader: layout.readers[0]!, world: World.random(layout, 6), seed: 6, t0: Date.now(), timeScale: 1, port: 0, log: silent, windowMs: 300 });
+    await sim.listen();
+    await expectTidAndPhase(app(), sim.name, { protocol: 'LLRP', port: sim.port });
   });
 });
 

@@ -60,7 +60,7 @@ describe('readers/plan: reader configuration -> ROSpec through the capabilities'
 describe('readers/batch', () => {
   it('given reads of one tag on one antenna, when taken, then one observation: counts summed, highest RSSI, earliest first and latest last seen', () => {
     const b = new ReadBatch();
-    const read = { epc: 'E2801', antennaId: 1, channelIndex: null, phase: null };
+    const read = { epc: 'E2801', antennaId: 1, channelIndex: null, phaseAngle: null, tid: null };
     b.add([{ ...read, peakRssi: -60, firstSeenUs: 1_000_000, lastSeenUs: 2_000_000, seenCount: 2 }], 0);
     b.add([{ ...read, peakRssi: -55, firstSeenUs: 500_000, lastSeenUs: 1_500_000, seenCount: 3 }, { ...read, antennaId: 99, peakRssi: 0, firstSeenUs: 0, lastSeenUs: 0, seenCount: 1 }], 0);
     const out = b.take();
@@ -68,6 +68,21 @@ describe('readers/batch', () => {
     expect(out?.fromMs).to.equal(500);
     expect(b.dropped).to.equal(1);
     expect(b.take()).to.equal(null);
+  });
+
+  it('given reads with TID and phase angle, when taken, then the first TID given and the phase of the latest read that had one; none: no phaseAngle', () => {
+    const b = new ReadBatch();
+    const read = { epc: 'E2802', antennaId: 2, channelIndex: null, peakRssi: -60, seenCount: 1 };
+    b.add([
+      { ...read, firstSeenUs: 3_000_000, lastSeenUs: 3_000_000, phaseAngle: 30, tid: null },
+      { ...read, firstSeenUs: 1_000_000, lastSeenUs: 1_000_000, phaseAngle: 10, tid: 'E2801160' },
+      { ...read, firstSeenUs: 4_000_000, lastSeenUs: 4_000_000, phaseAngle: null, tid: 'E2801161' },
+      { ...read, epc: 'E2803', firstSeenUs: 1_000_000, lastSeenUs: 1_000_000, phaseAngle: null, tid: null },
+    ], 0);
+    const [withBoth, plain] = b.take()?.observations ?? [];
+    expect(withBoth).to.include({ epc: 'E2802', tid: 'E2801160', phaseAngle: 30, readCount: 3 });
+    expect(plain).to.include({ epc: 'E2803', tid: null });
+    expect(plain).to.not.have.property('phaseAngle');
   });
 
   it('backoff doubles from 0.5 s to the maximum, jittered between half and whole', () => {

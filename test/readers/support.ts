@@ -1,5 +1,10 @@
 // Shared by the reader connector tests: polling with a deadline, and the
 // service in-process with settings of a describe.
+import { EventStoreDBClient } from '@eventstore/db-client';
+import { expect } from 'chai';
+import { simulatedTid } from '../../src/simulator/tag-extras';
+import { tagReportEvents, tagReportsStream, type Observation } from '../../src/agents/events';
+import { readStream } from '../../src/core/eventstore';
 import { startTestApp, type TestApp } from '../support/app';
 import { waitFor } from '../support/wait';
 
@@ -17,4 +22,46 @@ export function appWithEnv(env: Record<string, string>): () => TestApp {
     await app?.stop();
   });
   return () => app as TestApp;
+}
+
+/**
+ * The observations of every TagsReported stored for `reader` (its `tagReports-` stream), read
+ * straight from the event store with the event codec: what the engine and read models are given.
+ */
+export async function storedObservations(app: TestApp, reader: string): Promise<Observation[]> {
+  const store = EventStoreDBClient.connectionString(app.eventStoreConnectionString);
+  try {
+    const { events } = await readStream(store, tagReportsStream(reader), tagReportEvents);
+    return events.flatMap((e) => e.data.observations);
+  } finally {
+    await store.dispose();
+  }
+}
+
+/**
+ * Defines `reader` with `connection`, runs a job of a NORMAL configuration asking TID and phase
+ * (reportConfig belongs to NORMAL configurations, which LLRP recipes run: their reports place no
+ * items), and checks that every observation stored for the reader has the simulated tag's TID and
+ * a phase angle; stops the job.
+ */
+export async function expectTidAndPhase(app: TestApp, reader: string, connection: Record<string, unknown>): Promise<void> {
+  const put = async (path: string, body: unknown): Promise<void> => {
+    const res = await app.request('PUT', path, { body });
+    expect(res.status, `${path}: ${JSON.stringify(res.body)}`).to.equal(200);
+  };
+  const name = `${reader}-tid`;
+  await put('/configuration/v1/readerDefinitions/createOrReplace', { name: reader, address: '127.0.0.1', type: 'SPEEDWAY', facility: 'DEFAULT', connection });
+  await put('/configuration/v1/readerConfigurations/createOrReplace', { name, operation: 'NORMAL', configuration: { readerMode: 'MAX_THROUGHPUT', session: 2, reportConfig: { tidIncluded: true, phaseAngleIncluded: true } } });
+  await put('/configuration/v1/recipes/createOrReplace', { name, type: 'LLRP', readerConfigurationName: name });
+  const job = await app.request('POST', '/control/v1/jobs/start', { body: { recipeName: name, facility: 'DEFAULT', startDelay: 'PT0S' } });
+  expect(job.status, JSON.stringify(job.body)).to.equal(200);
+  const observations = await until('observations stored', async () => {
+    const o = await storedObservations(app, reader);
+    return o.length > 0 ? o : undefined;
+  });
+  for (const o of observations) {
+    expect(o.tid, o.epc).to.equal(simulatedTid(o.epc));
+    expect(o.phaseAngle, o.epc).to.be.a('number').within(0, 360);
+  }
+  await app.request('POST', `/control/v1/jobs/stop/${String(job.body.id)}?graceful=false`);
 }

@@ -5,10 +5,9 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestApp, type TestApp } from '../support/app';
+import { startTestApp, waitForCaughtUp, type TestApp } from '../support/app';
 import { HISTORY, ITEMS, until } from './e2e-support';
 import { epc, postReport, startInventoryJob } from '../engine/e2e-support';
-import { sleep } from '../support/wait';
 
 describe('support: factory reset and the item engine', function () {
   this.timeout(120_000);
@@ -41,7 +40,7 @@ describe('support: factory reset and the item engine', function () {
 
     await app.stop({ keepRedis: true });
     app = await startTestApp(env);
-    await sleep(1000);
+    await waitForCaughtUp(app);
     const items = (await app.request('GET', ITEMS)).body.items as Array<{ epc: string }>;
     expect(items.map((i) => i.epc)).to.deep.equal([epc(1)]);
     expect((await app.request('GET', HISTORY)).body.history).to.have.length(1);

@@ -9,11 +9,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ITEM_RESET_STREAM } from '../../src/support/events';
-import { startTestApp, type TestApp } from '../support/app';
+import { startTestApp, waitForCaughtUp, type TestApp } from '../support/app';
 import { acceptJob, epc, postReport, startInventoryJob, type RunningJob } from '../engine/e2e-support';
 import { expectStatus } from '../readerconfigurations/e2e-support';
 import { HISTORY, ITEMS, until } from './e2e-support';
-import { sleep } from '../support/wait';
 
 const RESET = '/support/v1/itemReset';
 
@@ -86,7 +85,7 @@ describe('support: item reset', function () {
     // A restart (engine restored from a snapshot taken before the reset, then the reset replayed) brings nothing back.
     await app.stop({ keepRedis: true });
     app = await startTestApp(env);
-    await sleep(1000);
+    await waitForCaughtUp(app);
     expect((await items()).map((i) => i.epc)).to.deep.equal([epc(3)]);
 
     // epc 1 read again in DEFAULT: a new chain from ABSENT (the engine forgot it too).

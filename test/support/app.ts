@@ -11,7 +11,7 @@ import { createLogger } from '../../src/core/logger';
 import { Shutdown } from '../../src/core/shutdown';
 import { startTagtrail } from '../../src/app/start';
 import { checkContract } from './contract';
-import { waitForValue } from './wait';
+import { waitFor, waitForValue } from './wait';
 
 export interface TestApp {
   readonly baseUrl: string; // http://127.0.0.1:PORT/itemsense
@@ -115,4 +115,27 @@ export async function waitForReadModels(healthUrl: string, timeoutMs = 30_000): 
     return models !== undefined && !('error' in models) && Object.values(models).every((m) => m.status === 'ready');
   };
   await waitForValue(`every read model to be ready at ${healthUrl}`, read, ready, { timeoutMs, retryErrors: true });
+}
+
+const CAUGHT_UP_LAGS = ['tagtrail_engine_lag_events', 'tagtrail_projection_lag_events'];
+
+/**
+ * Waits until the service is done with what it was sent: the item engine has
+ * handled every input and every read model applied every event (their lags
+ * on GET /metrics, which measures them at each scrape). What a test checks
+ * after this (nothing came back, nothing more was written) no longer depends
+ * on how long it waited.
+ */
+export async function waitForCaughtUp(app: TestApp, timeoutMs = 30_000): Promise<void> {
+  const lag = async (): Promise<number | undefined> => {
+    const res = await app.request('GET', '/metrics');
+    if (res.status !== 200 || typeof res.body !== 'string') return undefined;
+    let sum = 0;
+    for (const line of res.body.split('\n')) {
+      const name = /^([a-z_]+)[{ ]/.exec(line)?.[1];
+      if (name !== undefined && CAUGHT_UP_LAGS.includes(name)) sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+    }
+    return sum;
+  };
+  await waitFor('the engine and every read model to catch up with the log', async () => (await lag()) === 0, { timeoutMs, intervalMs: 100 });
 }

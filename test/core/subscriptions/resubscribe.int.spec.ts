@@ -10,7 +10,8 @@ import { isRealServer, testLogger, uniqueToken } from '../../support/eventstore'
 import { encodeEvent } from '../../../src/core/events';
 import { counterEvents } from '../toy-counter';
 import { appendIncrements, until } from './support';
-import { sleep, withTimeout } from '../../support/wait';
+import { waitFor, withTimeout } from '../../support/wait';
+import type { Logger } from '../../../src/core/logger';
 
 describe('core/subscriptions runSubscription across an event store restart', function () {
   this.timeout(60_000);
@@ -38,12 +39,23 @@ describe('core/subscriptions runSubscription across an event store restart', fun
     const before = await appendIncrements(client, stream, [1, 2, 3]);
 
     const seen: string[] = [];
+    // Server-side noise stays visible; "dropped" tells the test the subscription noticed the server going.
+    let dropped = false;
+    const base = testLogger('subscription');
+    const subLogger: Logger = {
+      ...base,
+      warn: (msg, fields) => {
+        if (msg.startsWith('subscription dropped')) dropped = true;
+        base.warn(msg, fields);
+      },
+      child: () => subLogger,
+    };
     const sub = runSubscription({
       client,
       name: 'restart',
       codecs: counterEvents,
       checkpointStore: new InMemoryCheckpointStore(),
-      logger: testLogger('subscription'),
+      logger: subLogger,
       retry: { initialMs: 50, maxMs: 300 },
       handler: async (events) => {
         seen.push(...events.filter((e) => e.streamId === stream).map((e) => e.id));
@@ -54,7 +66,7 @@ describe('core/subscriptions runSubscription across an event store restart', fun
 
     await server.close();
     server = undefined;
-    await sleep(500); // let the subscription notice and back off
+    await waitFor('the subscription to notice the server is gone', () => dropped);
     server = await startEmbeddedEventStore({ dataDir, host: '127.0.0.1', port, logger });
 
     // The client's channel may need a moment to reconnect; one atomic append

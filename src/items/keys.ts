@@ -9,7 +9,8 @@
 //   items:time                zset  score lastModifiedTime (ms), member EPC
 //   items:history             zset  history ids `<observationTime ms, 15 digits>:<event id>:<change index, 6 digits>`
 //   items:history:record      hash  history id -> StoredHistory JSON
-import type { RedisKeys } from '../../src/core/redis/keys';
+import type { RedisKeys } from '../core/redis/keys';
+import { timeKey } from '../core/redis/lex-page';
 
 /** The name of the items and history read model (readiness, `npm run rebuild -- items`). */
 export const ITEMS_READ_MODEL = 'items';
@@ -32,9 +33,6 @@ export const itemKeys = (keys: RedisKeys) => {
   };
 };
 export type ItemKeys = ReturnType<typeof itemKeys>;
-
-/** Time as a fixed-width decimal, so lex order is time order (times before 1970 count as 0). */
-export const timeKey = (ms: number): string => Math.max(0, Math.floor(ms)).toString().padStart(15, '0');
 
 export const historyId = (observationTime: number, eventId: string, index: number): string =>
   `${timeKey(observationTime)}:${eventId}:${index.toString().padStart(6, '0')}`;

@@ -4,8 +4,8 @@
 //   transitions:iterations zset score decision time (ms), member the iteration JSON (recipes with
 //                          iterationDataLogEnabled; the newest MAX_ITERATIONS kept)
 // An id is derived from the transition alone, so a replayed transition is the same member.
-import type { RedisKeys } from '../../src/core/redis/keys';
-import { timeKey } from '../items/keys';
+import type { RedisKeys } from '../core/redis/keys';
+import { timeKey } from '../core/redis/lex-page';
 
 export const TRANSITIONS_PROJECTION = 'transitions-v1';
 /** Its name for `npm run rebuild`, readiness and /healthz. */

@@ -3,12 +3,13 @@
 // a page marker carries the last EPC / history id returned, so paging never
 // repeats an entry and never skips one that matched all along, whatever is
 // written between pages.
-import type { RedisClient } from '../../src/core/redis/connect';
-import type { RedisKeys } from '../../src/core/redis/keys';
-import { formatEpc, type HistoryQuery, type ItemsQuery } from '../../src/items';
-import { ReadModelGate } from '../../src/core/redis/readiness';
+import type { RedisClient } from '../core/redis/connect';
+import type { RedisKeys } from '../core/redis/keys';
+import { formatEpc } from './epc';
+import type { HistoryQuery, ItemsQuery } from './query';
+import { ReadModelGate } from '../core/redis/readiness';
 import { itemKeys, ITEMS_READ_MODEL, type ItemKeys } from './keys';
-import { lexPage, timeRangeOf } from '../lex-page';
+import { lexPage, timeRangeOf } from '../core/redis/lex-page';
 import { decodeStoredHistory, decodeStoredItem, type Item, type ItemEvent, type StoredItem } from './model';
 
 const CHUNK = 1000;

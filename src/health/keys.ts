@@ -4,9 +4,9 @@
 //   health:events:<reader>    zset  the same, one reader
 //   health:applied            hash  reader -> last log position applied (replays change nothing)
 //   agents:lastCheckin        hash  reader -> ISO (written by the agent gateway at every check-in)
-import type { RedisKeys } from '../../src/core/redis/keys';
-import { decodeStored } from '../../src/core/stored-json';
-import { ReaderHealthState } from '../../src/health';
+import type { RedisKeys } from '../core/redis/keys';
+import { decodeStored } from '../core/stored-json';
+import { ReaderHealthState } from './state';
 
 export const HEALTH_PROJECTION = 'health-v1';
 /** The name of the reader health read model (readiness, `npm run rebuild -- health`). */

@@ -3,12 +3,16 @@
 // identifiers in force and filtered per event; paged by fact id as the
 // history query pages, so a page never repeats or skips an event whatever
 // is written between pages.
-import type { RedisClient } from '../../src/core/redis/connect';
-import type { RedisKeys } from '../../src/core/redis/keys';
-import { ReadModelGate } from '../../src/core/redis/readiness';
-import { EpcisSource, epcMatches, objectEventOf, type EpcisQuery, type LocationIds, type ObjectEvent } from '../../src/epcis';
-import { decodeStored } from '../../src/core/stored-json';
-import { lexPage, timeRangeOf } from '../lex-page';
+import type { RedisClient } from '../core/redis/connect';
+import type { RedisKeys } from '../core/redis/keys';
+import { ReadModelGate } from '../core/redis/readiness';
+import { epcMatches } from './epc-uri';
+import { objectEventOf, type ObjectEvent } from './mapping';
+import type { EpcisQuery } from './query';
+import { EpcisSource } from './source';
+import type { LocationIds } from './locations';
+import { decodeStored } from '../core/stored-json';
+import { lexPage, timeRangeOf } from '../core/redis/lex-page';
 import { EPCIS_READ_MODEL, epcisKeys, type EpcisKeys } from './keys';
 
 export interface EpcisPage {

@@ -2,8 +2,9 @@
 // the interface's health event. ReaderNotResponding / ReaderResponding appear
 // as LIFECYCLE events with codes NOT_RESPONDING / RESPONDING.
 import * as t from 'io-ts';
-import { decodeStored } from '../../src/core/stored-json';
-import { HealthEventTypeCodec, type HealthStreamEvent } from '../../src/health';
+import { decodeStored } from '../core/stored-json';
+import { HealthEventTypeCodec } from './codes';
+import type { HealthStreamEvent } from './events';
 
 export const HealthEventView = t.readonly(
   t.type({ eventTime: t.string, readerName: t.string, type: HealthEventTypeCodec, code: t.string, args: t.UnknownRecord }),

@@ -4,11 +4,11 @@
 // (items seen is an estimate, standard error 0.81%), and `v1:jobs:applied`
 // (`state:<id>` / `reports:<id>` -> last log position applied, for replays).
 // Jobs are few (hundreds to thousands), so listings read the whole state hash and filter in memory.
-import type { RedisClient } from '../../src/core/redis/connect';
-import type { RedisKeys } from '../../src/core/redis/keys';
-import { decodeStored } from '../../src/core/stored-json';
-import { JobState } from '../../src/jobs/model';
-import { ReadModelGate } from '../../src/core/redis/readiness';
+import type { RedisClient } from '../core/redis/connect';
+import type { RedisKeys } from '../core/redis/keys';
+import { decodeStored } from '../core/stored-json';
+import { JobState } from './model';
+import { ReadModelGate } from '../core/redis/readiness';
 
 export const JOBS_PROJECTION = 'jobs-v1';
 /** The name of the jobs read model (readiness, `npm run rebuild -- jobs`). */

@@ -2,8 +2,8 @@
 //   epcis:ids     zset  ids `<event time ms, 15 digits>:<ItemsChanged id>:<ref>`, score 0, read by lex range
 //   epcis:source  hash  id -> EpcisSource JSON (src/epcis/source.ts)
 // An id is derived from the fact alone, so a replayed fact is the same member.
-import type { RedisKeys } from '../../src/core/redis/keys';
-import { timeKey } from '../lex-page';
+import type { RedisKeys } from '../core/redis/keys';
+import { timeKey } from '../core/redis/lex-page';
 
 export const EPCIS_PROJECTION = 'epcis-v1';
 /** Its name for `npm run rebuild`, readiness and /healthz. */

@@ -1,13 +1,14 @@
-// The transitions query over the read model (./keys.ts): records in time
+// The transitions query over the read model (./transition-keys.ts): records in time
 // order (ties by transition id), filtered per record; paging by record id as
 // the history query pages.
-import type { RedisClient } from '../../src/core/redis/connect';
-import type { RedisKeys } from '../../src/core/redis/keys';
-import { formatEpc, type TransitionsQuery } from '../../src/items';
-import { lexPage, timeRangeOf } from '../lex-page';
-import { ReadModelGate } from '../../src/core/redis/readiness';
-import { TRANSITIONS_READ_MODEL, transitionKeys, type TransitionKeys } from './keys';
-import { decodeIterationRecord, decodeTransitionRecord, type IterationRecord, type TransitionRecord } from './model';
+import type { RedisClient } from '../core/redis/connect';
+import type { RedisKeys } from '../core/redis/keys';
+import { formatEpc } from './epc';
+import type { TransitionsQuery } from './transitions-query';
+import { lexPage, timeRangeOf } from '../core/redis/lex-page';
+import { ReadModelGate } from '../core/redis/readiness';
+import { TRANSITIONS_READ_MODEL, transitionKeys, type TransitionKeys } from './transition-keys';
+import { decodeIterationRecord, decodeTransitionRecord, type IterationRecord, type TransitionRecord } from './transition-model';
 
 export interface TransitionsPage {
   readonly transitions: TransitionRecord[];

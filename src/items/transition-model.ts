@@ -2,9 +2,9 @@
 // Codecs as well as types: the read model's records are decoded on every
 // read (src/core/stored-json.ts).
 import * as t from 'io-ts';
-import { isoTime } from '../../src/core/iso-time';
-import { decodeStored } from '../../src/core/stored-json';
-import { ThresholdIterationCodec, type ThresholdIteration, type ThresholdTransition } from '../../src/engine';
+import { isoTime } from '../core/iso-time';
+import { decodeStored } from '../core/stored-json';
+import { ThresholdIterationCodec, type ThresholdIteration, type ThresholdTransition } from '../engine';
 
 export const TransitionRecord = t.readonly(
   t.type({

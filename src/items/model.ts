@@ -1,9 +1,9 @@
 // What the items and history read models store, and how one ItemChange turns
 // into them. Pure: the projection does the I/O.
 import * as t from 'io-ts';
-import { isoTime } from '../../src/core/iso-time';
-import { decodeStored } from '../../src/core/stored-json';
-import { ABSENT, writesHistory, type ItemChange } from '../../src/engine';
+import { isoTime } from '../core/iso-time';
+import { decodeStored } from '../core/stored-json';
+import { ABSENT, writesHistory, type ItemChange } from '../engine';
 
 // Codecs as well as types: what these read models hold is decoded on every
 // read (src/core/stored-json.ts). t.type checks in place, no copy.

@@ -1,8 +1,9 @@
 // Queries of the reader health read model (layout in ./keys.ts).
-import type { RedisClient } from '../../src/core/redis/connect';
-import type { RedisKeys } from '../../src/core/redis/keys';
-import { type ReaderHealthState, encodeMarker, isAfter, type HealthEventQuery } from '../../src/health';
-import { ReadModelGate } from '../../src/core/redis/readiness';
+import type { RedisClient } from '../core/redis/connect';
+import type { RedisKeys } from '../core/redis/keys';
+import type { ReaderHealthState } from './state';
+import { encodeMarker, isAfter, type HealthEventQuery } from './search';
+import { ReadModelGate } from '../core/redis/readiness';
 import { decodeReaderState, HEALTH_READ_MODEL, healthKeys } from './keys';
 import { decodeMember, type HealthEventView } from './searchable';
 

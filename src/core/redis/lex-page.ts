@@ -4,11 +4,10 @@
 // marker's id, keeps the records `accept` takes, and reads one record past
 // the page to know whether more follow. Shared by the history and the
 // threshold transitions queries.
-import type { RedisClient } from '../src/core/redis/connect';
-import { timeKey } from './items/keys';
+import type { RedisClient } from './connect';
 
-/** The fixed-width time an id starts with (every time-ordered index uses it). */
-export { timeKey };
+/** Time as a fixed-width decimal, so lex order is time order (times before 1970 count as 0); every time-ordered index's ids start with it. */
+export const timeKey = (ms: number): string => Math.max(0, Math.floor(ms)).toString().padStart(15, '0');
 
 const CHUNK = 1000;
 

@@ -1,0 +1,52 @@
+// The engine's input feed: tag reports, job events and item reset requests
+// from `$all`, after the input position the output last claimed. The output
+// is the only checkpoint: nothing is saved anywhere else.
+import { streamNameFilter, type EventStoreDBClient, type Position } from '@eventstore/db-client';
+import { TAG_REPORTS_STREAM_PREFIX } from '../agents';
+import type { RecordedDomainEvent } from '../core/events';
+import type { Logger } from '../core/logger';
+import { runSubscription, type RunningSubscription } from '../core/subscriptions';
+import { JOB_STREAM_PREFIX, jobEvents, type evolveJob } from '../jobs';
+import { ITEM_RESET_STREAM, itemResetEvents, type ItemsResetRequestedData } from '../support';
+import { engineReportEvents, type EngineReport } from './report';
+
+// Item reset requests (support) are inputs too: carried out in order with the reports.
+// Reports are decoded straight into the engine's columns (report.ts), not into an object per observation.
+const INPUT_CODECS = { ...engineReportEvents, ...jobEvents, ...itemResetEvents };
+
+export type ItemsResetRequest = RecordedDomainEvent<{ type: 'ItemsResetRequested'; data: ItemsResetRequestedData }>;
+export type InputEvent = RecordedDomainEvent<
+  { type: 'TagsReported'; data: EngineReport } | { type: 'ItemsResetRequested'; data: ItemsResetRequestedData } | Parameters<typeof evolveJob>[1]
+>;
+
+/** What the engine reads from the log. */
+export const INPUT_FILTER = streamNameFilter({ prefixes: [TAG_REPORTS_STREAM_PREFIX, JOB_STREAM_PREFIX, ITEM_RESET_STREAM] });
+
+export const positionOf = (commit: string): Position => ({ commit: BigInt(commit), prepare: BigInt(commit) });
+
+export interface InputFeedOptions {
+  readonly client: EventStoreDBClient;
+  readonly logger: Logger;
+  /** The input position the output last claimed; undefined: the start of the log. */
+  readonly resumeAfter: string | undefined;
+  readonly handler: (events: ReadonlyArray<InputEvent>, position: Position) => Promise<void>;
+  readonly onCaughtUp: () => void;
+}
+
+/** Subscribes to the engine's input after `resumeAfter`. */
+export function subscribeToInput(opts: InputFeedOptions): RunningSubscription {
+  const resume = opts.resumeAfter;
+  return runSubscription({
+    client: opts.client,
+    name: 'item-engine',
+    codecs: INPUT_CODECS,
+    filter: INPUT_FILTER,
+    // The engine's own output is its checkpoint: nothing is saved elsewhere.
+    checkpointStore: { load: () => Promise.resolve(resume === undefined ? undefined : positionOf(resume)), save: () => Promise.resolve() },
+    checkpointMode: 'handler',
+    handler: opts.handler,
+    logger: opts.logger,
+    maxBatchSize: 500,
+    onCaughtUp: opts.onCaughtUp,
+  });
+}

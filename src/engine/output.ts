@@ -1,0 +1,119 @@
+// The engine's output, ENGINE_STREAM, as the run writes it: where it ends
+// (readLastOutput), how one cycle's changes are cut into events that each
+// stay under the event store's size limit (outputParts), and the fenced
+// append (FencedOutput). Fencing is the engine's lease: every append names
+// the revision this run last wrote, so a second instance writing the stream
+// makes this one's next append fail instead of duplicating history.
+import { BACKWARDS, END, NO_STREAM, StreamNotFoundError, type EventStoreDBClient } from '@eventstore/db-client';
+import { isLeft } from 'fp-ts/Either';
+import { ConcurrencyError, appendEvents, type StreamRevision } from '../core/eventstore';
+import { decodeRecorded, encodeEvent } from '../core/events';
+import { ingestion } from '../core/ingestion-summary';
+import type { Logger } from '../core/logger';
+import { ENGINE_STREAM, itemEvents, type ItemsEvent } from './events';
+import type { ThresholdOutput } from './threshold/tracker';
+import type { ItemChange } from './types';
+
+// About 450 bytes of JSON per change: 1000 changes stay well under 1 MiB.
+const MAX_CHANGES_PER_EVENT = 1000;
+// Threshold transitions and iteration records are about 350 bytes each: 300 of each beside 1000 changes stay under it too.
+const MAX_THRESHOLD_RECORDS_PER_EVENT = 300;
+
+export type ItemsChangedData = Extract<ItemsEvent, { type: 'ItemsChanged' }>['data'];
+
+/** Where ENGINE_STREAM ends: its last revision and the input position its last event covers. */
+export interface LastOutput {
+  readonly revision: StreamRevision;
+  readonly inputPosition: string | undefined;
+}
+
+/** Reads the last ItemsChanged of ENGINE_STREAM (backwards, one event). */
+export async function readLastOutput(client: EventStoreDBClient): Promise<LastOutput> {
+  let last: LastOutput = { revision: NO_STREAM, inputPosition: undefined };
+  let failure: unknown;
+  try {
+    for await (const resolved of client.readStream(ENGINE_STREAM, { direction: BACKWARDS, fromRevision: END, maxCount: 1 })) {
+      const decoded = decodeRecorded(resolved, itemEvents);
+      if (isLeft(decoded)) failure = decoded.left;
+      else last = { revision: decoded.right.revision, inputPosition: decoded.right.data.inputPosition };
+    }
+  } catch (err) {
+    if (err instanceof StreamNotFoundError) return last;
+    throw err;
+  }
+  if (failure !== undefined) throw failure;
+  return last;
+}
+
+/** One event's share of a cycle's output. */
+export interface OutputPart {
+  readonly changes: ItemChange[];
+  readonly transitions: ThresholdOutput['transitions'];
+  readonly iterations: ThresholdOutput['iterations'];
+}
+
+/** Cuts a cycle's changes and threshold records into as few events as the size limit allows (at least one). */
+export function outputParts(changes: ItemChange[], threshold: ThresholdOutput): OutputPart[] {
+  const events = Math.max(
+    1,
+    Math.ceil(changes.length / MAX_CHANGES_PER_EVENT),
+    Math.ceil(threshold.transitions.length / MAX_THRESHOLD_RECORDS_PER_EVENT),
+    Math.ceil(threshold.iterations.length / MAX_THRESHOLD_RECORDS_PER_EVENT),
+  );
+  const parts: OutputPart[] = [];
+  for (let k = 0; k < events; k++) {
+    const part = <T>(list: T[], max: number): T[] => list.slice(k * max, (k + 1) * max);
+    parts.push({
+      changes: part(changes, MAX_CHANGES_PER_EVENT),
+      transitions: part(threshold.transitions, MAX_THRESHOLD_RECORDS_PER_EVENT),
+      iterations: part(threshold.iterations, MAX_THRESHOLD_RECORDS_PER_EVENT),
+    });
+  }
+  return parts;
+}
+
+/** ENGINE_STREAM as one run wrote it: appends fenced by the revision it last wrote. */
+export class FencedOutput {
+  private current: StreamRevision;
+  private flushed: string | undefined;
+  private lastId: string | undefined;
+
+  constructor(
+    private readonly client: EventStoreDBClient,
+    private readonly log: Logger,
+    last: LastOutput,
+  ) {
+    this.current = last.revision;
+    this.flushed = last.inputPosition;
+  }
+
+  /** The revision this run last wrote (or found at its start). */
+  get revision(): StreamRevision {
+    return this.current;
+  }
+
+  /** Input position claimed by the last ItemsChanged appended (or found at the start). */
+  get flushedInputPosition(): string | undefined {
+    return this.flushed;
+  }
+
+  /** Id of the last ItemsChanged this run appended (a snapshot names it). */
+  get lastEventId(): string | undefined {
+    return this.lastId;
+  }
+
+  /** Appends one ItemsChanged; a ConcurrencyError means someone else wrote the stream (fenced). */
+  async append(data: ItemsChangedData): Promise<void> {
+    const event = encodeEvent(itemEvents, { type: 'ItemsChanged', data });
+    try {
+      const outcome = await appendEvents(this.client, ENGINE_STREAM, [event], this.current);
+      this.current = outcome.nextExpectedRevision;
+      ingestion.itemsChanged(data.changes.length);
+      this.flushed = data.inputPosition;
+      this.lastId = event.id;
+    } catch (err) {
+      if (err instanceof ConcurrencyError) this.log.warn('ENGINE_STREAM written by someone else: fenced, resyncing', { err: err.message });
+      throw err;
+    }
+  }
+}
