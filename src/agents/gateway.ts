@@ -2,13 +2,12 @@
 // reports, health events. See docs/agent-protocol.md.
 import { randomUUID } from 'node:crypto';
 import * as t from 'io-ts';
-import type { EventMetadata } from '../core/events';
-import { encodeEvent } from '../core/events';
+import { type EventMetadata, encodeEvent } from '../core/events';
 import { appendEvents } from '../core/eventstore';
 import { conflict } from '../core/http/errors';
 import { ingestion } from '../core/ingestion-summary';
 import type { AppDeps } from '../slice';
-import type { Assignment, JobsForAgents } from '../jobs/assignment';
+import type { Assignment, JobsForAgents } from './assignment';
 import { requireReader, ReaderFeatureReadModel, FEATURE_NAMES, type FeatureName, type FeatureStatusValue } from '../readerdefinitions';
 import type { CheckinBody, TagReport } from './codecs';
 import { markCommandsDelivered, pendingCommandsOf, type ReaderCommandType } from './commands';

@@ -8,7 +8,7 @@ import { badRequest } from '../core/http/errors';
 import type { RouteTable } from '../core/http/routes';
 import { commandMetadata } from '../core/resource/routes';
 import type { AppDeps, Slice } from '../slice';
-import type { JobsForAgents } from '../jobs';
+import type { JobsForAgents } from './assignment';
 import { failFeatureChange, runFeatureChange, takeFeatureChange, FeatureParams } from '../readerdefinitions';
 import { CheckinBody, CommandResultBody, FeatureProgressBody, normaliseReport, TagReportBody } from './codecs';
 import { completeReaderCommand } from './commands';

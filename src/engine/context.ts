@@ -3,8 +3,7 @@
 import { isLeft } from 'fp-ts/Either';
 import { parseIsoDuration } from '../core/duration';
 import { normalizeFloor, type ReaderDefinition } from '../readerdefinitions';
-import type { InventoryRecipe, LocationRecipe } from '../recipes/model';
-import { reportingIntervalMs } from '../recipes/timing';
+import { type InventoryRecipe, type LocationRecipe, reportingIntervalMs } from '../recipes';
 import type { EngineReader, EngineRecipe } from './types';
 
 function millis(iso: string): number {

@@ -1,7 +1,7 @@
 // The item engine's two entry points. Both take the time from the caller (an
 // injected clock), never from the system, and update the state in place
 // (state.ts explains why); the returned changes are the only output.
-import type { TagsReportedData } from '../agents/events';
+import type { TagsReportedData } from '../agents';
 import { ingestInventory, pruneCandidates } from './inventory';
 import { addSamples, computeDue } from './location';
 import { engineReportOf, type EngineReport } from './report';

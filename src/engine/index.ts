@@ -21,7 +21,6 @@ export {
 } from './types';
 export { ENGINE_STREAM, itemEvents, type ItemsEvent, type ItemsReset } from './events';
 export { type EngineReport } from './report';
-export { thresholdJobContext } from './threshold/context';
-export { type TransitionParameters } from './threshold/params';
+export { thresholdJobContext, thresholdsOfRecipe } from './threshold/context';
 export { ThresholdTracker, type ThresholdOutput } from './threshold/tracker';
 export { ThresholdIterationCodec, type ThresholdIteration, type ThresholdTransition } from './threshold/transition';

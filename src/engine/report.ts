@@ -5,9 +5,7 @@
 // ISO strings, which the engine then parsed again, was a large part of its
 // CPU and garbage per observation (docs/benchmarks.md, "Pipeline").
 import * as t from 'io-ts';
-import { TagsReportedV1, type Observation, type TagsReportedData } from '../agents/events';
-import { isoMsReader } from '../agents/iso-time';
-import { decodeColumns } from '../agents/report-columns';
+import { TagsReportedV1, type Observation, type TagsReportedData, isoMsReader, decodeColumns } from '../agents';
 import { defineEvents } from '../core/events';
 
 export interface EngineReport {

@@ -1,12 +1,11 @@
-// The job side of the agent protocol (contract: assignment.ts): what a reader
+// The job side of the agent protocol (contract: src/agents/assignment.ts): what a reader
 // is told at check-in and how its acknowledgement is recorded.
 import * as E from 'fp-ts/Either';
 import type { AppDeps } from '../slice';
 import { readerConfigurationFor, toResponse as recipeResponse } from '../recipes';
-import { readerConfigurationKind } from '../readerconfigurations/kind';
-import { toResponse as configurationResponse } from '../readerconfigurations';
+import { readerConfigurationKind, toResponse as configurationResponse } from '../readerconfigurations';
 import { readerDefinitionOf, toResponse as definitionResponse } from '../readerdefinitions';
-import type { Assignment, JobsForAgents } from './assignment';
+import type { Assignment, JobsForAgents } from '../agents';
 import { runCommand } from '../core/command';
 import { onJob } from './commands';
 import { jobsReadModel, jobsWaiter, recipeOf } from './context';

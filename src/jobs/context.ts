@@ -4,12 +4,11 @@ import type { AppDeps } from '../slice';
 import { checkpointWaiter, type ProjectionWaiter } from '../core/resource/consistency';
 import { RedisCheckpointStore } from '../core/subscriptions';
 import { JobsReadModel, JOBS_PROJECTION } from './readmodel';
-import { recipeKind } from '../recipes';
-import type { Recipe } from '../recipes';
-import { readerConfigurationsOf } from '../readerconfigurations/kind';
+import { recipeKind, type Recipe } from '../recipes';
+import { readerConfigurationsOf } from '../readerconfigurations';
 import { readerDefinitionsOf } from '../readerdefinitions';
 import { resolveReaders } from './readers';
-import { listThresholds } from '../thresholds/readmodel';
+import { listThresholds } from '../thresholds';
 import type { StoredJobRequest } from './model';
 
 /** Bound of the read-your-writes wait after a job command. */

@@ -1,7 +1,6 @@
 // What src/jobs offers to other slices and to projections; everything else in
 // this folder is its own (docs/architecture.md, "Boundaries").
 export { jobsForAgents } from './agents';
-export { type JobsForAgents } from './assignment';
 export { onJob } from './commands';
 export { jobsReadModel, jobsWaiter } from './context';
 export { JOB_STREAM_PREFIX, evolveJob, jobEvents, jobStream, type JobEvent } from './events';

@@ -7,8 +7,8 @@ import type { ReaderConfiguration } from '../readerconfigurations';
 import type { ReaderDefinition } from '../readerdefinitions';
 import { heldReaders, type JobState } from './model';
 import type { ReaderConflict } from './decide';
-import type { Threshold } from '../thresholds/threshold';
-import { thresholdsOfRecipe } from '../engine/threshold/context';
+import type { Threshold } from '../thresholds';
+import { thresholdsOfRecipe } from '../engine';
 
 export function resolveReaders(
   recipe: Recipe,

@@ -12,17 +12,8 @@
 // response returns unset fields as null and a client may send a document it
 // read back.
 import * as t from 'io-ts';
-import { Name } from '../core/codecs';
+import { Name, FiniteNumber, HexString, Integer, NonNegativeInteger, PositiveInteger, PositiveNumber, nullable } from '../core/codecs';
 import { MemoryBank, Operation, ReaderMode, SearchMode, Session } from './model';
-import {
-  FiniteNumber,
-  HexString,
-  Integer,
-  NonNegativeInteger,
-  PositiveInteger,
-  PositiveNumber,
-  nullable,
-} from './primitives';
 
 export const FilterBody = t.intersection(
   [

@@ -14,7 +14,6 @@ export {
 } from './model';
 export { toResponse, type ReaderConfigurationResponse } from './response';
 export { isAntennaId } from './rules';
-export { deletionRefusal, recipeConflicts, recipesUsing, replaceConflicts, validateReaderConfigurationWrite } from './in-use';
 export { namedBody, type NamedBody } from './named-body';
 export { FILTER_DEFAULTS, validateReaderConfiguration } from './validate';
-export { readerConfigurationKind } from './kind';
+export { readerConfigurationKind, readerConfigurationsOf } from './kind';

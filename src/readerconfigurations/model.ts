@@ -3,7 +3,7 @@
 // of the events, so a document read back from the store is checked too.
 // Types are derived from the codecs so the two cannot drift apart.
 import * as t from 'io-ts';
-import { oneOf } from './primitives';
+import { oneOf } from '../core/codecs';
 
 /**
  * `NORMAL` is the name an earlier revision of the interface used; it is

@@ -4,7 +4,7 @@ import type { FieldError } from '../core/http/errors';
 import type { ReaderConfigDetailsBody } from './codec';
 import { DETAIL_FIELDS, FIELD_USE, operationsTaking } from './fields';
 import type { ActiveOperation } from './model';
-import { given, type Given } from './primitives';
+import { given, type Given } from '../core/given';
 
 export const DETAILS_PATH = 'body.configuration';
 

@@ -1,12 +1,12 @@
 // Reader configurations: CRUD on named reader configuration documents under
 // /configuration/v1/readerConfigurations. Recipes refer to them, so a
 // configuration used by a recipe cannot be deleted, nor replaced by one the
-// recipe would be refused with (in-use.ts): both 409, naming the recipes.
+// recipe would be refused with (src/recipes/reader-configuration-use.ts):
+// both 409, naming the recipes.
 import type { ApiError } from '../core/http/errors';
 import { addNamedResourceRoutes } from '../core/resource/routes';
 import type { Slice } from '../slice';
-import { recipeKind, type Recipe } from '../recipes';
-import { deletionRefusal, validateReaderConfigurationWrite } from './in-use';
+import { deletionRefusal, recipeKind, validateReaderConfigurationWrite, type Recipe } from '../recipes';
 import {
   readerConfigurationKind,
   READER_CONFIGURATION_READ_ROLES,

@@ -17,7 +17,7 @@ import { formatDecodeErrors } from '../core/decode-errors';
 import type { ApiError, FieldError } from '../core/http/errors';
 import { ReaderConfigurationBody } from './codec';
 import type { ReaderConfigDetails, ReaderConfiguration, ReaderMode, Session } from './model';
-import { given, invalid } from './primitives';
+import { given, invalid } from '../core/given';
 import {
   antennaErrors,
   channelConfigErrors,

@@ -4,9 +4,8 @@ import type { Logger } from '../core/logger';
 import { RelayLease } from '../queues';
 import type { JobFeed, ReaderSide } from './job-side';
 import type { AppDeps } from '../slice';
-import type { JobsForAgents } from '../jobs';
+import { type JobsForAgents, completeReaderCommand, markCommandsDelivered, pendingCommandsOf, type PendingCommand } from '../agents';
 import type { ReadersSettings } from './settings';
-import { completeReaderCommand, markCommandsDelivered, pendingCommandsOf, type PendingCommand } from '../agents';
 import type { CommandOutcome } from './commands';
 
 /** Who completes the commands of readers the role holds. */

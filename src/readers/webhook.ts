@@ -10,8 +10,7 @@ import type { Context, Middleware, Next } from 'koa';
 import type { RouteTable } from '../core/http/routes';
 import { forbidden, unauthorized } from '../core/http/errors';
 import type { AppDeps } from '../slice';
-import { acceptReport, storedSecretDigest, secretMatches } from '../agents';
-import type { JobsForAgents } from '../jobs';
+import { acceptReport, storedSecretDigest, secretMatches, type JobsForAgents } from '../agents';
 import { ReadBatch } from './batch';
 import { tagReadOf } from './iot';
 

@@ -7,8 +7,8 @@
 // a reader whose connection is gone stops "checking in" and becomes
 // NOT_RESPONDING.
 import type { AppDeps, BackgroundWork } from '../slice';
-import { recordCheckin, agentKeys, CHECKIN_EVENT_INTERVAL_MS } from '../agents';
-import { type JobsForAgents, jobsReadModel, heldReaders } from '../jobs';
+import { recordCheckin, agentKeys, CHECKIN_EVENT_INTERVAL_MS, type JobsForAgents } from '../agents';
+import { jobsReadModel, heldReaders } from '../jobs';
 import { readerDefinitionsOf } from '../readerdefinitions';
 import { LlrpLink, type LinkTarget } from './llrp-link';
 import { IotLink, type IotTarget, type MqttSettings } from './iot-link';

@@ -12,18 +12,11 @@
 // Every optional field accepts null as "not set": responses return unset
 // fields as null and clients send back what they read.
 import * as t from 'io-ts';
-import { Name } from '../core/codecs';
+import { Name, Integer, NonNegativeNumber, PositiveInteger, failureReason, nullable } from '../core/codecs';
 import { isLeft, isRight, left, right, type Either } from 'fp-ts/Either';
 import { parseIsoDuration } from '../core/duration';
-import {
-  Integer,
-  NonNegativeNumber,
-  PositiveInteger,
-  failureReason,
-  nullable,
-} from '../readerconfigurations/primitives';
 import { LocationAggregationModel, RecipeType, ReportingInterval, ZoneModel } from './model';
-import { TransitionParameters } from '../engine/threshold/params';
+import { TransitionParameters } from './transition-parameters';
 
 /**
  * Milliseconds of a duration given as an ISO 8601 string (`PT5M`) or as a

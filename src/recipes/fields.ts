@@ -3,8 +3,8 @@
 // refused with a 400 naming it, rather than silently dropped: it would
 // otherwise look accepted and do nothing.
 import type { FieldError } from '../core/http/errors';
-import type { ActiveOperation } from '../readerconfigurations/model';
-import type { Given } from '../readerconfigurations/primitives';
+import type { ActiveOperation } from '../readerconfigurations';
+import type { Given } from '../core/given';
 import type { RecipeBody } from './codec';
 import type { RecipeType } from './model';
 

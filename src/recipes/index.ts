@@ -18,3 +18,5 @@ export { reportingIntervalMs } from './timing';
 export { validateRecipe } from './validate';
 export { recipeKind, recipeOf } from './kind';
 export { type RecipeDeletionGuard } from './slice';
+export { deletionRefusal, recipeConflicts, recipesUsing, replaceConflicts, validateReaderConfigurationWrite } from './reader-configuration-use';
+export { TransitionParameters } from './transition-parameters';

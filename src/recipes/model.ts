@@ -4,8 +4,8 @@
 // as canonical ISO 8601 strings (core/duration.ts); parse them for
 // milliseconds. Types are derived from the codecs so they cannot drift.
 import * as t from 'io-ts';
-import { oneOf } from '../readerconfigurations/primitives';
-import { TransitionParameters } from '../engine/threshold/params';
+import { oneOf } from '../core/codecs';
+import { TransitionParameters } from './transition-parameters';
 
 /** `LLRP` is the earlier revision's type in place of THRESHOLD; accepted and stored as given. */
 export const RecipeType = t.keyof({ LOCATION: null, INVENTORY: null, THRESHOLD: null, LLRP: null });

@@ -17,7 +17,7 @@
 //   DUAL_TARGET, and with single-target modes a tag that stays quiet
 //   cannot be told from a tag that left.
 import type { FieldError } from '../core/http/errors';
-import type { ActiveReaderConfiguration, ReaderConfiguration, ReaderMode } from '../readerconfigurations/model';
+import type { ActiveReaderConfiguration, ReaderConfiguration, ReaderMode } from '../readerconfigurations';
 import { OPERATION_OF, type GivenRecipe } from './fields';
 import type { RecipeType, ReportingInterval } from './model';
 

@@ -3,8 +3,8 @@
 // always an object (possibly empty). The deprecated tagHeartbeatMinutes is
 // not returned: it was converted to tagHeartbeatDuration, and a client that
 // sent back both would be refused (Errors 1).
-import { assertNever } from '../readerconfigurations/primitives';
-import type { TransitionParameters } from '../engine/threshold/params';
+import { assertNever } from '../core/codecs';
+import type { TransitionParameters } from './transition-parameters';
 import type { LocationAggregationModel, Recipe, RecipeType, ReportingInterval, ZoneModel } from './model';
 
 interface CommonResponse<T extends RecipeType> {

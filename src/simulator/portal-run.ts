@@ -2,7 +2,8 @@
 // service, no network), window by window as readers would report, and scores
 // the transitions against what really happened. What `npm run bench:threshold`
 // and the portal tests run; the same decider the engine runs.
-import { type EngineReport, thresholdJobContext, type TransitionParameters, ThresholdTracker, type ThresholdOutput, type ThresholdTransition } from '../engine';
+import { type EngineReport, thresholdJobContext, ThresholdTracker, type ThresholdOutput, type ThresholdTransition } from '../engine';
+import type { TransitionParameters } from '../recipes';
 import type { AntennaConfiguration, Threshold } from '../thresholds';
 import { antennaRefs, passageEnd, portalReaders, readPortalWindow, scoreTransitions, truthOf, type Passage, type PortalDef, type PortalNoise, type PortalReader } from './portal';
 

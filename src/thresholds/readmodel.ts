@@ -5,7 +5,7 @@ import type { AntennaConfiguration } from './antenna-configuration';
 import { byId } from './response';
 import type { Threshold, ThresholdContext } from './threshold';
 import { antennaConfigurationKind, thresholdKind } from './kind';
-import { facilityKind } from '../facilities/kind';
+import { facilityKind } from '../facilities';
 import { readerDefinitionsOf } from '../readerdefinitions';
 
 export const listAntennaConfigurations = async (rm: ConfigReadModel): Promise<AntennaConfiguration[]> =>

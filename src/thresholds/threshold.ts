@@ -16,7 +16,7 @@ import { Name } from '../core/codecs';
 import { chain, left, right, type Either } from 'fp-ts/Either';
 import { pipe } from 'fp-ts/function';
 import { unprocessable, type ApiError, type FieldError } from '../core/http/errors';
-import { resolveFacility } from '../facilities/facility-field';
+import { resolveFacility } from '../facilities';
 import { Integer, IntegerFromString, NonEmptyString, nullable, PositiveInteger } from '../readerdefinitions';
 import { ReaderArrangement } from './antenna-configuration';
 import { nextId } from './ids';

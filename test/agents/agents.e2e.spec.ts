@@ -12,7 +12,7 @@ import { readStream } from '../../src/core/eventstore';
 import { ApiError } from '../../src/core/http/errors';
 import { RedisKeys } from '../../src/core/redis/keys';
 import type { AppDeps } from '../../src/slice';
-import type { Assignment, JobsForAgents } from '../../src/jobs/assignment';
+import type { Assignment, JobsForAgents } from '../../src/agents/assignment';
 import { startTestApp, type TestApp } from '../support/app';
 import { agentSide, errorPaths, READERS, userWithRole, type AgentSide } from '../readerdefinitions/e2e-support';
 import { expectStatus, RC, RECIPES, seedReaderDefinition } from '../readerconfigurations/e2e-support';

@@ -5,7 +5,7 @@ import { Observation, TagsReportedData } from '../../src/agents/events';
 import { checkinIsNews, refusalOf } from '../../src/agents/gateway';
 import { ALL_HEALTH_CODES, HEALTH_CODES, HealthEventsBody, statusPropertyOfCode } from '../../src/agents/health-codes';
 import { formatDecodeErrors } from '../../src/core/decode-errors';
-import type { Assignment } from '../../src/jobs/assignment';
+import type { Assignment } from '../../src/agents/assignment';
 
 const paths = <A>(r: E.Either<import('io-ts').Errors, A>): string[] => (E.isLeft(r) ? formatDecodeErrors(r.left, 'body').map((e) => e.path) : []);
 

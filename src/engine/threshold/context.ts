@@ -2,9 +2,8 @@
 // recipe, or every threshold of the job's facility when the recipe names
 // none) and, per reader and antenna, which threshold and side the antenna
 // watches, from the antenna configuration of that reader in that threshold.
-import type { ThresholdRecipe } from '../../recipes/model';
-import type { AntennaConfiguration } from '../../thresholds/antenna-configuration';
-import type { Threshold } from '../../thresholds/threshold';
+import type { ThresholdRecipe } from '../../recipes';
+import type { AntennaConfiguration, Threshold } from '../../thresholds';
 import type { Side } from './decide';
 import { transitionParamsOf, type TransitionParams } from './params';
 

@@ -2,9 +2,9 @@
 // "Threshold transitions"): given in a THRESHOLD recipe's optional
 // `transitionParameters`, each with a default that suits people walking
 // through a door at 1-2 m/s with the reader's antennas 1-3 m either side.
-// Seconds in the recipe (as every recipe duration is), milliseconds here.
-import * as t from 'io-ts';
-import { failureReason } from '../../core/codecs';
+// Seconds in the recipe (as every recipe duration is; the recipe field's
+// codec is src/recipes/transition-parameters.ts), milliseconds here.
+import type { TransitionParameters } from '../../recipes';
 
 export interface TransitionParams {
   /** Only the reads of the last passageWindowMs before a decision count. */
@@ -26,29 +26,6 @@ export const DEFAULT_TRANSITION_PARAMS: TransitionParams = {
   minConfidence: 0.5,
   minBalanceShift: 0.3,
 };
-
-function ranged(name: string, min: number, max: number): t.Type<number, number, unknown> {
-  const is = (u: unknown): u is number => typeof u === 'number' && Number.isFinite(u) && u >= min && u <= max;
-  return new t.Type<number, number, unknown>(
-    name,
-    is,
-    (u, c) => (is(u) ? t.success(u) : t.failure(u, c, failureReason(name, `must be a number from ${min} to ${max}`, u))),
-    t.identity,
-  );
-}
-
-/** The recipe field as given and stored (every member optional: defaults fill the rest). */
-export const TransitionParameters = t.exact(
-  t.partial({
-    passageWindowSeconds: ranged('seconds 1-120', 1, 120),
-    quietSeconds: ranged('seconds 0.25-30', 0.25, 30),
-    settleSeconds: ranged('seconds 0.25-60', 0.25, 60),
-    minConfidence: ranged('number 0-1', 0, 1),
-    minBalanceShift: ranged('number 0.05-2', 0.05, 2),
-  }),
-  'TransitionParameters',
-);
-export type TransitionParameters = t.TypeOf<typeof TransitionParameters>;
 
 /** Recipe field (seconds, optional members) -> parameters (ms, all set). */
 export function transitionParamsOf(p: TransitionParameters | undefined): TransitionParams {

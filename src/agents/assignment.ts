@@ -1,6 +1,7 @@
 // The contract between the job runner (src/jobs) and the agent gateway
 // (src/agents): what a reader is told at check-in, and how it acknowledges.
-// Implementations live in src/jobs/; see docs/agent-protocol.md.
+// Here, with its user, so the agent gateway depends on no job code; the
+// implementation is src/jobs/agents.ts. See docs/agent-protocol.md.
 import type { AppDeps } from '../slice';
 
 export type AssignmentStatus = 'STARTING' | 'RUNNING';

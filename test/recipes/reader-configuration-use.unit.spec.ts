@@ -7,15 +7,15 @@ import {
   recipesUsing,
   replaceConflicts,
   validateReaderConfigurationWrite,
-} from '../../src/readerconfigurations/in-use';
+} from '../../src/recipes/reader-configuration-use';
 import type { ReaderConfiguration } from '../../src/readerconfigurations/model';
 import { namedBody } from '../../src/readerconfigurations/named-body';
 import { validateReaderConfiguration } from '../../src/readerconfigurations/validate';
 import type { Recipe } from '../../src/recipes/model';
 import { validateRecipe } from '../../src/recipes/validate';
-import { ctx, inventoryRecipe, llrpRecipe, locationRecipe, thresholdRecipe } from '../recipes/fixtures';
-import { expectValid } from './helpers';
-import { inventoryBody, locationBody, normalBody, thresholdBody } from './fixtures';
+import { ctx, inventoryRecipe, llrpRecipe, locationRecipe, thresholdRecipe } from './fixtures';
+import { expectValid } from '../readerconfigurations/helpers';
+import { inventoryBody, locationBody, normalBody, thresholdBody } from '../readerconfigurations/fixtures';
 
 const rc = (body: Record<string, unknown>): ReaderConfiguration => expectValid(validateReaderConfiguration(body));
 const recipe = (body: Record<string, unknown>): Recipe => expectValid(validateRecipe(body, ctx));

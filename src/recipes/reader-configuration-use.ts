@@ -1,7 +1,9 @@
 // A reader configuration that recipes refer to (as their default or as a
 // per-reader override) must keep satisfying them: it cannot be deleted, and
 // a replace may not turn it into one a referencing recipe would be refused
-// with. Pure; the slice loads the recipes from the read model.
+// with. Pure; the reader configurations slice loads the recipes from the
+// read model. Here rather than there: it knows the recipes' rules, and the
+// recipes slice already depends on reader configurations.
 //
 // A replace is checked against the rules that relate a recipe to its reader
 // configurations (docs/interface.md, Errors):
@@ -14,12 +16,11 @@
 // Refusals are 409 (the configuration is in use), naming each recipe.
 import { isLeft, left, type Either } from 'fp-ts/Either';
 import { conflict, type ApiError, type FieldError } from '../core/http/errors';
-import { OPERATION_OF } from '../recipes/fields';
-import { referencedReaderConfigurations } from '../recipes/lookup';
-import type { Recipe } from '../recipes/model';
-import { allowsTagExpiry, MIN_REPORTING_INTERVAL } from '../recipes/references';
-import type { ReaderConfiguration } from './model';
-import { validateReaderConfiguration } from './validate';
+import { OPERATION_OF } from './fields';
+import { referencedReaderConfigurations } from './lookup';
+import type { Recipe } from './model';
+import { allowsTagExpiry, MIN_REPORTING_INTERVAL } from './references';
+import { validateReaderConfiguration, type ReaderConfiguration } from '../readerconfigurations';
 
 /** The recipes that refer to configuration `name`, in the order given. */
 export function recipesUsing(name: string, recipes: readonly Recipe[]): Recipe[] {
