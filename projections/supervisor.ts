@@ -24,6 +24,7 @@ import type { RedisKeys } from '../src/core/redis/keys';
 import type { Logger } from '../src/core/logger';
 import { parseStateDoc, type ReadModelStateDoc } from '../src/core/redis/readiness';
 import { positionToString, RedisCheckpointStore, type RunningSubscription } from '../src/core/subscriptions';
+import { retry, type BackoffPolicy } from '../src/core/retry';
 import { resetIfLogWasReplaced } from '../src/core/subscriptions/log-reset';
 import { globEscape, keyPatterns, type RebuildableReadModel } from './read-model';
 
@@ -52,6 +53,9 @@ export interface SuperviseOptions {
    */
   readonly rebuildFrom?: () => Promise<Position | undefined>;
 }
+
+/** Marking a caught-up read model ready while Redis is away: every half second, as long as it takes. */
+const MARK_READY_RETRY: BackoffPolicy = { initialMs: 500, maxMs: 500, factor: 1 };
 
 interface Running {
   readonly model: RebuildableReadModel;
@@ -107,25 +111,24 @@ export function superviseReadModels(opts: SuperviseOptions): ReadModelSupervisor
     }
   }
 
-  /** Marks `r` ready once the marker still names our generation; retried while Redis is away. */
+  /** Marks `r` ready once the marker still names our generation; retried while Redis is away, until `r` is replaced. */
   async function markReady(r: Running): Promise<void> {
-    for (;;) {
+    // No limit and no abort: it ends only when an attempt returns, once `r`
+    // is marked or replaced (stop, recover), so it never rejects unobserved.
+    await retry(async () => {
       if (stopping || running.get(r.model.name) !== r) return;
-      try {
-        if ((await redis.get(keys.generation)) !== r.generation) return; // lost again: the check rebuilds
-        // Should Redis lose its data right here, this state names a generation
-        // that no marker will ever name again: it makes nothing servable.
-        await redis.hSet(keys.readModelStates, r.model.name, stateDoc(r.generation, 'ready'));
-        r.rebuilding = false;
-        log.info('read model rebuilt; serving it', {
-          readModel: r.model.name, events: r.events, position: positionToString(r.sub.position), seconds: Math.round((Date.now() - r.startedAt) / 100) / 10,
-        });
-        return;
-      } catch (err) {
-        log.warn('could not mark the read model ready; retrying', { readModel: r.model.name, err: err instanceof Error ? err.message : String(err) });
-        await new Promise((resolve) => setTimeout(resolve, 500));
-      }
-    }
+      if ((await redis.get(keys.generation)) !== r.generation) return; // lost again: the check rebuilds
+      // Should Redis lose its data right here, this state names a generation
+      // that no marker will ever name again: it makes nothing servable.
+      await redis.hSet(keys.readModelStates, r.model.name, stateDoc(r.generation, 'ready'));
+      r.rebuilding = false;
+      log.info('read model rebuilt; serving it', {
+        readModel: r.model.name, events: r.events, position: positionToString(r.sub.position), seconds: Math.round((Date.now() - r.startedAt) / 100) / 10,
+      });
+    }, {
+      backoff: MARK_READY_RETRY,
+      onRetry: (err) => log.warn('could not mark the read model ready; retrying', { readModel: r.model.name, err: err instanceof Error ? err.message : String(err) }),
+    });
   }
 
   function start(model: RebuildableReadModel, rebuilding: boolean, gen: string): void {

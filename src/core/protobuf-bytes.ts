@@ -11,19 +11,27 @@
 import { AppendReq, BatchAppendReq } from '@eventstore/db-client/generated/streams_pb';
 
 type BytesSetter<M> = (this: M, value: Uint8Array | string) => M;
+type Patched<M> = BytesSetter<M> & { readonly unpatched?: BytesSetter<M> };
+
+/** The setters patched here, by message: test/core/protobuf-bytes.unit.spec.ts checks each against the library's own. */
+export const PATCHED_MESSAGES = { 'BatchAppendReq.ProposedMessage': BatchAppendReq.ProposedMessage, 'AppendReq.ProposedMessage': AppendReq.ProposedMessage } as const;
+export const PATCHED_SETTERS = ['setData', 'setCustomMetadata'] as const;
+
+/** The library's own setter behind a patched one (undefined: not patched). */
+export function unpatchedSetter<M>(setter: BytesSetter<M>): BytesSetter<M> | undefined {
+  return (setter as Patched<M>).unpatched;
+}
 
 function decodeBase64Once<M>(proto: { setData: BytesSetter<M>; setCustomMetadata: BytesSetter<M> }): void {
-  for (const name of ['setData', 'setCustomMetadata'] as const) {
+  for (const name of PATCHED_SETTERS) {
     const original = proto[name];
     // Idempotent: a second load (tests, tsx re-registering) must not wrap twice.
-    if ((original as { base64Decoded?: true }).base64Decoded) continue;
+    if (unpatchedSetter(original) !== undefined) continue;
     const wrapped: BytesSetter<M> = function (this: M, value) {
       return original.call(this, typeof value === 'string' ? Buffer.from(value, 'base64') : value);
     };
-    (wrapped as { base64Decoded?: true }).base64Decoded = true;
-    proto[name] = wrapped;
+    proto[name] = Object.assign(wrapped, { unpatched: original });
   }
 }
 
-decodeBase64Once(BatchAppendReq.ProposedMessage.prototype);
-decodeBase64Once(AppendReq.ProposedMessage.prototype);
+for (const message of Object.values(PATCHED_MESSAGES)) decodeBase64Once(message.prototype);

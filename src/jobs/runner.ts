@@ -10,6 +10,7 @@ import { streamNameFilter, type EventStoreDBClient } from '@eventstore/db-client
 import * as E from 'fp-ts/Either';
 import type { Clock } from '../core/clock';
 import type { Logger } from '../core/logger';
+import { backoffDelay, type BackoffPolicy } from '../core/retry';
 import { InMemoryCheckpointStore, runSubscription, type RunningSubscription } from '../core/subscriptions';
 import { runCommand } from '../core/command';
 import { onJob } from './commands';
@@ -45,7 +46,10 @@ export function startJobRunner(opts: JobRunnerOptions): JobRunner {
   const inFlight = new Set<string>();
   let live = false;
   let closed = false;
-  const retryMs = opts.retryMs ?? 1000;
+  // A refused or failed transition is tried again after a fixed pause: the
+  // next attempt starts from the state the subscription has folded by then.
+  const retryPolicy: BackoffPolicy = { initialMs: opts.retryMs ?? 1000, maxMs: opts.retryMs ?? 1000, factor: 1 };
+  const retryMs = (): number => backoffDelay(retryPolicy, 0);
 
   const schedule = (id: string, delayOverride?: number): void => {
     const old = timers.get(id);
@@ -85,7 +89,7 @@ export function startJobRunner(opts: JobRunnerOptions): JobRunner {
       const result = await runCommand(opts.client, onJob(id), command, { now: opts.clock.now(), metadata: { user: 'job-runner' } });
       if (E.isLeft(result)) {
         opts.logger.warn('job transition refused', { jobId: id, command: command.type, message: result.left.message });
-        schedule(id, retryMs);
+        schedule(id, retryMs());
       } else if (result.right.events.length === 0) {
         // Not due yet by the clock (skew) or already done: look again from the new state.
         const d = nextDue(result.right.state);
@@ -94,7 +98,7 @@ export function startJobRunner(opts: JobRunnerOptions): JobRunner {
       // Appended events come back through the subscription, which reschedules.
     } catch (err) {
       opts.logger.error('job transition failed; retrying', { jobId: id, err: String(err) });
-      schedule(id, retryMs);
+      schedule(id, retryMs());
     } finally {
       inFlight.delete(id);
     }

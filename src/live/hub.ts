@@ -8,6 +8,7 @@
 import { PassThrough } from 'node:stream';
 import { streamNameFilter, type AllStreamResolvedEvent, type AllStreamSubscription, type EventStoreDBClient } from '@eventstore/db-client';
 import type { Logger } from '../core/logger';
+import { backoffDelay, type BackoffPolicy } from '../core/retry';
 import { ENGINE_STREAM } from '../engine';
 import { JOB_STREAM_PREFIX } from '../jobs';
 import { HEALTH_STREAM_PREFIX, AGENT_STREAM_PREFIX } from '../health';
@@ -16,7 +17,8 @@ import { liveMessage, type LiveMessage, type Topic } from './messages';
 /** Bytes a stream may have waiting in its socket before it is dropped as too slow. */
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 const KEEPALIVE_MS = 15_000;
-const RESUBSCRIBE_MS = 1_000;
+/** After a lost subscription: a new one a second later, as often as it takes (clients were told of the gap already). */
+const RESUBSCRIBE: BackoffPolicy = { initialMs: 1_000, maxMs: 1_000, factor: 1 };
 
 export interface LiveClient {
   readonly topics: ReadonlySet<Topic>;
@@ -94,7 +96,7 @@ export class LiveHub {
       this.resubscribe = setTimeout(() => {
         this.resubscribe = undefined;
         if (!this.closed && this.streams.size > 0) this.ensureSubscribed();
-      }, RESUBSCRIBE_MS);
+      }, backoffDelay(RESUBSCRIBE, 0));
     };
     sub.on('error', lost);
     sub.on('end', () => lost(new Error('subscription ended by the server')));
