@@ -78,7 +78,10 @@ describe('item engine snapshots across a restart (role engine)', function () {
 
   it('damaged snapshots are passed over: the engine replays its stream and goes on without repeating history', async () => {
     await until('epc 2 expired', (c) => c.some((x) => x.epc === epc(2) && x.kind === 'EXPIRED'));
-    await sleep(500);
+    // Here a snapshot follows every append: the one of the last append is on disk before the stop.
+    const { revision } = await readStream((side ?? (side = await agentSide(app))).deps.client, ENGINE_STREAM, itemEvents);
+    const latest = async () => (await readSnapshots(snapshotDir))[0];
+    await waitForValue('the snapshot of the last append', latest, (n) => n?.ok === true && n.snapshot.header.position.revision === String(revision), { timeoutMs: 30_000 });
     await side?.close();
     side = undefined;
     await app.stop({ keepRedis: true });
