@@ -10,6 +10,7 @@ import {
   formatEnvError,
   hostName,
   intInRange,
+  intList,
   listOf,
   nonEmptyText,
   oneOf,
@@ -80,6 +81,13 @@ export interface Config {
     /** ... or after this long since the last one, if anything was appended; 0 = not by time. */
     readonly everyMs: number;
   };
+  /**
+   * Item engine partitions (docs/scaling.md, "Engine partitions"): facilities
+   * are spread over `count` partitions; this process may own those in
+   * `owned`, each while it holds the partition's lease (`leaseMs`, only used
+   * with more than one partition).
+   */
+  readonly enginePartitions: { readonly count: number; readonly owned: readonly number[]; readonly leaseMs: number };
   /** Job runner time-outs (JOB_ACK_TIMEOUT_SECONDS, JOB_STOP_TIMEOUT_SECONDS; docs/jobs.md). */
   readonly jobs: JobSettings;
   /** Reader health timing (HEALTH_CHECKIN_INTERVAL_SECONDS, HEALTH_STATUS_WINDOW_MINUTES; docs/health.md). */
@@ -107,6 +115,8 @@ const positiveMs = intInRange(1, MAX_TIMER_MS);
 const MAX_TIMER_SECONDS = Math.floor(MAX_TIMER_MS / 1000);
 const seconds = intInRange(0, MAX_TIMER_SECONDS);
 const readerSeconds = intInRange(1, 86_400);
+// Far more than a deployment runs engine processes; keeps a typo from meaning a million streams.
+const MAX_ENGINE_PARTITIONS = 1024;
 
 // Errors from independent variables accumulate instead of stopping at the first.
 const Validation = E.getApplicativeValidation(getSemigroup<ConfigError>());
@@ -160,6 +170,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): E.Either<ConfigError[], Conf
       readerSecretKey: field(env, 'READER_SECRET_KEY', nonEmptyText, undefined, 'secret'),
       snapshotEveryChanges: field(env, 'ENGINE_SNAPSHOT_EVERY_CHANGES', intInRange(0, MAX_TIMER_MS), 100_000),
       snapshotIntervalMs: field(env, 'ENGINE_SNAPSHOT_INTERVAL_MS', intInRange(0, MAX_TIMER_MS), 300_000),
+      enginePartitionCount: field(env, 'ENGINE_PARTITIONS', intInRange(1, MAX_ENGINE_PARTITIONS), 1),
+      enginePartitionIds: field(env, 'ENGINE_PARTITION_IDS', intList(0, MAX_ENGINE_PARTITIONS - 1), undefined),
+      engineLeaseMs: field(env, 'ENGINE_LEASE_MS', intInRange(300, MAX_TIMER_MS), 10_000),
       jobAckSeconds: field(env, 'JOB_ACK_TIMEOUT_SECONDS', seconds, 60),
       jobStopSeconds: field(env, 'JOB_STOP_TIMEOUT_SECONDS', seconds, 10),
       checkinSeconds: field(env, 'HEALTH_CHECKIN_INTERVAL_SECONDS', positiveNumber(86_400), DEFAULT_HEALTH_SETTINGS.checkinIntervalSeconds),
@@ -172,6 +185,13 @@ export function loadConfig(env: NodeJS.ProcessEnv): E.Either<ConfigError[], Conf
       webhookBaseUrl: field(env, 'READERS_WEBHOOK_BASE_URL', urlWithScheme(['http', 'https']), undefined, 'url'),
       upgradeSeconds: field(env, 'UPGRADE_READER_TIMEOUT_SECONDS', intInRange(1, MAX_TIMER_SECONDS), 1800),
       gitCommit: field(env, 'GIT_COMMIT', nonEmptyText, undefined),
+    }),
+    // Settings that are only valid together.
+    E.chain((v) => {
+      const outside = (v.enginePartitionIds ?? []).filter((id) => id >= v.enginePartitionCount);
+      return outside.length === 0
+        ? E.right(v)
+        : E.left<NonEmptyArray<ConfigError>>([{ variable: 'ENGINE_PARTITION_IDS', reason: `partition ${outside.join(', ')} does not exist: ENGINE_PARTITIONS is ${v.enginePartitionCount} (ids 0-${v.enginePartitionCount - 1})` }]);
     }),
     E.map(
       (v): Config => ({
@@ -198,6 +218,11 @@ export function loadConfig(env: NodeJS.ProcessEnv): E.Either<ConfigError[], Conf
         adminPassword: v.adminPassword,
         readerSecretKey: v.readerSecretKey,
         engineSnapshots: { everyChanges: v.snapshotEveryChanges, everyMs: v.snapshotIntervalMs },
+        enginePartitions: {
+          count: v.enginePartitionCount,
+          owned: v.enginePartitionIds ?? Array.from({ length: v.enginePartitionCount }, (_, i) => i),
+          leaseMs: v.engineLeaseMs,
+        },
         jobs: { ackTimeoutMs: v.jobAckSeconds * 1000, stopTimeoutMs: v.jobStopSeconds * 1000 },
         health: { ...DEFAULT_HEALTH_SETTINGS, checkinIntervalSeconds: v.checkinSeconds, statusWindowMinutes: v.statusWindowMinutes },
         readers: {

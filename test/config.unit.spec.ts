@@ -43,6 +43,7 @@ describe('config', () => {
         adminPassword: undefined,
         readerSecretKey: undefined,
         engineSnapshots: { everyChanges: 100_000, everyMs: 300_000 },
+        enginePartitions: { count: 1, owned: [0], leaseMs: 10_000 },
         metricsPort: undefined,
         jobs: { ackTimeoutMs: 60_000, stopTimeoutMs: 10_000 },
         health: { checkinIntervalSeconds: 10, missedCheckins: 3, statusWindowMinutes: 15 },
@@ -92,6 +93,9 @@ describe('config', () => {
         REDIS_KEY_PREFIX: 'site-a:',
         ENGINE_SNAPSHOT_EVERY_CHANGES: '0',
         ENGINE_SNAPSHOT_INTERVAL_MS: '60000',
+        ENGINE_PARTITIONS: '4',
+        ENGINE_PARTITION_IDS: '3, 1,1',
+        ENGINE_LEASE_MS: '5000',
         METRICS_PORT: '9464',
         JOB_ACK_TIMEOUT_SECONDS: '2',
         JOB_STOP_TIMEOUT_SECONDS: '0',
@@ -125,6 +129,7 @@ describe('config', () => {
         adminPassword: 's3cret',
         readerSecretKey: undefined,
         engineSnapshots: { everyChanges: 0, everyMs: 60_000 },
+        enginePartitions: { count: 4, owned: [1, 3], leaseMs: 5000 },
         metricsPort: 9464,
         jobs: { ackTimeoutMs: 2000, stopTimeoutMs: 0 },
         health: { checkinIntervalSeconds: 0.5, missedCheckins: 3, statusWindowMinutes: 30 },
@@ -197,7 +202,17 @@ describe('config', () => {
       ['READERS_WEBHOOK_BASE_URL', 'tagtrail.local/itemsense', 'http://'],
       ['UPGRADE_READER_TIMEOUT_SECONDS', '0', 'expected an integer 1-'],
       ['STARTUP_TIMEOUT_MS', '0', 'expected an integer 1-'],
+      ['ENGINE_PARTITIONS', '0', 'expected an integer 1-1024'],
+      ['ENGINE_PARTITION_IDS', '0,x', 'expected a comma-separated list of integers 0-1023'],
+      ['ENGINE_PARTITION_IDS', '1,,2', 'expected a comma-separated list of integers 0-1023'],
+      ['ENGINE_LEASE_MS', '10', 'expected an integer 300-'],
     ];
+    it('names ENGINE_PARTITION_IDS when it lists a partition ENGINE_PARTITIONS does not have', () => {
+      const errs = errors({ ENGINE_PARTITIONS: '2', ENGINE_PARTITION_IDS: '1,2,5' });
+      expect(errs).to.have.length(1);
+      expect(errs[0]?.variable).to.equal('ENGINE_PARTITION_IDS');
+      expect(errs[0]?.reason).to.contain('partition 2, 5 does not exist: ENGINE_PARTITIONS is 2');
+    });
     for (const [variable, value, expected] of cases) {
       it(`names ${variable} for ${JSON.stringify(value)}`, () => {
         const errs = errors({ [variable]: value });

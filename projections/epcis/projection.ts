@@ -9,7 +9,7 @@ import type { RedisClient } from '../../src/core/redis/connect';
 import type { RedisKeys } from '../../src/core/redis/keys';
 import type { Logger } from '../../src/core/logger';
 import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../src/core/subscriptions';
-import { ENGINE_STREAM, itemEvents } from '../../src/engine';
+import { isEngineStream, itemEvents } from '../../src/engine';
 import { sourcesOf, EPCIS_PROJECTION, EPCIS_READ_MODEL, epcisKeys, epcisSourceId } from '../../src/epcis';
 import type { RebuildableReadModel } from '../read-model';
 
@@ -29,7 +29,7 @@ export function startEpcisProjection(opts: { client: EventStoreDBClient; redis: 
       const ids: string[] = [];
       const records: Record<string, string> = {};
       for (const e of events) {
-        if (e.streamId !== ENGINE_STREAM) continue;
+        if (!isEngineStream(e.streamId)) continue;
         for (const s of sourcesOf({ id: e.id, created: e.created.getTime(), data: e.data })) {
           const id = epcisSourceId(s.time, s.eventId, s.ref);
           ids.push(id);

@@ -18,7 +18,7 @@ import type { RedisKeys } from '../../src/core/redis/keys';
 import type { RecordedDomainEvent } from '../../src/core/events';
 import type { Logger } from '../../src/core/logger';
 import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../src/core/subscriptions';
-import { ENGINE_STREAM, itemEvents, type ItemsEvent } from '../../src/engine';
+import { isEngineStream, itemEvents, type ItemsEvent } from '../../src/engine';
 import { historyId, ITEMS_PROJECTION, itemKeys, type ItemKeys, changeOrder, historyRecordOf, indexKeysOf, itemAfter, keptInHistory, type StoredItem } from '../../src/items';
 import { queueItemsReset } from './reset';
 import { ItemsWritePipeline } from './write-pipeline';
@@ -51,7 +51,7 @@ export function startItemsProjection(opts: {
     maxPendingWrites: PENDING_BATCHES,
     handler: async (events, position) => {
       writes.begin();
-      const relevant = events.filter((e) => e.streamId === ENGINE_STREAM);
+      const relevant = events.filter((e) => isEngineStream(e.streamId));
       let committed: Promise<void> = Promise.resolve();
       const segments = resetSegments(relevant);
       for (const [i, segment] of segments.entries()) {

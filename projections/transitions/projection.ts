@@ -9,7 +9,7 @@ import type { RedisClient } from '../../src/core/redis/connect';
 import type { RedisKeys } from '../../src/core/redis/keys';
 import type { Logger } from '../../src/core/logger';
 import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../src/core/subscriptions';
-import { ENGINE_STREAM, itemEvents } from '../../src/engine';
+import { isEngineStream, itemEvents } from '../../src/engine';
 import { ENGINE_FILTER } from '../engine-filter';
 import type { RebuildableReadModel } from '../read-model';
 import { MAX_ITERATIONS, TRANSITIONS_PROJECTION, TRANSITIONS_READ_MODEL, transitionKeys, transitionRecordId, iterationRecordOf, transitionRecordOf } from '../../src/items';
@@ -35,7 +35,7 @@ export function startTransitionsProjection(opts: {
     handler: async (events, position) => {
       const tx = opts.redis.multi();
       for (const e of events) {
-        if (e.streamId !== ENGINE_STREAM) continue;
+        if (!isEngineStream(e.streamId)) continue;
         for (const t of e.data.transitions ?? []) {
           if (!t.reportToDatabaseEnabled) continue;
           const id = transitionRecordId(t.observationTime, t.transitionId);

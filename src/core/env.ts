@@ -75,6 +75,18 @@ export function listOf<const L extends readonly string[]>(known: L): EnvCodec<Re
   });
 }
 
+/** A comma-separated list of integers in min..max, duplicates dropped, ascending. */
+export function intList(min: number, max: number): EnvCodec<readonly number[]> {
+  const expected = `expected a comma-separated list of integers ${min}-${max}`;
+  const one = intInRange(min, max);
+  return decoder(`intList(${min}-${max})`, (s, c) => {
+    const items = s.split(',').map((x) => x.trim());
+    const values = items.map((x) => one.decode(x));
+    if (values.some(E.isLeft) || items.length === 0) return t.failure(s, c, expected);
+    return t.success([...new Set(values.flatMap((v) => (E.isRight(v) ? [v.right] : [])))].sort((a, b) => a - b));
+  });
+}
+
 export function urlWithScheme(schemes: readonly string[]): EnvCodec<string> {
   const expected = `expected a URL starting with ${schemes.map((s) => `${s}://`).join(' or ')}`;
   return decoder(`url(${schemes.join('|')})`, (s, c) => {

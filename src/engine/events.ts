@@ -6,6 +6,7 @@
 import * as t from 'io-ts';
 import { defineEvents, type EventOf } from '../core/events';
 import { isItemChange } from './item-change-check';
+import { engineStream } from './partitions';
 import type { ItemChange } from './types';
 import { OpenPassagesCodec } from './threshold/passages';
 import { ThresholdIterationCodec, ThresholdTransitionCodec } from './threshold/transition';
@@ -93,5 +94,5 @@ export const itemEvents = defineEvents({
 });
 export type ItemsEvent = EventOf<typeof itemEvents>;
 
-/** One partition for now; a partition per facility group later (fenced by expected revision). */
-export const ENGINE_STREAM = 'itemsChanged-engine-0';
+/** The output stream of partition 0, the only one unless ENGINE_PARTITIONS says otherwise (./partitions.ts). */
+export const ENGINE_STREAM = engineStream(0);

@@ -20,6 +20,7 @@ export {
   type ReportFlags,
 } from './types';
 export { ENGINE_STREAM, itemEvents, type ItemsEvent, type ItemsReset } from './events';
+export { ENGINE_STREAM_PREFIX, engineStream, engineStreams, isEngineStream, partitionOf, snapshotDirOf } from './partitions';
 export { type EngineReport } from './report';
 export { thresholdJobContext, thresholdsOfRecipe } from './threshold/context';
 export { ThresholdTracker, type ThresholdOutput } from './threshold/tracker';

@@ -27,12 +27,12 @@ export interface LastOutput {
   readonly inputPosition: string | undefined;
 }
 
-/** Reads the last ItemsChanged of ENGINE_STREAM (backwards, one event). */
-export async function readLastOutput(client: EventStoreDBClient): Promise<LastOutput> {
+/** Reads the last ItemsChanged of a partition's output stream (backwards, one event; default ENGINE_STREAM). */
+export async function readLastOutput(client: EventStoreDBClient, stream: string = ENGINE_STREAM): Promise<LastOutput> {
   let last: LastOutput = { revision: NO_STREAM, inputPosition: undefined };
   let failure: unknown;
   try {
-    for await (const resolved of client.readStream(ENGINE_STREAM, { direction: BACKWARDS, fromRevision: END, maxCount: 1 })) {
+    for await (const resolved of client.readStream(stream, { direction: BACKWARDS, fromRevision: END, maxCount: 1 })) {
       const decoded = decodeRecorded(resolved, itemEvents);
       if (isLeft(decoded)) failure = decoded.left;
       else last = { revision: decoded.right.revision, inputPosition: decoded.right.data.inputPosition };
@@ -72,7 +72,7 @@ export function outputParts(changes: ItemChange[], threshold: ThresholdOutput): 
   return parts;
 }
 
-/** ENGINE_STREAM as one run wrote it: appends fenced by the revision it last wrote. */
+/** A partition's output stream (ENGINE_STREAM for partition 0) as one run wrote it: appends fenced by the revision it last wrote. */
 export class FencedOutput {
   private current: StreamRevision;
   private flushed: string | undefined;
@@ -82,6 +82,7 @@ export class FencedOutput {
     private readonly client: EventStoreDBClient,
     private readonly log: Logger,
     last: LastOutput,
+    private readonly stream: string = ENGINE_STREAM,
   ) {
     this.current = last.revision;
     this.flushed = last.inputPosition;
@@ -106,13 +107,13 @@ export class FencedOutput {
   async append(data: ItemsChangedData): Promise<void> {
     const event = encodeEvent(itemEvents, { type: 'ItemsChanged', data });
     try {
-      const outcome = await appendEvents(this.client, ENGINE_STREAM, [event], this.current);
+      const outcome = await appendEvents(this.client, this.stream, [event], this.current);
       this.current = outcome.nextExpectedRevision;
       ingestion.itemsChanged(data.changes.length);
       this.flushed = data.inputPosition;
       this.lastId = event.id;
     } catch (err) {
-      if (err instanceof ConcurrencyError) this.log.warn('ENGINE_STREAM written by someone else: fenced, resyncing', { err: err.message });
+      if (err instanceof ConcurrencyError) this.log.warn('engine output stream written by someone else: fenced, resyncing', { stream: this.stream, err: err.message });
       throw err;
     }
   }

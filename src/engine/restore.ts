@@ -28,6 +28,8 @@ export interface StreamEnd {
 
 export interface RestoreDeps {
   readonly client: EventStoreDBClient;
+  /** The partition's output stream (./partitions.ts); default ENGINE_STREAM, partition 0's. */
+  readonly stream?: string;
   readonly logger: Logger;
   /** Where snapshots are kept; undefined = always replay the whole stream. */
   readonly snapshotDir: string | undefined;
@@ -71,6 +73,7 @@ export async function forEachOutput(
     readonly reset?: ItemsReset | undefined;
     readonly passages?: OpenPassages | undefined;
   }) => void,
+  stream: string = ENGINE_STREAM,
 ): Promise<number> {
   let next = from;
   let count = 0;
@@ -80,7 +83,7 @@ export async function forEachOutput(
     let visited = 0;
     try {
       const maxCount = Number(to - next + 1n < BigInt(READ_CHUNK) ? to - next + 1n : BigInt(READ_CHUNK));
-      for await (const resolved of client.readStream(ENGINE_STREAM, { fromRevision: next, direction: FORWARDS, maxCount })) {
+      for await (const resolved of client.readStream(stream, { fromRevision: next, direction: FORWARDS, maxCount })) {
         if (failure || done) continue;
         const decoded = decodeRecorded(resolved, itemEvents);
         if (isLeft(decoded)) {
@@ -108,13 +111,13 @@ export async function forEachOutput(
 }
 
 /** Why a snapshot does not belong to the stream as it is now, or undefined when it does. */
-async function foreignReason(client: EventStoreDBClient, position: SnapshotPosition, end: StreamEnd): Promise<string | undefined> {
+async function foreignReason(client: EventStoreDBClient, stream: string, position: SnapshotPosition, end: StreamEnd): Promise<string | undefined> {
   const revision = BigInt(position.revision);
   if (revision > end.revision) return `ahead of the stream (snapshot at revision ${revision}, stream ends at ${end.revision})`;
   let found: { id: string; inputPosition: string } | undefined;
   await forEachOutput(client, revision, revision, (e) => {
     found = { id: e.id, inputPosition: e.inputPosition };
-  });
+  }, stream);
   if (found === undefined) return `revision ${revision} is not in the stream`;
   if (found.id !== position.eventId || found.inputPosition !== position.inputPosition) {
     return `revision ${revision} is another event (the stream was reset or the log replaced)`;
@@ -141,7 +144,7 @@ async function newestUsable(
     }
     const { file, header } = candidate.snapshot;
     try {
-      const foreign = await foreignReason(deps.client, header.position, end);
+      const foreign = await foreignReason(deps.client, deps.stream ?? ENGINE_STREAM, header.position, end);
       if (foreign !== undefined) {
         deps.logger.warn('engine snapshot ignored', { file, reason: foreign });
         continue;
@@ -182,7 +185,7 @@ export async function restoreState(deps: RestoreDeps, end: StreamEnd | undefined
       changes.push(c);
       steps.push(c);
     }
-  });
+  }, deps.stream);
   // Each job's view (shared or its own) is chosen by its useOtherJobData, read once per job.
   const useOther = new Map<string, boolean>();
   for (const jobId of new Set(changes.map((c) => c.jobId))) {

@@ -1,5 +1,7 @@
-// One run of the item engine: state rebuilt from ENGINE_STREAM, the input
-// feed after the last inputPosition, a cycle timer. Any failure ends the run
+// One run of the item engine for one partition (./partitions.ts; the only
+// one by default): state rebuilt from its output stream (ENGINE_STREAM for
+// partition 0), the input feed after the last inputPosition, of which it
+// handles its facilities' reports and item resets, a cycle timer. Any failure ends the run
 // (its state may be ahead of what was appended); the worker then starts a new
 // one, which rebuilds from the output: the output is the only truth.
 import { NO_STREAM, type EventStoreDBClient, type Position } from '@eventstore/db-client';
@@ -12,6 +14,7 @@ import { ingest, tick } from './engine';
 import { positionOf, subscribeToInput, type InputEvent, type ItemsResetRequest } from './input';
 import { JobCache } from './job-cache';
 import { FencedOutput, outputParts, readLastOutput, type ItemsChangedData, type LastOutput } from './output';
+import { engineStream, partitionOf } from './partitions';
 import { PendingOutput } from './pending';
 import { resetFacility } from './reset';
 import { restoreState } from './restore';
@@ -31,7 +34,10 @@ export interface EngineRunOptions {
   readonly maxChanges: number;
   readonly tickMs: number;
   readonly contextTtlMs: number;
+  /** Snapshots of this partition (its own directory). */
   readonly snapshots: SnapshotPolicy | undefined;
+  /** The partition this run writes for, of how many. */
+  readonly partition: { readonly index: number; readonly count: number };
 }
 
 type TagsReportedInput = Extract<InputEvent, { type: 'TagsReported' }>;
@@ -56,12 +62,15 @@ export class EngineRun {
   private stopping: Promise<void> | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly log: Logger;
+  /** This partition's output stream. */
+  private readonly stream: string;
 
   constructor(
     private readonly opts: EngineRunOptions,
     private readonly onFailure: (run: EngineRun, err: unknown) => void,
   ) {
     this.log = opts.logger;
+    this.stream = engineStream(opts.partition.index);
     this.jobs = new JobCache(opts.client, opts.readModel, opts.clock, opts.contextTtlMs);
   }
 
@@ -71,7 +80,7 @@ export class EngineRun {
   }
 
   async start(): Promise<void> {
-    const last = await readLastOutput(this.opts.client);
+    const last = await readLastOutput(this.opts.client, this.stream);
     await this.rebuild(last);
     if (this.stopping) return;
     this.sub = subscribeToInput({
@@ -86,7 +95,7 @@ export class EngineRun {
     this.timer = setInterval(() => {
       void this.exclusive(() => this.cycle()).catch((err: unknown) => this.fail(err));
     }, this.opts.cycleMs);
-    this.log.info('item engine started', { resumeAfter: last.inputPosition ?? 'start', revision: String(last.revision), items: this.state.shared.size });
+    this.log.info('item engine started', { partition: this.opts.partition.index, partitions: this.opts.partition.count, stream: this.stream, resumeAfter: last.inputPosition ?? 'start', revision: String(last.revision), items: this.state.shared.size });
   }
 
   /** Stops the input and the cycle; appends what is pending unless the run failed. */
@@ -122,13 +131,14 @@ export class EngineRun {
    * registered so their items keep expiring without waiting for a report.
    */
   private async rebuild(last: LastOutput): Promise<void> {
-    this.output = new FencedOutput(this.opts.client, this.log, last);
+    this.output = new FencedOutput(this.opts.client, this.log, last, this.stream);
     this.inputPosition = last.inputPosition;
     if (this.opts.snapshots !== undefined) this.snapshots = new Snapshotter(this.opts.snapshots, this.opts.clock, this.log);
     if (last.revision === NO_STREAM) return;
     const restored = await restoreState(
       {
         client: this.opts.client,
+        stream: this.stream,
         logger: this.log,
         snapshotDir: this.opts.snapshots?.dir,
         contextOf: async (jobId) => (await this.jobs.get(jobId)).ctx,
@@ -168,7 +178,10 @@ export class EngineRun {
       // Input covered by the events before the current one (an item reset claims only that for the changes before it).
       let covered = this.inputPosition;
       for (const e of events) {
-        if (e.type === 'ItemsResetRequested') await this.resetItems(e, covered);
+        // Another partition's facility: that partition records the reset in its own output.
+        if (e.type === 'ItemsResetRequested') {
+          if (this.owns(e.data.facility)) await this.resetItems(e, covered);
+        }
         else if (e.type === 'TagsReported') await this.ingestReport(e);
         else this.jobChanged(e);
         covered = e.position?.commit.toString() ?? covered;
@@ -185,12 +198,19 @@ export class EngineRun {
     const { info, ctx, threshold } = await this.jobs.get(e.data.jobId);
     // Reports of an unknown job, of a DO_NOTHING or LLRP recipe, or arriving after the job stopped, place nothing.
     if (ctx === undefined && threshold === undefined) return;
+    // A job runs in one facility: its reports belong to that facility's partition.
+    if (!this.owns(info.job.job?.facility ?? ctx?.facility ?? '')) return;
     const at = e.position?.commit;
     if (info.stoppedAt !== undefined && (at === undefined || info.stoppedAt < at)) return;
     // The report's append time is the engine's time for it, so a replay reproduces it.
     const reportMs = e.created.getTime();
     if (ctx !== undefined) this.pending.add(ingest(this.state, e.data, ctx, reportMs).changes, reportMs);
     else if (threshold !== undefined) this.thresholds.ingest(e.data, threshold, reportMs, this.pending.threshold);
+  }
+
+  /** Whether this partition handles a facility's reports and item resets. */
+  private owns(facility: string): boolean {
+    return partitionOf(facility, this.opts.partition.count) === this.opts.partition.index;
   }
 
   private jobChanged(e: JobInput): void {

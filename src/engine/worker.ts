@@ -1,6 +1,8 @@
 // The item engine as a background worker (role `engine`): subscribes to the
 // reports and job events in `$all`, feeds them to the pure engine and appends
-// its changes to ENGINE_STREAM, one ItemsChanged per cycle. Exactly-once by
+// its changes to its partition's output stream (ENGINE_STREAM for partition 0
+// of 1, the default; ./partitions.ts), one ItemsChanged per cycle. A worker
+// handles the reports and item resets of its partition's facilities only. Exactly-once by
 // construction: every ItemsChanged records the input position it covers, the
 // engine resumes after the inputPosition of the last one (no other
 // checkpoint), and appends with the revision it last wrote, so a second
@@ -18,6 +20,7 @@ import type { Logger } from '../core/logger';
 import type { BackgroundWork } from '../slice';
 import { INPUT_FILTER } from './input';
 import type { ConfigReadModel } from '../core/resource/readmodel';
+import { snapshotDirOf } from './partitions';
 import { EngineRun } from './run';
 import type { SnapshotPolicy } from './snapshotter';
 
@@ -39,15 +42,26 @@ export interface EngineWorkerOptions {
   readonly retryMs?: number;
   /** State snapshots (docs/item-processing.md, "Snapshots"); undefined = none, every start replays the whole stream. */
   readonly snapshots?: SnapshotPolicy;
+  /**
+   * The partition this worker writes for (docs/scaling.md, "Engine
+   * partitions"): the facilities it handles, its output stream and its
+   * snapshot directory. Default: partition 0 of 1 (every facility, ENGINE_STREAM).
+   */
+  readonly partition?: { readonly index: number; readonly count: number };
+  /** Registers the engine lag probe (default true); a process with several partitions registers one for all instead. */
+  readonly lagProbe?: boolean;
 }
 
 export interface EngineWorker extends BackgroundWork {
   /** Number of runs started (1 + resyncs): for tests and logs. */
   readonly runs: number;
+  /** Input after what the current run has handled (undefined while no run is going). */
+  lag(): Promise<{ n: number; oldest: Date | undefined } | undefined>;
 }
 
 export function startEngineWorker(opts: EngineWorkerOptions): EngineWorker {
   const log = opts.logger;
+  const partition = opts.partition ?? { index: 0, count: 1 };
   const runOptions = {
     client: opts.client,
     readModel: opts.readModel,
@@ -57,7 +71,8 @@ export function startEngineWorker(opts: EngineWorkerOptions): EngineWorker {
     maxChanges: opts.maxChanges ?? 500,
     tickMs: opts.tickMs ?? 500,
     contextTtlMs: opts.contextTtlMs ?? 5000,
-    snapshots: opts.snapshots,
+    partition,
+    snapshots: opts.snapshots === undefined ? undefined : { ...opts.snapshots, dir: snapshotDirOf(opts.snapshots.dir, partition.index) },
   };
   let current: EngineRun | undefined;
   let stopped = false;
@@ -84,10 +99,12 @@ export function startEngineWorker(opts: EngineWorkerOptions): EngineWorker {
     launch();
   };
   launch();
+  const lag = async (): Promise<{ n: number; oldest: Date | undefined } | undefined> =>
+    current === undefined ? undefined : behindLog(opts.client, INPUT_FILTER, current.handledPosition);
   // Lag: the input after what the current run has handled (nothing while none runs).
-  const removeProbe = addScrapeProbe(async () => {
-    if (current === undefined) return;
-    const late = await behindLog(opts.client, INPUT_FILTER, current.handledPosition);
+  const removeProbe = opts.lagProbe === false ? () => undefined : addScrapeProbe(async () => {
+    const late = await lag();
+    if (late === undefined) return;
     metrics.engineLagEvents.set(late.n);
     metrics.engineLagSeconds.set(ageSeconds(late.oldest));
   });
@@ -95,6 +112,7 @@ export function startEngineWorker(opts: EngineWorkerOptions): EngineWorker {
     get runs() {
       return runs;
     },
+    lag,
     async stop() {
       removeProbe();
       stopped = true;

@@ -121,7 +121,7 @@ export function asOfPage(items: readonly Item[], q: AsOfQuery, asOfMs: number): 
  * stream ends. Every chunk is read to its end (a client read left early
  * keeps its gRPC call open).
  */
-export async function scanEngineStream(client: EventStoreDBClient, fold: AsOfFold, chunk: number = READ_CHUNK): Promise<AsOfStats> {
+export async function scanEngineStream(client: EventStoreDBClient, fold: AsOfFold, chunk: number = READ_CHUNK, stream: string = ENGINE_STREAM): Promise<AsOfStats> {
   let from: bigint | typeof START = START;
   for (;;) {
     let read = 0;
@@ -129,7 +129,7 @@ export async function scanEngineStream(client: EventStoreDBClient, fold: AsOfFol
     let last: bigint | undefined;
     let failure: { error: unknown } | undefined;
     try {
-      for await (const resolved of client.readStream(ENGINE_STREAM, { fromRevision: from, direction: FORWARDS, maxCount: chunk })) {
+      for await (const resolved of client.readStream(stream, { fromRevision: from, direction: FORWARDS, maxCount: chunk })) {
         read += 1;
         if (stop || failure) continue;
         const decoded = decodeRecorded(resolved, itemEvents);
@@ -151,9 +151,9 @@ export async function scanEngineStream(client: EventStoreDBClient, fold: AsOfFol
 }
 
 /** The page of `q`, folding the log up to the query's time (a future time counts as `now`). */
-export async function itemsAsOf(client: EventStoreDBClient, q: AsOfQuery, now: number = Date.now()): Promise<AsOfPage & { stats: AsOfStats }> {
+export async function itemsAsOf(client: EventStoreDBClient, q: AsOfQuery, now: number = Date.now(), stream: string = ENGINE_STREAM): Promise<AsOfPage & { stats: AsOfStats }> {
   const asOfMs = q.pinnedAsOfMs ?? Math.min(q.timeMs, now);
   const fold = new AsOfFold(asOfMs, q.epcPrefix);
-  const stats = await scanEngineStream(client, fold);
+  const stats = await scanEngineStream(client, fold, READ_CHUNK, stream);
   return { ...asOfPage(fold.itemsOf(q.facility, q.zoneNames), q, asOfMs), stats };
 }

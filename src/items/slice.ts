@@ -8,6 +8,7 @@ import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../core/paging';
 import { ItemsReadModel } from './readmodel';
 import { EPC_FORMATS } from './epc';
 import { itemsAsOf } from './asof';
+import { engineStream, partitionOf } from '../engine';
 import { parseAsOfQuery, parseHistoryQuery, parseItemsQuery } from './query';
 import { asOfPageSchema, historyPageSchema, itemsPageSchema, transitionsPageSchema } from './schema';
 import { DESTINATIONS, parseTransitionsQuery } from './transitions-query';
@@ -104,7 +105,9 @@ export const itemsSlice: Slice = {
       },
       async (ctx) => {
         const q = parseAsOfQuery(ctx.query);
-        const { stats, ...page } = await itemsAsOf(deps.client, q);
+        // The facility's partition holds its whole history (docs/scaling.md, "Engine partitions").
+        const stream = engineStream(partitionOf(q.facility, deps.config.enginePartitions.count));
+        const { stats, ...page } = await itemsAsOf(deps.client, q, Date.now(), stream);
         deps.logger.debug('items as of', { facility: q.facility, asOf: page.asOf, ...stats });
         ctx.body = page;
       },

@@ -9,7 +9,7 @@ import { PassThrough } from 'node:stream';
 import { streamNameFilter, type AllStreamResolvedEvent, type AllStreamSubscription, type EventStoreDBClient } from '@eventstore/db-client';
 import type { Logger } from '../core/logger';
 import { backoffDelay, type BackoffPolicy } from '../core/retry';
-import { ENGINE_STREAM } from '../engine';
+import { ENGINE_STREAM_PREFIX } from '../engine';
 import { JOB_STREAM_PREFIX } from '../jobs';
 import { HEALTH_STREAM_PREFIX, AGENT_STREAM_PREFIX } from '../health';
 import { liveMessage, type LiveMessage, type Topic } from './messages';
@@ -79,7 +79,7 @@ export class LiveHub {
     if (this.subscription || this.resubscribe) return;
     const sub = this.client.subscribeToAll({
       fromPosition: 'end',
-      filter: streamNameFilter({ prefixes: [ENGINE_STREAM, JOB_STREAM_PREFIX, HEALTH_STREAM_PREFIX, AGENT_STREAM_PREFIX] }),
+      filter: streamNameFilter({ prefixes: [ENGINE_STREAM_PREFIX, JOB_STREAM_PREFIX, HEALTH_STREAM_PREFIX, AGENT_STREAM_PREFIX] }),
     });
     this.subscription = sub;
     sub.on('data', (resolved: AllStreamResolvedEvent) => this.onEvent(resolved));

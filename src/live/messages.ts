@@ -5,7 +5,7 @@
 import type { AllStreamResolvedEvent } from '@eventstore/db-client';
 import { isLeft } from 'fp-ts/Either';
 import { decodeRecorded } from '../core/events';
-import { ENGINE_STREAM, itemEvents } from '../engine';
+import { isEngineStream, itemEvents } from '../engine';
 import { JOB_STREAM_PREFIX, jobEvents } from '../jobs';
 import { healthEvents } from '../health';
 
@@ -48,7 +48,7 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 /** The message for one watched event; undefined for events the stream does not forward. Throws when it does not decode. */
 export function liveMessage(resolved: AllStreamResolvedEvent): LiveMessage | undefined {
   const streamId = resolved.event?.streamId ?? '';
-  if (streamId === ENGINE_STREAM) {
+  if (isEngineStream(streamId)) {
     const decoded = decodeRecorded(resolved, itemEvents);
     if (isLeft(decoded)) throw decoded.left;
     const { at, changes, reset } = decoded.right.data;

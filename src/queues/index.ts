@@ -1,7 +1,6 @@
 // What src/queues offers to other slices and to projections; everything else in
 // this folder is its own (docs/architecture.md, "Boundaries").
 export { queueEvents } from './events';
-export { RelayLease } from './lease';
 export { QUEUE_KINDS, queueStream } from './model';
 export { type QueueEvent } from './events';
 export { queueListKind } from './listing';

@@ -17,7 +17,7 @@ import type { BackgroundWork } from '../slice';
 import { connectAmqp, type AmqpConnection } from '../core/amqp/connect';
 import { InMemoryCheckpointStore, RedisCheckpointStore, rememberingSaves, runSubscription, type RunningSubscription } from '../core/subscriptions';
 import type { RecordedDomainEvent } from '../core/events';
-import { ENGINE_STREAM, itemEvents } from '../engine';
+import { ENGINE_STREAM_PREFIX, isEngineStream, itemEvents } from '../engine';
 import { HEALTH_STREAM_PREFIX, healthEvents, readerOfStream, searchableView } from '../health';
 import { resetIfLogWasReplaced } from '../core/subscriptions/log-reset';
 import { queueEvents } from './events';
@@ -27,7 +27,7 @@ import { ConfirmPublisher, type OutMessage, type PublisherOptions } from './publ
 import { BodySlab } from './body-slab';
 import type { RetirementOptions } from './retirement';
 import { RelaySession } from './relay-session';
-import { RelayLease } from './lease';
+import { RedisLease } from '../core/redis/lease';
 import { addScrapeProbe, ageSeconds, metrics } from '../core/metrics';
 import { behindLog } from '../core/subscriptions/behind';
 import { itemMessageBody, matchesHealthFilter, matchesItemFilter, matchesThresholdFilter } from './match';
@@ -83,7 +83,7 @@ export function messagesOf(events: readonly RelayEvent[], registry: QueueRegistr
     if (e.type === 'QueueConfigured' || e.type === 'QueueRetired') {
       registry.apply(e, at);
     } else if (e.type === 'ItemsChanged') {
-      if (e.streamId !== ENGINE_STREAM) continue;
+      if (!isEngineStream(e.streamId)) continue;
       // Threshold transitions: message id `<event id>:t<index>`, apart from the changes' `<event id>:<index>`.
       const transitions = e.data.transitions ?? [];
       if (transitions.length > 0) {
@@ -167,7 +167,7 @@ async function loadRegistry(client: EventStoreDBClient, logger: Logger, signal: 
 const MAX_IN_FLIGHT = { batches: 256, messages: 20_000 };
 
 /** What the relay reads from the log. */
-const RELAY_FILTER = streamNameFilter({ prefixes: [ENGINE_STREAM, HEALTH_STREAM_PREFIX, QUEUE_STREAM_PREFIX] });
+const RELAY_FILTER = streamNameFilter({ prefixes: [ENGINE_STREAM_PREFIX, HEALTH_STREAM_PREFIX, QUEUE_STREAM_PREFIX] });
 
 export function startRelay(opts: RelayOptions): RunningRelay {
   const logger = opts.logger;
@@ -182,7 +182,7 @@ export function startRelay(opts: RelayOptions): RunningRelay {
   const abort = new AbortController();
   const limits = opts.window ?? { ...MAX_IN_FLIGHT, flushEvery: FLUSH_EVERY };
 
-  const lease = new RelayLease(opts.redis, opts.keys.relayLease, opts.leaseMs ?? 10_000, logger);
+  const lease = new RedisLease(opts.redis, opts.keys.relayLease, opts.leaseMs ?? 10_000, logger);
 
   const startOnce = async (): Promise<RunningSubscription> => {
     // Standby until no other relay publishes (a second relay process waits here).

@@ -1,7 +1,7 @@
 // What a connection to one reader keeps whatever its protocol: the reader's
 // lease, the job it should run and the one it runs, one job change at a time.
 import type { Logger } from '../core/logger';
-import { RelayLease } from '../queues';
+import { RedisLease } from '../core/redis/lease';
 import type { JobFeed, ReaderSide } from './job-side';
 import type { AppDeps } from '../slice';
 import { type JobsForAgents, completeReaderCommand, markCommandsDelivered, pendingCommandsOf, type PendingCommand } from '../agents';
@@ -29,7 +29,7 @@ export abstract class ReaderLinkBase {
   protected running: JobFeed | undefined;
   protected readonly failedJobs = new Set<string>();
   protected readonly stopping = new AbortController();
-  protected readonly lease: RelayLease;
+  protected readonly lease: RedisLease;
   protected readonly side: ReaderSide;
   protected readonly log: Logger;
   private wantedJob: string | null = null;
@@ -43,7 +43,7 @@ export abstract class ReaderLinkBase {
     readonly name: string,
     protected readonly d: LinkDeps,
   ) {
-    this.lease = new RelayLease(d.deps.redis, d.leaseKey, d.settings.leaseMs, d.logger, `reader ${name}`);
+    this.lease = new RedisLease(d.deps.redis, d.leaseKey, d.settings.leaseMs, d.logger, `reader ${name}`);
     this.log = d.logger;
     this.side = { deps: d.deps, jobs: d.jobs, logger: d.logger, reader: name, now: () => (d.now ?? (() => new Date()))() };
   }

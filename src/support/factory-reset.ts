@@ -23,7 +23,7 @@ import { appendEvents } from '../core/eventstore';
 import { encodeEvent } from '../core/events';
 import { conflict } from '../core/http/errors';
 import type { AppDeps } from '../slice';
-import { ENGINE_STREAM, itemEvents } from '../engine';
+import { engineStreams, itemEvents } from '../engine';
 import { JobsReadModel } from '../jobs';
 import { FACTORY_RESET_STREAM, SUPPORT_STREAM_PREFIX, supportEvents } from './events';
 
@@ -81,8 +81,11 @@ export async function factoryReset(deps: AppDeps, opts: { user: string | null; n
   for (const stream of await streamsToDelete(deps.client, marker.position)) {
     if (await softDelete(deps.client, stream)) deletedStreams++;
   }
-  const fence = encodeEvent(itemEvents, { type: 'ItemsChanged', data: { inputPosition: marker.position.commit.toString(), at: opts.now.getTime(), changes: [] } }, { user: 'factory-reset' });
-  await appendEvents(deps.client, ENGINE_STREAM, [fence], 'any');
+  // Every partition's engine resumes after the marker: a fence on each output stream.
+  for (const stream of engineStreams(deps.config.enginePartitions.count)) {
+    const fence = encodeEvent(itemEvents, { type: 'ItemsChanged', data: { inputPosition: marker.position.commit.toString(), at: opts.now.getTime(), changes: [] } }, { user: 'factory-reset' });
+    await appendEvents(deps.client, stream, [fence], 'any');
+  }
   const droppedKeys = await dropReadModels(deps);
   await opts.bootstrap();
   log.warn('factory reset done', { user: opts.user, deletedStreams, droppedKeys });

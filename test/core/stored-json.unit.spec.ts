@@ -20,7 +20,7 @@ function thrown(f: () => unknown): StoredValueError {
 }
 
 describe('stored JSON', () => {
-  it('answers the stored value itself (checked in place, not copied)', () => {
+  it('answers the decoded value', () => {
     const raw = '{"name":"a","size":1,"tags":["x"]}';
     expect(decodeStored(Doc, raw, 'doc a')).to.deep.equal({ name: 'a', size: 1, tags: ['x'] });
   });

@@ -23,9 +23,14 @@ export class RedisKeys {
     return `${this.base}v1:relay:queue-idle-since`;
   }
 
-  /** The relay lease: the holder id of the one relay that publishes (src/queues/lease.ts). */
+  /** The relay lease: the holder id of the one relay that publishes (src/core/redis/lease.ts). */
   get relayLease(): string {
     return `${this.base}v1:relay:lease`;
+  }
+
+  /** The lease of one item engine partition: the holder id of the process that runs it (src/engine/partitioned.ts). */
+  engineLease(partition: number): string {
+    return `${this.base}v1:engine:lease:${partition}`;
   }
 
   /**

@@ -2,7 +2,7 @@
 // (./push.ts) per enabled repository, kept in step with the configuration
 // (checked every few seconds: a new, changed, disabled or deleted
 // repository starts, restarts or stops its pusher). Only one process pushes:
-// the one holding the capture lease (src/queues/lease.ts, the relay's
+// the one holding the capture lease (src/core/redis/lease.ts, the relay's
 // mechanism under its own key); others stand by and take over when it
 // stops or its lease expires.
 import { setTimeout as delay } from 'node:timers/promises';
@@ -12,7 +12,7 @@ import type { RedisKeys } from '../../core/redis/keys';
 import type { Logger } from '../../core/logger';
 import { RedisCheckpointStore } from '../../core/subscriptions';
 import type { ConfigReadModel } from '../../core/resource/readmodel';
-import { RelayLease } from '../../queues';
+import { RedisLease } from '../../core/redis/lease';
 import { epcisLocationKind, locationIds } from '../locations';
 import { captureSkipKey, captureSubscription, startRepositoryPush, type RunningPush } from './push';
 import type { BackoffPolicy } from '../../core/retry';
@@ -36,7 +36,7 @@ export const captureLeaseKey = (keys: RedisKeys): string => `${keys.base}v1:epci
 export function startEpcisCapture(opts: CaptureOptions): { stop(): Promise<void> } {
   const { logger } = opts;
   const abort = new AbortController();
-  const lease = new RelayLease(opts.redis, captureLeaseKey(opts.keys), opts.leaseMs ?? 10_000, logger, 'epcis capture');
+  const lease = new RedisLease(opts.redis, captureLeaseKey(opts.keys), opts.leaseMs ?? 10_000, logger, 'epcis capture');
   const running = new Map<string, { config: string; push: RunningPush }>();
   let lost = false;
 

@@ -15,7 +15,7 @@ import { backoffDelay, type BackoffPolicy } from '../../core/retry';
 import { addScrapeProbe, ageSeconds, metrics } from '../../core/metrics';
 import { behindLog } from '../../core/subscriptions/behind';
 import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../core/subscriptions';
-import { ENGINE_STREAM, itemEvents } from '../../engine';
+import { ENGINE_STREAM_PREFIX, isEngineStream, itemEvents } from '../../engine';
 import { resetIfLogWasReplaced } from '../../core/subscriptions/log-reset';
 import { CBV_VERSION, epcisDocument, EPCIS_VERSION } from '../document';
 import type { LocationIds } from '../locations';
@@ -98,7 +98,7 @@ export async function startRepositoryPush(opts: PushOptions): Promise<RunningPus
     }
   };
 
-  const filter = streamNameFilter({ prefixes: [ENGINE_STREAM] });
+  const filter = streamNameFilter({ prefixes: [ENGINE_STREAM_PREFIX] });
   const sub: RunningSubscription = runSubscription({
     client: opts.client,
     name,
@@ -108,7 +108,7 @@ export async function startRepositoryPush(opts: PushOptions): Promise<RunningPus
     checkpointMode: 'handler',
     logger,
     handler: async (events, position) => {
-      const facts = events.flatMap((e) => (e.streamId === ENGINE_STREAM && e.position !== undefined ? [{ position: e.position, items: sourcesOf({ id: e.id, created: e.created.getTime(), data: e.data }) }] : []));
+      const facts = events.flatMap((e) => (isEngineStream(e.streamId) && e.position !== undefined ? [{ position: e.position, items: sourcesOf({ id: e.id, created: e.created.getTime(), data: e.data }) }] : []));
       const pending = unacknowledged(facts, acked);
       const chunks = chunksOf(pending, accept, repo.maxEventsPerDocument);
       if (chunks.length > 0) {

@@ -1,5 +1,7 @@
-// One relay publishes at a time: a lease in Redis (a random holder id with an
-// expiry, taken when free and extended by its holder, in one script). A second relay process
+// One holder at a time: a lease in Redis (a random holder id with an
+// expiry, taken when free and extended by its holder, in one script). The
+// relay, the EPCIS capture, each reader connection and each engine partition
+// hold one. A second relay process
 // (a scaled deployment, an operator starting one by mistake) waits as a
 // standby and takes over once the lease expires or is released. Without it,
 // two relays would each publish every message and overwrite each other's
@@ -7,8 +9,8 @@
 // holder (a process stopped longer than the lease publishes until its next
 // renewal finds the lease taken): duplicates again, same messageId.
 import { setTimeout as delay } from 'node:timers/promises';
-import type { RedisClient } from '../core/redis/connect';
-import type { Logger } from '../core/logger';
+import type { RedisClient } from './connect';
+import type { Logger } from '../logger';
 
 /** Takes the lease when free, or extends it when this holder has it already (renewal; a start-up attempt after a failed one): 1, else 0. */
 const ACQUIRE =
@@ -17,7 +19,7 @@ const ACQUIRE =
 /** Deletes the lease only while this holder has it. */
 const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
 
-export class RelayLease {
+export class RedisLease {
   readonly holder = crypto.randomUUID();
   private renewTimer: NodeJS.Timeout | undefined;
 
