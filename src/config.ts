@@ -59,6 +59,8 @@ export interface Config {
   readonly amqpUrl: string;
   /** Broker address handed to queue clients as `serverUrl` (unset host = the host of AMQP_URL). */
   readonly amqpPublic: { readonly host: string | undefined; readonly port: number };
+  /** AMQP_QUEUE_TYPE: classic (default) or quorum queues for the configured queues (docs/scaling.md, "Quorum queues"). */
+  readonly amqpQueueType: 'classic' | 'quorum';
   /** Configured queues without a consumer for `idleMs` are retired by the relay (0 = never); checked every `checkEveryMs` (docs/queues.md). */
   readonly queueRetirement: { readonly idleMs: number; readonly checkEveryMs: number };
   /** Base URL of the EPCIS location identifiers nobody configured, ending with `/` (docs/epcis.md). */
@@ -158,6 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): E.Either<ConfigError[], Conf
       amqpUrl: field(env, 'AMQP_URL', urlWithScheme(['amqp', 'amqps']), 'amqp://guest:guest@127.0.0.1:5672', 'url'),
       amqpPublicHost: field(env, 'AMQP_PUBLIC_HOST', hostName, undefined),
       amqpPublicPort: field(env, 'AMQP_PUBLIC_PORT', intInRange(1, 65535), 5672),
+      amqpQueueType: field(env, 'AMQP_QUEUE_TYPE', oneOf(['classic', 'quorum'] as const), 'classic' as 'classic' | 'quorum'),
       queueRetireIdleMs: field(env, 'QUEUE_RETIRE_IDLE_MS', intInRange(0, MAX_TIMER_MS), 604_800_000),
       queueIdleCheckMs: field(env, 'QUEUE_IDLE_CHECK_MS', positiveMs, 600_000),
       epcisLocationBaseUrl: field(env, 'EPCIS_LOCATION_BASE_URL', urlWithScheme(['http', 'https']), 'https://tagtrail.example/epcis/', 'url'),
@@ -208,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): E.Either<ConfigError[], Conf
         redisKeyPrefix: v.redisKeyPrefix,
         amqpUrl: v.amqpUrl,
         amqpPublic: { host: v.amqpPublicHost, port: v.amqpPublicPort },
+        amqpQueueType: v.amqpQueueType,
         queueRetirement: { idleMs: v.queueRetireIdleMs, checkEveryMs: v.queueIdleCheckMs },
         epcisLocationBaseUrl: v.epcisLocationBaseUrl.endsWith('/') ? v.epcisLocationBaseUrl : `${v.epcisLocationBaseUrl}/`,
         roles: v.roles,

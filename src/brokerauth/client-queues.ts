@@ -1,6 +1,7 @@
 // Which broker queues are tagtrail's client queues: the ones clients may
 // consume (and redeclare). A queue qualifies when its name has the form the
-// queues slice gives it (`tagtrail.<kind>.<uuid>`), its QueueConfigured event
+// queues slice gives it (`tagtrail.<kind>.<uuid>`, clientQueueId in
+// src/queues/model.ts), its QueueConfigured event
 // exists and the relay has not retired it. So a client can neither touch
 // other applications' queues on the same broker, nor create new queues under
 // tagtrail's names (redeclaring needs `configure`, which would otherwise let
@@ -9,17 +10,7 @@
 import type { EventStoreDBClient } from '@eventstore/db-client';
 import { systemClock, type Clock } from '../core/clock';
 import { readStream } from '../core/eventstore';
-import { QUEUE_KINDS, queueStream, queueEvents } from '../queues';
-
-export const CLIENT_QUEUE_PREFIX = 'tagtrail.';
-
-const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
-const NAME = new RegExp(`^${CLIENT_QUEUE_PREFIX.replace('.', '\\.')}(?:${QUEUE_KINDS.join('|')})\\.(${UUID})$`);
-
-/** The queue id of a name of the client-queue form, else undefined. Pure. */
-export function clientQueueId(name: string): string | undefined {
-  return NAME.exec(name)?.[1];
-}
+import { clientQueueId, queueStream, queueEvents } from '../queues';
 
 // How long a confirmed name is taken as still configured: a queue the relay
 // retires (src/queues/retirement.ts) is refused after at most this long. The

@@ -25,3 +25,4 @@ export { type EngineReport } from './report';
 export { thresholdJobContext, thresholdsOfRecipe } from './threshold/context';
 export { ThresholdTracker, type ThresholdOutput } from './threshold/tracker';
 export { ThresholdIterationCodec, type ThresholdIteration, type ThresholdTransition } from './threshold/transition';
+export { ITEM_RESET_STREAM, itemResetEvents, type ItemsResetRequestedData } from './item-reset';

@@ -7,7 +7,7 @@ import type { RecordedDomainEvent } from '../core/events';
 import type { Logger } from '../core/logger';
 import { runSubscription, type RunningSubscription } from '../core/subscriptions';
 import { JOB_STREAM_PREFIX, jobEvents, type evolveJob } from '../jobs';
-import { ITEM_RESET_STREAM, itemResetEvents, type ItemsResetRequestedData } from '../support';
+import { ITEM_RESET_STREAM, itemResetEvents, type ItemsResetRequestedData } from './item-reset';
 import { engineReportEvents, type EngineReport } from './report';
 
 // Item reset requests (support) are inputs too: carried out in order with the reports.

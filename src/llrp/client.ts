@@ -3,8 +3,23 @@
 // reader echoes the request's id), and hands every other message (reports,
 // keepalives, events) to `onMessage`.
 import net from 'node:net';
+import tls from 'node:tls';
 import { MSG, RESPONSE_OF } from './constants';
 import { LlrpFramer, type LlrpMessage } from './frame';
+
+/** LLRP over TLS: the reader's certificate checked against `ca` (PEM; null: Node's trusted CAs), or pinned by `sha256`. */
+export interface LlrpTls {
+  readonly ca: string | null;
+  /** SHA-256 fingerprint of the reader's certificate, lower-case hex: when set, it alone decides. */
+  readonly sha256: string | null;
+}
+
+/** The reader's certificate was refused (not trusted, wrong name, fingerprint not the pinned one). */
+export class LlrpCertificateError extends Error {
+  override name = 'LlrpCertificateError';
+}
+
+const fingerprintOf = (cert: { fingerprint256?: string } | undefined): string => (cert?.fingerprint256 ?? '').replace(/:/g, '').toLowerCase();
 
 interface Waiting {
   readonly responseType: number;
@@ -58,23 +73,50 @@ export class LlrpClient {
     });
   }
 
-  static connect(host: string, port: number, timeoutMs: number, onMessage: (m: LlrpMessage) => void): Promise<LlrpClient> {
+  static connect(host: string, port: number, timeoutMs: number, onMessage: (m: LlrpMessage) => void, secure: LlrpTls | null = null): Promise<LlrpClient> {
     return new Promise((resolve, reject) => {
-      const socket = net.connect({ host, port });
+      const socket = secure === null ? net.connect({ host, port }) : LlrpClient.tlsSocket(host, port, secure);
       socket.setNoDelay(true);
       const timer = setTimeout(() => {
         socket.destroy();
         reject(new Error(`no connection to ${host}:${port} within ${timeoutMs} ms`));
       }, timeoutMs);
-      socket.once('connect', () => {
+      socket.once(secure === null ? 'connect' : 'secureConnect', () => {
         clearTimeout(timer);
         socket.removeListener('error', reject);
+        const pinned = secure?.sha256 ?? null;
+        if (pinned !== null) {
+          const seen = fingerprintOf((socket as tls.TLSSocket).getPeerCertificate());
+          if (seen !== pinned) {
+            socket.destroy();
+            reject(new LlrpCertificateError(`the reader's certificate has SHA-256 ${seen || '(none)'}, not the pinned ${pinned}`));
+            return;
+          }
+        }
         resolve(new LlrpClient(socket, onMessage));
       });
-      socket.once('error', (err) => {
+      socket.once('error', (err: NodeJS.ErrnoException) => {
         clearTimeout(timer);
-        reject(err);
+        // Node's certificate verdicts (chain, expiry, name) by their codes.
+        reject(secure !== null && /CERT|SIGNATURE|ALTNAME|ISSUER/.test(err.code ?? '') ? new LlrpCertificateError(`the reader's certificate was refused: ${err.message}`) : err);
       });
+    });
+  }
+
+  /**
+   * A TLS connection. Without a pin, Node checks the chain (against `ca` or its trusted CAs) and
+   * the name; with a pin the certificate is accepted as itself (readers often carry self-signed
+   * ones): its fingerprint is compared once the handshake is done, before any LLRP byte.
+   */
+  private static tlsSocket(host: string, port: number, secure: LlrpTls): tls.TLSSocket {
+    const pinned = secure.sha256 !== null;
+    return tls.connect({
+      host,
+      port,
+      ...(net.isIP(host) === 0 ? { servername: host } : {}),
+      ...(secure.ca === null ? {} : { ca: secure.ca }),
+      rejectUnauthorized: !pinned,
+      ...(pinned ? { checkServerIdentity: () => undefined } : {}),
     });
   }
 

@@ -1,6 +1,6 @@
 // What src/llrp offers to other slices and to projections; everything else in
 // this folder is its own (docs/architecture.md, "Boundaries").
-export { LlrpClient } from './client';
+export { LlrpCertificateError, LlrpClient, type LlrpTls } from './client';
 export { IMPINJ, MSG, P } from './constants';
 export { LlrpFramer, encodeMessage, type LlrpMessage } from './frame';
 export { addRoSpec, asksImpinjTemperature, capabilitiesResponse, getImpinjTemperature, readerTemperatureOf, temperatureResponse, closeConnection, decodeAddRoSpec, decodeCapabilities, decodeReaderEvent, decodeTagReads, getReaderCapabilities, impinjEnableExtensions, keepaliveAck, readKeepaliveSpec, readerEventNotification, roAccessReport, roSpecCommand, roSpecIdOf, setReaderConfig, statusMessage, statusOf, tagReportData, type AntennaPlan, type Capabilities, type RoSpec, type TagRead } from './messages';

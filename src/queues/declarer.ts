@@ -9,6 +9,7 @@ import type { Logger } from '../core/logger';
 import { connectAmqp, type AmqpConnection } from '../core/amqp/connect';
 import type { BackgroundWork } from '../slice';
 import { declareQueue } from './declare';
+import type { QueueType } from './model';
 
 const CONNECT_TIMEOUT_MS = 5000;
 
@@ -25,11 +26,12 @@ export class QueueDeclarer implements BackgroundWork {
   constructor(
     private readonly url: string,
     private readonly logger: Logger,
+    private readonly queueType: QueueType = 'classic',
   ) {}
 
   /** Declares `queue`; throws when the broker cannot be reached (the relay declares it later anyway). */
   async declare(queue: string): Promise<void> {
-    await this.withChannel((ch) => declareQueue(ch, queue));
+    await this.withChannel((ch) => declareQueue(ch, queue, this.queueType));
   }
 
   /**

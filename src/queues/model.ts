@@ -19,6 +19,20 @@ export const QUEUE_ARGUMENTS = {
   'x-max-length-bytes': 1_073_741_824,
 } as const;
 
+/**
+ * The queue types the service can declare its queues as (AMQP_QUEUE_TYPE;
+ * docs/scaling.md, "Quorum queues"). Classic is the default and declares
+ * exactly QUEUE_ARGUMENTS, as always; quorum adds `x-queue-type: quorum`,
+ * which clients must then declare too.
+ */
+export const QUEUE_TYPES = ['classic', 'quorum'] as const;
+export type QueueType = (typeof QUEUE_TYPES)[number];
+
+/** The arguments a queue of `type` is declared with (and clients must redeclare it with). */
+export function queueArguments(type: QueueType): Record<string, string | number> {
+  return type === 'quorum' ? { ...QUEUE_ARGUMENTS, 'x-queue-type': 'quorum' } : { ...QUEUE_ARGUMENTS };
+}
+
 export const DELIVERY_MODES = ['PERSISTENT', 'NON_PERSISTENT'] as const;
 export type DeliveryMode = (typeof DELIVERY_MODES)[number];
 export const DeliveryModeCodec = t.keyof({ PERSISTENT: null, NON_PERSISTENT: null }, 'DeliveryMode');
@@ -72,7 +86,16 @@ export type QueueConfig =
   | { readonly kind: 'threshold'; readonly queue: string; readonly deliveryMode: DeliveryMode; readonly filter: ThresholdQueueFilter };
 
 /** Queue names: unique per configuration call (docs/queues.md, "Names"). */
-export const queueName = (kind: QueueKind, id: string): string => `tagtrail.${kind}.${id}`;
+const QUEUE_PREFIX = 'tagtrail.';
+export const queueName = (kind: QueueKind, id: string): string => `${QUEUE_PREFIX}${kind}.${id}`;
+
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+const NAME = new RegExp(`^${QUEUE_PREFIX.replace('.', '\\.')}(?:${QUEUE_KINDS.join('|')})\\.(${UUID})$`);
+
+/** The queue id of a name queueName gives, else undefined (broker authentication's client queues). Pure. */
+export function clientQueueId(name: string): string | undefined {
+  return NAME.exec(name)?.[1];
+}
 export const queueStream = (id: string): string => `queue-${id}`;
 export const QUEUE_STREAM_PREFIX = 'queue-';
 

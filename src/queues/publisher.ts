@@ -14,6 +14,7 @@ import type { ConfirmChannel, Message } from 'amqplib';
 import type * as amqp from 'amqplib';
 import type { Logger } from '../core/logger';
 import { declareQueue } from './declare';
+import type { QueueType } from './model';
 import { encodePublishes, type PublishFrame } from './frames';
 import { batchWriterOf } from './channel-writer';
 
@@ -25,6 +26,8 @@ export interface PublisherOptions {
   readonly confirmTimeoutMs?: number;
   /** How many times returned messages are redeclared and sent again before the batch fails. */
   readonly maxReturnRounds?: number;
+  /** The type queues are declared as (AMQP_QUEUE_TYPE); default classic. */
+  readonly queueType?: QueueType;
 }
 
 const SLOW_CONFIRMS_MS = 250;
@@ -61,6 +64,7 @@ export class ConfirmPublisher {
   private rejectStop: (err: Error) => void = () => undefined;
   private readonly confirmTimeoutMs: number;
   private readonly maxReturnRounds: number;
+  private readonly queueType: QueueType;
 
   constructor(
     private readonly model: amqp.RecoveringChannelModel,
@@ -69,6 +73,7 @@ export class ConfirmPublisher {
   ) {
     this.confirmTimeoutMs = opts.confirmTimeoutMs ?? 30_000;
     this.maxReturnRounds = opts.maxReturnRounds ?? 3;
+    this.queueType = opts.queueType ?? 'classic';
     this.stopSignal = new Promise<never>((_, reject) => {
       this.rejectStop = reject;
     });
@@ -78,7 +83,7 @@ export class ConfirmPublisher {
   /** Declares `queues` (start-up: every registered queue, so they exist again after a broker restart). */
   async declare(queues: Iterable<string>): Promise<void> {
     const ch = await this.open();
-    for (const q of queues) await this.unlessStopped(declareQueue(ch, q));
+    for (const q of queues) await this.unlessStopped(declareQueue(ch, q, this.queueType));
   }
 
   /**

@@ -17,7 +17,7 @@ import type { RedisClient } from '../core/redis/connect';
 import type { BackgroundWork } from '../slice';
 import { queueEvents } from './events';
 import { queueStream } from './model';
-import { clientQueueId } from '../brokerauth';
+import { clientQueueId } from './model';
 
 export interface RetirementOptions {
   readonly idleMs: number;

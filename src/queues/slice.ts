@@ -18,9 +18,8 @@ import { queueEvents, type QueueConfiguredData } from './events';
 import { queueListKind, visibleQueues } from './listing';
 import { commandMetadata } from '../core/resource/routes';
 import { notFound } from '../core/http/errors';
-import { clientQueueId } from '../brokerauth';
 import {
-  compact, DELIVERY_MODES, HealthQueueFilter, hostOfUrl, ItemQueueFilter, queueName, queueStream, serverUrl, ThresholdQueueFilter,
+  clientQueueId, compact, DELIVERY_MODES, HealthQueueFilter, hostOfUrl, ItemQueueFilter, queueName, queueStream, serverUrl, ThresholdQueueFilter,
   type QueueKind,
 } from './model';
 import { healthFilterError, parseDeliveryMode } from './validate';
@@ -101,13 +100,13 @@ export const queuesSlice: Slice = {
   start(deps: AppDeps, roles): BackgroundWork | undefined {
     const work: BackgroundWork[] = [];
     if (hasRole({ roles }, 'api')) {
-      const declarer = new QueueDeclarer(deps.broker.url, deps.logger.child('queues'));
+      const declarer = new QueueDeclarer(deps.broker.url, deps.logger.child('queues'), deps.broker.queueType);
       declarers.set(deps, declarer);
       work.push(declarer);
     }
     if (hasRole({ roles }, 'relay')) {
       work.push(
-        startRelay({ client: deps.client, redis: deps.redis, keys: deps.keys, logger: deps.logger.child('relay'), brokerUrl: deps.broker.url, retirement: deps.broker.queueRetirement }),
+        startRelay({ client: deps.client, redis: deps.redis, keys: deps.keys, logger: deps.logger.child('relay'), brokerUrl: deps.broker.url, retirement: deps.broker.queueRetirement, publisher: { queueType: deps.broker.queueType } }),
       );
     }
     return work.length === 0 ? undefined : { stop: async () => void (await Promise.all(work.map((w) => w.stop()))) };

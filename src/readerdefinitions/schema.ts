@@ -113,6 +113,9 @@ export const readerDefinitionResponseSchema: Record<string, unknown> = {
       properties: {
         protocol: { type: 'string', enum: ['AGENT', 'LLRP', 'IOT'] },
         port: { type: 'integer', nullable: true },
+        tls: { type: 'boolean', description: 'LLRP' },
+        caCertificate: { type: 'string', nullable: true, description: 'LLRP' },
+        certificateSha256: { type: 'string', nullable: true, description: 'LLRP' },
         scheme: { type: 'string', enum: ['https', 'http'] },
         username: { type: 'string' },
         passwordSet: { type: 'boolean' },

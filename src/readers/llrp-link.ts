@@ -7,7 +7,7 @@
 // events; what the reader cannot do fails the reader in the job.
 import * as E from 'fp-ts/Either';
 import type { AgentHealthEvent } from '../agents';
-import { IMPINJ, MSG, LlrpClient, type LlrpMessage, addRoSpec, closeConnection, decodeCapabilities, decodeReaderEvent, decodeTagReads, getImpinjTemperature, getReaderCapabilities, impinjEnableExtensions, readerTemperatureOf, keepaliveAck, roSpecCommand, setReaderConfig, statusOf, type Capabilities } from '../llrp';
+import { IMPINJ, MSG, LlrpCertificateError, LlrpClient, type LlrpMessage, type LlrpTls, addRoSpec, closeConnection, decodeCapabilities, decodeReaderEvent, decodeTagReads, getImpinjTemperature, getReaderCapabilities, impinjEnableExtensions, readerTemperatureOf, keepaliveAck, roSpecCommand, setReaderConfig, statusOf, type Capabilities } from '../llrp';
 import { failInJob, flushMsOf, JobFeed, readerHealth } from './job-side';
 import { ReaderLinkBase, type LinkDeps } from './link-base';
 import { readerConfigurationKind } from '../readerconfigurations';
@@ -24,6 +24,8 @@ export interface LinkTarget {
   readonly name: string;
   readonly host: string;
   readonly port: number;
+  /** LLRP over TLS and how the reader's certificate is checked; null: plain TCP. */
+  readonly tls: LlrpTls | null;
 }
 
 /** The reader refused this host (another holds it) or answered an error: named by the reader. */
@@ -60,7 +62,7 @@ export class LlrpLink extends ReaderLinkBase {
 
   /** Same reader at the same address (a changed definition reopens the link). */
   sameAs(t: LinkTarget): boolean {
-    return t.host === this.target.host && t.port === this.target.port;
+    return t.host === this.target.host && t.port === this.target.port && JSON.stringify(t.tls) === JSON.stringify(this.target.tls);
   }
 
   async stop(): Promise<void> {
@@ -99,8 +101,10 @@ export class LlrpLink extends ReaderLinkBase {
       if (!this.reportedDown) {
         this.reportedDown = true;
         const refusal = outcome instanceof ReaderRefusal;
+        // A certificate refused is not a network fault: it stays refused until someone acts.
+        const [type, code] = refusal ? (['SOFTWARE_FAULT', 'READER_CONNECTION'] as const) : outcome instanceof LlrpCertificateError ? (['CONNECTION', 'BAD_CERTIFICATE'] as const) : (['CONNECTION', 'NETWORK'] as const);
         this.log.warn('reader connection lost or refused', { reader: this.target.name, address: `${this.target.host}:${this.target.port}`, reason: message });
-        await this.health(refusal ? 'SOFTWARE_FAULT' : 'CONNECTION', refusal ? 'READER_CONNECTION' : 'NETWORK', { message });
+        await this.health(type, code, { message });
       }
       // Free the reader for another process while this one waits.
       await this.lease.release();
@@ -123,7 +127,7 @@ export class LlrpLink extends ReaderLinkBase {
         return;
       }
       this.onMessage(m);
-    });
+    }, this.target.tls);
     this.client = client;
     try {
       // The reader speaks first: ConnectionAttemptEvent, status 0 when this host may stay.
@@ -147,7 +151,7 @@ export class LlrpLink extends ReaderLinkBase {
       if (impinj) await this.readTemperature(client);
       this.state = 'connected';
       if (this.reportedDown) this.log.info('reader connected again', { reader: name });
-      else this.log.info('reader connected', { reader: name, address: `${host}:${port}`, firmware: decoded.capabilities.firmware, antennas: decoded.capabilities.maxAntennas });
+      else this.log.info('reader connected', { reader: name, address: `${host}:${port}`, tls: this.target.tls !== null, firmware: decoded.capabilities.firmware, antennas: decoded.capabilities.maxAntennas });
       this.reportedDown = false;
       this.kickJob();
       const watchdog = setInterval(() => {

@@ -42,7 +42,7 @@ export function startReadersWork(deps: AppDeps, jobs: JobsForAgents, settings: R
     for (const d of await readerDefinitionsOf(deps.readModel)) {
       const c = d.connection;
       if (d.address === null || c === undefined || c === null) continue;
-      if (c.protocol === 'LLRP') out.set(d.name, { kind: 'LLRP', t: { name: d.name, host: d.address, port: c.port } });
+      if (c.protocol === 'LLRP') out.set(d.name, { kind: 'LLRP', t: { name: d.name, host: d.address, port: c.port, tls: c.tls === true ? { ca: c.caCertificate ?? null, sha256: c.certificateSha256 ?? null } : null } });
       else if (c.protocol === 'IOT') out.set(d.name, { kind: 'IOT', t: { name: d.name, host: d.address, connection: c } });
     }
     return out;

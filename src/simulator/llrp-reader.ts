@@ -7,6 +7,7 @@
 // search mode it names drive the same radio model the agent simulator uses,
 // and reads go out as RO_ACCESS_REPORT every N tags (N of the ROReportSpec).
 import net from 'node:net';
+import tls from 'node:tls';
 import { IMPINJ, MSG, P, asksImpinjTemperature, encodeMessage, temperatureResponse, LlrpFramer, type LlrpMessage, capabilitiesResponse, decodeAddRoSpec, readerEventNotification, readKeepaliveSpec, roAccessReport, roSpecIdOf, statusMessage, tagReportData, type Capabilities, type RoSpec, encodeParams } from '../llrp';
 import { RF_MODE_OF, SEARCH_MODE_OF } from '../readers';
 import type { Logger } from '../core/logger';
@@ -41,6 +42,8 @@ export interface LlrpReaderOptions {
   readonly windowMs?: number;
   /** Run counters: a host connection counts as a check-in, each RO_ACCESS_REPORT as a report sent. */
   readonly stats?: Stats;
+  /** Serve LLRP over TLS with this key and certificate (PEM), as a reader on its secure port. */
+  readonly tls?: { readonly key: string; readonly cert: string } | null;
 }
 
 interface ReaderRoSpec {
@@ -75,7 +78,10 @@ export class SimLlrpReader {
 
   /** Starts listening (again, on the same port after `disappear`). */
   async listen(): Promise<number> {
-    const server = net.createServer((socket) => this.accept(socket));
+    const tlsOptions = this.o.tls;
+    const server = tlsOptions ? tls.createServer({ key: tlsOptions.key, cert: tlsOptions.cert }, (socket) => this.accept(socket)) : net.createServer((socket) => this.accept(socket));
+    // A host that fails the handshake (it refused our certificate) is no concern of the reader's.
+    server.on('tlsClientError', () => undefined);
     this.server = server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

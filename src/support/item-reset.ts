@@ -9,7 +9,7 @@ import { appendEvents } from '../core/eventstore';
 import { encodeEvent } from '../core/events';
 import type { AppDeps } from '../slice';
 import { facilityKind } from '../facilities';
-import { ITEM_RESET_STREAM, itemResetEvents } from './events';
+import { ITEM_RESET_STREAM, itemResetEvents } from '../engine';
 
 export const ItemResetBody = t.intersection(
   [t.type({ facility: t.string }), t.partial({ clearHistory: t.boolean })],

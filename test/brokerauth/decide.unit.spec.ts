@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import type { Principal, Role } from '../../src/auth/roles';
 import { decideLogin, decideResource, decideTopic, decideVhost, type ResourceRequest } from '../../src/brokerauth/decide';
-import { clientQueueId, isClientQueueName } from '../../src/brokerauth/client-queues';
+import { isClientQueueName } from '../../src/brokerauth/client-queues';
+import { clientQueueId } from '../../src/queues/model';
 
 const user = (...roles: Role[]): Principal => ({ name: 'u', roles });
 const reader = user('DataReader');

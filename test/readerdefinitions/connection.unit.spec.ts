@@ -3,6 +3,7 @@ import { ReaderDefinitionBody } from '../../src/readerdefinitions/codec';
 import { connectionResponse, toStoredConnection, type ReaderConnection } from '../../src/readerdefinitions/connection';
 import { validateReaderDefinitionCreate, validateReaderDefinitionReplace } from '../../src/readerdefinitions/validate';
 import { decoded, leftOf, paths, refused, rightOf } from './support';
+import { selfSignedPem } from '../support/tls';
 
 describe('readerdefinitions/connection', () => {
   it('given no connection, when validated, then it is stored as null (the agent API)', () => {
@@ -14,6 +15,26 @@ describe('readerdefinitions/connection', () => {
     const body = decoded(ReaderDefinitionBody, { name: 'r', address: '10.0.0.5', connection: { protocol: 'LLRP' } });
     const doc = rightOf(validateReaderDefinitionCreate(body, ['DEFAULT']));
     expect(doc.connection).to.deep.equal({ protocol: 'LLRP', port: 5084 });
+  });
+
+  it('given LLRP with tls, when stored, then port 5085, the CA as given, the fingerprint lower-case without colons; answered as stored', () => {
+    const ca = selfSignedPem();
+    const pin = `${'AB:'.repeat(31)}CD`;
+    const body = decoded(ReaderDefinitionBody, { name: 'r', address: '10.0.0.5', connection: { protocol: 'LLRP', tls: true, caCertificate: ca, certificateSha256: pin } });
+    const doc = rightOf(validateReaderDefinitionCreate(body, ['DEFAULT']));
+    const stored = { protocol: 'LLRP', port: 5085, tls: true, caCertificate: ca, certificateSha256: `${'ab'.repeat(31)}cd` };
+    expect(doc.connection).to.deep.equal(stored);
+    expect(connectionResponse(stored as ReaderConnection)).to.deep.equal(stored);
+    expect(toStoredConnection({ protocol: 'LLRP', tls: true, port: 6000 }, null)).to.deep.equal({ protocol: 'LLRP', port: 6000, tls: true, caCertificate: null, certificateSha256: null });
+  });
+
+  it('given LLRP TLS settings that do not parse or come without tls, when decoded, then 400 naming the field', () => {
+    const llrp = (c: Record<string, unknown>): unknown => ({ name: 'r', connection: { protocol: 'LLRP', ...c } });
+    expect(paths(refused(ReaderDefinitionBody, llrp({ tls: true, caCertificate: 'not a certificate' })))).to.deep.equal(['body.connection.caCertificate']);
+    expect(paths(refused(ReaderDefinitionBody, llrp({ tls: true, caCertificate: '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----' })))).to.deep.equal(['body.connection.caCertificate']);
+    expect(paths(refused(ReaderDefinitionBody, llrp({ tls: true, certificateSha256: 'abc' })))).to.deep.equal(['body.connection.certificateSha256']);
+    expect(paths(refused(ReaderDefinitionBody, llrp({ tls: 'yes' })))).to.deep.equal(['body.connection.tls']);
+    expect(paths(refused(ReaderDefinitionBody, llrp({ certificateSha256: 'ab'.repeat(32) })))).to.deep.equal(['body.connection.certificateSha256']);
   });
 
   it('given IOT with defaults, when stored, then https, root, STREAM and no password', () => {

@@ -44,7 +44,7 @@ describe('readers: one process per reader (lease)', function () {
     const deps = { redis, keys: new RedisKeys(prefix), logger: silent } as unknown as AppDeps;
     const settings = { ...DEFAULT_READERS_SETTINGS, leaseMs: 1500, keepaliveMs: 1000 };
     const make = (): LlrpLink => {
-      const link = new LlrpLink({ name: sim.name, host: '127.0.0.1', port: sim.port }, { deps, jobs: jobsForAgents, settings, logger: silent, leaseKey: `${prefix}v1:readers:lease:${sim.name}` });
+      const link = new LlrpLink({ name: sim.name, host: '127.0.0.1', port: sim.port, tls: null }, { deps, jobs: jobsForAgents, settings, logger: silent, leaseKey: `${prefix}v1:readers:lease:${sim.name}` });
       links.push(link);
       link.start();
       return link;

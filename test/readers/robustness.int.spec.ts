@@ -73,7 +73,7 @@ describe('readers: what an LLRP reader sends that tagtrail does not know', funct
   async function exchange(): Promise<void> {
     const deps = { redis, keys: new RedisKeys(prefix), logger: silent } as unknown as AppDeps;
     const port = (server.address() as net.AddressInfo).port;
-    link = new LlrpLink({ name: 'fx-1', host: '127.0.0.1', port }, { deps, jobs: jobsForAgents, settings: { ...DEFAULT_READERS_SETTINGS, keepaliveMs: 5000 }, logger: silent, leaseKey: `${prefix}lease` });
+    link = new LlrpLink({ name: 'fx-1', host: '127.0.0.1', port, tls: null }, { deps, jobs: jobsForAgents, settings: { ...DEFAULT_READERS_SETTINGS, keepaliveMs: 5000 }, logger: silent, leaseKey: `${prefix}lease` });
     link.start();
     await until('connected', async () => (link?.state === 'connected' ? true : undefined));
     expect(fromHost.slice(0, 3)).to.deep.equal([MSG.GET_READER_CAPABILITIES, MSG.SET_READER_CONFIG, MSG.DELETE_ROSPEC]); // no Impinj extension for maker 161

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ITEM_RESET_STREAM } from '../../src/support/events';
+import { ITEM_RESET_STREAM } from '../../src/engine/item-reset';
 import { startTestApp, waitForCaughtUp, type TestApp } from '../support/app';
 import { acceptJob, epc, postReport, startInventoryJob, type RunningJob } from '../engine/e2e-support';
 import { expectStatus } from '../readerconfigurations/e2e-support';
