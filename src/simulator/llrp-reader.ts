@@ -271,6 +271,29 @@ export class SimLlrpReader {
     }, every);
   }
 
+  /** Whether a ROSpec is running (the host started one). */
+  get reading(): boolean {
+    return this.running !== undefined;
+  }
+
+  /**
+   * Sends these tags as read now, outside the radio model (benchmarks drive a known load through the
+   * host's decoder): RO_ACCESS_REPORTs of 100 TagReportData each. False when no ROSpec runs.
+   */
+  sendReads(epcs: readonly string[], antennaId = 1): boolean {
+    const spec = this.running;
+    if (spec === undefined || this.host === undefined) return false;
+    const us = Date.now() * 1000;
+    const out: Buffer[] = [];
+    for (let i = 0; i < epcs.length; i += 100) {
+      const reads = epcs.slice(i, i + 100).map((epc, k) => tagReportData({ epc, antennaId, peakRssiCdbm: -5500 - k, firstSeenUs: us, lastSeenUs: us, seenCount: 1, roSpecId: spec.roSpecId, impinjPeakRssi: spec.impinjPeakRssi }));
+      out.push(roAccessReport(this.nextId++, reads));
+    }
+    this.host.write(Buffer.concat(out));
+    this.readsSent += epcs.length;
+    return true;
+  }
+
   private stopReading(): void {
     if (this.o.stats && this.running) this.o.stats.reader(this.name).state = 'IDLE';
     clearInterval(this.readTimer);
