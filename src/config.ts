@@ -7,6 +7,7 @@ import { getSemigroup, type NonEmptyArray } from 'fp-ts/NonEmptyArray';
 import { pipe } from 'fp-ts/function';
 import {
   envVar,
+  esdbConnectionString,
   formatEnvError,
   hostName,
   intInRange,
@@ -148,7 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): E.Either<ConfigError[], Conf
       esConnectionString: field(
         env,
         'EVENTSTORE_CONNECTION_STRING',
-        urlWithScheme(['esdb', 'esdb+discover']),
+        esdbConnectionString,
         undefined,
         'url',
       ),

@@ -153,6 +153,12 @@ describe('config', () => {
       const cs = 'esdb+discover://admin:changeit@cluster.local:2113?tls=true';
       expect(ok({ EVENTSTORE_CONNECTION_STRING: cs }).eventStore.connectionString).to.equal(cs);
     });
+
+    it('accepts the gossip seeds of a cluster as a comma-separated host list', () => {
+      for (const cs of ['esdb+discover://es1:2113,es2:2113,es3:2113?tls=false', 'esdb://admin:changeit@10.0.0.1:2113,[::1]:2113,es3?tls=true&nodePreference=leader']) {
+        expect(ok({ EVENTSTORE_CONNECTION_STRING: cs }).eventStore.connectionString).to.equal(cs);
+      }
+    });
   });
 
   describe('ROLES', () => {
@@ -188,6 +194,9 @@ describe('config', () => {
       ['ROOT_PATH', 'itemsense', 'expected a URL path'],
       ['ROOT_PATH', '/item sense', 'expected a URL path'],
       ['EVENTSTORE_CONNECTION_STRING', 'http://es:2113', 'esdb://'],
+      ['EVENTSTORE_CONNECTION_STRING', 'esdb://es1:2113,,es3:2113', 'comma-separated list of host:port'],
+      ['EVENTSTORE_CONNECTION_STRING', 'esdb+discover://es 1:2113', 'esdb+discover://'],
+      ['EVENTSTORE_CONNECTION_STRING', 'esdb://', 'esdb://'],
       ['EVENTSTORE_HOST', 'a b', 'expected a host name'],
       ['EVENTSTORE_PORT', '99999', 'expected an integer 0-65535'],
       ['EVENTSTORE_MAX_APPEND_SIZE', '0', 'expected an integer 1-'],
