@@ -135,6 +135,11 @@ export const urlPathPrefix: EnvCodec<string> = decoder('urlPath', (s, c) =>
 
 export const nonEmptyText: EnvCodec<string> = decoder('text', (s) => t.success(s));
 
+/** Text of at least `min` characters (keys). */
+export function textOfAtLeast(min: number): EnvCodec<string> {
+  return decoder(`text(>=${min})`, (s, c) => (s.length >= min ? t.success(s) : t.failure(s, c, `expected at least ${min} characters`)));
+}
+
 /** How a received value may appear in an error message. */
 export type Display = 'plain' | 'secret' | 'url';
 
