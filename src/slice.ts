@@ -5,12 +5,20 @@
 // facility usage, which src/core may not know.
 import type { SecretBox } from './core/secret-box';
 import type { RouteTable } from './core/http/routes';
+import type { ApiError } from './core/http/errors';
 import type { ResourceDeps } from './core/resource/routes';
 import type { RedisClient } from './core/redis/connect';
 import type { RedisKeys } from './core/redis/keys';
 import type { Logger } from './core/logger';
 import type { UsageSource } from './facilities/usage';
 import type { Config, Role } from './config';
+
+/**
+ * Whether a slice still names a reader definition: the refusal of its
+ * deletion, or undefined. Declared here so the reader definitions slice
+ * depends on none of the slices that name readers.
+ */
+export type ReaderUsage = (deps: ResourceDeps, reader: string) => Promise<ApiError | undefined>;
 
 export interface AppDeps extends ResourceDeps {
   readonly redis: RedisClient;
@@ -28,6 +36,8 @@ export interface AppDeps extends ResourceDeps {
   readonly readModels: { ready(name: string): Promise<void> };
   /** Every slice's facilityUsage, for refusing to delete a facility in use. */
   readonly facilityUsage: readonly UsageSource[];
+  /** Every slice's readerUsage, for refusing to delete a reader definition in use. */
+  readonly readerUsage: readonly ReaderUsage[];
   /** RabbitMQ for the AMQP queues: AMQP_URL (the relay connects) and the address clients are given. */
   readonly broker: {
     readonly url: string;
@@ -62,6 +72,8 @@ export interface Slice {
   register(table: RouteTable, deps: AppDeps): void;
   /** What of this slice refers to a facility. */
   readonly facilityUsage?: UsageSource;
+  /** A 409 while this slice still names the reader definition, else undefined. */
+  readonly readerUsage?: ReaderUsage;
   /** Idempotent first-start work (e.g. the DEFAULT facility); runs in the api role. */
   bootstrap?(deps: AppDeps): Promise<void>;
   /**

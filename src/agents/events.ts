@@ -8,7 +8,7 @@
 //
 // Redis (all under `<prefix>v1:agents:`), see agentKeys below.
 import * as t from 'io-ts';
-import { defineEvents, type EventOf } from '../core/events';
+import { defineEvents } from '../core/events';
 import type { RedisKeys } from '../core/redis/keys';
 import { FeatureName, FeatureStatusValue, FiniteNumber, IsoTimestamp, NonEmptyString, nullable, PositiveInteger, failureReason } from '../readerdefinitions';
 import { HealthEventData } from './health-codes';
@@ -111,7 +111,6 @@ export const TagsReportedData = new t.Type<TagsReportedData, ReportColumns, unkn
 
 /** `tagReports-<reader>`: one event per report; its event id is the agent's reportId. */
 export const tagReportEvents = defineEvents({ TagsReported: TagsReportedData });
-export type TagReportEvent = EventOf<typeof tagReportEvents>;
 
 export const AgentCheckedInData = t.intersection(
   [
@@ -136,11 +135,9 @@ export const readerAgentEvents = defineEvents({
   /** Appended when agentId, versions or state changed, else at most once a minute. */
   AgentCheckedIn: AgentCheckedInData,
 });
-export type ReaderAgentEvent = EventOf<typeof readerAgentEvents>;
 
 /** `readerHealth-<reader>`: one event per health event the agent reported. */
 export const readerHealthEvents = defineEvents({ HealthEventReported: HealthEventData });
-export type ReaderHealthEvent = EventOf<typeof readerHealthEvents>;
 
 /** How often (at most) an unchanged check-in is appended as AgentCheckedIn. */
 export const CHECKIN_EVENT_INTERVAL_MS = 60_000;
@@ -163,4 +160,3 @@ export function agentKeys(keys: RedisKeys) {
     commandsBase: `${base}commands:`,
   };
 }
-export type AgentKeys = ReturnType<typeof agentKeys>;

@@ -61,7 +61,6 @@ export const EpcisLocationBody = t.intersection([
   }),
 ]);
 export type EpcisLocationBody = t.TypeOf<typeof EpcisLocationBody>;
-export const LOCATION_FIELDS = ['facility', 'bizLocation', 'timeZone', 'zones', 'thresholds'] as const;
 
 /** The stored and returned document: absent members are null / empty. */
 export interface EpcisLocation {

@@ -84,5 +84,4 @@ const keyof = <K extends string>(values: readonly K[], name: string): t.Type<K, 
   t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<K, null>, name);
 
 export const HealthEventTypeCodec = keyof(HEALTH_EVENT_TYPES, 'HealthEventType');
-export const ReportableCodeCodec = keyof(REPORTABLE_CODES, 'HealthCode');
 export const SearchableCodeCodec = keyof(SEARCHABLE_CODES, 'HealthCode');

@@ -4,7 +4,6 @@
 import * as t from 'io-ts';
 import { nullable } from '../readerdefinitions';
 
-export const JOB_STATUSES = ['WAITING', 'INITIALIZING', 'STARTING', 'RUNNING', 'RESTARTING_RDE', 'STOPPING', 'STOPPED'] as const;
 export const JobStatus = t.keyof({
   WAITING: null,
   INITIALIZING: null,

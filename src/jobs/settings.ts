@@ -6,5 +6,3 @@ export interface JobSettings {
   readonly ackTimeoutMs: number;
   readonly stopTimeoutMs: number;
 }
-
-export const DEFAULT_JOB_SETTINGS: JobSettings = { ackTimeoutMs: 60_000, stopTimeoutMs: 10_000 };

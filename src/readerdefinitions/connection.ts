@@ -132,7 +132,6 @@ export type IotConnection = t.TypeOf<typeof IotConnection>;
 /** The stored connection: every field of its protocol present. */
 export const ReaderConnection = t.union([AgentConnection, LlrpConnection, IotConnection], 'StoredConnection');
 export type ReaderConnection = t.TypeOf<typeof ReaderConnection>;
-export type ConnectionProtocol = ReaderConnection['protocol'];
 
 /** The stored form of a body's connection; an IoT password left out keeps the one stored before. */
 export function toStoredConnection(body: ConnectionBody | null | undefined, existing: ReaderConnection | null | undefined): ReaderConnection | null {
@@ -174,9 +173,6 @@ export function withoutPassword(c: unknown): unknown {
 
 /** A connection that reaches out to the reader needs its address. */
 export const needsAddress = (c: ReaderConnection | null): boolean => c !== null && c.protocol !== 'AGENT';
-
-/** The protocol a definition uses (AGENT when unset). */
-export const protocolOf = (c: ReaderConnection | null | undefined): ConnectionProtocol => c?.protocol ?? 'AGENT';
 
 export type ConnectionResponse =
   | { protocol: 'AGENT' }

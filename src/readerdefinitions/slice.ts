@@ -6,8 +6,6 @@ import { isRight } from 'fp-ts/Either';
 import type { RouteTable } from '../core/http/routes';
 import type { ResourceKind } from '../core/resource/kind';
 import { addNamedResourceRoutes, type ResourceDeps } from '../core/resource/routes';
-import { conflict } from '../core/http/errors';
-import { thresholdKind, thresholdsUsingReader } from '../thresholds';
 import type { AppDeps, Slice } from '../slice';
 import { ConfigReadModel, type ConfigRedis } from '../core/resource/readmodel';
 import { facilityKind, type UsageSource } from '../facilities';
@@ -147,11 +145,13 @@ export const readerDefinitionsSlice: Slice = {
         return result;
       },
       toResponse: (doc) => toResponse(doc, responses.of(doc)),
-      // A threshold that names the reader would point at nothing.
+      // What names the reader (thresholds) would point at nothing: the first refusal.
       beforeDelete: async (name) => {
-        const using = thresholdsUsingReader(name, await deps.readModel.list(thresholdKind));
-        if (using.length === 0) return undefined;
-        return conflict(`reader definition ${JSON.stringify(name)} is used by thresholds ${using.map((t) => `${t.id} (${JSON.stringify(t.name)})`).join(', ')}`);
+        for (const usage of deps.readerUsage) {
+          const refusal = await usage(deps, name);
+          if (refusal) return refusal;
+        }
+        return undefined;
       },
     });
     registerGroupsRoute(table, deps);

@@ -14,11 +14,6 @@ export const RECIPES_BASE = '/configuration/v1/recipes';
 export const RECIPE_WRITE_ROLES = ['ConfigManager'];
 export const RECIPE_READ_ROLES = ['ConfigManager', 'JobRunner'];
 
-/** Every stored recipe, sorted by name. */
-export async function recipesOf(readModel: ConfigReadModel): Promise<Recipe[]> {
-  return readModel.list(recipeKind);
-}
-
 /** One stored recipe, or undefined. */
 export async function recipeOf(readModel: ConfigReadModel, name: string): Promise<Recipe | undefined> {
   return readModel.get(recipeKind, name);

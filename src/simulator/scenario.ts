@@ -74,7 +74,6 @@ export const ScenarioC = t.intersection([
   t.type({ zones: t.array(ZoneC), readers: t.array(ReaderC), tags: t.array(TagC), timeline: t.array(MoveC) }),
   t.partial({ name: t.string, facility: nonBlank, zoneMap: nonBlank, durationSeconds: nonNegative, faults: t.array(FaultC), upgrades: UpgradesC, portals: t.array(PortalC), passages: t.array(PassageC) }),
 ]);
-export type ScenarioFile = t.TypeOf<typeof ScenarioC>;
 
 /** A fault scheduled by the scenario at world time `at`, lasting `seconds` where that means something. */
 export interface ScriptedFault {

@@ -5,4 +5,3 @@ export { idCounterStream, reserveId } from './id-allocator';
 export { antennaConfigurationKind, nameOfId, thresholdKind } from './kind';
 export { listAntennaConfigurations, listThresholds } from './readmodel';
 export { type Threshold } from './threshold';
-export { thresholdsUsingReader } from './usage';

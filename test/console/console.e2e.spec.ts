@@ -1,10 +1,12 @@
 // The web console in a real browser (Debian's Chromium through
-// playwright-core) against the whole service: log in, build a facility, a
-// zone map drawn on the map, two readers placed by dragging and typing, a
-// reader configuration and a recipe through the forms; start a job and run
-// the reader simulator; watch items appear and move on the floor map; open
-// an item's history; replay the floor at an earlier time; a DataReader sees
-// no configuration forms. Screenshots of each screen go to
+// playwright-core) against the whole service, doing the README's demo
+// through the console alone: log in, build a facility, a zone map drawn on
+// the map, two readers in a group placed by dragging and typing, reader
+// configurations and the LOCATION and INVENTORY recipes through the forms;
+// start a job on the group and run the reader simulator; watch items appear
+// and move on the floor map; open an item's history; replay the floor at an
+// earlier time; stop the job; see the readers NOT_RESPONDING once the
+// simulator ends; a DataReader sees no configuration forms. Screenshots of each screen go to
 // test-artifacts/console/. One flow, in order: each step needs the last.
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
@@ -53,7 +55,8 @@ describe('web console in Chromium', function () {
       // CI installs it (.ci/run through scripts/ensure-services.sh); say why rather than fail obscurely.
       throw new Error('Chromium is missing at /usr/bin/chromium: apt-get install -y chromium (or set CHROMIUM_PATH)');
     }
-    app = await startTestApp({ JOB_STOP_TIMEOUT_SECONDS: '1' });
+    // Check-ins every 2 s: readers the simulator stops playing are NOT_RESPONDING 6 s later, as in the README's demo.
+    app = await startTestApp({ JOB_STOP_TIMEOUT_SECONDS: '1', HEALTH_CHECKIN_INTERVAL_SECONDS: '2' });
     consoleUrl = new URL('/console/', app.baseUrl).toString();
     browser = await launchBrowser();
     page = await browser.newPage();
@@ -136,6 +139,7 @@ describe('web console in Chromium', function () {
     await page.click('[data-testid=new-resource]');
     await page.fill('input[name=name]', 'xarray-1');
     await page.selectOption('select[name=facility]', 'Store');
+    await page.fill('input[name=groups]', 'console-demo');
     await page.fill('input[name="placement.x"]', String(centre(0).x));
     await page.fill('input[name="placement.y"]', String(centre(0).y));
     // Drag the reader's square a little to the right: x grows, y is kept.
@@ -154,6 +158,7 @@ describe('web console in Chromium', function () {
     await page.waitForSelector('[data-testid=resource-list] a:text-is("xarray-1")');
     const stored = (await app.request('GET', '/configuration/v1/readerDefinitions/show/xarray-1')).body;
     expect(stored.placement.x).to.equal(draggedX);
+    expect(stored.groups).to.deep.equal(['console-demo']);
 
     // Cancel reverts an edit of the stored reader.
     await page.click('[data-testid=resource-list] a:text-is("xarray-1")');
@@ -166,6 +171,7 @@ describe('web console in Chromium', function () {
     await createResource(page, 'Reader definitions', async (p) => {
       await p.fill('input[name=name]', 'xarray-2');
       await p.selectOption('select[name=facility]', 'Store');
+      await p.fill('input[name=groups]', 'console-demo');
       await p.fill('input[name="placement.x"]', String(centre(1).x));
       await p.fill('input[name="placement.y"]', String(centre(1).y));
     }, 'xarray-2');
@@ -183,8 +189,38 @@ describe('web console in Chromium', function () {
     expect(await fieldError.textContent()).to.match(/0, 1, 2|one of|must be/);
     await screenshot(page, '08-recipe-field-error');
     await page.fill('input[name=reportingInterval]', '1');
+    // LOCATION timing: a 2 s location average; tags expire after 5 minutes unseen (they stay on the map for the later steps).
+    await page.fill('input[name=computeWindow]', '2');
+    await page.fill('input[name=tagExpiryDuration]', 'PT5M');
     await saveResource(page);
     await page.waitForSelector('[data-testid=resource-list] a:text-is("locate")');
+    expect((await app.request('GET', '/configuration/v1/recipes/show/locate')).body).to.include({ type: 'LOCATION', computeWindow: 2, tagExpiryDuration: 'PT5M', reportingInterval: 1 });
+
+    // And the demo's INVENTORY configuration and recipe.
+    await createResource(page, 'Reader configurations', async (p) => {
+      await p.fill('input[name=name]', 'inventory');
+      await p.selectOption('select[name=operation]', 'INVENTORY');
+      await p.selectOption('select[name="configuration.readerMode"]', 'MAX_THROUGHPUT');
+      await p.selectOption('select[name="configuration.searchMode"]', 'DUAL_TARGET');
+      await p.fill('input[name="configuration.transmitPowerInDbm"]', '30');
+    }, 'inventory');
+    await createResource(page, 'Recipes', async (p) => {
+      await p.fill('input[name=name]', 'inventory');
+      await p.selectOption('select[name=type]', 'INVENTORY');
+      await p.selectOption('select[name=readerConfigurationName]', 'inventory');
+      await p.fill('input[name=reportingInterval]', '2');
+      // A reader with a configuration of its own (the demo's per-reader map, there for its portals), written in the JSON beside the form.
+      const doc = JSON.parse(await p.inputValue('[data-testid=resource-json]')) as Record<string, unknown>;
+      await p.fill('[data-testid=resource-json]', JSON.stringify({ ...doc, readerConfigurations: { 'xarray-2': 'inventory' } }, null, 2));
+      expect(await p.inputValue('input[name=reportingInterval]'), 'the form follows the JSON').to.equal('2');
+    }, 'inventory');
+    expect((await app.request('GET', '/configuration/v1/readerConfigurations/show/inventory')).body).to.deep.include({ operation: 'INVENTORY' });
+    const inventory = (await app.request('GET', '/configuration/v1/recipes/show/inventory')).body;
+    expect(inventory).to.include({ type: 'INVENTORY', readerConfigurationName: 'inventory' });
+    expect(inventory.readerConfigurations).to.deep.equal({ 'xarray-2': 'inventory' });
+    await openKind(page, 'Reader definitions');
+    await page.click('[data-testid=resource-list] a:text-is("xarray-2")');
+    expect(await page.textContent('[data-testid=used-by]')).to.contain('recipe inventory');
     // "Used by": the configuration is used by the recipe.
     await openKind(page, 'Reader configurations');
     await page.click('[data-testid=resource-list] a:text-is("locate")');
@@ -197,6 +233,7 @@ describe('web console in Chromium', function () {
     await page.selectOption('select[name=recipeName]', 'locate');
     await page.fill('input[name=name]', 'console job');
     await page.selectOption('select[name=facility]', 'Store');
+    await page.fill('[data-testid=job-start] input[name=readerGroups]', 'console-demo');
     jobStartedAt = Date.now();
     await page.click('[data-testid=job-start] button[type=submit]');
     await page.waitForSelector('[data-testid=job-detail]');
@@ -341,9 +378,28 @@ describe('web console in Chromium', function () {
     await page.click('button:text("Log out")');
   });
 
-  it('ends the default-password warning once the admin password is changed', async () => {
+  it('stops the job from the console; readers no longer played show NOT_RESPONDING in Reader health', async () => {
+    await logIn(page, consoleUrl, 'admin', 'admindefault');
+    await page.click('nav.side a:text-is("Jobs")');
+    await page.click('[data-testid=jobs-table] tr:has(td:text-is("console job"))');
+    await page.waitForSelector('[data-testid=job-detail] h2:text("console job")');
+    expect((await page.textContent('[data-testid=job-detail] table')) ?? '').to.contain('xarray-1').and.contain('xarray-2');
+    await page.click('[data-testid=job-detail] button:text-is("Stop")');
+    await until(page, 'job STOPPED', async () => (await page.locator('[data-testid=job-detail] .pill:text-is("STOPPED")').count()) > 0);
+    expect(await page.textContent('[data-testid=job-detail]')).to.contain('stopped: USER_REQUESTED_GRACEFUL');
+    await screenshot(page, '10b-job-stopped');
+    // The simulator ends its run (its readers stop checking in): their health says so.
     const summary = await simulation!;
     expect(summary.totals.reportsAccepted).to.be.greaterThan(0);
+    await page.click('nav.side a:text-is("Reader health")');
+    for (const reader of ['xarray-1', 'xarray-2']) {
+      await until(page, `${reader} NOT_RESPONDING`, async () => (await page.locator(`[data-testid=reader-health] tr:has(td:text-is("${reader}")) .pill:text-is("NOT_RESPONDING")`).count()) > 0);
+    }
+    await screenshot(page, '13c-health-not-responding');
+    await page.click('button:text("Log out")');
+  });
+
+  it('ends the default-password warning once the admin password is changed', async () => {
     await logIn(page, consoleUrl, 'admin', 'admindefault');
     await page.waitForSelector('[data-testid=default-password]');
     await page.click('[data-testid=default-password] a');

@@ -37,5 +37,5 @@ export async function appendChanges(client: EventStoreDBClient, batch: readonly 
 
 /** Waits until the items query of `facility` has `lastEpc` (the projection has caught up with what was appended). */
 export async function projected(app: TestApp, facility: string, lastEpc: string, timeoutMs: number): Promise<void> {
-  await waitForValue(`items of ${facility} projected up to ${lastEpc}`, async () => (await app.request('GET', `/data/v1/items/show?facility=${facility}&epcPrefix=${lastEpc}`)).body?.items?.length, (n) => n === 1, { timeoutMs, intervalMs: 250 });
+  await waitForValue(`items of ${facility} projected up to ${lastEpc}`, async () => (await app.request('GET', `/data/v1/items/show?facility=${facility}&epcPrefix=${lastEpc}`)).body?.items?.length, (n) => n === 1, { timeoutMs, intervalMs: 250, retryErrors: true });
 }

@@ -23,7 +23,8 @@ const stats = (xs: number[]): string => {
 };
 
 describe('web console performance in Chromium (printed, not asserted)', function () {
-  this.timeout(Math.max(300_000, TABLE_ITEMS * 2));
+  // Generous: a bench on a loaded machine projects and pages slowly; the figures, not the time-out, tell how slowly.
+  this.timeout(Math.max(300_000, TABLE_ITEMS * 10));
   let app: TestApp;
   let client: EventStoreDBClient;
   let browser: TestBrowser;

@@ -14,7 +14,10 @@ import { parseOptions } from '../../src/simulator/options';
 import { runSimulation, type Summary } from '../../src/simulator/run';
 import { silent } from '../support/logger';
 import { EventStoreDBClient } from '@eventstore/db-client';
-import { appendChanges, changes, epc, projected } from './item-fixtures';
+import { appendChanges, changes, epc, projected, type Change } from './item-fixtures';
+import { encodeEvent } from '../../src/core/events';
+import { healthEvents, healthStream } from '../../src/health/events';
+import { waitForValue } from '../support/wait';
 
 describe('console screens in Chromium', function () {
   this.timeout(300_000);
@@ -48,6 +51,31 @@ describe('console screens in Chromium', function () {
 
   const openScreen = async (label: string): Promise<void> => {
     await page.click(`nav.side a:text-is("${label}")`);
+  };
+
+  /** The data-row indexes of the rows of `testid` in the DOM, in order. */
+  const renderedRows = async (testid: string, rows: string): Promise<number[]> =>
+    page.$$eval(`[data-testid=${testid}] ${rows}[data-row]`, (els) => els.map((el) => Number(el.getAttribute('data-row'))));
+  /**
+   * A windowed list (rows 30 px high in `<testid>-scroll`) of `expected.length` rows: at each of `stops`, a bounded,
+   * contiguous run of rows is in the DOM, and its first, the stop and its last row show `expected` at their index
+   * (`cell(n)` selects what to read of row n); the scroll height stands for every row.
+   */
+  const expectWindowed = async (testid: string, rows: string, expected: readonly string[], cell: (n: number) => string, stops: readonly number[]): Promise<void> => {
+    expect(await page.getAttribute(`[data-testid=${testid}]`, 'data-rows')).to.equal(String(expected.length));
+    for (const row of stops) {
+      await page.$eval(`[data-testid=${testid}-scroll]`, (el, px) => { el.scrollTop = px; }, row * 30);
+      await until(page, `${testid} row ${row} rendered`, async () => (await renderedRows(testid, rows)).includes(row)).catch(async (err: unknown) => {
+        const at = await page.$eval(`[data-testid=${testid}-scroll]`, (el) => ({ scrollTop: el.scrollTop, clientHeight: el.clientHeight, scrollHeight: el.scrollHeight }));
+        throw new Error(`${String(err)}; scroll element ${JSON.stringify(at)}, rows in the DOM ${JSON.stringify(await renderedRows(testid, rows))}`);
+      });
+      const inDom = await renderedRows(testid, rows);
+      expect(inDom.length, `${testid}: rows in the DOM around row ${row}`).to.be.within(10, 120);
+      expect(inDom, `${testid}: contiguous rows`).to.deep.equal(inDom.map((_, i) => inDom[0]! + i));
+      for (const n of [inDom[0]!, row, inDom[inDom.length - 1]!]) expect(((await page.textContent(cell(n))) ?? '').trim(), `${testid} row ${n}`).to.equal(expected[n]);
+    }
+    const scrollHeight = await page.$eval(`[data-testid=${testid}-scroll]`, (el) => el.scrollHeight);
+    expect(scrollHeight, `${testid}: scroll height of every row`).to.be.at.least(expected.length * 30);
   };
 
   it('queues: configure one through the form, see it listed with its filter and consumers, delete it', async () => {
@@ -212,30 +240,75 @@ describe('console screens in Chromium', function () {
     await page.selectOption('select[name=pageSize]', '10000');
     await page.click('button:text("Apply")');
     await page.waitForSelector('[data-testid=items-page-info]:text("10000 items on this page")');
-    const rendered = async (): Promise<number[]> => page.$$eval('[data-testid=items-table] tbody tr[data-row]', (trs) => trs.map((tr) => Number(tr.getAttribute('data-row'))));
-    const epcAt = async (n: number): Promise<string> => (await page.textContent(`[data-testid=items-table] tr[data-row="${n}"] td:first-child`)) ?? '';
-    const scrollTo = async (row: number): Promise<void> => {
-      await page.$eval('[data-testid=items-table-scroll]', (el, px) => { el.scrollTop = px; }, row * 30);
-      await until(page, `row ${row} rendered`, async () => (await rendered()).includes(row));
-    };
-    expect(await page.getAttribute('[data-testid=items-table]', 'data-rows')).to.equal('10000');
-    const bound = 120;
-    for (const row of [0, 37, 5_000, 9_999, 2_500]) {
-      if (row > 0) await scrollTo(row);
-      const rows = await rendered();
-      expect(rows.length, `rows in the DOM around row ${row}`).to.be.within(10, bound);
-      // Contiguous, and each one the item the server has at that index.
-      expect(rows).to.deep.equal(rows.map((_, i) => rows[0]! + i));
-      for (const n of [rows[0]!, row, rows[rows.length - 1]!]) expect(await epcAt(n), `row ${n}`).to.equal(expected[n]);
-    }
-    // The scroll height stands for all 10,000 rows.
-    const scrollHeight = await page.$eval('[data-testid=items-table-scroll]', (el) => el.scrollHeight);
-    expect(scrollHeight).to.be.at.least(10_000 * 30);
+    await expectWindowed('items-table', 'tbody tr', expected, (n) => `[data-testid=items-table] tr[data-row="${n}"] td:first-child`, [0, 37, 5_000, 9_999, 2_500]);
     await screenshot(page, '04b-items-10000');
     // The next page holds the remaining 2,000, from the top.
     await page.click('button:text("Next")');
     await page.waitForSelector('[data-testid=items-page-info]:text("2000 items on this page")');
-    await until(page, 'scrolled back to the top', async () => (await rendered())[0] === 0);
-    expect(await epcAt(0)).not.to.equal(expected[0]);
+    await until(page, 'scrolled back to the top', async () => (await renderedRows('items-table', 'tbody tr'))[0] === 0);
+    expect(await page.textContent('[data-testid=items-table] tr[data-row="0"] td:first-child')).not.to.equal(expected[0]);
+  });
+  it('virtualised rows: the health events table holds 3,000 events of one reader in one page and shows the right ones where scrolled', async () => {
+    const EVENTS = 3_000;
+    const reader = 'virt-reader';
+    const t0 = Date.now() - EVENTS * 1000;
+    const client = EventStoreDBClient.connectionString(app.eventStoreConnectionString);
+    try {
+      for (let from = 0; from < EVENTS; from += 500) {
+        const batch = Array.from({ length: 500 }, (_, k) => encodeEvent(healthEvents, {
+          type: 'HealthEventReported',
+          data: { readerName: reader, eventTime: new Date(t0 + (from + k) * 1000).toISOString(), type: 'THROUGHPUT', code: 'DROPPED_READ', args: { n: from + k } },
+        }));
+        await client.appendToStream(healthStream(reader), batch);
+      }
+    } finally {
+      await client.dispose();
+    }
+    // The server's order of this reader's events: the rows the table must show (their args, in the Details column).
+    const allEvents = async (): Promise<string[]> => {
+      const out: string[] = [];
+      let marker: string | undefined;
+      do {
+        const res = (await app.request('POST', '/health/v1/events', { body: { readerNames: [reader], pageSize: 1000, ...(marker ? { nextPageMarker: marker } : {}) } })).body as { events: Array<{ args: unknown }>; nextPageMarker?: string | null };
+        out.push(...res.events.map((e) => JSON.stringify(e.args)));
+        marker = res.nextPageMarker ?? undefined;
+      } while (marker !== undefined);
+      return out;
+    };
+    const expected = await waitForValue(`${EVENTS} health events projected`, allEvents, (list) => list.length === EVENTS, { timeoutMs: 60_000, intervalMs: 250 });
+
+    await openScreen('Reader health');
+    await page.fill('input[placeholder="comma-separated"] >> nth=0', reader);
+    await page.selectOption('select[name=pageSize]', '10000');
+    await page.click('button:text("Apply")');
+    await until(page, `${EVENTS} health events in the table`, async () => (await page.getAttribute('[data-testid=health-events]', 'data-rows')) === String(EVENTS));
+    await expectWindowed('health-events', 'tbody tr', expected, (n) => `[data-testid=health-events] tr[data-row="${n}"] td:last-child`, [0, 41, 1_500, 2_999, 700]);
+    await screenshot(page, '13b-health-events-3000');
+  });
+
+  it('virtualised rows: an item\'s history timeline of 2,500 records keeps a screenful in the DOM, newest first', async () => {
+    const RECORDS = 2_500;
+    const item = epc('E2D0', 1);
+    const t0 = Date.now() - RECORDS * 1000;
+    const zone = (n: number): string => (n < 0 ? 'ABSENT' : `Z${n}`);
+    const records: Change[] = Array.from({ length: RECORDS }, (_, n) => ({
+      kind: n === 0 ? 'FIRST_SEEN' : 'ZONE_CHANGE', epc: item, tid: null, jobId: 'virt-job', fromZone: zone(n - 1), toZone: zone(n),
+      fromFloor: null, toFloor: '1', fromFacility: n === 0 ? null : 'Long', toFacility: 'Long',
+      fromX: null, fromY: null, toX: n % 40, toY: 1, observationTime: t0 + n * 1000,
+      reportToDatabaseEnabled: true, reportToHistoryEnabled: true, reportToMessageQueueEnabled: false,
+    }));
+    const client = EventStoreDBClient.connectionString(app.eventStoreConnectionString);
+    try {
+      await appendChanges(client, records);
+    } finally {
+      await client.dispose();
+    }
+    await waitForValue('the item\'s history projected', async () => (await app.request('GET', `/data/v1/items/show/history?epcPrefix=${item}&toZone=${zone(RECORDS - 1)}`)).body?.history?.length, (n) => n === 1, { timeoutMs: 60_000, intervalMs: 250 });
+    // Newest first: the zone each record went to.
+    const expected = records.map((r) => r.toZone).reverse();
+    await page.goto(`${consoleUrl}#/item/${item}`);
+    await until(page, `${RECORDS} history records`, async () => (await page.getAttribute('[data-testid=item-history]', 'data-rows').catch(() => null)) === String(RECORDS));
+    await expectWindowed('item-history', 'li', expected, (n) => `[data-testid=item-history] li[data-row="${n}"] strong`, [0, 23, 1_250, 2_499, 600]);
+    await screenshot(page, '11b-item-history-2500');
   });
 });

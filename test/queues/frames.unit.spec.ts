@@ -2,20 +2,29 @@
 // publish would: compared byte for byte with amqplib's encoder (the same calls
 // its Connection#sendMessage makes), so a consumer cannot tell the paths apart.
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { encodePublishes, type PublishFrame } from '../../src/queues/frames';
 
 // amqplib's package exports hide lib/: reached by path from its entry point.
-const amqplibLib = (name: string): string => join(dirname(require.resolve('amqplib')), 'lib', name);
+const amqplibDir = dirname(require.resolve('amqplib'));
+const amqplibVersion = (JSON.parse(readFileSync(join(amqplibDir, 'package.json'), 'utf8')) as { version: string }).version;
 /* eslint-disable @typescript-eslint/no-require-imports -- amqplib's encoder modules have no typings */
-const defs = require(amqplibLib('defs')) as {
+function amqplibLib(name: string): unknown {
+  try {
+    return require(join(amqplibDir, 'lib', name));
+  } catch (err) {
+    throw new Error(`amqplib ${amqplibVersion}: lib/${name} is gone; this test compares src/queues/frames.ts with amqplib's own encoder, re-check both against this version`, { cause: err });
+  }
+}
+const defs = amqplibLib('defs') as {
   BasicPublish: number;
   BasicProperties: number;
   encodeMethod(id: number, channel: number, fields: object): Buffer;
   encodeProperties(id: number, channel: number, size: number, fields: object): Buffer;
 };
-const args = require(amqplibLib('api_args')) as { publish(exchange: string, routingKey: string, options: object): object };
-const frame = require(amqplibLib('frame')) as { makeBodyFrame(channel: number, payload: Buffer): Buffer };
+const args = amqplibLib('api_args') as { publish(exchange: string, routingKey: string, options: object): object };
+const frame = amqplibLib('frame') as { makeBodyFrame(channel: number, payload: Buffer): Buffer };
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 /** What amqplib writes for one `ConfirmChannel#publish('', queue, body, options)`. */

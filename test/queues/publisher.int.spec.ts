@@ -2,14 +2,13 @@
 // src/queues/frames.ts and written into amqplib's channel
 // (src/queues/channel-writer.ts) arrive complete, in order, with the
 // properties consumers rely on; the broker's confirms settle them; a queue the
-// broker no longer has is declared again and its messages sent again; and the
-// amqplib internals the writer depends on are still there.
+// broker no longer has is declared again and its messages sent again (the
+// amqplib internals the writer depends on: channel-writer.int.spec.ts).
 import * as amqp from 'amqplib';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { connectAmqp, type AmqpConnection } from '../../src/core/amqp/connect';
 import { ConfirmPublisher, type OutMessage } from '../../src/queues/publisher';
-import { batchWriterOf } from '../../src/queues/channel-writer';
 import { createLogger } from '../../src/core/logger';
 import { AMQP_URL } from './support';
 import { sleep } from '../support/wait';
@@ -85,14 +84,5 @@ describe('queues publisher: batched frames on a real broker', function () {
     await (await pub!.send(messages)).confirmed;
     expect((await drain(queues[1]!, 15)).map((g) => g.props.messageId)).to.deep.equal(messages.filter((m) => m.queue === queues[1]).map((m) => m.messageId));
     expect((await drain(queues[0]!, 15)).map((g) => g.props.messageId)).to.deep.equal(messages.filter((m) => m.queue === queues[0]).map((m) => m.messageId));
-  });
-
-  it('amqplib still has the internals the writer uses; a closed channel has no writer', async () => {
-    const ch = await conn!.model.createConfirmChannel();
-    const writer = batchWriterOf(ch);
-    expect(writer, 'writer of an open channel').to.not.equal(undefined);
-    expect(writer!.frameMax).to.equal(4096);
-    await ch.close();
-    expect(batchWriterOf(ch), 'writer of a closed channel').to.equal(undefined);
   });
 });

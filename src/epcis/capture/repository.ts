@@ -51,7 +51,6 @@ export const RepositoryBody = t.intersection([
   }),
 ]);
 export type RepositoryBody = t.TypeOf<typeof RepositoryBody>;
-export const REPOSITORY_FIELDS = ['name', 'captureUrl', 'enabled', 'username', 'password', 'bearerToken', 'facilities', 'maxEventsPerDocument'] as const;
 
 /** The stored document. */
 export interface EpcisRepository {

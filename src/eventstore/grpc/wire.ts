@@ -24,12 +24,6 @@ export function uuidString(u: InstanceType<typeof sharedPb.UUID> | undefined): s
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
-export function uuidMessage(id: string): InstanceType<typeof sharedPb.UUID> {
-  const u = new sharedPb.UUID();
-  u.setString(id);
-  return u;
-}
-
 /**
  * The expected-revision oneof of Append, BatchAppend, Delete and Tombstone
  * options: each message names its cases differently but means the same.
@@ -96,9 +90,3 @@ export function toServiceError(err: unknown, stream?: string): ServiceError {
   return serviceError(status.INTERNAL, message, {});
 }
 
-export function streamNotFoundError(stream: string): ServiceError {
-  return serviceError(status.NOT_FOUND, `Event stream '${stream}' is not found.`, {
-    exception: 'stream-not-found',
-    'stream-name': stream,
-  });
-}
