@@ -22,7 +22,7 @@ export {
 export { ENGINE_STREAM, itemEvents, type ItemsEvent, type ItemsReset } from './events';
 export { ENGINE_STREAM_PREFIX, engineStream, engineStreams, isEngineStream, partitionOf, snapshotDirOf } from './partitions';
 export { type EngineReport } from './report';
-export { thresholdJobContext, thresholdsOfRecipe } from './threshold/context';
+export { thresholdJobContext } from './threshold/context';
 export { ThresholdTracker, type ThresholdOutput } from './threshold/tracker';
 export { ThresholdIterationCodec, type ThresholdIteration, type ThresholdTransition } from './threshold/transition';
 export { ITEM_RESET_STREAM, itemResetEvents, type ItemsResetRequestedData } from './item-reset';

@@ -2,13 +2,12 @@
 // group in `readerGroups` when given, and only those whose recipe
 // configuration exists and is not DO_NOTHING. A THRESHOLD job takes only the
 // readers of its thresholds (the recipe's, or all of the facility's).
-import { readerConfigurationFor, type Recipe } from '../recipes';
+import { readerConfigurationFor, thresholdsOfRecipe, type Recipe } from '../recipes';
 import type { ReaderConfiguration } from '../readerconfigurations';
 import type { ReaderDefinition } from '../readerdefinitions';
 import { heldReaders, type JobState } from './model';
 import type { ReaderConflict } from './decide';
 import type { Threshold } from '../thresholds';
-import { thresholdsOfRecipe } from '../engine';
 
 export function resolveReaders(
   recipe: Recipe,

@@ -20,3 +20,4 @@ export { recipeKind, recipeOf } from './kind';
 export { type RecipeDeletionGuard } from './slice';
 export { deletionRefusal, recipeConflicts, recipesUsing, replaceConflicts, validateReaderConfigurationWrite } from './reader-configuration-use';
 export { TransitionParameters } from './transition-parameters';
+export { thresholdsOfRecipe } from './thresholds-of';

@@ -2,7 +2,7 @@
 // recipe, or every threshold of the job's facility when the recipe names
 // none) and, per reader and antenna, which threshold and side the antenna
 // watches, from the antenna configuration of that reader in that threshold.
-import type { ThresholdRecipe } from '../../recipes';
+import { thresholdsOfRecipe, type ThresholdRecipe } from '../../recipes';
 import type { AntennaConfiguration, Threshold } from '../../thresholds';
 import type { Side } from './decide';
 import { transitionParamsOf, type TransitionParams } from './params';
@@ -24,13 +24,6 @@ export interface ThresholdJobContext {
   readonly antennas: ReadonlyMap<string, ReadonlyMap<number, readonly AntennaRole[]>>;
   /** The recipe's iterationDataLogEnabled: every decision, also "no transition", is recorded. */
   readonly iterationData: boolean;
-}
-
-/** The thresholds a THRESHOLD recipe runs in `facility`: its thresholdIds, or all of the facility when empty. */
-export function thresholdsOfRecipe(recipe: ThresholdRecipe, facility: string, thresholds: readonly Threshold[]): Threshold[] {
-  const inFacility = thresholds.filter((t) => t.facility === facility);
-  if (recipe.thresholdIds.length === 0) return inFacility;
-  return inFacility.filter((t) => recipe.thresholdIds.includes(t.id));
 }
 
 export function thresholdJobContext(opts: {
