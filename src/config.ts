@@ -187,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): E.Either<ConfigError[], Conf
       mqttTopicPrefix: field(env, 'READERS_MQTT_TOPIC_PREFIX', nonEmptyText, undefined),
       webhookBaseUrl: field(env, 'READERS_WEBHOOK_BASE_URL', urlWithScheme(['http', 'https']), undefined, 'url'),
       upgradeSeconds: field(env, 'UPGRADE_READER_TIMEOUT_SECONDS', intInRange(1, MAX_TIMER_SECONDS), 1800),
+      upgradeImageBaseUrl: field(env, 'UPGRADE_IMAGE_BASE_URL', urlWithScheme(['http', 'https']), undefined, 'url'),
       gitCommit: field(env, 'GIT_COMMIT', nonEmptyText, undefined),
     }),
     // Settings that are only valid together.
@@ -238,7 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): E.Either<ConfigError[], Conf
           mqttTopicPrefix: v.mqttTopicPrefix,
           webhookBaseUrl: v.webhookBaseUrl,
         },
-        upgrades: { readerTimeoutMs: v.upgradeSeconds * 1000 },
+        upgrades: { readerTimeoutMs: v.upgradeSeconds * 1000, ...(v.upgradeImageBaseUrl === undefined ? {} : { imageBaseUrl: v.upgradeImageBaseUrl }) },
         gitCommit: v.gitCommit,
       }),
     ),

@@ -36,6 +36,10 @@ export interface MqttSettings {
   readonly topicPrefix: string;
 }
 
+/** How long an installation is followed, and how often its state is asked. */
+const UPGRADE_FOLLOW_MS = 30 * 60_000;
+const UPGRADE_POLL_MS = 1000;
+
 class ReaderAnswer extends Error {
   override name = 'ReaderAnswer';
   constructor(
@@ -109,8 +113,45 @@ export class IotLink extends ReaderLinkBase {
     if (checksum !== null && checksum !== digest) return failed(`the image from ${url} has SHA-256 ${digest}, not the checksum ${checksum}`);
     const form = new FormData();
     form.append('upgradeFile', new Blob([image]), typeof args['imageName'] === 'string' ? args['imageName'] : 'upgrade.upgx');
-    await this.must('POST', '/system/image/upgrade', form);
-    return done(`image ${String(args['versionIdentifier'])} (${image.length} bytes) accepted by the reader, which installs it and reboots (POST /api/v1/system/image/upgrade)`);
+    const version = String(args['versionIdentifier']);
+    this.upgrading = true;
+    try {
+      await this.must('POST', '/system/image/upgrade', form);
+      return await this.followUpgrade(version, image.length);
+    } finally {
+      this.upgrading = false;
+    }
+  }
+
+  /**
+   * Follows the installation (GET /system/image/upgrade: `status` ready, verifying, installing,
+   * successful or failed, with a `message`) until it ends, as an agent reports its own: success is
+   * a LIFECYCLE VERSION_UPDATE health event with the new Firmware version, then DONE; failure a
+   * HARDWARE_FAULT UPGRADE_STATUS event, then FAILED. The reader may not answer while it reboots:
+   * that is waited through, up to UPGRADE_FOLLOW_MS. A firmware without the endpoint (404): DONE
+   * once the image is accepted.
+   */
+  private async followUpgrade(version: string, bytes: number): Promise<CommandOutcome> {
+    const accepted = `image ${version} (${bytes} bytes) accepted by the reader (POST /api/v1/system/image/upgrade)`;
+    const deadline = Date.now() + UPGRADE_FOLLOW_MS;
+    while (Date.now() < deadline && !this.stopping.signal.aborted) {
+      const res = await this.call('GET', '/system/image/upgrade').catch(() => undefined);
+      const body = typeof res?.body === 'object' && res.body !== null ? (res.body as Record<string, unknown>) : {};
+      const status = String(body['status'] ?? '').trim();
+      const message = typeof body['message'] === 'string' ? body['message'] : '';
+      if (res?.status === 404) return done(accepted);
+      if (res?.status === 200 && status === 'successful') {
+        this.firmware = version;
+        await readerHealth(this.side, 'LIFECYCLE', 'VERSION_UPDATE', { newVersion: { Firmware: version } });
+        return done(`${accepted}; installed (${message || 'successful'})`);
+      }
+      if (res?.status === 200 && status === 'failed') {
+        await readerHealth(this.side, 'HARDWARE_FAULT', 'UPGRADE_STATUS', { message: `upgrade to ${version} failed: ${message}` });
+        return failed(`the reader could not install image ${version}: ${message || 'failed'}`);
+      }
+      await delay(UPGRADE_POLL_MS, undefined, { signal: this.stopping.signal }).catch(() => undefined);
+    }
+    return failed(`${accepted}; no end of the installation seen within ${UPGRADE_FOLLOW_MS / 60_000} minutes`);
   }
 
   /** Same reader, same way of reaching it (a changed definition reopens the link). */

@@ -26,6 +26,8 @@ export abstract class ReaderLinkBase {
   state: LinkState = 'connecting';
   /** What the reader says of its own temperature (degrees Celsius), where its protocol gives it; carried by the check-ins. */
   temperature: number | null = null;
+  /** An upgrade is installing on the reader: check-ins say UPDATING_FIRMWARE, as an agent's would. */
+  upgrading = false;
   protected running: JobFeed | undefined;
   protected readonly failedJobs = new Set<string>();
   protected readonly stopping = new AbortController();

@@ -23,7 +23,7 @@ const sameTarget = (link: Link, target: Target): boolean =>
 export const READERS_AGENT_ID = 'tagtrail-readers';
 
 interface Presence {
-  state: 'IDLE' | 'RUNNING_JOB';
+  state: 'IDLE' | 'RUNNING_JOB' | 'UPDATING_FIRMWARE';
   firmware: string;
   atMs: number;
 }
@@ -84,7 +84,7 @@ export function startReadersWork(deps: AppDeps, jobs: JobsForAgents, settings: R
     await deps.redis.hSet(agentKeys(deps.keys).lastCheckin, Object.fromEntries(connected.map((n) => [n, at])));
     for (const name of connected) {
       const link = links.get(name) as Link;
-      const next: Presence = { state: link.runningJob === null ? 'IDLE' : 'RUNNING_JOB', firmware: link.firmware, atMs: now.getTime() };
+      const next: Presence = { state: link.upgrading ? 'UPDATING_FIRMWARE' : link.runningJob === null ? 'IDLE' : 'RUNNING_JOB', firmware: link.firmware, atMs: now.getTime() };
       const last = presence.get(name);
       if (last !== undefined && last.state === next.state && last.firmware === next.firmware && now.getTime() - last.atMs < CHECKIN_EVENT_INTERVAL_MS) continue;
       const temperature = link.temperature === null ? {} : { temperatureCelsius: link.temperature };

@@ -62,6 +62,10 @@ export class SimIotReader {
   /** A reader keeping time by NTP refuses PUT /system/time, as the interface documents. */
   ntp = false;
   private bootingUntil = 0;
+  /** What GET /status says of the firmware; an installed upgrade changes it. */
+  firmwareVersion = '8.2.1-sim';
+  /** The installation under way or last done (GET /system/image/upgrade). */
+  private install: { version: string; doneAt: number } | null = null;
   /** GET /system/temperature's `systemTemperature` (degrees Celsius). */
   temperature = 43;
 
@@ -134,11 +138,21 @@ export class SimIotReader {
         const form = await new Response(Buffer.concat(chunks), { headers: { 'Content-Type': req.headers['content-type'] ?? '' } }).formData();
         const file = form.get('upgradeFile');
         if (!(file instanceof Blob)) return send(400, { message: 'upgradeFile is required' });
-        this.upgrades.push({ name: (file as File).name, bytes: file.size });
-        return send(202);
+        const name = (file as File).name;
+        this.upgrades.push({ name, bytes: file.size });
+        // Installs for a second; the version is the one in the file name (img-8.4.0.upgx: 8.4.0).
+        this.install = { version: /(\d[\w.+-]*)\.[A-Za-z]+$/.exec(name)?.[1] ?? name, doneAt: Date.now() + 1000 };
+        return send(202, { message: 'upgrade accepted' });
+      }
+      if (req.method === 'GET' && path === '/system/image/upgrade') {
+        const i = this.install;
+        if (i === null) return send(200, { status: 'ready', message: '' });
+        if (Date.now() < i.doneAt) return send(200, { status: 'installing', message: `installing ${i.version}` });
+        this.firmwareVersion = i.version;
+        return send(200, { status: 'successful', message: 'the new image is active' });
       }
       if (req.method === 'GET' && path === '/status') this.o.stats?.add(this.name, 'checkins');
-      if (req.method === 'GET' && path === '/status') return send(200, { status: this.activePreset ? 'running' : 'idle', activePreset: this.activePreset ? { id: this.activePreset } : null, firmwareVersion: '8.2.1-sim' });
+      if (req.method === 'GET' && path === '/status') return send(200, { status: this.activePreset ? 'running' : 'idle', activePreset: this.activePreset ? { id: this.activePreset } : null, firmwareVersion: this.firmwareVersion });
       if (req.method === 'GET' && path === '/system/temperature') return send(200, { systemTemperature: this.temperature });
       const preset = /^\/profiles\/inventory\/presets\/([^/]+)(\/start)?$/.exec(path);
       if (preset && req.method === 'PUT' && !preset[2]) {
