@@ -91,174 +91,216 @@ const percentOf = (at: Position | undefined, head: Position | undefined): number
   head === undefined || head.commit === 0n ? 100 : at === undefined ? 0 : Math.min(100, Number((at.commit * 10000n) / head.commit) / 100);
 
 export function superviseReadModels(opts: SuperviseOptions): ReadModelSupervisor {
-  const { client, redis, keys, models } = opts;
-  const log = opts.logger.child('read-models');
-  const names = models.map((m) => m.name);
-  const checkpoints = new RedisCheckpointStore(redis, keys.checkpointPrefix);
-  const running = new Map<string, Running>();
-  const gates = new Map(names.map((n) => [n, newGate()]));
-  let generation: string | undefined;
-  let stopping = false;
-  let busy: Promise<void> | undefined;
+  const supervisor = new Supervisor(opts);
+  supervisor.start();
+  return {
+    ready: (name) => supervisor.ready(name),
+    subscription: (name) => supervisor.subscription(name),
+    stop: () => supervisor.stop(),
+  };
+}
 
-  /** The state of a read model in generation `gen` (the one its projection was started in, not whatever is current by now). */
-  const stateDoc = (gen: string, state: ReadModelStateDoc['state'], extra: Partial<ReadModelStateDoc> = {}): string =>
-    JSON.stringify({ state, generation: gen, since: new Date().toISOString(), ...extra } satisfies ReadModelStateDoc);
+/** The state of a read model in generation `gen` (the one its projection was started in, not whatever is current by now). */
+const stateDoc = (gen: string, state: ReadModelStateDoc['state'], extra: Partial<ReadModelStateDoc> = {}): string =>
+  JSON.stringify({ state, generation: gen, since: new Date().toISOString(), ...extra } satisfies ReadModelStateDoc);
 
-  async function drop(model: RebuildableReadModel): Promise<void> {
-    for (const pattern of [...keyPatterns(model, keys), globEscape(checkpoints.key(model.projection))]) {
+/** Which read models a start keeps, rebuilds from nothing, or lets carry on rebuilding from their checkpoint. */
+interface StartPlan {
+  readonly generation: string;
+  /** Read models marked `rebuilding`. */
+  readonly rebuild: Set<string>;
+  /** Read models dropped here, to be projected from nothing (not those carrying on from a checkpoint). */
+  readonly rebuilt: Set<string>;
+}
+
+class Supervisor {
+  private readonly log: Logger;
+  private readonly names: string[];
+  private readonly checkpoints: RedisCheckpointStore;
+  private readonly running = new Map<string, Running>();
+  private readonly gates: Map<string, Gate>;
+  private generation: string | undefined;
+  private stopping = false;
+  private busy: Promise<void> | undefined;
+  private checker: NodeJS.Timeout | undefined;
+  private reporter: NodeJS.Timeout | undefined;
+  /** One look at the marker; serialised, so a slow rebuild start is never overlapped. */
+  private readonly check = (): void => {
+    if (this.stopping || this.busy) return;
+    this.busy = (async () => {
+      try {
+        const found = await this.opts.redis.get(this.opts.keys.generation);
+        if (found !== this.generation || this.running.size === 0) await this.recover(found);
+      } catch (err) {
+        // Redis away: the next check (or its reconnection) tries again.
+        this.log.debug('generation check failed', { err: err instanceof Error ? err.message : String(err) });
+      } finally {
+        this.busy = undefined;
+      }
+    })();
+  };
+
+  constructor(private readonly opts: SuperviseOptions) {
+    this.log = opts.logger.child('read-models');
+    this.names = opts.models.map((m) => m.name);
+    this.checkpoints = new RedisCheckpointStore(opts.redis, opts.keys.checkpointPrefix);
+    this.gates = new Map(this.names.map((n) => [n, newGate()]));
+  }
+
+  start(): void {
+    this.busy = this.establish()
+      .catch((err: unknown) => this.log.error('read models did not start; retrying', { err }))
+      .finally(() => (this.busy = undefined));
+    this.checker = setInterval(this.check, this.opts.checkEveryMs ?? 1000);
+    this.reporter = setInterval(() => void this.progress(), this.opts.progressEveryMs ?? 5000);
+    this.checker.unref();
+    this.reporter.unref();
+    this.opts.redis.on('ready', this.check);
+  }
+
+  ready(name: string): Promise<void> {
+    const gate = this.gates.get(name);
+    if (!gate) return Promise.reject(new Error(`no read model ${JSON.stringify(name)}`));
+    // Only opened gates are replaced by a rebuild, so a pending one stays current.
+    return gate.promise;
+  }
+
+  subscription(name: string): RunningSubscription | undefined {
+    return this.running.get(name)?.sub;
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    clearInterval(this.checker);
+    clearInterval(this.reporter);
+    this.opts.redis.off('ready', this.check);
+    await this.busy;
+    await this.stopAll();
+  }
+
+  private async drop(model: RebuildableReadModel): Promise<void> {
+    const { redis, keys } = this.opts;
+    for (const pattern of [...keyPatterns(model, keys), globEscape(this.checkpoints.key(model.projection))]) {
       for await (const found of redis.scanIterator({ MATCH: pattern, COUNT: 1000 })) if (found.length) await redis.unlink(found);
     }
   }
 
   /** Marks `r` ready once the marker still names our generation; retried while Redis is away, until `r` is replaced. */
-  async function markReady(r: Running): Promise<void> {
+  private async markReady(r: Running): Promise<void> {
+    const { redis, keys } = this.opts;
     // No limit and no abort: it ends only when an attempt returns, once `r`
     // is marked or replaced (stop, recover), so it never rejects unobserved.
     await retry(async () => {
-      if (stopping || running.get(r.model.name) !== r) return;
+      if (this.stopping || this.running.get(r.model.name) !== r) return;
       if ((await redis.get(keys.generation)) !== r.generation) return; // lost again: the check rebuilds
       // Should Redis lose its data right here, this state names a generation
       // that no marker will ever name again: it makes nothing servable.
       await redis.hSet(keys.readModelStates, r.model.name, stateDoc(r.generation, 'ready'));
       r.rebuilding = false;
-      log.info('read model rebuilt; serving it', {
+      this.log.info('read model rebuilt; serving it', {
         readModel: r.model.name, events: r.events, position: positionToString(r.sub.position), seconds: Math.round((Date.now() - r.startedAt) / 100) / 10,
       });
     }, {
       backoff: MARK_READY_RETRY,
-      onRetry: (err) => log.warn('could not mark the read model ready; retrying', { readModel: r.model.name, err: err instanceof Error ? err.message : String(err) }),
+      onRetry: (err) => this.log.warn('could not mark the read model ready; retrying', { readModel: r.model.name, err: err instanceof Error ? err.message : String(err) }),
     });
   }
 
-  function start(model: RebuildableReadModel, rebuilding: boolean, gen: string): void {
+  private startModel(model: RebuildableReadModel, rebuilding: boolean, gen: string): void {
+    const { client, redis, keys } = this.opts;
     const r: Running = {
       model,
       generation: gen,
       rebuilding,
       events: 0,
       startedAt: Date.now(),
-      sub: model.start({ client, redis, keys, logger: log, onApplied: (n) => (r.events += n) }),
+      sub: model.start({ client, redis, keys, logger: this.log, onApplied: (n) => (r.events += n) }),
     };
-    running.set(model.name, r);
+    this.running.set(model.name, r);
     r.sub.caughtUp.then(async () => {
-      if (r.rebuilding) await markReady(r);
-      if (!r.rebuilding && running.get(model.name) === r) gates.get(model.name)?.open();
-    }, (err: unknown) => log.error('read model never caught up', { readModel: model.name, err }));
+      if (r.rebuilding) await this.markReady(r);
+      if (!r.rebuilding && this.running.get(model.name) === r) this.gates.get(model.name)?.open();
+    }, (err: unknown) => this.log.error('read model never caught up', { readModel: model.name, err }));
   }
 
   /** Reads the marker and (re)starts every read model accordingly (see the top of this file). */
-  async function establish(): Promise<void> {
+  private async establish(): Promise<void> {
+    const { redis, keys, models } = this.opts;
     const found = await redis.get(keys.generation);
-    const rebuild = new Set<string>();
-    /** Read models dropped here, to be projected from nothing (not those carrying on from a checkpoint). */
-    const rebuilt = new Set<string>();
-    if (found === null) {
-      log.warn('Redis holds no read models of this service (first start, or Redis lost its data): rebuilding every read model from the event log', { readModels: names });
-      for (const m of models) await drop(m);
-      generation = randomUUID();
-      names.forEach((n) => (rebuild.add(n), rebuilt.add(n)));
-    } else {
-      generation = found;
-      const docs = await redis.hmGet(keys.readModelStates, names);
-      for (const [i, m] of models.entries()) {
-        const doc = parseStateDoc(docs[i]);
-        const replaced = await resetIfLogWasReplaced({
-          client, redis, keys, projection: m.projection, keyPatterns: [...keyPatterns(m, keys), ...(m.alsoReset?.(keys) ?? []).map(globEscape)], logger: log,
-        });
-        if (replaced || doc?.generation !== generation) {
-          if (!replaced) {
-            log.warn('read model not built in this Redis generation; rebuilding it from the event log', { readModel: m.name });
-            await drop(m);
-          }
-          rebuild.add(m.name);
-          rebuilt.add(m.name);
-        } else if (doc.state === 'rebuilding') rebuild.add(m.name); // carries on from its checkpoint
-      }
-    }
-    const floor = rebuilt.size > 0 ? await opts.rebuildFrom?.() : undefined;
+    const plan = found === null ? await this.planFromNothing() : await this.planInGeneration(found);
+    const { generation, rebuild, rebuilt } = plan;
+    const floor = rebuilt.size > 0 ? await this.opts.rebuildFrom?.() : undefined;
     const tx = redis.multi().set(keys.generation, generation);
     for (const n of rebuild) tx.hSet(keys.readModelStates, n, stateDoc(generation, 'rebuilding', { events: 0 }));
-    for (const m of models) if (floor !== undefined && rebuilt.has(m.name)) checkpoints.saveInTransaction(tx, m.projection, floor);
+    for (const m of models) if (floor !== undefined && rebuilt.has(m.name)) this.checkpoints.saveInTransaction(tx, m.projection, floor);
     await tx.exec();
-    for (const m of models) start(m, rebuild.has(m.name), generation);
+    for (const m of models) this.startModel(m, rebuild.has(m.name), generation);
   }
 
-  async function stopAll(): Promise<void> {
-    const all = [...running.values()];
-    running.clear();
+  /** No marker: every read model is dropped and rebuilt in a new generation. */
+  private async planFromNothing(): Promise<StartPlan> {
+    this.log.warn('Redis holds no read models of this service (first start, or Redis lost its data): rebuilding every read model from the event log', { readModels: this.names });
+    for (const m of this.opts.models) await this.drop(m);
+    this.generation = randomUUID();
+    return { generation: this.generation, rebuild: new Set(this.names), rebuilt: new Set(this.names) };
+  }
+
+  /** Marker `found`: each read model is kept, carries on rebuilding, or is rebuilt alone. */
+  private async planInGeneration(found: string): Promise<StartPlan> {
+    const { client, redis, keys, models } = this.opts;
+    this.generation = found;
+    const plan: StartPlan = { generation: found, rebuild: new Set(), rebuilt: new Set() };
+    const docs = await redis.hmGet(keys.readModelStates, this.names);
+    for (const [i, m] of models.entries()) {
+      const doc = parseStateDoc(docs[i]);
+      const replaced = await resetIfLogWasReplaced({
+        client, redis, keys, projection: m.projection, keyPatterns: [...keyPatterns(m, keys), ...(m.alsoReset?.(keys) ?? []).map(globEscape)], logger: this.log,
+      });
+      if (replaced || doc?.generation !== found) {
+        if (!replaced) {
+          this.log.warn('read model not built in this Redis generation; rebuilding it from the event log', { readModel: m.name });
+          await this.drop(m);
+        }
+        plan.rebuild.add(m.name);
+        plan.rebuilt.add(m.name);
+      } else if (doc.state === 'rebuilding') plan.rebuild.add(m.name); // carries on from its checkpoint
+    }
+    return plan;
+  }
+
+  private async stopAll(): Promise<void> {
+    const all = [...this.running.values()];
+    this.running.clear();
     // A projection stopping saves its checkpoint; with Redis away that fails,
     // and it does not matter: everything is dropped before starting again.
     await Promise.all(all.map((r) => r.sub.stop().catch(() => undefined)));
   }
 
-  async function recover(found: string | null): Promise<void> {
-    log.warn(
+  private async recover(found: string | null): Promise<void> {
+    this.log.warn(
       found === null
         ? 'Redis lost the read models (the generation marker is gone): rebuilding every read model from the event log'
         : 'the read models were rebuilt under another generation: restarting the projections on it',
-      { readModels: names },
+      { readModels: this.names },
     );
-    for (const n of names) if (gates.get(n)?.opened) gates.set(n, newGate());
-    generation = undefined;
-    await stopAll();
-    await establish();
+    for (const n of this.names) if (this.gates.get(n)?.opened) this.gates.set(n, newGate());
+    this.generation = undefined;
+    await this.stopAll();
+    await this.establish();
   }
 
-  /** One look at the marker; serialised, so a slow rebuild start is never overlapped. */
-  const check = (): void => {
-    if (stopping || busy) return;
-    busy = (async () => {
-      try {
-        const found = await redis.get(keys.generation);
-        if (found !== generation || running.size === 0) await recover(found);
-      } catch (err) {
-        // Redis away: the next check (or its reconnection) tries again.
-        log.debug('generation check failed', { err: err instanceof Error ? err.message : String(err) });
-      } finally {
-        busy = undefined;
-      }
-    })();
-  };
-
-  async function progress(): Promise<void> {
-    const rebuilding = [...running.values()].filter((r) => r.rebuilding);
+  private async progress(): Promise<void> {
+    const { client, redis, keys } = this.opts;
+    const rebuilding = [...this.running.values()].filter((r) => r.rebuilding);
     if (rebuilding.length === 0) return;
     const head = await logHead(client).catch(() => undefined);
     for (const r of rebuilding) {
       const position = r.sub.position;
       const fields = { readModel: r.model.name, events: r.events, position: positionToString(position), logHead: positionToString(head), percent: percentOf(position, head) };
-      log.info('read model rebuilding', fields);
+      this.log.info('read model rebuilding', fields);
       await redis
         .hSet(keys.readModelStates, r.model.name, stateDoc(r.generation, 'rebuilding', { events: r.events, position: fields.position, since: new Date(r.startedAt).toISOString() }))
         .catch(() => undefined);
     }
   }
-
-  busy = establish()
-    .catch((err: unknown) => log.error('read models did not start; retrying', { err }))
-    .finally(() => (busy = undefined));
-  const checker = setInterval(check, opts.checkEveryMs ?? 1000);
-  const reporter = setInterval(() => void progress(), opts.progressEveryMs ?? 5000);
-  checker.unref();
-  reporter.unref();
-  redis.on('ready', check);
-
-  return {
-    ready: (name) => {
-      const gate = gates.get(name);
-      if (!gate) return Promise.reject(new Error(`no read model ${JSON.stringify(name)}`));
-      // Only opened gates are replaced by a rebuild, so a pending one stays current.
-      return gate.promise;
-    },
-    subscription: (name) => running.get(name)?.sub,
-    async stop() {
-      stopping = true;
-      clearInterval(checker);
-      clearInterval(reporter);
-      redis.off('ready', check);
-      await busy;
-      await stopAll();
-    },
-  };
 }

@@ -7,12 +7,14 @@ import { getSemigroup, type NonEmptyArray } from 'fp-ts/NonEmptyArray';
 import { pipe } from 'fp-ts/function';
 import {
   envVar,
+  esdbConnectionString,
   formatEnvError,
   hostName,
   intInRange,
   intList,
   listOf,
   nonEmptyText,
+  textOfAtLeast,
   oneOf,
   positiveNumber,
   urlPathPrefix,
@@ -74,6 +76,8 @@ export interface Config {
   readonly startupTimeoutMs: number;
   /** Password of the built-in `admin` user on first start; unset = the well-known default. */
   readonly adminPassword: string | undefined;
+  /** PAGE_MARKER_KEY: signs page markers (src/core/paging.ts); unset = a random key per process, so markers work only on the api process that issued them. */
+  readonly pageMarkerKey: string | undefined;
   /** READER_SECRET_KEY (base64, 32 bytes): seals IoT reader passwords; unset: a key file in DATA_DIR (src/core/secret-box.ts). */
   readonly readerSecretKey: string | undefined;
   /** Item engine state snapshots, kept under DATA_DIR/engine-snapshots (docs/item-processing.md, "Snapshots"). */
@@ -148,7 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): E.Either<ConfigError[], Conf
       esConnectionString: field(
         env,
         'EVENTSTORE_CONNECTION_STRING',
-        urlWithScheme(['esdb', 'esdb+discover']),
+        esdbConnectionString,
         undefined,
         'url',
       ),
@@ -171,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): E.Either<ConfigError[], Conf
       startupTimeoutMs: field(env, 'STARTUP_TIMEOUT_MS', positiveMs, 30_000),
       adminPassword: field(env, 'ADMIN_PASSWORD', nonEmptyText, undefined, 'secret'),
       readerSecretKey: field(env, 'READER_SECRET_KEY', nonEmptyText, undefined, 'secret'),
+      pageMarkerKey: field(env, 'PAGE_MARKER_KEY', textOfAtLeast(16), undefined, 'secret'),
       snapshotEveryChanges: field(env, 'ENGINE_SNAPSHOT_EVERY_CHANGES', intInRange(0, MAX_TIMER_MS), 100_000),
       snapshotIntervalMs: field(env, 'ENGINE_SNAPSHOT_INTERVAL_MS', intInRange(0, MAX_TIMER_MS), 300_000),
       enginePartitionCount: field(env, 'ENGINE_PARTITIONS', intInRange(1, MAX_ENGINE_PARTITIONS), 1),
@@ -222,6 +227,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): E.Either<ConfigError[], Conf
         startupTimeoutMs: v.startupTimeoutMs,
         adminPassword: v.adminPassword,
         readerSecretKey: v.readerSecretKey,
+        pageMarkerKey: v.pageMarkerKey,
         engineSnapshots: { everyChanges: v.snapshotEveryChanges, everyMs: v.snapshotIntervalMs },
         enginePartitions: {
           count: v.enginePartitionCount,

@@ -43,6 +43,7 @@ describe('config', () => {
         startupTimeoutMs: 30_000,
         adminPassword: undefined,
         readerSecretKey: undefined,
+        pageMarkerKey: undefined,
         engineSnapshots: { everyChanges: 100_000, everyMs: 300_000 },
         enginePartitions: { count: 1, owned: [0], leaseMs: 10_000 },
         metricsPort: undefined,
@@ -95,6 +96,7 @@ describe('config', () => {
         ENGINE_SNAPSHOT_EVERY_CHANGES: '0',
         ENGINE_SNAPSHOT_INTERVAL_MS: '60000',
         ENGINE_PARTITIONS: '4',
+        PAGE_MARKER_KEY: 'a-key-of-32-characters-for-pages',
         AMQP_QUEUE_TYPE: 'Quorum',
         ENGINE_PARTITION_IDS: '3, 1,1',
         ENGINE_LEASE_MS: '5000',
@@ -131,6 +133,7 @@ describe('config', () => {
         startupTimeoutMs: 2000,
         adminPassword: 's3cret',
         readerSecretKey: undefined,
+        pageMarkerKey: 'a-key-of-32-characters-for-pages',
         engineSnapshots: { everyChanges: 0, everyMs: 60_000 },
         enginePartitions: { count: 4, owned: [1, 3], leaseMs: 5000 },
         metricsPort: 9464,
@@ -152,6 +155,12 @@ describe('config', () => {
     it('accepts esdb+discover connection strings', () => {
       const cs = 'esdb+discover://admin:changeit@cluster.local:2113?tls=true';
       expect(ok({ EVENTSTORE_CONNECTION_STRING: cs }).eventStore.connectionString).to.equal(cs);
+    });
+
+    it('accepts the gossip seeds of a cluster as a comma-separated host list', () => {
+      for (const cs of ['esdb+discover://es1:2113,es2:2113,es3:2113?tls=false', 'esdb://admin:changeit@10.0.0.1:2113,[::1]:2113,es3?tls=true&nodePreference=leader']) {
+        expect(ok({ EVENTSTORE_CONNECTION_STRING: cs }).eventStore.connectionString).to.equal(cs);
+      }
     });
   });
 
@@ -188,6 +197,9 @@ describe('config', () => {
       ['ROOT_PATH', 'itemsense', 'expected a URL path'],
       ['ROOT_PATH', '/item sense', 'expected a URL path'],
       ['EVENTSTORE_CONNECTION_STRING', 'http://es:2113', 'esdb://'],
+      ['EVENTSTORE_CONNECTION_STRING', 'esdb://es1:2113,,es3:2113', 'comma-separated list of host:port'],
+      ['EVENTSTORE_CONNECTION_STRING', 'esdb+discover://es 1:2113', 'esdb+discover://'],
+      ['EVENTSTORE_CONNECTION_STRING', 'esdb://', 'esdb://'],
       ['EVENTSTORE_HOST', 'a b', 'expected a host name'],
       ['EVENTSTORE_PORT', '99999', 'expected an integer 0-65535'],
       ['EVENTSTORE_MAX_APPEND_SIZE', '0', 'expected an integer 1-'],

@@ -2,6 +2,7 @@
 // a JSON log line naming each bad variable), then arm graceful shutdown.
 import { ConfigurationError, loadConfigOrThrow, type Config } from '../config';
 import { setLogLevel, type Logger } from '../core/logger';
+import { configurePageMarkerKey } from '../core/paging';
 import { Shutdown } from '../core/shutdown';
 import { installCrashHandlers } from './crash';
 
@@ -20,6 +21,8 @@ export function bootstrap(logger: Logger): Bootstrapped {
     process.exit(1);
   }
   setLogLevel(config.logLevel);
+  // One key for every api process behind a load balancer: a page marker issued by one is accepted by the others.
+  if (config.pageMarkerKey !== undefined) configurePageMarkerKey(config.pageMarkerKey);
   const shutdown = new Shutdown({ logger: logger.child('shutdown'), timeoutMs: config.shutdownTimeoutMs });
   shutdown.installSignalHandlers();
   installCrashHandlers(logger, shutdown);

@@ -101,6 +101,21 @@ export function urlWithScheme(schemes: readonly string[]): EnvCodec<string> {
   });
 }
 
+/**
+ * An EventStoreDB/KurrentDB connection string: `esdb://` or `esdb+discover://`,
+ * optional credentials, then one host or a comma-separated list of them (the
+ * gossip seeds of a cluster: `esdb+discover://es1:2113,es2:2113,es3:2113`),
+ * each with an optional port, then an optional path and query. The WHATWG
+ * URL parser refuses the list form, so it is checked here.
+ */
+export const esdbConnectionString: EnvCodec<string> = decoder('esdb', (s, c) => {
+  const expected = 'expected a URL starting with esdb:// or esdb+discover:// with one host or a comma-separated list of host:port';
+  const m = /^esdb(\+discover)?:\/\/(?:[^@/?#]*@)?([^@/?#]+)(\/[^?#]*)?(\?[^#]*)?$/.exec(s);
+  const hosts = m?.[2]?.split(',') ?? [];
+  const hostOk = (h: string): boolean => /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(:\d{1,5})?$/.test(h) && !h.startsWith('-');
+  return hosts.length > 0 && hosts.every(hostOk) ? t.success(s) : t.failure(s, c, expected);
+});
+
 /** A host name or IP address literal, without scheme or port. */
 export const hostName: EnvCodec<string> = decoder('host', (s, c) =>
   /^[A-Za-z0-9._:-]+$/.test(s) && !s.startsWith('-')
@@ -119,6 +134,11 @@ export const urlPathPrefix: EnvCodec<string> = decoder('urlPath', (s, c) =>
 );
 
 export const nonEmptyText: EnvCodec<string> = decoder('text', (s) => t.success(s));
+
+/** Text of at least `min` characters (keys). */
+export function textOfAtLeast(min: number): EnvCodec<string> {
+  return decoder(`text(>=${min})`, (s, c) => (s.length >= min ? t.success(s) : t.failure(s, c, `expected at least ${min} characters`)));
+}
 
 /** How a received value may appear in an error message. */
 export type Display = 'plain' | 'secret' | 'url';

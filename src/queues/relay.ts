@@ -12,7 +12,7 @@ import { streamNameFilter, type EventStoreDBClient } from '@eventstore/db-client
 import type { RedisClient } from '../core/redis/connect';
 import type { RedisKeys } from '../core/redis/keys';
 import type { Logger } from '../core/logger';
-import { retry, type BackoffPolicy } from '../core/retry';
+import { retry } from '../core/retry';
 import type { BackgroundWork } from '../slice';
 import { connectAmqp, type AmqpConnection } from '../core/amqp/connect';
 import { InMemoryCheckpointStore, RedisCheckpointStore, rememberingSaves, runSubscription, type RunningSubscription } from '../core/subscriptions';
@@ -170,115 +170,144 @@ const MAX_IN_FLIGHT = { batches: 256, messages: 20_000 };
 const RELAY_FILTER = streamNameFilter({ prefixes: [ENGINE_STREAM_PREFIX, HEALTH_STREAM_PREFIX, QUEUE_STREAM_PREFIX] });
 
 export function startRelay(opts: RelayOptions): RunningRelay {
-  const logger = opts.logger;
-  let stopping = false;
-  let connection: AmqpConnection | undefined;
-  let publisher: ConfirmPublisher | undefined;
+  const relay = new Relay(opts);
+  return { started: relay.started, stop: () => relay.stop() };
+}
+
+/**
+ * One relay process: the lease (only one relay publishes), the start-up
+ * retried with back-off, the broker side (connection, publisher) and the
+ * session that subscribes and publishes, standing by again when the lease
+ * goes to another relay.
+ */
+class Relay {
+  readonly started: Promise<RunningSubscription>;
+  private readonly logger: Logger;
+  private stopping = false;
+  private connection: AmqpConnection | undefined;
+  private publisher: ConfirmPublisher | undefined;
   // Remembering what it saved: a Redis that lost its data must not make a
   // resubscription publish the whole log again.
-  const store = rememberingSaves(new RedisCheckpointStore(opts.redis, opts.keys.checkpointPrefix));
-  let stopCheckpoints: (() => Promise<void>) | undefined;
+  private readonly store: ReturnType<typeof rememberingSaves>;
+  private stopCheckpoints: (() => Promise<void>) | undefined;
   // stop() during start-up: ends the connect attempt, the registry read and the wait before the next attempt.
-  const abort = new AbortController();
-  const limits = opts.window ?? { ...MAX_IN_FLIGHT, flushEvery: FLUSH_EVERY };
+  private readonly abort = new AbortController();
+  private readonly lease: RedisLease;
+  /** The start-up in progress or done: `started`, or a later one after the lease was lost. */
+  private current: Promise<RunningSubscription>;
+  private readonly removeProbe: () => void;
 
-  const lease = new RedisLease(opts.redis, opts.keys.relayLease, opts.leaseMs ?? 10_000, logger);
+  constructor(private readonly opts: RelayOptions) {
+    this.logger = opts.logger;
+    this.store = rememberingSaves(new RedisCheckpointStore(opts.redis, opts.keys.checkpointPrefix));
+    this.lease = new RedisLease(opts.redis, opts.keys.relayLease, opts.leaseMs ?? 10_000, this.logger);
+    // Lag: the events after the last confirmed checkpoint (what the queues have not surely received).
+    this.removeProbe = addScrapeProbe(async () => {
+      const late = await behindLog(opts.client, RELAY_FILTER, await this.store.load(RELAY_SUBSCRIPTION));
+      metrics.relayLagEvents.set(late.n);
+      metrics.relayLagSeconds.set(ageSeconds(late.oldest));
+    });
+    this.started = this.run();
+    this.current = this.started;
+    // Rejects only when stop() ends the start-up.
+    this.started.catch(() => undefined);
+  }
 
-  const startOnce = async (): Promise<RunningSubscription> => {
+  async stop(): Promise<void> {
+    this.removeProbe();
+    this.stopping = true;
+    this.abort.abort();
+    await this.current.catch(() => undefined);
+    // Bounded: with the broker gone, confirms never come; stopping the publisher then ends the waits.
+    const stoppedCleanly = await Promise.race([this.stopCheckpoints?.().then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 5000).unref())]);
+    await this.publisher?.stop();
+    if (!stoppedCleanly) await this.stopCheckpoints?.().catch(() => undefined);
+    await this.connection?.close().catch(() => undefined);
+    // After the last checkpoint save: a standby takes over at once, from there.
+    await this.lease.release();
+  }
+
+  /**
+   * Starts until it succeeds or stop() is called. A failed start (broker or
+   * event store not reachable yet, a start-up timeout) is retried with
+   * back-off: the rest of the process runs on meanwhile, so giving up would
+   * leave the queues dead.
+   */
+  private async run(): Promise<RunningSubscription> {
+    // stop() aborts: the failure in hand escapes, also from the middle of a wait.
+    const running = await retry(() => this.startOnce(), {
+      backoff: this.opts.startRetry ?? { initialMs: 1000, maxMs: 30_000 },
+      signal: this.abort.signal,
+      onRetry: async (err, { attempt, delayMs }) => {
+        // What a half-done attempt opened is closed (stop() would not see it any more); the next attempt opens its own.
+        await this.closeBrokerSide();
+        // A standby relay may do better meanwhile (its broker or event store may be reachable).
+        await this.lease.release();
+        this.logger.warn('relay: start failed, retrying', { attempt, delayMs, err: err instanceof Error ? err.message : String(err) });
+      },
+    });
+    this.lease.keep(() => void this.standBy());
+    return running;
+  }
+
+  private async startOnce(): Promise<RunningSubscription> {
+    const { opts, logger } = this;
     // Standby until no other relay publishes (a second relay process waits here).
-    await lease.acquire(abort.signal);
+    await this.lease.acquire(this.abort.signal);
     await resetIfLogWasReplaced({ client: opts.client, redis: opts.redis, keys: opts.keys, projection: RELAY_SUBSCRIPTION, keyPatterns: [], logger });
-    connection = await connectAmqp(opts.brokerUrl, logger.child('amqp'), opts.startupTimeoutMs ?? 30_000, relayConnectionName(), abort.signal);
-    if (stopping) throw new Error('relay stopped during start-up');
+    const connection = await connectAmqp(opts.brokerUrl, logger.child('amqp'), opts.startupTimeoutMs ?? 30_000, relayConnectionName(), this.abort.signal);
+    this.connection = connection;
+    if (this.stopping) throw new Error('relay stopped during start-up');
     const pub = new ConfirmPublisher(connection.model, logger, opts.publisher);
-    publisher = pub;
-    const registry = await loadRegistry(opts.client, logger, abort.signal);
+    this.publisher = pub;
+    const registry = await loadRegistry(opts.client, logger, this.abort.signal);
     // Bodies of the messages in flight: one slab (./body-slab.ts) for the life of this start.
     const slab = new BodySlab();
-    if (stopping) throw new Error('relay stopped during start-up');
-    // After a broker restart without persistence (or an expiry) the queues are gone: declare them all again.
+    if (this.stopping) throw new Error('relay stopped during start-up');
+    await this.redeclare(pub, registry);
+    const session = new RelaySession({
+      client: opts.client, redis: opts.redis, keys: opts.keys, logger, name: RELAY_SUBSCRIPTION, codecs: relayEvents, filter: RELAY_FILTER,
+      store: this.store, model: connection.model, publisher: pub, registry, slab, messagesOf,
+      window: opts.window ?? { ...MAX_IN_FLIGHT, flushEvery: FLUSH_EVERY }, maxBatchSize: opts.maxBatchSize ?? 1000,
+      retirement: opts.retirement ?? { idleMs: 0, checkEveryMs: 1 }, stopping: () => this.stopping,
+    });
+    logger.info('relay started', { queues: registry.size });
+    this.stopCheckpoints = () => session.stop();
+    return session.subscription;
+  }
+
+  /** After a broker restart without persistence (or an expiry) the queues are gone: declare them all again. */
+  private async redeclare(pub: ConfirmPublisher, registry: QueueRegistry): Promise<void> {
     try {
       await pub.declare(registry.names());
     } catch (err) {
       // Not fatal: a message for a missing queue comes back and redeclares it (publisher.ts).
-      logger.warn('relay: could not redeclare the queues at start', { err: err instanceof Error ? err.message : String(err) });
+      this.logger.warn('relay: could not redeclare the queues at start', { err: err instanceof Error ? err.message : String(err) });
     }
+  }
 
-    const session = new RelaySession({
-      client: opts.client, redis: opts.redis, keys: opts.keys, logger, name: RELAY_SUBSCRIPTION, codecs: relayEvents, filter: RELAY_FILTER,
-      store, model: connection.model, publisher: pub, registry, slab, messagesOf, window: limits, maxBatchSize: opts.maxBatchSize ?? 1000,
-      retirement: opts.retirement ?? { idleMs: 0, checkEveryMs: 1 }, stopping: () => stopping,
-    });
-    logger.info('relay started', { queues: registry.size });
-    stopCheckpoints = () => session.stop();
-    return session.subscription;
-  };
-
-  // A failed start (broker or event store not reachable yet, a start-up timeout) is retried with back-off until it
-  // succeeds or stop() is called: the rest of the process runs on meanwhile, so giving up would leave the queues dead.
-  const startRetry: BackoffPolicy = opts.startRetry ?? { initialMs: 1000, maxMs: 30_000 };
-  const closeBrokerSide = async (): Promise<void> => {
-    const [pub, conn] = [publisher, connection];
-    publisher = undefined;
-    connection = undefined;
+  private async closeBrokerSide(): Promise<void> {
+    const [pub, conn] = [this.publisher, this.connection];
+    this.publisher = undefined;
+    this.connection = undefined;
     await pub?.stop().catch(() => undefined);
     await conn?.close().catch(() => undefined);
-  };
-  // The lease went to another relay (ours expired, e.g. while this process was paused, and a standby took it): stop
-  // publishing at once and stand by again; the other relay resumes from the saved checkpoint (duplicates possible,
-  // nothing lost).
-  const standBy = async (): Promise<void> => {
-    logger.error('relay: lease lost to another relay; stopping publishing and standing by', { holder: lease.holder });
-    const stopNow = stopCheckpoints;
-    stopCheckpoints = undefined;
-    await Promise.race([stopNow?.(), new Promise((r) => setTimeout(r, 5000).unref())]);
-    await closeBrokerSide();
-    if (stopping) return;
-    current = run();
-    current.catch(() => undefined); // rejects only when stop() ends it; stop() awaits it
-  };
-  const run = async (): Promise<RunningSubscription> => {
-    // stop() aborts: the failure in hand escapes, also from the middle of a wait.
-    const running = await retry(startOnce, {
-      backoff: startRetry,
-      signal: abort.signal,
-      onRetry: async (err, { attempt, delayMs }) => {
-        // What a half-done attempt opened is closed (stop() would not see it any more); the next attempt opens its own.
-        await closeBrokerSide();
-        // A standby relay may do better meanwhile (its broker or event store may be reachable).
-        await lease.release();
-        logger.warn('relay: start failed, retrying', { attempt, delayMs, err: err instanceof Error ? err.message : String(err) });
-      },
-    });
-    lease.keep(() => void standBy());
-    return running;
-  };
-  // Lag: the events after the last confirmed checkpoint (what the queues have not surely received).
-  const removeProbe = addScrapeProbe(async () => {
-    const late = await behindLog(opts.client, RELAY_FILTER, await store.load(RELAY_SUBSCRIPTION));
-    metrics.relayLagEvents.set(late.n);
-    metrics.relayLagSeconds.set(ageSeconds(late.oldest));
-  });
-  const started = run();
-  /** The start-up in progress or done: `started`, or a later one after the lease was lost. */
-  let current = started;
-  // Rejects only when stop() ends the start-up.
-  started.catch(() => undefined);
+  }
 
-  return {
-    started,
-    async stop() {
-      removeProbe();
-      stopping = true;
-      abort.abort();
-      await current.catch(() => undefined);
-      // Bounded: with the broker gone, confirms never come; stopping the publisher then ends the waits.
-      const stoppedCleanly = await Promise.race([stopCheckpoints?.().then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 5000).unref())]);
-      await publisher?.stop();
-      if (!stoppedCleanly) await stopCheckpoints?.().catch(() => undefined);
-      await connection?.close().catch(() => undefined);
-      // After the last checkpoint save: a standby takes over at once, from there.
-      await lease.release();
-    },
-  };
+  /**
+   * The lease went to another relay (ours expired, e.g. while this process
+   * was paused, and a standby took it): stop publishing at once and stand by
+   * again; the other relay resumes from the saved checkpoint (duplicates
+   * possible, nothing lost).
+   */
+  private async standBy(): Promise<void> {
+    this.logger.error('relay: lease lost to another relay; stopping publishing and standing by', { holder: this.lease.holder });
+    const stopNow = this.stopCheckpoints;
+    this.stopCheckpoints = undefined;
+    await Promise.race([stopNow?.(), new Promise((r) => setTimeout(r, 5000).unref())]);
+    await this.closeBrokerSide();
+    if (this.stopping) return;
+    this.current = this.run();
+    this.current.catch(() => undefined); // rejects only when stop() ends it; stop() awaits it
+  }
 }

@@ -18,6 +18,15 @@ export interface AmqpConnection {
   close(): Promise<void>;
 }
 
+/** What the connection's events tell: read by the recovery schedule, the health check and the start-up error. */
+interface LinkState {
+  connected: boolean;
+  everConnected: boolean;
+  closing: boolean;
+  /** The last failed connect attempt's message, for the start-up error. */
+  lastFailure: string;
+}
+
 export async function connectAmqp(
   url: string,
   logger: Logger,
@@ -29,10 +38,7 @@ export async function connectAmqp(
   signal?.throwIfAborted();
   const shownUrl = redactUrl(url);
   const deadline = Date.now() + startupTimeoutMs;
-  let connected = false;
-  let everConnected = false;
-  let closing = false;
-
+  const state: LinkState = { connected: false, everConnected: false, closing: false, lastFailure: '' };
   const model = await amqp.connect(url, {
     // Shown in the RabbitMQ management UI, so operators can tell processes apart.
     clientProperties: { connection_name: connectionName },
@@ -42,61 +48,68 @@ export async function connectAmqp(
       maxRetries: Infinity,
       calculateDelay: (attempt: number): number => {
         // Throwing makes amqplib give up, which rejects waitForConnect().
-        if (!everConnected && Date.now() >= deadline) {
+        if (!state.everConnected && Date.now() >= deadline) {
           throw new Error(`RabbitMQ at ${shownUrl} not reachable within ${startupTimeoutMs} ms`);
         }
         return backoffDelay(RECONNECT, attempt - 1);
       },
     },
   });
-  let lastFailure = '';
+  followConnection(model, state, logger, shownUrl);
+  await firstConnection(model, state, signal);
+  logger.info('amqp connected', { url: shownUrl });
+  return {
+    model,
+    isConnected: () => state.connected,
+    async health(timeoutMs) {
+      // Channel operations wait for a connection during recovery; fail fast instead.
+      if (!state.connected) throw new Error('not connected');
+      const ch = await withTimeout(model.createChannel(), timeoutMs, 'amqp');
+      await ch.close();
+    },
+    async close() {
+      state.closing = true;
+      await model.close();
+      state.connected = false;
+    },
+  };
+}
+
+/** Keeps `state` up to date with the connection's events and logs them. */
+function followConnection(model: amqp.RecoveringChannelModel, state: LinkState, logger: Logger, shownUrl: string): void {
   model.on('connect', () => {
-    if (everConnected) logger.info('amqp reconnected', { url: shownUrl });
-    connected = true;
-    everConnected = true;
+    if (state.everConnected) logger.info('amqp reconnected', { url: shownUrl });
+    state.connected = true;
+    state.everConnected = true;
   });
   model.on('disconnect', (err: Error) => {
-    connected = false;
-    if (!closing) logger.warn('amqp connection lost', { url: shownUrl, err: err.message });
+    state.connected = false;
+    if (!state.closing) logger.warn('amqp connection lost', { url: shownUrl, err: err.message });
   });
   model.on('connect-failed', (err: Error) => {
-    lastFailure = err.message;
+    state.lastFailure = err.message;
   });
   model.on('reconnect-failed', (err: Error) => {
     // Before the first connection the caller reports the failure itself.
-    if (everConnected) logger.error('amqp gave up reconnecting', { url: shownUrl, err });
+    if (state.everConnected) logger.error('amqp gave up reconnecting', { url: shownUrl, err });
   });
   model.on('error', (err: Error) => logger.warn('amqp connection error', { url: shownUrl, err: err.message }));
   model.on('blocked', (reason: string) => logger.warn('amqp connection blocked by broker', { reason }));
   model.on('unblocked', () => logger.info('amqp connection unblocked'));
   model.on('handler-error', (err: Error, event: string) => logger.error('amqp event handler threw', { event, err }));
+}
 
+/** Resolves once connected; rejects when recovery gives up (with the last attempt's error) or `signal` aborts. */
+async function firstConnection(model: amqp.RecoveringChannelModel, state: LinkState, signal: AbortSignal | undefined): Promise<void> {
   // close() rejects waitForConnect() and cancels the next attempt; a socket still opening is closed once it opens.
   const giveUp = (): void => void model.close().catch(() => undefined);
   signal?.addEventListener('abort', giveUp, { once: true });
   try {
     await model.waitForConnect();
   } catch (err) {
-    const detail = lastFailure === '' ? '' : ` (last error: ${lastFailure})`;
+    const detail = state.lastFailure === '' ? '' : ` (last error: ${state.lastFailure})`;
     throw new Error(`${err instanceof Error ? err.message : String(err)}${detail}`, { cause: err });
   } finally {
     signal?.removeEventListener('abort', giveUp);
   }
-  logger.info('amqp connected', { url: shownUrl });
-
-  return {
-    model,
-    isConnected: () => connected,
-    async health(timeoutMs) {
-      // Channel operations wait for a connection during recovery; fail fast instead.
-      if (!connected) throw new Error('not connected');
-      const ch = await withTimeout(model.createChannel(), timeoutMs, 'amqp');
-      await ch.close();
-    },
-    async close() {
-      closing = true;
-      await model.close();
-      connected = false;
-    },
-  };
 }

@@ -5,13 +5,12 @@
 // back-off and jitter until the repository answers 2xx; only then does the
 // checkpoint (./progress.ts) move past its events. So a crash resends at
 // most the document that was in flight, and skips nothing.
-import { setTimeout as delay } from 'node:timers/promises';
 import { streamNameFilter, type EventStoreDBClient } from '@eventstore/db-client';
 import type { RedisClient } from '../../core/redis/connect';
 import type { RedisKeys } from '../../core/redis/keys';
 import type { Logger } from '../../core/logger';
 import { redactUrl } from '../../core/url';
-import { backoffDelay, type BackoffPolicy } from '../../core/retry';
+import { retry, type BackoffPolicy } from '../../core/retry';
 import { addScrapeProbe, ageSeconds, metrics } from '../../core/metrics';
 import { behindLog } from '../../core/subscriptions/behind';
 import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../core/subscriptions';
@@ -46,6 +45,17 @@ export interface RunningPush {
   stop(): Promise<void>;
 }
 
+/** A document the repository did not take (an HTTP error or no answer): sent again after the back-off. */
+class NotAcknowledged extends Error {
+  constructor(
+    message: string,
+    /** The failures metric's label: `network` or `http_<status>`. */
+    readonly reason: string,
+  ) {
+    super(message);
+  }
+}
+
 export async function startRepositoryPush(opts: PushOptions): Promise<RunningPush> {
   const { repository: repo, redis, keys } = opts;
   const name = captureSubscription(repo.name);
@@ -70,33 +80,31 @@ export async function startRepositoryPush(opts: PushOptions): Promise<RunningPus
   };
 
   /** Resolves once the repository acknowledged `body` (2xx); rejects only when stopped. */
-  const post = async (body: string, events: number): Promise<void> => {
-    for (let attempt = 1; ; attempt++) {
-      let failure: string;
-      let reason = 'network';
+  const post = (body: string, events: number): Promise<void> =>
+    retry(async (attempt) => {
       if (attempt > 1) metrics.epcisRetries.inc(label);
+      let res: Response;
       try {
-        const res = await fetch(repo.captureUrl, { method: 'POST', headers, body, signal: AbortSignal.any([abort.signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]) });
-        await res.arrayBuffer().catch(() => undefined);
-        if (res.ok) {
-          logger.debug('epcis capture: document acknowledged', { status: res.status, events, attempt });
-          metrics.epcisDocumentsSent.inc(label);
-          metrics.epcisEventsSent.inc(label, events);
-          return;
-        }
-        failure = `HTTP ${res.status}`;
-        reason = `http_${res.status}`;
+        res = await fetch(repo.captureUrl, { method: 'POST', headers, body, signal: AbortSignal.any([abort.signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]) });
       } catch (err) {
         if (abort.signal.aborted) throw new Error('epcis capture stopped', { cause: err });
-        failure = err instanceof Error ? (err.cause instanceof Error ? `${err.message}: ${err.cause.message}` : err.message) : String(err);
+        throw new NotAcknowledged(err instanceof Error ? (err.cause instanceof Error ? `${err.message}: ${err.cause.message}` : err.message) : String(err), 'network');
       }
-      metrics.epcisFailures.inc({ ...label, reason });
-      // attempt counts from 1; the back-off's first failure is 0.
-      const delayMs = backoffDelay(opts.retry ?? CAPTURE_BACKOFF, attempt - 1);
-      logger.warn('epcis capture: repository did not acknowledge a document; retrying', { repository: repo.name, url: redactUrl(repo.captureUrl), failure, attempt, delayMs, events });
-      await delay(delayMs, undefined, { signal: abort.signal });
-    }
-  };
+      await res.arrayBuffer().catch(() => undefined);
+      if (!res.ok) throw new NotAcknowledged(`HTTP ${res.status}`, `http_${res.status}`);
+      logger.debug('epcis capture: document acknowledged', { status: res.status, events, attempt });
+      metrics.epcisDocumentsSent.inc(label);
+      metrics.epcisEventsSent.inc(label, events);
+    }, {
+      backoff: opts.retry ?? CAPTURE_BACKOFF,
+      signal: abort.signal,
+      retryable: (err) => err instanceof NotAcknowledged,
+      onRetry: (err, { attempt, delayMs }) => {
+        const { message: failure, reason } = err as NotAcknowledged;
+        metrics.epcisFailures.inc({ ...label, reason });
+        logger.warn('epcis capture: repository did not acknowledge a document; retrying', { repository: repo.name, url: redactUrl(repo.captureUrl), failure, attempt, delayMs, events });
+      },
+    });
 
   const filter = streamNameFilter({ prefixes: [ENGINE_STREAM_PREFIX] });
   const sub: RunningSubscription = runSubscription({
