@@ -2,12 +2,18 @@
 import { useEffect, useState } from 'preact/hooks';
 import { html } from '../html.js';
 import { api, get } from '../api.js';
-import { Age, StatusPill, Time } from '../format.js';
+import { Age, age, StatusPill, Time } from '../format.js';
 import { useLive, useLoad } from '../live.js';
 import { ErrorText, gatherPage, PAGE_SIZES, Pager, VirtualTable } from './common.js';
 
 const TYPES = ['CONNECTION', 'THROUGHPUT', 'CLOCK_SYNC', 'HARDWARE_FAULT', 'SOFTWARE_FAULT', 'LIFECYCLE', 'UNCLASSIFIED'];
 const STATUSES = ['connectionStatus', 'throughputStatus', 'clockSyncStatus', 'hardwareStatus', 'softwareStatus'];
+
+/** What the reader last said of its own temperature, with when it said it; a dash when it never did. */
+function Temperature({ t }) {
+  if (!t) return html`<span class="muted">–</span>`;
+  return html`<span title=${`reported ${new Date(t.at).toLocaleString()}`}>${t.celsius.toFixed(1)} °C</span> <span class="muted">${age(t.at)}</span>`;
+}
 
 export function HealthScreen() {
   const [readers, readersError, reloadReaders] = useLoad(() => get('/health/v1/readers'));
@@ -44,9 +50,10 @@ export function HealthScreen() {
   const set = (k) => (e) => setForm({ ...form, [k]: e.target.value });
   return html`<h1>Reader health</h1>
   <${ErrorText} error=${readersError} />
-  <div class="table-wrap" style="max-height:40vh"><table data-testid="reader-health"><thead><tr><th>Reader</th><th>State</th><th>Last check-in</th>${STATUSES.map((s) => html`<th>${s.replace('Status', '')}</th>`)}<th>Versions</th><th>Last reboot</th></tr></thead>
+  <div class="table-wrap" style="max-height:40vh"><table data-testid="reader-health"><thead><tr><th>Reader</th><th>State</th><th>Last check-in</th>${STATUSES.map((s) => html`<th>${s.replace('Status', '')}</th>`)}<th>Temperature</th><th>Versions</th><th>Last reboot</th></tr></thead>
   <tbody>${(readers ?? []).map((r) => html`<tr><td>${r.readerName}</td><td><${StatusPill} status=${r.state} /></td><td><${Age} iso=${r.lastCheckin} /></td>
     ${STATUSES.map((s) => html`<td><${StatusPill} status=${r[s]?.status} />${r[s]?.code ? html` <code>${r[s].code}</code>` : ''}</td>`)}
+    <td data-testid="temperature"><${Temperature} t=${r.temperature} /></td>
     <td class="muted">${r.version ? Object.entries(r.version).map(([k, v]) => `${k} ${v}`).join(', ') : '–'}</td><td><${Time} iso=${r.lastReboot} />${r.lastRebootReason ? ` (${r.lastRebootReason})` : ''}</td></tr>`)}</tbody></table></div>
   <h2>Events</h2>
   <form class="filters" onSubmit=${apply}>

@@ -18,6 +18,7 @@ import { appendChanges, changes, epc, projected, type Change } from './item-fixt
 import { encodeEvent } from '../../src/core/events';
 import { healthEvents, healthStream } from '../../src/health/events';
 import { waitForValue } from '../support/wait';
+import { agentAuthorization } from '../../src/agents/guard';
 
 describe('console screens in Chromium', function () {
   this.timeout(300_000);
@@ -287,6 +288,21 @@ describe('console screens in Chromium', function () {
     await until(page, `${EVENTS} health events in the table`, async () => (await page.getAttribute('[data-testid=health-events]', 'data-rows')) === String(EVENTS));
     await expectWindowed('health-events', 'tbody tr', expected, 'td:last-child', [0, 41, 1_500, 2_999, 700]);
     await screenshot(page, '13b-health-events-3000');
+  });
+
+  it('reader health: the temperature a reader reports at check-in, and a dash for one that never did', async () => {
+    const [hot, silentReader] = ['temp-reader', 'temp-silent'];
+    for (const name of [hot, silentReader]) {
+      expect((await app.request('POST', '/configuration/v1/readerDefinitions/create', { body: { name, address: '127.0.0.1', type: 'SPEEDWAY' } })).status).to.equal(200);
+      const secret = (await app.request('PUT', `/agent/v1/readers/${name}/secret`)).body.secret as string;
+      const checkin = { agentId: `agent-${name}`, versions: { App: '2.0.0', Firmware: '7.6.1' }, state: 'IDLE', ...(name === hot ? { temperatureCelsius: 47.5 } : {}) };
+      expect((await app.request('POST', `/agent/v1/readers/${name}/checkin`, { body: checkin, auth: agentAuthorization(name, secret) })).status).to.equal(200);
+    }
+    await openScreen('Reader health');
+    const cell = (name: string): string => `[data-testid=reader-health] tr:has(td:text-is("${name}")) [data-testid=temperature]`;
+    await until(page, 'both readers in the health table', async () => (await page.locator(cell(hot)).count()) === 1 && (await page.locator(cell(silentReader)).count()) === 1);
+    expect((await page.textContent(cell(hot)))?.trim()).to.match(/^47\.5 °C/);
+    expect((await page.textContent(cell(silentReader)))?.trim()).to.equal('–');
   });
 
   it('virtualised rows: an item\'s history timeline of 2,500 records keeps a screenful in the DOM, newest first', async () => {
