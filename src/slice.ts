@@ -10,6 +10,7 @@ import type { ResourceDeps } from './core/resource/routes';
 import type { RedisClient } from './core/redis/connect';
 import type { RedisKeys } from './core/redis/keys';
 import type { Logger } from './core/logger';
+import type { EventMetadata } from './core/events';
 import type { UsageSource } from './facilities/usage';
 import type { Config, Role } from './config';
 
@@ -19,6 +20,14 @@ import type { Config, Role } from './config';
  * depends on none of the slices that name readers.
  */
 export type ReaderUsage = (deps: ResourceDeps, reader: string) => Promise<ApiError | undefined>;
+
+/**
+ * What a slice does when a user no longer exists (deleted, or a name about to
+ * be taken by a new user): e.g. revoke what was issued to that name. Declared
+ * here so the users slice depends on none of the slices that keep per-user
+ * things.
+ */
+export type UserGone = (deps: AppDeps, username: string, metadata: EventMetadata) => Promise<void>;
 
 export interface AppDeps extends ResourceDeps {
   readonly redis: RedisClient;
@@ -38,6 +47,8 @@ export interface AppDeps extends ResourceDeps {
   readonly facilityUsage: readonly UsageSource[];
   /** Every slice's readerUsage, for refusing to delete a reader definition in use. */
   readonly readerUsage: readonly ReaderUsage[];
+  /** Every slice's userGone, run by the users slice for a user that no longer exists. */
+  readonly userGone: readonly UserGone[];
   /** RabbitMQ for the AMQP queues: AMQP_URL (the relay connects) and the address clients are given. */
   readonly broker: {
     readonly url: string;
@@ -74,6 +85,8 @@ export interface Slice {
   readonly facilityUsage?: UsageSource;
   /** A 409 while this slice still names the reader definition, else undefined. */
   readonly readerUsage?: ReaderUsage;
+  /** Cleans up what this slice keeps for a user that no longer exists. */
+  readonly userGone?: UserGone;
   /** Idempotent first-start work (e.g. the DEFAULT facility); runs in the api role. */
   bootstrap?(deps: AppDeps): Promise<void>;
   /**

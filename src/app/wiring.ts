@@ -84,6 +84,7 @@ export async function wireSlices(
     readModels,
     facilityUsage: slices.flatMap((s) => (s.facilityUsage ? [s.facilityUsage] : [])),
     readerUsage: slices.flatMap((s) => (s.readerUsage ? [s.readerUsage] : [])),
+    userGone: slices.flatMap((s) => (s.userGone ? [s.userGone] : [])),
     epcis: { locationBaseUrl: config.epcisLocationBaseUrl },
     broker: { url: config.amqpUrl, publicHost: config.amqpPublic.host, publicPort: config.amqpPublic.port, queueRetirement: config.queueRetirement, queueType: config.amqpQueueType },
     engineSnapshots: { dir: path.resolve(config.dataDir, 'engine-snapshots'), ...config.engineSnapshots },

@@ -1,4 +1,3 @@
 // What src/tokens offers to other slices and to projections; everything else in
 // this folder is its own (docs/architecture.md, "Boundaries").
-export { onTokens } from './decide';
 export { tokenEvents } from './events';

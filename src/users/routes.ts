@@ -12,7 +12,6 @@ import { decodeInput } from '../core/http/decode';
 import { ApiError, notFound } from '../core/http/errors';
 import { commandMetadata } from '../core/resource/routes';
 import { currentPrincipal, hashPassword, ALL_ROLES, type Role } from '../auth';
-import { onTokens } from '../tokens';
 import { CreateOrReplaceUserBody, CreateUserBody, ShowUsersQuery } from './codec';
 import { onUser, userErrorToApi, type UserCommand } from './decide';
 import type { UserEvent, UserState } from './events';
@@ -50,12 +49,12 @@ async function runUserCommand(deps: AppDeps, command: UserCommand, ctx: Context)
 }
 
 /**
- * Revokes whatever tokens are still valid on `tokens-<name>` for a user that
- * does not exist (any more), so that a user created later under the same
- * name does not inherit them. Nothing to revoke is not an error.
+ * Lets every slice clean up what it keeps for a user that does not exist (any
+ * more), e.g. its tokens, so that a user created later under the same name
+ * inherits nothing.
  */
-async function revokeLeftoverTokens(deps: AppDeps, name: string, ctx: Context): Promise<void> {
-  await runCommand(deps.client, onTokens(name), { type: 'RevokeAllTokens', username: name, userExists: false }, { metadata: commandMetadata(ctx), waiter: deps.waiter });
+async function forgetUser(deps: AppDeps, name: string, ctx: Context): Promise<void> {
+  for (const gone of deps.userGone) await gone(deps, name, commandMetadata(ctx));
 }
 
 function activeUser(state: UserState, name: string): { readonly name: string; readonly roles: readonly Role[] } {
@@ -80,7 +79,7 @@ export function registerUserRoutes(table: RouteTable, deps: AppDeps): void {
       // A name coming back after a delete must not find tokens still valid
       // (a delete interrupted between its two steps, or a token issued while
       // the user was being deleted): they are revoked before it exists again.
-      if ((await getUser(deps, body.name)) === undefined) await revokeLeftoverTokens(deps, body.name, ctx);
+      if ((await getUser(deps, body.name)) === undefined) await forgetUser(deps, body.name, ctx);
       const outcome = await runUserCommand(deps, { type: 'CreateUser', name: body.name, roles: body.roles, passwordHash }, ctx);
       ctx.body = toResponse(activeUser(outcome.state, body.name));
     },
@@ -106,7 +105,7 @@ export function registerUserRoutes(table: RouteTable, deps: AppDeps): void {
       const body = decodeInput(CreateOrReplaceUserBody, ctx.request.body, 'body');
       const passwordHash = typeof body.password === 'string' ? await hashPassword(body.password) : undefined;
       const existing = await getUser(deps, body.name);
-      if (existing === undefined && passwordHash !== undefined) await revokeLeftoverTokens(deps, body.name, ctx);
+      if (existing === undefined && passwordHash !== undefined) await forgetUser(deps, body.name, ctx);
       const outcome = await runUserCommand(
         deps,
         {
@@ -137,10 +136,10 @@ export function registerUserRoutes(table: RouteTable, deps: AppDeps): void {
         await runUserCommand(deps, { type: 'DeleteUser', name, otherAdmins: await otherAdmins(deps, name) }, ctx);
       } catch (err) {
         // Retrying a delete whose token step failed answers 404 and finishes it.
-        if (err instanceof ApiError && err.status === 404) await revokeLeftoverTokens(deps, name, ctx);
+        if (err instanceof ApiError && err.status === 404) await forgetUser(deps, name, ctx);
         throw err;
       }
-      await revokeLeftoverTokens(deps, name, ctx);
+      await forgetUser(deps, name, ctx);
       ctx.status = 204;
     },
   );

@@ -10,7 +10,7 @@ import { RedisKeys } from '../../src/core/redis/keys';
 
 // Registration may build helpers from deps (keys, logger); nothing is called.
 function inventoryDeps(): AppDeps {
-  return { logger: createLogger('inventory'), facilityUsage: [], readerUsage: [], keys: new RedisKeys('inventory:') } as unknown as AppDeps;
+  return { logger: createLogger('inventory'), facilityUsage: [], readerUsage: [], userGone: [], keys: new RedisKeys('inventory:') } as unknown as AppDeps;
 }
 
 export async function buildRouteInventory(): Promise<Array<{ path: string; methods: string[] }>> {
