@@ -5,8 +5,9 @@ import { readerDefinitionsSlice } from '../readerdefinitions/slice';
 import { tokensSlice } from '../tokens/slice';
 import { usersSlice } from '../users/slice';
 import { zoneMapsSlice } from '../zonemaps/slice';
-import { readerConfigurationsSlice } from '../readerconfigurations/slice';
+import { makeReaderConfigurationsSlice } from '../readerconfigurations/slice';
 import { makeRecipesSlice } from '../recipes/slice';
+import { recipesUseOfReaderConfigurations } from '../recipes';
 import { settingsSlice } from '../settings/slice';
 import { softwareSlice } from '../software/slice';
 import { upgradesSlice } from '../upgrades/slice';
@@ -27,4 +28,4 @@ import { liveSlice } from '../live/slice';
 import { aboutSlice } from '../about/slice';
 import { epcisSlice } from '../epcis/slice';
 
-export const SLICES: readonly Slice[] = [usersSlice, tokensSlice, facilitiesSlice, factoryDefaultsSlice, zoneMapsSlice, readerDefinitionsSlice, thresholdsSlice, settingsSlice, softwareSlice, upgradesSlice, readerConfigurationsSlice, makeRecipesSlice({ deletionGuards: [recipeInUseByJobs] }), jobsSlice, healthSlice, itemsSlice, makeAgentsSlice(jobsForAgents), readerCommandsSlice, engineSlice, snmpSlice, supportSlice, queuesSlice, liveSlice, aboutSlice, readersSlice, epcisSlice];
+export const SLICES: readonly Slice[] = [usersSlice, tokensSlice, facilitiesSlice, factoryDefaultsSlice, zoneMapsSlice, readerDefinitionsSlice, thresholdsSlice, settingsSlice, softwareSlice, upgradesSlice, makeReaderConfigurationsSlice(recipesUseOfReaderConfigurations), makeRecipesSlice({ deletionGuards: [recipeInUseByJobs] }), jobsSlice, healthSlice, itemsSlice, makeAgentsSlice(jobsForAgents), readerCommandsSlice, engineSlice, snmpSlice, supportSlice, queuesSlice, liveSlice, aboutSlice, readersSlice, epcisSlice];

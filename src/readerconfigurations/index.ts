@@ -17,3 +17,4 @@ export { isAntennaId } from './rules';
 export { namedBody, type NamedBody } from './named-body';
 export { FILTER_DEFAULTS, validateReaderConfiguration } from './validate';
 export { readerConfigurationKind, readerConfigurationsOf } from './kind';
+export type { ReaderConfigurationRefusals, ReaderConfigurationUse } from './use';

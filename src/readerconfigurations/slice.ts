@@ -2,11 +2,13 @@
 // /configuration/v1/readerConfigurations. Recipes refer to them, so a
 // configuration used by a recipe cannot be deleted, nor replaced by one the
 // recipe would be refused with (src/recipes/reader-configuration-use.ts):
-// both 409, naming the recipes.
-import type { ApiError } from '../core/http/errors';
+// both 409, naming the recipes. Those rules come in as a ReaderConfigurationUse
+// (./use.ts).
+import { isLeft, left } from 'fp-ts/Either';
 import { addNamedResourceRoutes } from '../core/resource/routes';
 import type { Slice } from '../slice';
-import { deletionRefusal, recipeKind, validateReaderConfigurationWrite, type Recipe } from '../recipes';
+import type { ReaderConfigurationRefusals, ReaderConfigurationUse } from './use';
+import { validateReaderConfiguration } from './validate';
 import {
   readerConfigurationKind,
   READER_CONFIGURATION_READ_ROLES,
@@ -19,12 +21,12 @@ import { ReaderConfigurationBody } from './codec';
 import { toResponse } from './response';
 import { readerConfigurationBodySchema, readerConfigurationResponseSchema } from './schema';
 
-/** What validating a write needs: the recipes, which must keep holding. */
+/** What validating a write needs: the refusals of the slices that use reader configurations. */
 export interface ReaderConfigurationWriteContext {
-  readonly recipes: readonly Recipe[];
+  readonly refusals: ReaderConfigurationRefusals;
 }
 
-export const readerConfigurationsSlice: Slice = {
+export const makeReaderConfigurationsSlice = (use: ReaderConfigurationUse): Slice => ({
   name: 'readerConfigurations',
   register(table, deps) {
     addNamedResourceRoutes<ReaderConfiguration, NamedBody, ReaderConfigurationWriteContext>(table, deps, {
@@ -38,10 +40,15 @@ export const readerConfigurationsSlice: Slice = {
       bodySchema: readerConfigurationBodySchema,
         responseSchema: readerConfigurationResponseSchema,
       nameOf: (b) => b.name,
-      context: async (d) => ({ recipes: await d.readModel.list(recipeKind) }),
-      validate: (input, ctx) => validateReaderConfigurationWrite(input.body, ctx.recipes),
+      context: async (d) => ({ refusals: await use(d) }),
+      validate: (input, ctx) => {
+        const rc = validateReaderConfiguration(input.body);
+        if (isLeft(rc)) return rc;
+        const refused = ctx.refusals.write(rc.right);
+        return refused === undefined ? rc : left(refused);
+      },
       toResponse,
-      beforeDelete: async (name, _rc, d): Promise<ApiError | undefined> => deletionRefusal(name, await d.readModel.list(recipeKind)),
+      beforeDelete: async (name, _rc, d) => (await use(d)).remove(name),
     });
   },
-};
+});

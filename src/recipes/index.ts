@@ -18,6 +18,6 @@ export { reportingIntervalMs } from './timing';
 export { validateRecipe } from './validate';
 export { recipeKind, recipeOf } from './kind';
 export { type RecipeDeletionGuard } from './slice';
-export { deletionRefusal, recipeConflicts, recipesUsing, replaceConflicts, validateReaderConfigurationWrite } from './reader-configuration-use';
+export { deletionRefusal, recipeConflicts, recipesUseOfReaderConfigurations, recipesUsing, replaceConflicts, validateReaderConfigurationWrite } from './reader-configuration-use';
 export { TransitionParameters } from './transition-parameters';
 export { thresholdsOfRecipe } from './thresholds-of';

@@ -20,7 +20,8 @@ import { OPERATION_OF } from './fields';
 import { referencedReaderConfigurations } from './lookup';
 import type { Recipe } from './model';
 import { allowsTagExpiry, MIN_REPORTING_INTERVAL } from './references';
-import { validateReaderConfiguration, type ReaderConfiguration } from '../readerconfigurations';
+import { validateReaderConfiguration, type ReaderConfiguration, type ReaderConfigurationUse } from '../readerconfigurations';
+import { recipeKind } from './kind';
 
 /** The recipes that refer to configuration `name`, in the order given. */
 export function recipesUsing(name: string, recipes: readonly Recipe[]): Recipe[] {
@@ -70,6 +71,15 @@ export function replaceConflicts(rc: ReaderConfiguration, recipes: readonly Reci
     .filter((c) => c.errors.length > 0);
 }
 
+/** A 409 naming each recipe that storing `rc` would break, or undefined. */
+export function writeRefusal(rc: ReaderConfiguration, recipes: readonly Recipe[]): ApiError | undefined {
+  const conflicts = replaceConflicts(rc, recipes);
+  if (conflicts.length === 0) return undefined;
+  const errors = conflicts.flatMap((c) => c.errors);
+  const names = quoted(conflicts.map((c) => c.recipe));
+  return conflict(`Reader configuration '${rc.name}' is used by recipe ${names}, which this change would make invalid: ${errors[0]?.reason ?? ''}`, errors);
+}
+
 /**
  * A create or replace: the stored configuration, a 400 naming each bad
  * field, or a 409 naming each recipe the change would break.
@@ -77,17 +87,18 @@ export function replaceConflicts(rc: ReaderConfiguration, recipes: readonly Reci
 export function validateReaderConfigurationWrite(input: unknown, recipes: readonly Recipe[]): Either<ApiError, ReaderConfiguration> {
   const rc = validateReaderConfiguration(input);
   if (isLeft(rc)) return rc;
-  const conflicts = replaceConflicts(rc.right, recipes);
-  if (conflicts.length === 0) return rc;
-  const errors = conflicts.flatMap((c) => c.errors);
-  const names = quoted(conflicts.map((c) => c.recipe));
-  return left(
-    conflict(
-      `Reader configuration '${rc.right.name}' is used by recipe ${names}, which this change would make invalid: ${errors[0]?.reason ?? ''}`,
-      errors,
-    ),
-  );
+  const refused = writeRefusal(rc.right, recipes);
+  return refused === undefined ? rc : left(refused);
 }
+
+/** The recipes' refusals of reader configuration writes and deletions, for the reader configurations slice. */
+export const recipesUseOfReaderConfigurations: ReaderConfigurationUse = async (deps) => {
+  const recipes = await deps.readModel.list(recipeKind);
+  return {
+    write: (rc) => writeRefusal(rc, recipes),
+    remove: (name) => deletionRefusal(name, recipes),
+  };
+};
 
 /** A 409 naming every recipe that refers to the configuration, or undefined. */
 export function deletionRefusal(name: string, recipes: readonly Recipe[]): ApiError | undefined {
