@@ -258,13 +258,27 @@ export async function pendingCommandsOf(
   const [pending, delivered] = await new ReadModelGate(deps.redis, deps.keys).read(CONFIG_READ_MODEL, () =>
     Promise.all([deps.redis.hGetAll(k.pending(reader)), deps.redis.hKeys(k.delivered(reader))]),
   );
+  return { commands: decodePending(pending), delivered: new Set(delivered) };
+}
+
+/**
+ * The pending commands of each of `readers`, in one look (one readiness
+ * check, the hashes read together): the readers role asks for all the
+ * readers it holds a connection to every scan.
+ */
+export async function pendingCommandsOfEach(deps: { redis: RedisClient; keys: RedisKeys }, readers: readonly string[]): Promise<Map<string, PendingCommand[]>> {
+  if (readers.length === 0) return new Map();
+  const k = commandKeys(deps.keys);
+  const all = await new ReadModelGate(deps.redis, deps.keys).read(CONFIG_READ_MODEL, () => Promise.all(readers.map((r) => deps.redis.hGetAll(k.pending(r)))));
+  return new Map(readers.map((r, i) => [r, decodePending(all[i] ?? {})]));
+}
+
+/** The stored pending commands in issue order; a value this version did not write is skipped (the reader is not refused its check-in for it). */
+function decodePending(pending: Record<string, string>): PendingCommand[] {
   const commands: PendingCommand[] = [];
   for (const raw of Object.values(pending)) {
-    // A value this version did not write is skipped: the reader is not
-    // refused its check-in for it.
     const command = decodeStoredOrAbsent(PendingCommand, raw);
     if (command !== undefined) commands.push(command);
   }
-  commands.sort((a, b) => a.seq - b.seq);
-  return { commands, delivered: new Set(delivered) };
+  return commands.sort((a, b) => a.seq - b.seq);
 }

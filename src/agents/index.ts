@@ -1,6 +1,6 @@
 // What src/agents offers to other slices and to projections; everything else in
 // this folder is its own (docs/architecture.md, "Boundaries").
-export { READER_COMMANDS_STREAM_PREFIX, commandKeys, completeReaderCommand, issueReaderCommand, markCommandsDelivered, pendingCommandsOf, readerCommandEvents, readerCommandsOf, type CommandResult, type PendingCommand, type ReaderCommandEvent, type ReaderCommandRecord } from './commands';
+export { READER_COMMANDS_STREAM_PREFIX, commandKeys, completeReaderCommand, issueReaderCommand, markCommandsDelivered, pendingCommandsOf, pendingCommandsOfEach, readerCommandEvents, readerCommandsOf, type CommandResult, type PendingCommand, type ReaderCommandEvent, type ReaderCommandRecord } from './commands';
 export { CHECKIN_EVENT_INTERVAL_MS, READER_AGENT_STREAM_PREFIX, TAG_REPORTS_STREAM_PREFIX, agentKeys, isAntennaId, readerAgentEvents, type Observation, TagsReportedV1, type TagsReportedData } from './events';
 export { acceptReport, issueSecret, recordCheckin, reportHealth, storedSecretDigest } from './gateway';
 export { secretMatches } from './guard';

@@ -4,9 +4,12 @@ import type { Logger } from '../core/logger';
 import { RedisLease } from '../core/redis/lease';
 import type { JobFeed, ReaderSide } from './job-side';
 import type { AppDeps } from '../slice';
-import { type JobsForAgents, completeReaderCommand, markCommandsDelivered, pendingCommandsOf, type PendingCommand } from '../agents';
+import { type JobsForAgents, completeReaderCommand, markCommandsDelivered, type PendingCommand } from '../agents';
 import type { ReadersSettings } from './settings';
 import type { CommandOutcome } from './commands';
+
+/** Completed command ids a link remembers: far more than are ever pending for one reader at once. */
+const COMPLETED_KEPT = 256;
 
 /** Who completes the commands of readers the role holds. */
 const COMMANDS_METADATA = { user: 'readers' };
@@ -40,6 +43,8 @@ export abstract class ReaderLinkBase {
   private applying = 0;
   private loop: Promise<void> | undefined;
   private commandsBusy = false;
+  /** Commands this link completed, oldest first (the last COMPLETED_KEPT): never performed twice. */
+  private readonly completed = new Set<string>();
 
   constructor(
     readonly name: string,
@@ -60,18 +65,22 @@ export abstract class ReaderLinkBase {
 
   /**
    * Performs the reader's pending commands, oldest first, while the link is up (called at each
-   * look of the role): each is marked delivered, performed, then completed DONE or FAILED.
+   * look of the role with what it read): each is marked delivered, performed, then completed DONE
+   * or FAILED. A look still busy skips; a command this link already completed is skipped too, as
+   * the list may have been read while it was being performed.
    */
-  async runCommands(): Promise<void> {
-    if (this.commandsBusy || this.state !== 'connected') return;
+  async runCommands(commands: readonly PendingCommand[]): Promise<void> {
+    if (commands.length === 0 || this.commandsBusy || this.state !== 'connected') return;
     this.commandsBusy = true;
     try {
-      const { commands } = await pendingCommandsOf(this.d.deps, this.name);
       for (const c of commands) {
+        if (this.completed.has(c.id)) continue;
         if (this.state !== 'connected') return;
         await markCommandsDelivered(this.d.deps, this.name, [c.id], COMMANDS_METADATA, this.side.now());
         const outcome = await this.perform(c).catch((err: unknown): CommandOutcome => ({ result: 'FAILED', message: (err as Error).message }));
         await completeReaderCommand(this.d.deps, this.name, c.id, outcome.result, outcome.message, COMMANDS_METADATA, this.side.now());
+        this.completed.add(c.id);
+        if (this.completed.size > COMPLETED_KEPT) this.completed.delete(this.completed.values().next().value as string);
         this.log.info('reader command performed', { reader: this.name, command: c.type, commandId: c.id, result: outcome.result, message: outcome.message });
       }
     } catch (err) {

@@ -7,7 +7,7 @@
 // a reader whose connection is gone stops "checking in" and becomes
 // NOT_RESPONDING.
 import type { AppDeps, BackgroundWork } from '../slice';
-import { recordCheckin, agentKeys, CHECKIN_EVENT_INTERVAL_MS, type JobsForAgents } from '../agents';
+import { recordCheckin, agentKeys, CHECKIN_EVENT_INTERVAL_MS, pendingCommandsOfEach, type JobsForAgents, type PendingCommand } from '../agents';
 import { jobsReadModel, heldReaders } from '../jobs';
 import { readerDefinitionsOf } from '../readerdefinitions';
 import { LlrpLink, type LinkTarget } from './llrp-link';
@@ -73,11 +73,14 @@ export function startReadersWork(deps: AppDeps, jobs: JobsForAgents, settings: R
     const connected: string[] = [];
     for (const [name, link] of links) {
       link.setJob(jobOf.get(name) ?? null);
-      if (link.state === 'connected') {
-        connected.push(name);
-        void link.runCommands();
-      }
+      if (link.state === 'connected') connected.push(name);
     }
+    // Every connected reader's pending commands in one look (a scan per second must stay cheap with hundreds of readers).
+    const pending = await pendingCommandsOfEach(deps, connected).catch((err: unknown) => {
+      logger.debug('pending reader commands not read; the next scan looks again', { err: (err as Error).message });
+      return new Map<string, PendingCommand[]>();
+    });
+    for (const name of connected) void links.get(name)?.runCommands(pending.get(name) ?? []);
     if (connected.length === 0) return;
     // One write for every connected reader; an event only for news.
     const at = now.toISOString();
