@@ -293,7 +293,7 @@ describe('console screens in Chromium', function () {
   it('reader health: the temperature a reader reports at check-in, and a dash for one that never did', async () => {
     const [hot, silentReader] = ['temp-reader', 'temp-silent'];
     for (const name of [hot, silentReader]) {
-      expect((await app.request('POST', '/configuration/v1/readerDefinitions/create', { body: { name, address: '127.0.0.1', type: 'SPEEDWAY' } })).status).to.equal(200);
+      expect((await app.request('POST', '/configuration/v1/readerDefinitions/create', { body: { name, address: '127.0.0.1', type: 'SPEEDWAY', facility: 'DEFAULT' } })).status).to.equal(200);
       const secret = (await app.request('PUT', `/agent/v1/readers/${name}/secret`)).body.secret as string;
       const checkin = { agentId: `agent-${name}`, versions: { App: '2.0.0', Firmware: '7.6.1' }, state: 'IDLE', ...(name === hot ? { temperatureCelsius: 47.5 } : {}) };
       expect((await app.request('POST', `/agent/v1/readers/${name}/checkin`, { body: checkin, auth: agentAuthorization(name, secret) })).status).to.equal(200);
