@@ -105,4 +105,39 @@ export async function gatherPage(fetchPage, size, marker) {
   return { rows, next };
 }
 
+/**
+ * A server-paged table: the page of up to `pageSize` rows that `fetchPage(size, marker)` serves (read again when
+ * `deps` or the size change), the markers behind it for Previous, and the last load's error. Only the newest load
+ * may set the page: an answer for an older filter or size that arrives late is dropped rather than shown over it.
+ */
+export function usePagedRows(fetchPage, pageSize, deps) {
+  const [page, setPage] = useState(null);
+  const [markers, setMarkers] = useState([]);
+  const [error, setError] = useState(null);
+  const [busy, setBusy] = useState(false);
+  const newest = useRef(0);
+  const load = async (marker, nextMarkers) => {
+    const mine = ++newest.current;
+    setBusy(true);
+    try {
+      const t0 = performance.now();
+      const { rows, next } = await gatherPage(fetchPage, pageSize, marker);
+      if (mine !== newest.current) return;
+      setPage({ rows, nextPageMarker: next, ms: Math.round(performance.now() - t0), marker });
+      setMarkers(nextMarkers);
+      setError(null);
+    } catch (err) {
+      if (mine === newest.current) setError(err);
+    } finally {
+      if (mine === newest.current) setBusy(false);
+    }
+  };
+  useEffect(() => { void load(undefined, []); }, [...deps, pageSize]);
+  return {
+    page, markers, error, busy,
+    onPrev: () => load(markers[markers.length - 2], markers.slice(0, -1)),
+    onNext: () => load(page.nextPageMarker, [...markers, page.nextPageMarker]),
+  };
+}
+
 export const PAGE_SIZES = [50, 100, 500, 1000, 10000];

@@ -1,10 +1,10 @@
 // Reader health: each reader's statuses and the health events, filtered and paged on the server.
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { html } from '../html.js';
 import { api, get } from '../api.js';
 import { Age, age, StatusPill, Time } from '../format.js';
 import { useLive, useLoad } from '../live.js';
-import { ErrorText, gatherPage, PAGE_SIZES, Pager, VirtualTable } from './common.js';
+import { ErrorText, PAGE_SIZES, Pager, usePagedRows, VirtualTable } from './common.js';
 
 const TYPES = ['CONNECTION', 'THROUGHPUT', 'CLOCK_SYNC', 'HARDWARE_FAULT', 'SOFTWARE_FAULT', 'LIFECYCLE', 'UNCLASSIFIED'];
 const STATUSES = ['connectionStatus', 'throughputStatus', 'clockSyncStatus', 'hardwareStatus', 'softwareStatus'];
@@ -19,23 +19,12 @@ export function HealthScreen() {
   const [readers, readersError, reloadReaders] = useLoad(() => get('/health/v1/readers'));
   const [form, setForm] = useState({ readerNames: '', types: '', codes: '', fromTime: '', toTime: '' });
   const [filter, setFilter] = useState({});
-  const [markers, setMarkers] = useState([]);
-  const [page, setPage] = useState(null);
-  const [error, setError] = useState(null);
   const [pageSize, setPageSize] = useState(100);
   useLive((name) => { if (name === 'health') void reloadReaders(); });
-  const load = async (marker, nextMarkers) => {
-    try {
-      const { rows, next } = await gatherPage(async (size, m) => {
-        const p = await api('POST', '/health/v1/events', { body: { ...filter, pageSize: size, ...(m ? { nextPageMarker: m } : {}) } });
-        return { rows: p.events, next: p.nextPageMarker };
-      }, pageSize, marker);
-      setPage({ events: rows, nextPageMarker: next, marker });
-      setMarkers(nextMarkers);
-      setError(null);
-    } catch (err) { setError(err); }
-  };
-  useEffect(() => { void load(undefined, []); }, [filter, pageSize]);
+  const paged = usePagedRows(async (size, m) => {
+    const p = await api('POST', '/health/v1/events', { body: { ...filter, pageSize: size, ...(m ? { nextPageMarker: m } : {}) } });
+    return { rows: p.events, next: p.nextPageMarker };
+  }, pageSize, [filter]);
   const apply = (e) => {
     e.preventDefault();
     const list = (s) => s.split(',').map((x) => x.trim()).filter(Boolean);
@@ -65,9 +54,9 @@ export function HealthScreen() {
     <label>Page size<select name="pageSize" value=${pageSize} onChange=${(e) => setPageSize(Number(e.target.value))}>${PAGE_SIZES.map((n) => html`<option value=${n}>${n.toLocaleString()}</option>`)}</select></label>
     <button class="primary" type="submit">Apply</button>
   </form>
-  <${ErrorText} error=${error} />
-  <${Pager} page=${page} markers=${markers} onPrev=${() => load(markers[markers.length - 2], markers.slice(0, -1))} onNext=${() => load(page.nextPageMarker, [...markers, page.nextPageMarker])} />
-  <${VirtualTable} testid="health-events" rows=${page?.events ?? []} scrollKey=${page}
+  <${ErrorText} error=${paged.error} />
+  <${Pager} ...${paged} />
+  <${VirtualTable} testid="health-events" rows=${paged.page?.rows ?? []} scrollKey=${paged.page}
     head=${html`<tr><th>Time</th><th>Reader</th><th>Type</th><th>Code</th><th>Details</th></tr>`}
     row=${(e, n) => html`<tr data-row=${n}><td><${Time} iso=${e.eventTime} /></td><td>${e.readerName}</td><td>${e.type}</td><td><code>${e.code}</code></td><td class="muted" title=${JSON.stringify(e.args)}>${JSON.stringify(e.args)}</td></tr>`} />`;
 }

@@ -6,7 +6,7 @@ import { html } from '../html.js';
 import { get } from '../api.js';
 import { Time, metres } from '../format.js';
 import { MapView } from '../mapview.js';
-import { ErrorText, gatherPage, PAGE_SIZES, Pager, useWindow, VirtualTable } from './common.js';
+import { ErrorText, PAGE_SIZES, Pager, usePagedRows, useWindow, VirtualTable } from './common.js';
 import { currentZoneMap } from './floor-data.js';
 
 const FILTERS = [
@@ -37,30 +37,14 @@ export function Items({ params }) {
   const [form, setForm] = useState(Object.fromEntries([...params.entries()]));
   const [query, setQuery] = useState(queryOf(form));
   const [pageSize, setPageSize] = useState(100);
-  const [markers, setMarkers] = useState([]);
-  const [page, setPage] = useState(null);
-  const [error, setError] = useState(null);
-  const [busy, setBusy] = useState(false);
   const [exporting, setExporting] = useState(null);
-  const load = async (marker, nextMarkers) => {
-    setBusy(true);
-    try {
-      const t0 = performance.now();
-      // Pages above the API's 1000 are gathered from several server pages; the table renders only the rows in view.
-      const { rows, next } = await gatherPage(async (size, m) => {
-        const p = await get('/data/v1/items/show', { ...query, pageSize: size, pageMarker: m });
-        return { rows: p.items, next: p.nextPageMarker };
-      }, pageSize, marker);
-      setPage({ items: rows, nextPageMarker: next, ms: Math.round(performance.now() - t0), marker });
-      setMarkers(nextMarkers);
-      setError(null);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
-  useEffect(() => { void load(undefined, []); }, [query, pageSize]);
+  const [exportError, setExportError] = useState(null);
+  // Pages above the API's 1000 are gathered from several server pages; the table renders only the rows in view.
+  const paged = usePagedRows(async (size, m) => {
+    const p = await get('/data/v1/items/show', { ...query, pageSize: size, pageMarker: m });
+    return { rows: p.items, next: p.nextPageMarker };
+  }, pageSize, [query]);
+  const { page } = paged;
   const submit = (e) => {
     e.preventDefault();
     setQuery(queryOf(form));
@@ -72,6 +56,7 @@ export function Items({ params }) {
     let n = 0;
     const cancel = { stop: false };
     setExporting({ n: 0, cancel });
+    setExportError(null);
     try {
       do {
         const p = await get('/data/v1/items/show', { ...query, pageSize: 1000, pageMarker: marker });
@@ -86,7 +71,7 @@ export function Items({ params }) {
       a.click();
       setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
     } catch (err) {
-      setError(err);
+      setExportError(err);
     } finally {
       setExporting(null);
     }
@@ -101,12 +86,10 @@ export function Items({ params }) {
     <button type="button" onClick=${exportCsv} disabled=${!!exporting}>Export CSV</button>
     ${exporting && html`<span>${exporting.n} rows… <button type="button" onClick=${() => { exporting.cancel.stop = true; }}>Stop</button></span>`}
   </form>
-  <${ErrorText} error=${error} />
-  <div class="row"><${Pager} page=${page} markers=${markers} busy=${busy}
-    onPrev=${() => load(markers[markers.length - 2], markers.slice(0, -1))}
-    onNext=${() => load(page.nextPageMarker, [...markers, page.nextPageMarker])} />
-    <span class="muted" data-testid="items-page-info">${page ? `${page.items.length} items on this page · ${page.ms} ms` : ''}</span></div>
-  <${VirtualTable} testid="items-table" rows=${page?.items ?? []} scrollKey=${page}
+  <${ErrorText} error=${paged.error ?? exportError} />
+  <div class="row"><${Pager} ...${paged} />
+    <span class="muted" data-testid="items-page-info">${page ? `${page.rows.length} items on this page · ${page.ms} ms` : ''}</span></div>
+  <${VirtualTable} testid="items-table" rows=${page?.rows ?? []} scrollKey=${page}
     head=${html`<tr><th>EPC</th><th>Zone</th><th>Facility</th><th>Floor</th><th class="num">x (m)</th><th class="num">y (m)</th><th>Presence</th><th>Last modified</th></tr>`}
     row=${(i, n) => html`<tr key=${i.epc} data-row=${n} class="clickable" tabindex="0" onClick=${() => { location.hash = `#/item/${encodeURIComponent(i.epc)}`; }} onKeyDown=${(e) => { if (e.key === 'Enter') location.hash = `#/item/${encodeURIComponent(i.epc)}`; }}>
     <td><code>${i.epc}</code></td><td>${i.zone}</td><td>${i.facility ?? '–'}</td><td>${i.floor ?? '–'}</td><td class="num">${metres(i.xLocation)}</td><td class="num">${metres(i.yLocation)}</td><td>${i.presenceConfidence}</td><td><${Time} iso=${i.lastModifiedTime} /></td></tr>`} />`;

@@ -265,6 +265,11 @@ describe('console screens in Chromium', function () {
         }));
         await client.appendToStream(healthStream(reader), batch);
       }
+      // Another reader's events, older than all of these: the first of an unfiltered page.
+      await client.appendToStream(healthStream(`${reader}-older`), Array.from({ length: 5 }, (_, k) => encodeEvent(healthEvents, {
+        type: 'HealthEventReported',
+        data: { readerName: `${reader}-older`, eventTime: new Date(t0 - (10 - k) * 1000).toISOString(), type: 'THROUGHPUT', code: 'DROPPED_READ', args: { n: k } },
+      })));
     } finally {
       await client.dispose();
     }
@@ -281,10 +286,24 @@ describe('console screens in Chromium', function () {
     };
     const expected = await waitForValue(`${EVENTS} health events projected`, allEvents, (list) => list.length === EVENTS, { timeoutMs: 60_000, intervalMs: 250 });
 
+    // Opening the screen loads every reader's events; Apply loads this reader's. Holding back the first answer makes
+    // the older load end last, and it must not replace the newer one.
+    const unfiltered = (r: { postData(): string | null }): boolean => !(JSON.parse(r.postData() ?? '{}') as { readerNames?: unknown }).readerNames;
+    await page.route('**/health/v1/events', async (route) => {
+      if (unfiltered(route.request())) await new Promise((r) => setTimeout(r, 1_500));
+      await route.continue();
+    });
+    const lateAnswer = page.waitForResponse((r) => r.url().endsWith('/health/v1/events') && unfiltered(r.request()));
     await openScreen('Reader health');
     await page.fill('input[placeholder="comma-separated"] >> nth=0', reader);
-    await page.selectOption('select[name=pageSize]', '10000');
     await page.click('button:text("Apply")');
+    await until(page, '100 events of the reader in the table', async () => (await page.getAttribute('[data-testid=health-events]', 'data-rows')) === '100');
+    await lateAnswer;
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    expect(await page.$$eval('[data-testid=health-events] tbody tr[data-row] td:nth-child(2)', (tds) => [...new Set(tds.map((td) => td.textContent))])).to.deep.equal([reader]);
+    await page.unroute('**/health/v1/events');
+
+    await page.selectOption('select[name=pageSize]', '10000');
     await until(page, `${EVENTS} health events in the table`, async () => (await page.getAttribute('[data-testid=health-events]', 'data-rows')) === String(EVENTS));
     await expectWindowed('health-events', 'tbody tr', expected, 'td:last-child', [0, 41, 1_500, 2_999, 700]);
     await screenshot(page, '13b-health-events-3000');
