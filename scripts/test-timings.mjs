@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run test:timings`: runs the int and e2e tiers as `npm test` does,
+// `npm run test:timings`: runs the int and e2e files as `npm test` does,
 // records how long each spec file took (test/support/file-timings-hooks.ts)
 // and writes test/durations.json, which scripts/parallel-specs.mjs uses to
 // start the slowest files first. Run it after adding or much changing slow
@@ -12,11 +12,9 @@ import process from 'node:process';
 
 const dir = mkdtempSync(join(tmpdir(), 'tagtrail-timings-'));
 const out = join(dir, 'timings.jsonl');
-let failed = false;
-for (const tier of ['int', 'e2e']) {
-  const run = spawnSync(process.execPath, ['scripts/parallel-specs.mjs', tier], { stdio: 'inherit', env: { ...process.env, TEST_TIMINGS: out } });
-  failed ||= run.status !== 0;
-}
+let failed;
+const run = spawnSync(process.execPath, ['scripts/parallel-specs.mjs', 'int+e2e'], { stdio: 'inherit', env: { ...process.env, TEST_TIMINGS: out } });
+failed = run.status !== 0;
 const durations = {};
 for (const line of readFileSync(out, 'utf8').split('\n').filter(Boolean)) {
   const { file, ms } = JSON.parse(line);
