@@ -9,6 +9,7 @@ import { explainAddressInUse } from '../core/port-in-use';
 import { startIngestionSummary } from '../core/ingestion-summary';
 import { eventStoreConnectionString, hasRole, type Config, type Role } from '../config';
 import type { Logger } from '../core/logger';
+import { systemClock, type Clock } from '../core/clock';
 import type { Shutdown } from '../core/shutdown';
 import { checkHealth, withTimeout } from '../core/health';
 import { readModelStatuses } from '../../projections/read-model-status';
@@ -70,7 +71,7 @@ async function startMetricsListener(config: Config, logger: Logger, shutdown: Sh
 }
 
 /** Role eventstore: the embedded event store, unless an external one is configured. Returns where the event store is reached. */
-async function startEventStoreRole(config: Config, logger: Logger, shutdown: Shutdown, checkpoint: Checkpoint): Promise<string> {
+async function startEventStoreRole(config: Config, logger: Logger, shutdown: Shutdown, clock: Clock, checkpoint: Checkpoint): Promise<string> {
   const configured = eventStoreConnectionString(config);
   if (!hasRole(config, 'eventstore')) return configured;
   if (config.eventStore.connectionString !== undefined) {
@@ -84,6 +85,7 @@ async function startEventStoreRole(config: Config, logger: Logger, shutdown: Shu
       port: config.eventStore.port,
       maxAppendSize: config.eventStore.maxAppendSize,
       logger: logger.child('eventstore'),
+      now: () => clock.now().getTime(),
     }),
     'the embedded event store',
     'EVENTSTORE_PORT',
@@ -167,7 +169,11 @@ async function startApi(config: Config, logger: Logger, shutdown: Shutdown, clie
   return http.port;
 }
 
-export async function startTagtrail(config: Config, logger: Logger, shutdown: Shutdown): Promise<Started> {
+/**
+ * `clock`: when events are recorded in the embedded event store and what the item engine takes as now (the
+ * system clock; a test moves it on instead of waiting for a compute window to pass).
+ */
+export async function startTagtrail(config: Config, logger: Logger, shutdown: Shutdown, clock: Clock = systemClock): Promise<Started> {
   const checkpoint: Checkpoint = () => {
     if (shutdown.started) throw new ShuttingDownError();
   };
@@ -177,7 +183,7 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
   logger.info('starting', { roles: config.roles, pid: process.pid, node: process.version });
   startProcessMetrics(config.roles);
   const metricsPort = await startMetricsListener(config, logger, shutdown);
-  const connectionString = await startEventStoreRole(config, logger, shutdown, checkpoint);
+  const connectionString = await startEventStoreRole(config, logger, shutdown, clock, checkpoint);
   const started = { eventStoreConnectionString: connectionString, ...(metricsPort !== undefined ? { metricsPort } : {}) };
 
   if (!config.roles.some((r) => CLIENT_ROLES.includes(r))) {
@@ -195,7 +201,7 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
     shutdown.add('ingestion summary', async () => stopSummary());
   }
 
-  const wired = await wireSlices(SLICES, config, { eventStore, redis, eventStoreTarget: connectionString }, logger, shutdown);
+  const wired = await wireSlices(SLICES, config, { eventStore, redis, eventStoreTarget: connectionString }, logger, shutdown, clock);
   checkpoint();
   // The same checks answer /healthz and the metrics' dependency states.
   const dependencies = {

@@ -1,6 +1,7 @@
 // Builds what the slices share (read model, projection waiter, principal
 // store) and, when this process runs the projections role, starts every read
 // model under the supervisor that rebuilds them when Redis loses its data.
+import { systemClock, type Clock } from '../core/clock';
 import { loadSecretKey, secretBox } from '../core/secret-box';
 import { redactUrl } from '../core/url';
 import path from 'node:path';
@@ -71,7 +72,7 @@ function builtElsewhere(clients: Clients, keys: RedisKeys, logger: Logger): Read
 }
 
 /** What the slices share, taken from the configuration and the clients. */
-function sharedDeps(slices: readonly Slice[], config: Config, clients: Clients, keys: RedisKeys, logger: Logger, wiring: ReadModelWiring): AppDeps {
+function sharedDeps(slices: readonly Slice[], config: Config, clients: Clients, keys: RedisKeys, logger: Logger, clock: Clock, wiring: ReadModelWiring): AppDeps {
   return {
     client: clients.eventStore,
     readModel: new ConfigReadModel(clients.redis, keys),
@@ -79,6 +80,7 @@ function sharedDeps(slices: readonly Slice[], config: Config, clients: Clients, 
     redis: clients.redis,
     keys,
     logger,
+    clock,
     config,
     adminPassword: config.adminPassword,
     secrets: secretBox(loadSecretKey(path.resolve(config.dataDir), config.readerSecretKey)),
@@ -106,10 +108,17 @@ interface Clients {
   readonly eventStoreTarget?: string;
 }
 
-export async function wireSlices(slices: readonly Slice[], config: Config, clients: Clients, logger: Logger, shutdown: Shutdown): Promise<Wired> {
+export async function wireSlices(
+  slices: readonly Slice[],
+  config: Config,
+  clients: Clients,
+  logger: Logger,
+  shutdown: Shutdown,
+  clock: Clock = systemClock,
+): Promise<Wired> {
   const keys = new RedisKeys(config.redisKeyPrefix);
   const wiring = hasRole(config, 'projections') ? await superviseHere(clients, keys, logger, shutdown) : builtElsewhere(clients, keys, logger);
-  const deps = sharedDeps(slices, config, clients, keys, logger, wiring);
+  const deps = sharedDeps(slices, config, clients, keys, logger, clock, wiring);
   for (const slice of slices) {
     const work = slice.start?.(deps, config.roles);
     if (work) shutdown.add(`${slice.name} background work`, () => work.stop());
