@@ -19,7 +19,7 @@ import { partitionOf } from '../../src/engine/partitions';
 import { requestAt, startTestApp, sumOfMetrics, waitForCaughtUp, waitForReadModels, type TestApp } from '../support/app';
 import { waitFor, waitForValue } from '../support/wait';
 import { expectStatus } from '../readerconfigurations/e2e-support';
-import { startLiveJob, type LiveJob, type Observation } from '../engine/live-job';
+import { mix, startLiveJob, type LiveJob, type Observation } from '../engine/live-job';
 import { consume, type Consumer } from '../queues/support';
 import { metricsText, metricValue, startSplitLayout, type SplitLayout } from './layout';
 
@@ -36,15 +36,6 @@ const ZONES = { 1: 'DOCK', 2: 'SHELF' } as const;
 const COMMON = { JOB_ACK_TIMEOUT_SECONDS: '60', HEALTH_CHECKIN_INTERVAL_SECONDS: '3600' };
 
 const epcOf = (facility: number, k: number): string => `E28011606000D${facility}${k.toString(16).toUpperCase().padStart(10, '0')}`;
-
-/** Deterministic pseudo-random bits of EPC `k` in round `r`. */
-const mix = (k: number, r: number): number => {
-  let x = (k * 2654435761 + r * 40503 + 12345) >>> 0;
-  x ^= x >>> 15;
-  x = Math.imul(x, 2246822519) >>> 0;
-  x ^= x >>> 13;
-  return x >>> 0;
-};
 
 /** Round `r` of a facility: most of its EPCs, each on a pseudo-random antenna, louder than any read before. */
 function observations(facility: number, r: number): Observation[] {
