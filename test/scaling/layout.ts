@@ -7,6 +7,7 @@
 // processes' logs. What runs the layout for test/scaling/*.e2e.spec.ts.
 import { randomBytes } from 'node:crypto';
 import { requestAt, type TestApp } from '../support/app';
+import { SkewClock } from '../support/clock';
 import { childEnv, removeChildState, runEntryPoint, CHILD_START_MS, type LogLine, type RunningProcess } from '../support/tagtrailProcess';
 import { removeRedisKeys, testRedisPrefix } from '../support/redis-prefix';
 
@@ -60,6 +61,8 @@ function roundRobin(urls: readonly string[], keyPrefix: string, eventStoreConnec
     baseUrl: urls[0] ?? '',
     keyPrefix,
     eventStoreConnectionString,
+    // The processes run on the system clock: this one is never advanced (advancing it would not move theirs).
+    clock: new SkewClock(),
     request: (method, path, opts) => {
       const request = requests[next++ % requests.length];
       if (request === undefined) throw new Error('no api process');
