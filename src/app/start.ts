@@ -9,6 +9,7 @@ import { explainAddressInUse } from '../core/port-in-use';
 import { startIngestionSummary } from '../core/ingestion-summary';
 import { eventStoreConnectionString, hasRole, type Config, type Role } from '../config';
 import type { Logger } from '../core/logger';
+import { systemClock, type Clock } from '../core/clock';
 import type { Shutdown } from '../core/shutdown';
 import { checkHealth, withTimeout } from '../core/health';
 import { readModelStatuses } from '../../projections/read-model-status';
@@ -56,7 +57,11 @@ export class ShuttingDownError extends Error {
   }
 }
 
-export async function startTagtrail(config: Config, logger: Logger, shutdown: Shutdown): Promise<Started> {
+/**
+ * `clock`: when events are recorded in the embedded event store and what the item engine takes as now (the
+ * system clock; a test moves it on instead of waiting for a compute window to pass).
+ */
+export async function startTagtrail(config: Config, logger: Logger, shutdown: Shutdown, clock: Clock = systemClock): Promise<Started> {
   // A signal may arrive while we wait on a dependency; stop opening more.
   const checkpoint = (): void => {
     if (shutdown.started) throw new ShuttingDownError();
@@ -85,6 +90,7 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
           port: config.eventStore.port,
           maxAppendSize: config.eventStore.maxAppendSize,
           logger: logger.child('eventstore'),
+          now: () => clock.now().getTime(),
         }),
         'the embedded event store',
         'EVENTSTORE_PORT',
@@ -127,7 +133,7 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
     shutdown.add('ingestion summary', async () => stopSummary());
   }
 
-  const { deps, principals } = await wireSlices(SLICES, config, { eventStore, redis, eventStoreTarget: connectionString }, logger, shutdown);
+  const { deps, principals } = await wireSlices(SLICES, config, { eventStore, redis, eventStoreTarget: connectionString }, logger, shutdown, clock);
   checkpoint();
   // The same checks answer /healthz and the metrics' dependency states.
   const dependencies = {

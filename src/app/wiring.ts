@@ -1,6 +1,7 @@
 // Builds what the slices share (read model, projection waiter, principal
 // store) and, when this process runs the projections role, starts every read
 // model under the supervisor that rebuilds them when Redis loses its data.
+import { systemClock, type Clock } from '../core/clock';
 import { loadSecretKey, secretBox } from '../core/secret-box';
 import { redactUrl } from '../core/url';
 import path from 'node:path';
@@ -40,6 +41,7 @@ export async function wireSlices(
   clients: { eventStore: EventStoreDBClient; redis: RedisClient; eventStoreTarget?: string },
   logger: Logger,
   shutdown: Shutdown,
+  clock: Clock = systemClock,
 ): Promise<Wired> {
   const keys = new RedisKeys(config.redisKeyPrefix);
   const readModel = new ConfigReadModel(clients.redis, keys);
@@ -77,6 +79,7 @@ export async function wireSlices(
     redis: clients.redis,
     keys,
     logger,
+    clock,
     config,
     adminPassword: config.adminPassword,
     secrets: secretBox(loadSecretKey(path.resolve(config.dataDir), config.readerSecretKey)),

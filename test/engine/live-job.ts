@@ -72,7 +72,7 @@ export async function startLiveJob(app: TestApp, spec: LiveJobSpec): Promise<Liv
   }
   return {
     jobId,
-    async report(reader, observations, at = new Date()) {
+    async report(reader, observations, at = app.clock.now()) {
       const iso = at.toISOString();
       const body = {
         reportId: crypto.randomUUID(),

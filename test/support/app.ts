@@ -2,6 +2,7 @@
 // temporary directory and a free port, the machine's Redis and RabbitMQ, a
 // Redis key prefix of its own (removed at the end) so runs never see each
 // other's read models or checkpoints.
+import { SkewClock } from './clock';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +21,8 @@ export interface TestApp {
   readonly eventStoreConnectionString: string;
   /** `http://127.0.0.1:PORT/metrics` when started with METRICS_PORT. */
   readonly metricsUrl?: string;
+  /** The app's clock (its event store's record times, its item engine's now): `advance` instead of sleeping through a compute window. */
+  readonly clock: SkewClock;
   request(method: string, path: string, opts?: { body?: unknown; auth?: string | null; raw?: string; headers?: Record<string, string> }): Promise<TestResponse>;
   /** Stops the app; removes its Redis keys and data directory unless told to keep Redis (restart tests). */
   stop(opts?: { keepRedis?: boolean }): Promise<void>;
@@ -34,7 +37,9 @@ export interface TestResponse {
 export const basic = (user: string, password: string): string => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 export const ADMIN = basic('admin', 'admindefault');
 
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+/** `clock`: a restart test hands the first app's clock to the next, so time never goes back across the restart. */
+export async function startTestApp(env: Record<string, string> = {}, opts: { clock?: SkewClock } = {}): Promise<TestApp> {
+  const clock = opts.clock ?? new SkewClock();
   // A DATA_DIR given by the caller is the caller's (restart tests reuse it): never removed here.
   const ownDataDir = env['DATA_DIR'] === undefined;
   const dataDir = env['DATA_DIR'] ?? mkdtempSync(join(tmpdir(), 'tagtrail-app-'));
@@ -56,7 +61,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   };
   let started: Awaited<ReturnType<typeof startTagtrail>>;
   try {
-    started = await startTagtrail(config, logger, shutdown);
+    started = await startTagtrail(config, logger, shutdown, clock);
     // Read models not yet built answer 503: tests start once all are served.
     await waitForReadModels(`http://127.0.0.1:${started.httpPort}/healthz`);
   } catch (err) {
@@ -71,6 +76,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   return {
     baseUrl,
     keyPrefix,
+    clock,
     eventStoreConnectionString: started.eventStoreConnectionString,
     ...(started.metricsPort !== undefined ? { metricsUrl: `http://127.0.0.1:${started.metricsPort}/metrics` } : {}),
     async request(method, path, opts = {}) {
