@@ -38,8 +38,14 @@ export function startPartitionedEngine(opts: Omit<EngineWorkerOptions, 'partitio
   const workers = new Map<number, EngineWorker>();
   let stopped = false;
   let finishedRuns = 0;
-  const startWorker = (index: number): EngineWorker =>
-    startEngineWorker({ ...opts, logger: log.child('item-engine', { partition: index }), partition: { index, count: partitions.count }, lagProbe: false });
+  const startWorker = (index: number): EngineWorker => {
+    // Who runs which partition, seen from outside: a hand-over shows as the gauge moving between processes.
+    metrics.enginePartitionOwned.set({ partition: String(index) }, 1);
+    return startEngineWorker({ ...opts, logger: log.child('item-engine', { partition: index }), partition: { index, count: partitions.count }, lagProbe: false });
+  };
+  const given = (index: number): void => {
+    metrics.enginePartitionOwned.set({ partition: String(index) }, 0);
+  };
 
   let timer: NodeJS.Timeout | undefined;
   const leases = new Map<number, RedisLease>();
@@ -56,6 +62,7 @@ export function startPartitionedEngine(opts: Omit<EngineWorkerOptions, 'partitio
       if (worker !== undefined) {
         finishedRuns += worker.runs;
         await worker.stop();
+        given(index);
       }
     };
     // Another process took a partition whose lease ran out under us (this process was paused or cut from Redis).
@@ -111,6 +118,7 @@ export function startPartitionedEngine(opts: Omit<EngineWorkerOptions, 'partitio
       await Promise.all(
         [...workers.entries()].map(async ([index, worker]) => {
           await worker.stop();
+          given(index);
           await leases.get(index)?.release();
         }),
       );
