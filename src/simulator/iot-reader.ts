@@ -39,6 +39,9 @@ interface Preset {
   antennaConfigs?: Array<{ antennaPort?: number; transmitPowerCdbm?: number; rfMode?: number; inventorySession?: number; inventorySearchMode?: string }>;
 }
 
+/** Answers a request: a status and, if any, a JSON body. */
+type Send = (status: number, body?: unknown) => void;
+
 export class SimIotReader {
   private server: http.Server | undefined;
   private readonly presets = new Map<string, Preset>();
@@ -106,7 +109,7 @@ export class SimIotReader {
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const send = (status: number, body?: unknown): void => {
+    const send: Send = (status, body) => {
       res.writeHead(status, body === undefined ? {} : { 'Content-Type': 'application/json' });
       res.end(body === undefined ? undefined : JSON.stringify(body));
     };
@@ -119,85 +122,137 @@ export class SimIotReader {
       return;
     }
     try {
-      if (req.method === 'POST' && path === '/system/reboot') {
-        this.reboots++;
-        send(204);
-        this.reboot();
-        return;
-      }
-      if (req.method === 'PUT' && path === '/system/time') {
-        if (this.ntp) return send(403, { message: 'the system time cannot be set while NTP is enabled' });
-        const t = (await this.body(req)) as { time?: unknown };
-        if (typeof t?.time !== 'string' || Number.isNaN(Date.parse(t.time))) return send(400, { message: 'time must be an RFC 3339 time' });
-        this.clockSetTo = t.time;
-        return send(204);
-      }
-      if (req.method === 'POST' && path === '/system/image/upgrade') {
-        const chunks: Buffer[] = [];
-        for await (const c of req) chunks.push(c as Buffer);
-        const form = await new Response(Buffer.concat(chunks), { headers: { 'Content-Type': req.headers['content-type'] ?? '' } }).formData();
-        const file = form.get('upgradeFile');
-        if (!(file instanceof Blob)) return send(400, { message: 'upgradeFile is required' });
-        const name = (file as File).name;
-        this.upgrades.push({ name, bytes: file.size });
-        // Installs for a second; the version is the one in the file name (img-8.4.0.upgx: 8.4.0).
-        this.install = { version: /(\d[\w.+-]*)\.[A-Za-z]+$/.exec(name)?.[1] ?? name, doneAt: Date.now() + 1000 };
-        return send(202, { message: 'upgrade accepted' });
-      }
-      if (req.method === 'GET' && path === '/system/image/upgrade') {
-        const i = this.install;
-        if (i === null) return send(200, { status: 'ready', message: '' });
-        if (Date.now() < i.doneAt) return send(200, { status: 'installing', message: `installing ${i.version}` });
-        this.firmwareVersion = i.version;
-        return send(200, { status: 'successful', message: 'the new image is active' });
-      }
-      if (req.method === 'GET' && path === '/status') this.o.stats?.add(this.name, 'checkins');
-      if (req.method === 'GET' && path === '/status') return send(200, { status: this.activePreset ? 'running' : 'idle', activePreset: this.activePreset ? { id: this.activePreset } : null, firmwareVersion: this.firmwareVersion });
-      if (req.method === 'GET' && path === '/system/temperature') return send(200, { systemTemperature: this.temperature });
-      const preset = /^\/profiles\/inventory\/presets\/([^/]+)(\/start)?$/.exec(path);
-      if (preset && req.method === 'PUT' && !preset[2]) {
-        const p = (await this.body(req)) as Preset;
-        const refusal = this.o.refusePreset ?? this.check(p);
-        if (refusal) return send(400, { message: refusal });
-        this.presets.set(decodeURIComponent(preset[1] as string), p);
-        return send(204);
-      }
-      if (preset && req.method === 'POST' && preset[2]) {
-        const id = decodeURIComponent(preset[1] as string);
-        const p = this.presets.get(id);
-        if (!p) return send(404, { message: `no preset ${id}` });
-        if (this.failStart !== null) return send(this.failStart, { message: 'the reader cannot start an inventory now' });
-        this.startReading(id, p);
-        return send(204);
-      }
-      if (req.method === 'POST' && path === '/profiles/stop') {
-        this.stopReading();
-        return send(204);
-      }
-      if (req.method === 'PUT' && path === '/mqtt') {
-        const m = (await this.body(req)) as { brokerHostname: string; brokerPort: number; clientId: string; eventTopic: string };
-        await this.mqttClient?.endAsync().catch(() => undefined);
-        this.mqttClient = await mqtt.connectAsync(`mqtt://${m.brokerHostname}:${m.brokerPort}`, { clientId: `${m.clientId}-${process.pid}`, reconnectPeriod: 1000 });
-        this.mqttTopic = m.eventTopic;
-        return send(204);
-      }
-      if (req.method === 'PUT' && path === '/webhooks/event') {
-        const w = (await this.body(req)) as { url: string; authentication?: { username: string; password: string } };
-        const auth = w.authentication;
-        this.webhook = { url: w.url, authorization: auth ? `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}` : '' };
-        return send(204);
-      }
-      if (req.method === 'GET' && path === '/data/stream') {
-        res.writeHead(200, { 'Content-Type': 'application/x-ndjson' });
-        res.write('\r\n');
-        this.streams.add(res);
-        res.on('close', () => this.streams.delete(res));
-        return;
-      }
-      return send(404, { message: `no ${req.method} ${path}` });
+      // Each route group answers and says so, or leaves the request to the next.
+      const handled =
+        (await this.systemRoutes(req, path, send)) ||
+        (await this.imageRoutes(req, path, send)) ||
+        this.statusRoutes(req, path, send) ||
+        (await this.presetRoutes(req, path, send)) ||
+        (await this.deliveryRoutes(req, res, path, send));
+      if (!handled) send(404, { message: `no ${req.method} ${path}` });
     } catch (err) {
       return send(400, { message: (err as Error).message });
     }
+  }
+
+  /** Reboot and the system time. */
+  private async systemRoutes(req: http.IncomingMessage, path: string, send: Send): Promise<boolean> {
+    if (req.method === 'POST' && path === '/system/reboot') {
+      this.reboots++;
+      send(204);
+      this.reboot();
+      return true;
+    }
+    if (req.method !== 'PUT' || path !== '/system/time') return false;
+    if (this.ntp) {
+      send(403, { message: 'the system time cannot be set while NTP is enabled' });
+      return true;
+    }
+    const t = (await this.body(req)) as { time?: unknown };
+    if (typeof t?.time !== 'string' || Number.isNaN(Date.parse(t.time))) send(400, { message: 'time must be an RFC 3339 time' });
+    else {
+      this.clockSetTo = t.time;
+      send(204);
+    }
+    return true;
+  }
+
+  /** A firmware image upload and the state of its installation. */
+  private async imageRoutes(req: http.IncomingMessage, path: string, send: Send): Promise<boolean> {
+    if (path !== '/system/image/upgrade') return false;
+    if (req.method === 'POST') {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const form = await new Response(Buffer.concat(chunks), { headers: { 'Content-Type': req.headers['content-type'] ?? '' } }).formData();
+      const file = form.get('upgradeFile');
+      if (!(file instanceof Blob)) {
+        send(400, { message: 'upgradeFile is required' });
+        return true;
+      }
+      const name = (file as File).name;
+      this.upgrades.push({ name, bytes: file.size });
+      // Installs for a second; the version is the one in the file name (img-8.4.0.upgx: 8.4.0).
+      this.install = { version: /(\d[\w.+-]*)\.[A-Za-z]+$/.exec(name)?.[1] ?? name, doneAt: Date.now() + 1000 };
+      send(202, { message: 'upgrade accepted' });
+      return true;
+    }
+    if (req.method !== 'GET') return false;
+    const i = this.install;
+    if (i === null) send(200, { status: 'ready', message: '' });
+    else if (Date.now() < i.doneAt) send(200, { status: 'installing', message: `installing ${i.version}` });
+    else {
+      this.firmwareVersion = i.version;
+      send(200, { status: 'successful', message: 'the new image is active' });
+    }
+    return true;
+  }
+
+  /** Status (a check-in) and temperature. */
+  private statusRoutes(req: http.IncomingMessage, path: string, send: Send): boolean {
+    if (req.method !== 'GET') return false;
+    if (path === '/status') {
+      this.o.stats?.add(this.name, 'checkins');
+      send(200, { status: this.activePreset ? 'running' : 'idle', activePreset: this.activePreset ? { id: this.activePreset } : null, firmwareVersion: this.firmwareVersion });
+      return true;
+    }
+    if (path !== '/system/temperature') return false;
+    send(200, { systemTemperature: this.temperature });
+    return true;
+  }
+
+  /** Inventory presets: define, start, stop. */
+  private async presetRoutes(req: http.IncomingMessage, path: string, send: Send): Promise<boolean> {
+    const preset = /^\/profiles\/inventory\/presets\/([^/]+)(\/start)?$/.exec(path);
+    if (preset && req.method === 'PUT' && !preset[2]) {
+      const p = (await this.body(req)) as Preset;
+      const refusal = this.o.refusePreset ?? this.check(p);
+      if (refusal) send(400, { message: refusal });
+      else {
+        this.presets.set(decodeURIComponent(preset[1] as string), p);
+        send(204);
+      }
+      return true;
+    }
+    if (preset && req.method === 'POST' && preset[2]) {
+      const id = decodeURIComponent(preset[1] as string);
+      const p = this.presets.get(id);
+      if (!p) send(404, { message: `no preset ${id}` });
+      else if (this.failStart !== null) send(this.failStart, { message: 'the reader cannot start an inventory now' });
+      else {
+        this.startReading(id, p);
+        send(204);
+      }
+      return true;
+    }
+    if (req.method !== 'POST' || path !== '/profiles/stop') return false;
+    this.stopReading();
+    send(204);
+    return true;
+  }
+
+  /** Where reads go: MQTT, a webhook, or the HTTP stream. */
+  private async deliveryRoutes(req: http.IncomingMessage, res: http.ServerResponse, path: string, send: Send): Promise<boolean> {
+    if (req.method === 'PUT' && path === '/mqtt') {
+      const m = (await this.body(req)) as { brokerHostname: string; brokerPort: number; clientId: string; eventTopic: string };
+      await this.mqttClient?.endAsync().catch(() => undefined);
+      this.mqttClient = await mqtt.connectAsync(`mqtt://${m.brokerHostname}:${m.brokerPort}`, { clientId: `${m.clientId}-${process.pid}`, reconnectPeriod: 1000 });
+      this.mqttTopic = m.eventTopic;
+      send(204);
+      return true;
+    }
+    if (req.method === 'PUT' && path === '/webhooks/event') {
+      const w = (await this.body(req)) as { url: string; authentication?: { username: string; password: string } };
+      const auth = w.authentication;
+      this.webhook = { url: w.url, authorization: auth ? `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}` : '' };
+      send(204);
+      return true;
+    }
+    if (req.method !== 'GET' || path !== '/data/stream') return false;
+    res.writeHead(200, { 'Content-Type': 'application/x-ndjson' });
+    res.write('\r\n');
+    this.streams.add(res);
+    res.on('close', () => this.streams.delete(res));
+    return true;
   }
 
   /** Stops reading, drops every stream and answers nothing for a second. */
