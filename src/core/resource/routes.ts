@@ -83,9 +83,12 @@ export async function runResourceCommand<R>(
   return result.right.state;
 }
 
-export function addNamedResourceRoutes<R, I, Ctx>(table: RouteTable, deps: ResourceDeps, api: NamedResourceApi<R, I, Ctx>): void {
+type Handler = (ctx: Context) => Promise<void>;
+
+/** POST create / PUT createOrReplace: the body validated against the stored resource, then stored. */
+function writeHandler<R, I, Ctx>(deps: ResourceDeps, api: NamedResourceApi<R, I, Ctx>, type: 'create' | 'createOrReplace'): Handler {
   const noun = api.kind.label;
-  const write = (type: 'create' | 'createOrReplace') => async (ctx: Context) => {
+  return async (ctx) => {
     const input = decodeInput(api.body, ctx.request.body, 'body');
     const name = api.nameOf(input);
     const vctx = await api.context(deps);
@@ -104,6 +107,33 @@ export function addNamedResourceRoutes<R, I, Ctx>(table: RouteTable, deps: Resou
     if (state.resource === undefined) throw new Error(`${noun} ${name} missing after ${type}`);
     ctx.body = api.toResponse(state.resource);
   };
+}
+
+/** DELETE destroy: refused while in use (beforeDelete). */
+function destroyHandler<R, I, Ctx>(deps: ResourceDeps, api: NamedResourceApi<R, I, Ctx>): Handler {
+  return async (ctx) => {
+    const name = String(ctx.params[api.param]);
+    const current = await deps.readModel.get(api.kind, name);
+    if (current !== undefined && api.beforeDelete) {
+      const refusal = await api.beforeDelete(name, current, deps);
+      if (refusal) throw refusal;
+    }
+    await runResourceCommand(deps, api.kind, name, () => right({ type: 'delete', name }), commandMetadata(ctx));
+    ctx.status = 204;
+  };
+}
+
+function showOneHandler<R, I, Ctx>(deps: ResourceDeps, api: NamedResourceApi<R, I, Ctx>): Handler {
+  return async (ctx) => {
+    const name = String(ctx.params[api.param]);
+    const r = await deps.readModel.get(api.kind, name);
+    if (r === undefined) throw notFound(`${api.kind.label} ${name} not found`);
+    ctx.body = api.toResponse(r);
+  };
+}
+
+export function addNamedResourceRoutes<R, I, Ctx>(table: RouteTable, deps: ResourceDeps, api: NamedResourceApi<R, I, Ctx>): void {
+  const noun = api.kind.label;
   const stored = (description: string) => (api.responseSchema ? { description, schema: api.responseSchema } : description);
   const concurrent = 'changed concurrently; retry';
   table.add(
@@ -111,36 +141,22 @@ export function addNamedResourceRoutes<R, I, Ctx>(table: RouteTable, deps: Resou
       method: 'post', path: `${api.base}/create`, roles: api.writeRoles, tag: api.tag, summary: `Create a ${noun} (does not replace)`, body: api.bodySchema,
       responses: { 200: stored(`the stored ${noun}`), 400: 'invalid input', 409: `${noun} already exists, or ${concurrent}` },
     },
-    write('create'),
+    writeHandler(deps, api, 'create'),
   );
   table.add(
     {
       method: 'put', path: `${api.base}/createOrReplace`, roles: api.writeRoles, tag: api.tag, summary: `Create or replace a ${noun}`, body: api.bodySchema,
       responses: { 200: stored(`the stored ${noun}`), 400: 'invalid input', 409: `the change conflicts with the ${noun}'s use, or ${concurrent}` },
     },
-    write('createOrReplace'),
+    writeHandler(deps, api, 'createOrReplace'),
   );
   table.add(
     { method: 'delete', path: `${api.base}/destroy/:${api.param}`, roles: api.writeRoles, tag: api.tag, summary: `Delete a ${noun}`, responses: { 204: 'deleted', 404: `no such ${noun}`, 409: `${noun} in use` } },
-    async (ctx) => {
-      const name = String(ctx.params[api.param]);
-      const current = await deps.readModel.get(api.kind, name);
-      if (current !== undefined && api.beforeDelete) {
-        const refusal = await api.beforeDelete(name, current, deps);
-        if (refusal) throw refusal;
-      }
-      await runResourceCommand(deps, api.kind, name, () => right({ type: 'delete', name }), commandMetadata(ctx));
-      ctx.status = 204;
-    },
+    destroyHandler(deps, api),
   );
   table.add(
     { method: 'get', path: `${api.base}/show/:${api.param}`, roles: api.readRoles, tag: api.tag, summary: `Show one ${noun}`, responses: { 200: stored(noun), 404: `no such ${noun}` } },
-    async (ctx) => {
-      const name = String(ctx.params[api.param]);
-      const r = await deps.readModel.get(api.kind, name);
-      if (r === undefined) throw notFound(`${noun} ${name} not found`);
-      ctx.body = api.toResponse(r);
-    },
+    showOneHandler(deps, api),
   );
   table.add(
     { method: 'get', path: `${api.base}/show`, roles: api.readRoles, tag: api.tag, summary: `Show every ${noun}`, responses: { 200: api.responseSchema ? { description: `array of ${noun}`, schema: { type: 'array', items: api.responseSchema } } : `array of ${noun}` } },
@@ -149,4 +165,3 @@ export function addNamedResourceRoutes<R, I, Ctx>(table: RouteTable, deps: Resou
     },
   );
 }
-
