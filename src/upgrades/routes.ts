@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import * as E from 'fp-ts/Either';
 import * as t from 'io-ts';
+import type { Context } from 'koa';
 import { agentKeys } from '../agents';
 import { decodeInput } from '../core/http/decode';
 import { notFound } from '../core/http/errors';
@@ -39,6 +40,26 @@ export async function reportedVersions(deps: Pick<AppDeps, 'redis' | 'keys'>): P
   return out;
 }
 
+/** POST start: the rollout planned against the readers, facilities, images, active upgrades and reported versions, then started. */
+function startUpgrade(deps: AppDeps): (ctx: Context) => Promise<void> {
+  return async (ctx) => {
+    const request = withPolicyDefaults(decodeInput(UpgradeStartBody, ctx.request.body, 'body'));
+    const [readers, facilities, images, active, versions] = await Promise.all([
+      readerDefinitionsOf(deps.readModel),
+      deps.readModel.list(facilityKind),
+      deps.readModel.list(softwareImageEntry),
+      deps.readModel.list(activeUpgradeKind),
+      reportedVersions(deps),
+    ]);
+    const plan = planUpgrade(request, { readers, facilities: facilities.map((f) => f.name), images, active, versions });
+    if (E.isLeft(plan)) throw plan.left;
+    const id = randomUUID();
+    const result = await runCommand(deps.client, onUpgrade(id), { type: 'Start', id, request, ...plan.right }, { metadata: commandMetadata(ctx), waiter: deps.waiter });
+    if (E.isLeft(result)) throw result.left;
+    ctx.body = { upgradeInstanceId: id };
+  };
+}
+
 export function registerUpgradeRoutes(table: RouteTable, deps: AppDeps): void {
   table.add(
     {
@@ -51,22 +72,7 @@ export function registerUpgradeRoutes(table: RouteTable, deps: AppDeps): void {
         409: 'a reader is in another active upgrade',
       },
     },
-    async (ctx) => {
-      const request = withPolicyDefaults(decodeInput(UpgradeStartBody, ctx.request.body, 'body'));
-      const [readers, facilities, images, active, versions] = await Promise.all([
-        readerDefinitionsOf(deps.readModel),
-        deps.readModel.list(facilityKind),
-        deps.readModel.list(softwareImageEntry),
-        deps.readModel.list(activeUpgradeKind),
-        reportedVersions(deps),
-      ]);
-      const plan = planUpgrade(request, { readers, facilities: facilities.map((f) => f.name), images, active, versions });
-      if (E.isLeft(plan)) throw plan.left;
-      const id = randomUUID();
-      const result = await runCommand(deps.client, onUpgrade(id), { type: 'Start', id, request, ...plan.right }, { metadata: commandMetadata(ctx), waiter: deps.waiter });
-      if (E.isLeft(result)) throw result.left;
-      ctx.body = { upgradeInstanceId: id };
-    },
+    startUpgrade(deps),
   );
 
   table.add(
