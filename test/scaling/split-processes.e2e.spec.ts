@@ -23,7 +23,8 @@ import { mix, startLiveJob, type LiveJob, type Observation } from '../engine/liv
 import { consume, type Consumer } from '../queues/support';
 import { metricsText, metricValue, startSplitLayout, type SplitLayout } from './layout';
 
-const LEASE_MS = 1500;
+/** Short, so the take-over comes soon; renewed every second, which outlasts the stalls of a loaded machine. */
+const LEASE_MS = 3000;
 /** Restoring a partition and replaying its input after the take-over, on a loaded two-core machine. */
 const TAKEOVER_WORK_MS = 30_000;
 const CATCH_UP_MS = 60_000;
