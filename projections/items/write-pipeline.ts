@@ -80,6 +80,11 @@ export class ItemsWritePipeline {
     this.pending.set(seq, items);
     this.unsettled += 1;
     const committed = this.last.then(async () => {
+      // Sent on the next turn of the event loop: when the next batch's events
+      // are at hand, its handler runs in this turn and its read goes to Redis
+      // first, so the next fold runs while Redis executes this MULTI, instead
+      // of the read waiting behind it (its items are in `pending` meanwhile).
+      await new Promise<void>((resolve) => setImmediate(resolve));
       this.sent = seq;
       await tx.exec();
     });
