@@ -6,6 +6,9 @@
 // its own until it has caught up, as a rebuild does. Printed as item
 // changes/s and as a ratio to raw pipelined Redis writes (HSETs of a
 // StoredItem-sized value as pre-encoded RESP on a socket, no MULTI) measured in the same run.
+// CPU ms per 1,000 changes of the projection (this process), the event store
+// child and redis-server (shared with whatever else uses it) during the phase:
+// steadier than the rate on a loaded machine.
 // BENCH_CPU_PROF=1 writes a CPU profile of the projection phase (node --cpu-prof
 // is the whole run; this one covers only the measured part).
 import { once } from 'node:events';
@@ -25,6 +28,7 @@ import { startServer } from './support/eventstore-child';
 import { positiveEnv } from './support/env';
 import { seededItemsEvent } from './support/seed-items';
 import { progress, rate } from './support/stats';
+import { cpuMeter, pidOf } from './support/cpu';
 
 const ITEMS = positiveEnv('BENCH_ITEMS', 200_000);
 const BATCH = 1000;
@@ -89,10 +93,12 @@ async function main(): Promise<void> {
       await session.post('Profiler.enable');
       await session.post('Profiler.start');
     }
+    const cpu = cpuMeter({ projection: process.pid, eventStore: server.pid, redis: pidOf('redis-server') }).start();
     const t0 = performance.now();
     const sub = startItemsProjection({ client, redis, keys, logger: createLogger('bench') });
     await sub.caughtUp;
     const ms = performance.now() - t0;
+    const cpuMs = cpu();
     await sub.stop();
     if (session) {
       const { profile } = await session.post('Profiler.stop');
@@ -109,9 +115,10 @@ async function main(): Promise<void> {
       items: ITEMS, projectionMs: Math.round(ms), changesPerSec, memberWritesPerSec: changesPerSec * WRITES_PER_NEW_ITEM,
       rawPipelinedOpsPerSec: raw, rawBefore, rawAfter,
       changesToRaw: +(changesPerSec / raw).toFixed(3), writesToRaw: +((changesPerSec * WRITES_PER_NEW_ITEM) / raw).toFixed(3),
+      cpuMsPer1000Changes: Object.fromEntries(Object.entries(cpuMs).map(([name, used]) => [name, +((used * 1000) / ITEMS).toFixed(2)])),
       cpus: cpus().length, loadAverage: loadavg().map((l) => +l.toFixed(2)),
     };
-    console.log(`items projection: ${ITEMS} item changes in ${figures.projectionMs} ms = ${changesPerSec} changes/s (${figures.memberWritesPerSec} member writes/s); raw pipelined Redis ${raw} ops/s; changes/raw ${figures.changesToRaw}, writes/raw ${figures.writesToRaw}; load average ${figures.loadAverage.join(' ')}`);
+    console.log(`items projection: ${ITEMS} item changes in ${figures.projectionMs} ms = ${changesPerSec} changes/s (${figures.memberWritesPerSec} member writes/s); raw pipelined Redis ${raw} ops/s; changes/raw ${figures.changesToRaw}, writes/raw ${figures.writesToRaw}; CPU ms per 1000 changes ${JSON.stringify(figures.cpuMsPer1000Changes)}; load average ${figures.loadAverage.join(' ')}`);
     console.log(JSON.stringify(figures));
   } finally {
     for await (const found of redis.scanIterator({ MATCH: `${keys.base}*`, COUNT: 1000 })) if (found.length) await redis.unlink(found);

@@ -76,6 +76,185 @@ async function scanPrefixes(redis: RedisClient, prefixes: readonly string[]): Pr
   return [...found];
 }
 
+/** Counts what the side projection applied and logs its progress against the log's head. */
+class RebuildProgress {
+  events = 0;
+  changes = 0;
+  caughtUpAt: number | undefined;
+  sub: RunningSubscription | undefined;
+  private lastTick = { at: Date.now(), events: 0, changes: 0 };
+
+  constructor(
+    private readonly log: Logger,
+    public head: Position | undefined,
+  ) {}
+
+  readonly onApplied = (n: number, c?: number): void => {
+    this.events += n;
+    this.changes += c ?? 0;
+  };
+
+  tick(msg: string): void {
+    const { events, changes, head } = this;
+    const now = Date.now();
+    const position = this.sub?.position;
+    const elapsed = Math.max(1, now - this.lastTick.at);
+    const perSecond = Math.round(((events - this.lastTick.events) * 1000) / elapsed);
+    const changesPerSecond = changes === 0 ? {} : { changes, changesPerSecond: Math.round(((changes - this.lastTick.changes) * 1000) / elapsed) };
+    this.lastTick = { at: now, events, changes };
+    const percent =
+      head === undefined || head.commit === 0n ? 100
+      : position === undefined ? 0
+      : Math.min(100, Number((position.commit * 10000n) / head.commit) / 100);
+    this.log.info(msg, { events, eventsPerSecond: perSecond, ...changesPerSecond, position: positionToString(position), logHead: positionToString(head), percent });
+  }
+}
+
+/**
+ * Counts the attempts to switch over: each catch-up after the live projection
+ * passed the rebuild, and each switch whose WATCH aborted.
+ */
+class SwitchAttempts {
+  n = 1;
+
+  constructor(
+    private readonly readModel: string,
+    private readonly max: number,
+  ) {}
+
+  /** Throws once there were more attempts than allowed. */
+  check(cause?: unknown): void {
+    if (this.n <= this.max) return;
+    const message = `could not switch ${this.readModel} over in ${this.max} attempts (the live projection kept writing)`;
+    throw cause === undefined ? new Error(message) : new Error(message, { cause });
+  }
+}
+
+/** What one rebuild run works with, from its start to its switch. */
+interface RebuildRun {
+  readonly model: RebuildableReadModel;
+  readonly client: EventStoreDBClient;
+  readonly redis: RedisClient;
+  readonly keys: RedisKeys;
+  /** The side-by-side namespace the rebuild writes under. */
+  readonly side: RedisKeys;
+  readonly sideStore: RedisCheckpointStore;
+  readonly liveCheckpointKey: string;
+  /** The generation marker at the start; the switch requires it unchanged. */
+  readonly generation: string | null;
+  /** The dedicated connection of the WATCHed switch. */
+  readonly conn: RedisClient;
+  readonly log: Logger;
+  readonly liveCatchUpMs: number;
+  readonly progress: RebuildProgress;
+}
+
+/** What a catch-up of the side projection left to switch in. */
+interface CaughtUp {
+  /** The log's head before the catch-up: everything up to it is handled. */
+  readonly covered: Position | undefined;
+  /** The side projection's checkpoint. */
+  readonly rebuilt: Position | undefined;
+  readonly sideKeys: readonly string[];
+}
+
+async function catchUp(run: RebuildRun): Promise<CaughtUp> {
+  const { model, client, redis, side, sideStore, log, progress } = run;
+  // Everything that matches the projection's filter and is stored now is
+  // handled once `caughtUp` resolves.
+  progress.head = await logHead(client);
+  const covered = progress.head;
+  const sub = model.start({ client, redis, keys: side, logger: log, onApplied: progress.onApplied });
+  progress.sub = sub;
+  await sub.caughtUp;
+  await sub.stop();
+  progress.caughtUpAt = Date.now();
+  progress.tick('rebuild caught up');
+  const rebuilt = await sideStore.load(model.projection);
+  const sideKeys = (await scanPrefixes(redis, model.keyPrefixes(side))).filter((k) => k !== sideStore.key(model.projection));
+  return { covered, rebuilt, sideKeys };
+}
+
+/**
+ * WATCHes the live checkpoint and the generation marker and reads the live
+ * checkpoint under that WATCH. Throws if Redis lost its data meanwhile.
+ */
+async function watchLive(run: RebuildRun): Promise<Position | undefined> {
+  const { conn, keys, model } = run;
+  await conn.watch([run.liveCheckpointKey, keys.generation]);
+  if ((await conn.get(keys.generation)) !== run.generation) {
+    await conn.unwatch();
+    throw new Error('Redis lost its data during the rebuild (its generation marker changed); the service rebuilds every read model from the event log by itself');
+  }
+  return new RedisCheckpointStore(conn, keys.checkpointPrefix).load(model.projection);
+}
+
+const laterOf = (positions: readonly (Position | undefined)[]): Position | undefined =>
+  positions.reduce<Position | undefined>((a, b) => (b === undefined ? a : a === undefined || comparePositions(b, a) > 0 ? b : a), undefined);
+
+/**
+ * The switch itself, one MULTI under the WATCH: the live keys go, the rebuilt
+ * ones take their names, the live checkpoint moves to `target`. Rejects with
+ * a WatchError if the live projection wrote meanwhile. Returns how many live
+ * keys it removed.
+ */
+async function switchTransaction(run: RebuildRun, sideKeys: readonly string[], target: Position | undefined): Promise<number> {
+  const { conn, keys, side, model, generation } = run;
+  const liveKeys = await scanPrefixes(conn, model.keyPrefixes(keys));
+  const tx = conn.multi();
+  if (liveKeys.length > 0) tx.unlink(liveKeys);
+  for (const k of sideKeys) tx.rename(k, keys.base + k.slice(side.base.length));
+  if (target !== undefined) tx.hSet(run.liveCheckpointKey, encodeCheckpoint(target));
+  if (generation !== null) {
+    const state: ReadModelStateDoc = { state: 'ready', generation, since: new Date().toISOString() };
+    tx.hSet(keys.readModelStates, model.name, JSON.stringify(state));
+  }
+  tx.del(run.sideStore.key(model.projection));
+  await tx.exec();
+  return liveKeys.length;
+}
+
+interface Switched {
+  readonly target: Position | undefined;
+  readonly keysRemoved: number;
+}
+
+/**
+ * Switches what `caughtUp` rebuilt in, retrying when the WATCH aborts; gives
+ * the live projection `liveCatchUpMs` to reach the rebuild first. Returns
+ * undefined when the live projection passed what the rebuild covers: the
+ * rebuild has to catch up again.
+ */
+async function switchOver(run: RebuildRun, caughtUp: CaughtUp, attempts: SwitchAttempts): Promise<Switched | undefined> {
+  const { conn, log } = run;
+  const { covered, rebuilt, sideKeys } = caughtUp;
+  const waitForLiveUntil = Date.now() + run.liveCatchUpMs;
+  for (;;) {
+    const live = await watchLive(run);
+    if (live !== undefined && (covered === undefined || comparePositions(live, covered) > 0)) {
+      await conn.unwatch();
+      log.info('live projection is ahead of the rebuild; catching up again', { live: positionToString(live) });
+      return undefined;
+    }
+    if (rebuilt !== undefined && (live === undefined || comparePositions(live, rebuilt) < 0) && Date.now() < waitForLiveUntil) {
+      // Switching now would make the live projection re-apply what the
+      // rebuild holds; harmless, but its readers would see older values
+      // for a moment. Give it the time to get there.
+      await conn.unwatch();
+      await new Promise((r) => setTimeout(r, 20));
+      continue;
+    }
+    const target = laterOf([rebuilt, live]);
+    try {
+      return { target, keysRemoved: await switchTransaction(run, sideKeys, target) };
+    } catch (err) {
+      if (!(err instanceof WatchError)) throw err;
+      attempts.n++;
+      attempts.check(err);
+    }
+  }
+}
+
 export async function rebuildReadModel(opts: {
   model: RebuildableReadModel;
   client: EventStoreDBClient;
@@ -91,115 +270,44 @@ export async function rebuildReadModel(opts: {
   /** Where the rebuild starts (default: the start of the log); after the last factory reset. */
   from?: Position;
 }): Promise<RebuildResult> {
-  const { model, client, redis, keys } = opts;
+  const { model, redis, keys } = opts;
   const log = opts.logger.child('rebuild', { readModel: model.name });
   const runId = opts.runId ?? new Date().toISOString().replace(/[-:.]/g, '');
   const side = new RedisKeys(`${keys.base}rebuild-${model.name}-${runId}:`);
-  const liveStore = new RedisCheckpointStore(redis, keys.checkpointPrefix);
   const sideStore = new RedisCheckpointStore(redis, side.checkpointPrefix);
-  const liveCheckpointKey = liveStore.key(model.projection);
-  const maxAttempts = opts.maxAttempts ?? 20;
-
-  let events = 0;
-  let changes = 0;
   const started = Date.now();
-  let caughtUpAt: number | undefined;
-  let sub: RunningSubscription | undefined;
-  let head = await logHead(client);
-  let lastTick = { at: Date.now(), events: 0, changes: 0 };
-  const tick = (msg: string): void => {
-    const now = Date.now();
-    const position = sub?.position;
-    const elapsed = Math.max(1, now - lastTick.at);
-    const perSecond = Math.round(((events - lastTick.events) * 1000) / elapsed);
-    const changesPerSecond = changes === 0 ? {} : { changes, changesPerSecond: Math.round(((changes - lastTick.changes) * 1000) / elapsed) };
-    lastTick = { at: now, events, changes };
-    const percent =
-      head === undefined || head.commit === 0n ? 100
-      : position === undefined ? 0
-      : Math.min(100, Number((position.commit * 10000n) / head.commit) / 100);
-    log.info(msg, { events, eventsPerSecond: perSecond, ...changesPerSecond, position: positionToString(position), logHead: positionToString(head), percent });
-  };
+  const progress = new RebuildProgress(log, await logHead(opts.client));
   const generation = await redis.get(keys.generation);
   if (generation === null) log.warn('Redis holds no generation marker (it lost its data, or the service never ran on it): the service rebuilds every read model itself; this rebuild is switched in but not marked ready');
-  const timer = setInterval(() => tick('rebuild progress'), opts.progressEveryMs ?? 2000);
+  const timer = setInterval(() => progress.tick('rebuild progress'), opts.progressEveryMs ?? 2000);
   timer.unref();
   const conn = redis.duplicate() as RedisClient;
   await conn.connect();
   if (opts.from !== undefined) await sideStore.save(model.projection, opts.from);
-  log.info('rebuild started', { namespace: side.base, from: positionToString(opts.from), logHead: positionToString(head) });
+  log.info('rebuild started', { namespace: side.base, from: positionToString(opts.from), logHead: positionToString(progress.head) });
+  const liveCheckpointKey = new RedisCheckpointStore(redis, keys.checkpointPrefix).key(model.projection);
+  const run: RebuildRun = { model, client: opts.client, redis, keys, side, sideStore, liveCheckpointKey, generation, conn, log, liveCatchUpMs: opts.liveCatchUpMs ?? 5000, progress };
   try {
-    for (let attempt = 1; ; attempt++) {
-      if (attempt > maxAttempts) throw new Error(`could not switch ${model.name} over in ${maxAttempts} attempts (the live projection kept writing)`);
-      // Everything that matches the projection's filter and is stored now is
-      // handled once `caughtUp` resolves.
-      head = await logHead(client);
-      const covered = head;
-      sub = model.start({ client, redis, keys: side, logger: log, onApplied: (n, c) => {
-        events += n;
-        changes += c ?? 0;
-      } });
-      await sub.caughtUp;
-      await sub.stop();
-      caughtUpAt = Date.now();
-      tick('rebuild caught up');
-      const rebuilt = await sideStore.load(model.projection);
-      const sideKeys = (await scanPrefixes(redis, model.keyPrefixes(side))).filter((k) => k !== sideStore.key(model.projection));
-      const waitForLiveUntil = Date.now() + (opts.liveCatchUpMs ?? 5000);
-      for (;;) {
-        await conn.watch([liveCheckpointKey, keys.generation]);
-        if ((await conn.get(keys.generation)) !== generation) {
-          await conn.unwatch();
-          throw new Error('Redis lost its data during the rebuild (its generation marker changed); the service rebuilds every read model from the event log by itself');
-        }
-        const live = await new RedisCheckpointStore(conn, keys.checkpointPrefix).load(model.projection);
-        if (live !== undefined && (covered === undefined || comparePositions(live, covered) > 0)) {
-          await conn.unwatch();
-          log.info('live projection is ahead of the rebuild; catching up again', { live: positionToString(live) });
-          break;
-        }
-        if (rebuilt !== undefined && (live === undefined || comparePositions(live, rebuilt) < 0) && Date.now() < waitForLiveUntil) {
-          // Switching now would make the live projection re-apply what the
-          // rebuild holds; harmless, but its readers would see older values
-          // for a moment. Give it the time to get there.
-          await conn.unwatch();
-          await new Promise((r) => setTimeout(r, 20));
-          continue;
-        }
-        const target = [rebuilt, live].reduce<Position | undefined>((a, b) => (b === undefined ? a : a === undefined || comparePositions(b, a) > 0 ? b : a), undefined);
-        const liveKeys = await scanPrefixes(conn, model.keyPrefixes(keys));
-        const tx = conn.multi();
-        if (liveKeys.length > 0) tx.unlink(liveKeys);
-        for (const k of sideKeys) tx.rename(k, keys.base + k.slice(side.base.length));
-        if (target !== undefined) tx.hSet(liveCheckpointKey, encodeCheckpoint(target));
-        if (generation !== null) {
-          const state: ReadModelStateDoc = { state: 'ready', generation, since: new Date().toISOString() };
-          tx.hSet(keys.readModelStates, model.name, JSON.stringify(state));
-        }
-        tx.del(sideStore.key(model.projection));
-        try {
-          await tx.exec();
-        } catch (err) {
-          if (!(err instanceof WatchError)) throw err;
-          if (++attempt > maxAttempts) throw new Error(`could not switch ${model.name} over in ${maxAttempts} attempts (the live projection kept writing)`, { cause: err });
-          continue;
-        }
-        const result: RebuildResult = {
-          readModel: model.name,
-          events,
-          position: positionToString(target),
-          keysSwitched: sideKeys.length,
-          keysRemoved: liveKeys.length,
-          attempts: attempt,
-          ...rates(events, changes, Date.now() - started, (caughtUpAt ?? Date.now()) - started),
-        };
-        log.info('rebuild switched over', { ...result });
-        return result;
-      }
+    for (const attempts = new SwitchAttempts(model.name, opts.maxAttempts ?? 20); ; attempts.n++) {
+      attempts.check();
+      const caughtUp = await catchUp(run);
+      const switched = await switchOver(run, caughtUp, attempts);
+      if (switched === undefined) continue;
+      const result: RebuildResult = {
+        readModel: model.name,
+        events: progress.events,
+        position: positionToString(switched.target),
+        keysSwitched: caughtUp.sideKeys.length,
+        keysRemoved: switched.keysRemoved,
+        attempts: attempts.n,
+        ...rates(progress.events, progress.changes, Date.now() - started, (progress.caughtUpAt ?? Date.now()) - started),
+      };
+      log.info('rebuild switched over', { ...result });
+      return result;
     }
   } catch (err) {
     log.error('rebuild failed; the live read model is unchanged', { err, namespace: side.base });
-    await sub?.stop();
+    await progress.sub?.stop();
     const left = await scanPrefixes(redis, [side.base]).catch(() => []);
     if (left.length > 0) await redis.unlink(left).catch(() => undefined);
     throw err;

@@ -141,115 +141,114 @@ export function loadLogLevel(env: NodeJS.ProcessEnv): E.Either<ConfigError[], Co
   return logLevelField(env);
 }
 
+/** Every variable, each read on its own: the errors of all of them accumulate. */
+const readVariables = (env: NodeJS.ProcessEnv) =>
+  sequenceS(Validation)({
+    port: field(env, 'PORT', port, 8080),
+    host: field(env, 'HOST', hostName, '0.0.0.0'),
+    rootPath: field(env, 'ROOT_PATH', urlPathPrefix, '/itemsense'),
+    metricsPort: field(env, 'METRICS_PORT', port, undefined),
+    dataDir: field(env, 'DATA_DIR', nonEmptyText, './data'),
+    esConnectionString: field(env, 'EVENTSTORE_CONNECTION_STRING', esdbConnectionString, undefined, 'url'),
+    esHost: field(env, 'EVENTSTORE_HOST', hostName, '127.0.0.1'),
+    esPort: field(env, 'EVENTSTORE_PORT', port, 2113),
+    esMaxAppendSize: field(env, 'EVENTSTORE_MAX_APPEND_SIZE', intInRange(1, MAX_TIMER_MS), 1_048_576),
+    redisUrl: field(env, 'REDIS_URL', urlWithScheme(['redis', 'rediss']), 'redis://127.0.0.1:6379', 'url'),
+    redisKeyPrefix: field(env, 'REDIS_KEY_PREFIX', nonEmptyText, 'tagtrail:'),
+    amqpUrl: field(env, 'AMQP_URL', urlWithScheme(['amqp', 'amqps']), 'amqp://guest:guest@127.0.0.1:5672', 'url'),
+    amqpPublicHost: field(env, 'AMQP_PUBLIC_HOST', hostName, undefined),
+    amqpPublicPort: field(env, 'AMQP_PUBLIC_PORT', intInRange(1, 65535), 5672),
+    amqpQueueType: field(env, 'AMQP_QUEUE_TYPE', oneOf(['classic', 'quorum'] as const), 'classic' as 'classic' | 'quorum'),
+    queueRetireIdleMs: field(env, 'QUEUE_RETIRE_IDLE_MS', intInRange(0, MAX_TIMER_MS), 604_800_000),
+    queueIdleCheckMs: field(env, 'QUEUE_IDLE_CHECK_MS', positiveMs, 600_000),
+    epcisLocationBaseUrl: field(env, 'EPCIS_LOCATION_BASE_URL', urlWithScheme(['http', 'https']), 'https://tagtrail.example/epcis/', 'url'),
+    roles: field(env, 'ROLES', listOf(ROLES), ROLES),
+    logLevel: logLevelField(env),
+    logSummaryIntervalMs: field(env, 'LOG_SUMMARY_INTERVAL_MS', positiveMs, 60_000),
+    shutdownTimeoutMs: field(env, 'SHUTDOWN_TIMEOUT_MS', positiveMs, 10_000),
+    startupTimeoutMs: field(env, 'STARTUP_TIMEOUT_MS', positiveMs, 30_000),
+    adminPassword: field(env, 'ADMIN_PASSWORD', nonEmptyText, undefined, 'secret'),
+    readerSecretKey: field(env, 'READER_SECRET_KEY', nonEmptyText, undefined, 'secret'),
+    pageMarkerKey: field(env, 'PAGE_MARKER_KEY', textOfAtLeast(16), undefined, 'secret'),
+    snapshotEveryChanges: field(env, 'ENGINE_SNAPSHOT_EVERY_CHANGES', intInRange(0, MAX_TIMER_MS), 100_000),
+    snapshotIntervalMs: field(env, 'ENGINE_SNAPSHOT_INTERVAL_MS', intInRange(0, MAX_TIMER_MS), 300_000),
+    enginePartitionCount: field(env, 'ENGINE_PARTITIONS', intInRange(1, MAX_ENGINE_PARTITIONS), 1),
+    enginePartitionIds: field(env, 'ENGINE_PARTITION_IDS', intList(0, MAX_ENGINE_PARTITIONS - 1), undefined),
+    engineLeaseMs: field(env, 'ENGINE_LEASE_MS', intInRange(300, MAX_TIMER_MS), 10_000),
+    jobAckSeconds: field(env, 'JOB_ACK_TIMEOUT_SECONDS', seconds, 60),
+    jobStopSeconds: field(env, 'JOB_STOP_TIMEOUT_SECONDS', seconds, 10),
+    checkinSeconds: field(env, 'HEALTH_CHECKIN_INTERVAL_SECONDS', positiveNumber(86_400), DEFAULT_HEALTH_SETTINGS.checkinIntervalSeconds),
+    statusWindowMinutes: field(env, 'HEALTH_STATUS_WINDOW_MINUTES', positiveNumber(525_600), DEFAULT_HEALTH_SETTINGS.statusWindowMinutes),
+    keepaliveSeconds: field(env, 'READERS_KEEPALIVE_SECONDS', readerSeconds, DEFAULT_READERS_SETTINGS.keepaliveMs / 1000),
+    reconnectMaxSeconds: field(env, 'READERS_RECONNECT_MAX_SECONDS', readerSeconds, DEFAULT_READERS_SETTINGS.reconnectMaxMs / 1000),
+    readerLeaseSeconds: field(env, 'READERS_LEASE_SECONDS', readerSeconds, DEFAULT_READERS_SETTINGS.leaseMs / 1000),
+    mqttUrl: field(env, 'READERS_MQTT_URL', urlWithScheme(['mqtt', 'mqtts', 'ws', 'wss']), 'mqtt://127.0.0.1:1883', 'url'),
+    mqttTopicPrefix: field(env, 'READERS_MQTT_TOPIC_PREFIX', nonEmptyText, undefined),
+    webhookBaseUrl: field(env, 'READERS_WEBHOOK_BASE_URL', urlWithScheme(['http', 'https']), undefined, 'url'),
+    upgradeSeconds: field(env, 'UPGRADE_READER_TIMEOUT_SECONDS', intInRange(1, MAX_TIMER_SECONDS), 1800),
+    upgradeImageBaseUrl: field(env, 'UPGRADE_IMAGE_BASE_URL', urlWithScheme(['http', 'https']), undefined, 'url'),
+    gitCommit: field(env, 'GIT_COMMIT', nonEmptyText, undefined),
+  });
+
+type Variables = ReturnType<typeof readVariables> extends E.Either<unknown, infer A> ? A : never;
+
+/** Settings that are only valid together. */
+function checkTogether(v: Variables): E.Either<NonEmptyArray<ConfigError>, Variables> {
+  const outside = (v.enginePartitionIds ?? []).filter((id) => id >= v.enginePartitionCount);
+  return outside.length === 0
+    ? E.right(v)
+    : E.left<NonEmptyArray<ConfigError>>([{ variable: 'ENGINE_PARTITION_IDS', reason: `partition ${outside.join(', ')} does not exist: ENGINE_PARTITIONS is ${v.enginePartitionCount} (ids 0-${v.enginePartitionCount - 1})` }]);
+}
+
+/** The variables in the shape the service uses (units converted, defaults of the settings filled in). */
+const toConfig = (v: Variables): Config => ({
+  http: { host: v.host, port: v.port, rootPath: v.rootPath },
+  metricsPort: v.metricsPort,
+  dataDir: v.dataDir,
+  eventStore: {
+    connectionString: v.esConnectionString,
+    host: v.esHost,
+    port: v.esPort,
+    maxAppendSize: v.esMaxAppendSize,
+  },
+  redisUrl: v.redisUrl,
+  redisKeyPrefix: v.redisKeyPrefix,
+  amqpUrl: v.amqpUrl,
+  amqpPublic: { host: v.amqpPublicHost, port: v.amqpPublicPort },
+  amqpQueueType: v.amqpQueueType,
+  queueRetirement: { idleMs: v.queueRetireIdleMs, checkEveryMs: v.queueIdleCheckMs },
+  epcisLocationBaseUrl: v.epcisLocationBaseUrl.endsWith('/') ? v.epcisLocationBaseUrl : `${v.epcisLocationBaseUrl}/`,
+  roles: v.roles,
+  logLevel: v.logLevel,
+  logSummaryIntervalMs: v.logSummaryIntervalMs,
+  shutdownTimeoutMs: v.shutdownTimeoutMs,
+  startupTimeoutMs: v.startupTimeoutMs,
+  adminPassword: v.adminPassword,
+  readerSecretKey: v.readerSecretKey,
+  pageMarkerKey: v.pageMarkerKey,
+  engineSnapshots: { everyChanges: v.snapshotEveryChanges, everyMs: v.snapshotIntervalMs },
+  enginePartitions: {
+    count: v.enginePartitionCount,
+    owned: v.enginePartitionIds ?? Array.from({ length: v.enginePartitionCount }, (_, i) => i),
+    leaseMs: v.engineLeaseMs,
+  },
+  jobs: { ackTimeoutMs: v.jobAckSeconds * 1000, stopTimeoutMs: v.jobStopSeconds * 1000 },
+  health: { ...DEFAULT_HEALTH_SETTINGS, checkinIntervalSeconds: v.checkinSeconds, statusWindowMinutes: v.statusWindowMinutes },
+  readers: {
+    ...DEFAULT_READERS_SETTINGS,
+    keepaliveMs: v.keepaliveSeconds * 1000,
+    reconnectMaxMs: v.reconnectMaxSeconds * 1000,
+    leaseMs: v.readerLeaseSeconds * 1000,
+    mqttUrl: v.mqttUrl,
+    mqttTopicPrefix: v.mqttTopicPrefix,
+    webhookBaseUrl: v.webhookBaseUrl,
+  },
+  upgrades: { readerTimeoutMs: v.upgradeSeconds * 1000, ...(v.upgradeImageBaseUrl === undefined ? {} : { imageBaseUrl: v.upgradeImageBaseUrl }) },
+  gitCommit: v.gitCommit,
+});
+
 export function loadConfig(env: NodeJS.ProcessEnv): E.Either<ConfigError[], Config> {
-  return pipe(
-    sequenceS(Validation)({
-      port: field(env, 'PORT', port, 8080),
-      host: field(env, 'HOST', hostName, '0.0.0.0'),
-      rootPath: field(env, 'ROOT_PATH', urlPathPrefix, '/itemsense'),
-      metricsPort: field(env, 'METRICS_PORT', port, undefined),
-      dataDir: field(env, 'DATA_DIR', nonEmptyText, './data'),
-      esConnectionString: field(
-        env,
-        'EVENTSTORE_CONNECTION_STRING',
-        esdbConnectionString,
-        undefined,
-        'url',
-      ),
-      esHost: field(env, 'EVENTSTORE_HOST', hostName, '127.0.0.1'),
-      esPort: field(env, 'EVENTSTORE_PORT', port, 2113),
-      esMaxAppendSize: field(env, 'EVENTSTORE_MAX_APPEND_SIZE', intInRange(1, MAX_TIMER_MS), 1_048_576),
-      redisUrl: field(env, 'REDIS_URL', urlWithScheme(['redis', 'rediss']), 'redis://127.0.0.1:6379', 'url'),
-      redisKeyPrefix: field(env, 'REDIS_KEY_PREFIX', nonEmptyText, 'tagtrail:'),
-      amqpUrl: field(env, 'AMQP_URL', urlWithScheme(['amqp', 'amqps']), 'amqp://guest:guest@127.0.0.1:5672', 'url'),
-      amqpPublicHost: field(env, 'AMQP_PUBLIC_HOST', hostName, undefined),
-      amqpPublicPort: field(env, 'AMQP_PUBLIC_PORT', intInRange(1, 65535), 5672),
-      amqpQueueType: field(env, 'AMQP_QUEUE_TYPE', oneOf(['classic', 'quorum'] as const), 'classic' as 'classic' | 'quorum'),
-      queueRetireIdleMs: field(env, 'QUEUE_RETIRE_IDLE_MS', intInRange(0, MAX_TIMER_MS), 604_800_000),
-      queueIdleCheckMs: field(env, 'QUEUE_IDLE_CHECK_MS', positiveMs, 600_000),
-      epcisLocationBaseUrl: field(env, 'EPCIS_LOCATION_BASE_URL', urlWithScheme(['http', 'https']), 'https://tagtrail.example/epcis/', 'url'),
-      roles: field(env, 'ROLES', listOf(ROLES), ROLES),
-      logLevel: logLevelField(env),
-      logSummaryIntervalMs: field(env, 'LOG_SUMMARY_INTERVAL_MS', positiveMs, 60_000),
-      shutdownTimeoutMs: field(env, 'SHUTDOWN_TIMEOUT_MS', positiveMs, 10_000),
-      startupTimeoutMs: field(env, 'STARTUP_TIMEOUT_MS', positiveMs, 30_000),
-      adminPassword: field(env, 'ADMIN_PASSWORD', nonEmptyText, undefined, 'secret'),
-      readerSecretKey: field(env, 'READER_SECRET_KEY', nonEmptyText, undefined, 'secret'),
-      pageMarkerKey: field(env, 'PAGE_MARKER_KEY', textOfAtLeast(16), undefined, 'secret'),
-      snapshotEveryChanges: field(env, 'ENGINE_SNAPSHOT_EVERY_CHANGES', intInRange(0, MAX_TIMER_MS), 100_000),
-      snapshotIntervalMs: field(env, 'ENGINE_SNAPSHOT_INTERVAL_MS', intInRange(0, MAX_TIMER_MS), 300_000),
-      enginePartitionCount: field(env, 'ENGINE_PARTITIONS', intInRange(1, MAX_ENGINE_PARTITIONS), 1),
-      enginePartitionIds: field(env, 'ENGINE_PARTITION_IDS', intList(0, MAX_ENGINE_PARTITIONS - 1), undefined),
-      engineLeaseMs: field(env, 'ENGINE_LEASE_MS', intInRange(300, MAX_TIMER_MS), 10_000),
-      jobAckSeconds: field(env, 'JOB_ACK_TIMEOUT_SECONDS', seconds, 60),
-      jobStopSeconds: field(env, 'JOB_STOP_TIMEOUT_SECONDS', seconds, 10),
-      checkinSeconds: field(env, 'HEALTH_CHECKIN_INTERVAL_SECONDS', positiveNumber(86_400), DEFAULT_HEALTH_SETTINGS.checkinIntervalSeconds),
-      statusWindowMinutes: field(env, 'HEALTH_STATUS_WINDOW_MINUTES', positiveNumber(525_600), DEFAULT_HEALTH_SETTINGS.statusWindowMinutes),
-      keepaliveSeconds: field(env, 'READERS_KEEPALIVE_SECONDS', readerSeconds, DEFAULT_READERS_SETTINGS.keepaliveMs / 1000),
-      reconnectMaxSeconds: field(env, 'READERS_RECONNECT_MAX_SECONDS', readerSeconds, DEFAULT_READERS_SETTINGS.reconnectMaxMs / 1000),
-      readerLeaseSeconds: field(env, 'READERS_LEASE_SECONDS', readerSeconds, DEFAULT_READERS_SETTINGS.leaseMs / 1000),
-      mqttUrl: field(env, 'READERS_MQTT_URL', urlWithScheme(['mqtt', 'mqtts', 'ws', 'wss']), 'mqtt://127.0.0.1:1883', 'url'),
-      mqttTopicPrefix: field(env, 'READERS_MQTT_TOPIC_PREFIX', nonEmptyText, undefined),
-      webhookBaseUrl: field(env, 'READERS_WEBHOOK_BASE_URL', urlWithScheme(['http', 'https']), undefined, 'url'),
-      upgradeSeconds: field(env, 'UPGRADE_READER_TIMEOUT_SECONDS', intInRange(1, MAX_TIMER_SECONDS), 1800),
-      upgradeImageBaseUrl: field(env, 'UPGRADE_IMAGE_BASE_URL', urlWithScheme(['http', 'https']), undefined, 'url'),
-      gitCommit: field(env, 'GIT_COMMIT', nonEmptyText, undefined),
-    }),
-    // Settings that are only valid together.
-    E.chain((v) => {
-      const outside = (v.enginePartitionIds ?? []).filter((id) => id >= v.enginePartitionCount);
-      return outside.length === 0
-        ? E.right(v)
-        : E.left<NonEmptyArray<ConfigError>>([{ variable: 'ENGINE_PARTITION_IDS', reason: `partition ${outside.join(', ')} does not exist: ENGINE_PARTITIONS is ${v.enginePartitionCount} (ids 0-${v.enginePartitionCount - 1})` }]);
-    }),
-    E.map(
-      (v): Config => ({
-        http: { host: v.host, port: v.port, rootPath: v.rootPath },
-        metricsPort: v.metricsPort,
-        dataDir: v.dataDir,
-        eventStore: {
-          connectionString: v.esConnectionString,
-          host: v.esHost,
-          port: v.esPort,
-          maxAppendSize: v.esMaxAppendSize,
-        },
-        redisUrl: v.redisUrl,
-        redisKeyPrefix: v.redisKeyPrefix,
-        amqpUrl: v.amqpUrl,
-        amqpPublic: { host: v.amqpPublicHost, port: v.amqpPublicPort },
-        amqpQueueType: v.amqpQueueType,
-        queueRetirement: { idleMs: v.queueRetireIdleMs, checkEveryMs: v.queueIdleCheckMs },
-        epcisLocationBaseUrl: v.epcisLocationBaseUrl.endsWith('/') ? v.epcisLocationBaseUrl : `${v.epcisLocationBaseUrl}/`,
-        roles: v.roles,
-        logLevel: v.logLevel,
-        logSummaryIntervalMs: v.logSummaryIntervalMs,
-        shutdownTimeoutMs: v.shutdownTimeoutMs,
-        startupTimeoutMs: v.startupTimeoutMs,
-        adminPassword: v.adminPassword,
-        readerSecretKey: v.readerSecretKey,
-        pageMarkerKey: v.pageMarkerKey,
-        engineSnapshots: { everyChanges: v.snapshotEveryChanges, everyMs: v.snapshotIntervalMs },
-        enginePartitions: {
-          count: v.enginePartitionCount,
-          owned: v.enginePartitionIds ?? Array.from({ length: v.enginePartitionCount }, (_, i) => i),
-          leaseMs: v.engineLeaseMs,
-        },
-        jobs: { ackTimeoutMs: v.jobAckSeconds * 1000, stopTimeoutMs: v.jobStopSeconds * 1000 },
-        health: { ...DEFAULT_HEALTH_SETTINGS, checkinIntervalSeconds: v.checkinSeconds, statusWindowMinutes: v.statusWindowMinutes },
-        readers: {
-          ...DEFAULT_READERS_SETTINGS,
-          keepaliveMs: v.keepaliveSeconds * 1000,
-          reconnectMaxMs: v.reconnectMaxSeconds * 1000,
-          leaseMs: v.readerLeaseSeconds * 1000,
-          mqttUrl: v.mqttUrl,
-          mqttTopicPrefix: v.mqttTopicPrefix,
-          webhookBaseUrl: v.webhookBaseUrl,
-        },
-        upgrades: { readerTimeoutMs: v.upgradeSeconds * 1000, ...(v.upgradeImageBaseUrl === undefined ? {} : { imageBaseUrl: v.upgradeImageBaseUrl }) },
-        gitCommit: v.gitCommit,
-      }),
-    ),
-  );
+  return pipe(readVariables(env), E.chain(checkTogether), E.map(toConfig));
 }
 
 export class ConfigurationError extends Error {

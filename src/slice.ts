@@ -3,6 +3,7 @@
 // AppDeps, what the composition root (src/app) hands every slice. Beside
 // src/config.ts rather than in src/core: it names the settings and the
 // facility usage, which src/core may not know.
+import type { Clock } from './core/clock';
 import type { SecretBox } from './core/secret-box';
 import type { RouteTable } from './core/http/routes';
 import type { ApiError } from './core/http/errors';
@@ -33,6 +34,8 @@ export interface AppDeps extends ResourceDeps {
   readonly redis: RedisClient;
   readonly keys: RedisKeys;
   readonly logger: Logger;
+  /** What the item engine takes as now (the system clock; tests wiring slices by hand may leave it out). */
+  readonly clock?: Clock;
   /** The process's settings, parsed and validated once at start (src/config.ts). */
   readonly config: Config;
   /** ADMIN_PASSWORD, if set. */

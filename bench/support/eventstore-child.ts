@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
-export async function startServer(): Promise<{ conn: string; stop(): Promise<void> }> {
+/** `pid`: the child's, for CPU figures (none for an external store). */
+export async function startServer(): Promise<{ conn: string; pid?: number; stop(): Promise<void> }> {
   const external = process.env['EVENTSTORE_CONNECTION_STRING'];
   if (external) return { conn: external, stop: async () => undefined };
   const dir = mkdtempSync(join(tmpdir(), 'tagtrail-bench-'));
@@ -29,6 +30,7 @@ export async function startServer(): Promise<{ conn: string; stop(): Promise<voi
   });
   return {
     conn: `esdb://127.0.0.1:${port}?tls=false`,
+    ...(child.pid === undefined ? {} : { pid: child.pid }),
     stop: async () => {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));

@@ -19,7 +19,8 @@ import type { RecordedDomainEvent } from '../../src/core/events';
 import type { Logger } from '../../src/core/logger';
 import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../src/core/subscriptions';
 import { isEngineStream, itemEvents, type ItemsEvent } from '../../src/engine';
-import { historyId, ITEMS_PROJECTION, itemKeys, type ItemKeys, changeOrder, historyRecordOf, indexKeysOf, itemAfter, keptInHistory, type StoredItem } from '../../src/items';
+import { ITEMS_PROJECTION, itemKeys, type ItemKeys, type StoredItem } from '../../src/items';
+import { foldItems, latestChanges } from './fold';
 import { queueItemsReset } from './reset';
 import { ItemsWritePipeline } from './write-pipeline';
 
@@ -101,82 +102,18 @@ function resetSegments(events: ReadonlyArray<RecordedDomainEvent<ItemsEvent>>): 
 
 /**
  * Reads the items `events` touch (as the queued writes leave them), folds
- * their changes and queues the writes of items, index sets and history
- * records on `tx`. Returns the items it writes.
+ * their changes (./fold.ts) and queues the writes of items, index sets and
+ * history records on `tx`. Returns the items it writes.
  */
 async function queueChanges(
   writes: ItemsWritePipeline,
   k: ItemKeys,
   events: ReadonlyArray<RecordedDomainEvent<ItemsEvent>>,
   tx: ReturnType<RedisClient['multi']>,
-): Promise<Map<string, StoredItem>> {
-  const epcs = new Set<string>();
-  for (const e of events) for (const c of e.data.changes) if (c.reportToDatabaseEnabled) epcs.add(c.epc.toUpperCase());
-  const before = await writes.read([...epcs]);
-  const after = new Map(before);
-  const setWrites = new SetWrites();
-  const historyRecords: string[] = [];
-  for (const e of events) {
-    const commit = e.position?.commit;
-    if (commit === undefined) throw new Error(`ItemsChanged ${e.id} has no $all position`);
-    e.data.changes.forEach((change, i) => {
-      if (change.reportToDatabaseEnabled) {
-        const epc = change.epc.toUpperCase();
-        const at = changeOrder(commit, i);
-        const current = after.get(epc);
-        if (current === undefined || current.at < at) after.set(epc, { item: itemAfter(change), ms: change.observationTime, at });
-      }
-      if (change.reportToHistoryEnabled && keptInHistory(change.kind)) {
-        const id = historyId(change.observationTime, e.id, i);
-        setWrites.add(k.history, id);
-        historyRecords.push(id, JSON.stringify(historyRecordOf(change)));
-      }
-    });
-  }
-  const written = new Map<string, StoredItem>();
-  const items: string[] = [];
-  for (const [epc, stored] of after) {
-    const old = before.get(epc);
-    if (old === stored) continue;
-    const newIndices = indexKeysOf(stored.item, k);
-    // An EPC leaves an index set or joins it, never both, so removals and
-    // additions of one set do not depend on their order.
-    for (const key of old ? indexKeysOf(old.item, k) : []) if (!newIndices.includes(key)) setWrites.remove(key, epc);
-    for (const key of newIndices) setWrites.add(key, epc);
-    setWrites.add(k.all, epc);
-    setWrites.add(k.time, epc, stored.ms);
-    items.push(epc, JSON.stringify(stored));
-    written.set(epc, stored);
-  }
-  setWrites.queue(tx);
-  if (items.length > 0) tx.hSet(k.item, items);
-  if (historyRecords.length > 0) tx.hSet(k.historyRecord, historyRecords);
+): Promise<ReadonlyMap<string, StoredItem>> {
+  const { latest, history } = latestChanges(events, k);
+  const before = await writes.read([...latest.keys()]);
+  const { written, commands } = foldItems(latest, before, k);
+  for (const command of [...commands, ...history]) tx.addCommand(command);
   return written;
-}
-
-/**
- * The sorted-set writes of a batch, one variadic ZADD / ZREM per key: a batch
- * of thousands of changes touches a few dozen keys, and one command per
- * member would cost Redis and the client far more than the members do.
- */
-class SetWrites {
-  private readonly adds = new Map<string, Array<{ score: number; value: string }>>();
-  private readonly removes = new Map<string, string[]>();
-
-  add(key: string, value: string, score = 0): void {
-    const members = this.adds.get(key);
-    if (members) members.push({ score, value });
-    else this.adds.set(key, [{ score, value }]);
-  }
-
-  remove(key: string, value: string): void {
-    const members = this.removes.get(key);
-    if (members) members.push(value);
-    else this.removes.set(key, [value]);
-  }
-
-  queue(tx: ReturnType<RedisClient['multi']>): void {
-    for (const [key, members] of this.removes) tx.zRem(key, members);
-    for (const [key, members] of this.adds) tx.zAdd(key, members);
-  }
 }

@@ -11,9 +11,12 @@ import { type ItemKeys, decodeStoredItem, type StoredItem } from '../../src/item
 type Multi = ReturnType<RedisClient['multi']>;
 
 export class ItemsWritePipeline {
-  /** The item each EPC has once the MULTIs queued so far commit, with the MULTI (its number) that writes it. */
-  private readonly pending = new Map<string, { stored: StoredItem; seq: number }>();
-  private readonly writtenBy = new Map<number, string[]>();
+  /**
+   * The items each MULTI not yet known to be in Redis for reads writes, by
+   * its number, oldest first (at most the pending batches: a few maps, kept
+   * by reference, no work per item).
+   */
+  private readonly pending = new Map<number, ReadonlyMap<string, StoredItem>>();
   private queued = 0;
   /** MULTIs handed to the client so far (by number): a read sent after them sees their writes. */
   private sent = 0;
@@ -35,7 +38,6 @@ export class ItemsWritePipeline {
     if (this.unsettled > 0) throw new Error('an earlier items write failed; waiting for the rest to settle');
     this.failed = false;
     this.pending.clear();
-    this.writtenBy.clear();
     this.sent = this.queued;
     this.last = Promise.resolve();
   }
@@ -46,16 +48,26 @@ export class ItemsWritePipeline {
     if (epcs.length === 0) return found;
     const sentBefore = this.sent;
     const raws = await this.redis.hmGet(this.k.item, [...epcs]);
+    this.forgetUpTo(sentBefore);
+    // Newest first: the last MULTI that writes an item has its latest state.
+    const unseen = [...this.pending.values()].reverse();
     epcs.forEach((epc, i) => {
-      const queued = this.pending.get(epc);
-      if (queued !== undefined && queued.seq > sentBefore) found.set(epc, queued.stored);
+      const queued = this.queuedItem(unseen, epc);
+      if (queued !== undefined) found.set(epc, queued);
       else {
         const raw = raws[i];
         if (raw != null) found.set(epc, decodeStoredItem(epc, raw));
       }
     });
-    this.forgetUpTo(sentBefore);
     return found;
+  }
+
+  private queuedItem(newestFirst: ReadonlyArray<ReadonlyMap<string, StoredItem>>, epc: string): StoredItem | undefined {
+    for (const items of newestFirst) {
+      const stored = items.get(epc);
+      if (stored !== undefined) return stored;
+    }
+    return undefined;
   }
 
   /**
@@ -65,10 +77,14 @@ export class ItemsWritePipeline {
    */
   queue(tx: Multi, items: ReadonlyMap<string, StoredItem>): Promise<void> {
     const seq = ++this.queued;
-    for (const [epc, stored] of items) this.pending.set(epc, { stored, seq });
-    this.writtenBy.set(seq, [...items.keys()]);
+    this.pending.set(seq, items);
     this.unsettled += 1;
     const committed = this.last.then(async () => {
+      // Sent on the next turn of the event loop: when the next batch's events
+      // are at hand, its handler runs in this turn and its read goes to Redis
+      // first, so the next fold runs while Redis executes this MULTI, instead
+      // of the read waiting behind it (its items are in `pending` meanwhile).
+      await new Promise<void>((resolve) => setImmediate(resolve));
       this.sent = seq;
       await tx.exec();
     });
@@ -87,10 +103,6 @@ export class ItemsWritePipeline {
 
   /** Every read from now on is sent after MULTI `seq` and earlier: Redis shows what they wrote. */
   private forgetUpTo(seq: number): void {
-    for (const [n, epcs] of this.writtenBy) {
-      if (n > seq) continue;
-      for (const epc of epcs) if (this.pending.get(epc)?.seq === n) this.pending.delete(epc);
-      this.writtenBy.delete(n);
-    }
+    for (const n of this.pending.keys()) if (n <= seq) this.pending.delete(n);
   }
 }

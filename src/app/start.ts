@@ -9,6 +9,7 @@ import { explainAddressInUse } from '../core/port-in-use';
 import { startIngestionSummary } from '../core/ingestion-summary';
 import { eventStoreConnectionString, hasRole, type Config, type Role } from '../config';
 import type { Logger } from '../core/logger';
+import { systemClock, type Clock } from '../core/clock';
 import type { Shutdown } from '../core/shutdown';
 import { checkHealth, withTimeout } from '../core/health';
 import { readModelStatuses } from '../../projections/read-model-status';
@@ -18,7 +19,8 @@ import { connectRedis, closeRedis, redisHealth } from '../core/redis/connect';
 import { connectAmqp } from '../core/amqp/connect';
 import { createHttpApp, listen } from '../core/http/server';
 import { connectEventStore, eventStoreHealth } from './eventStoreClient';
-import { wireSlices } from './wiring';
+import { wireSlices, type Wired } from './wiring';
+import type { AppDeps } from '../slice';
 import { buildApi, bootstrapSlices } from './api';
 import { API_VERSION } from '../core/http/routes';
 import { SLICES } from './slices';
@@ -56,94 +58,90 @@ export class ShuttingDownError extends Error {
   }
 }
 
-export async function startTagtrail(config: Config, logger: Logger, shutdown: Shutdown): Promise<Started> {
-  // A signal may arrive while we wait on a dependency; stop opening more.
-  const checkpoint = (): void => {
-    if (shutdown.started) throw new ShuttingDownError();
-  };
-  // Retained log file for GET /support/v1/logs; added first, so closed last.
-  const stopRetainingLogs = await retainLogs(config.dataDir);
-  shutdown.add('retained log file', () => stopRetainingLogs());
-  logger.info('starting', { roles: config.roles, pid: process.pid, node: process.version });
-  startProcessMetrics(config.roles);
-  // First, so every role's process (the bare event store too) can be scraped, and during start-up.
-  let metricsPort: number | undefined;
-  if (config.metricsPort !== undefined) {
-    const metricsLogger = logger.child('metrics');
-    const server = await explainAddressInUse(listen(createMetricsApp(metricsLogger), config.http.host, config.metricsPort, metricsLogger), 'the metrics listener', 'METRICS_PORT', config.http.host, config.metricsPort);
-    shutdown.add('metrics listener', (remainingMs) => server.close(Math.floor(remainingMs / 2)));
-    metricsPort = server.port;
-  }
+/** A signal may arrive while start-up waits on a dependency; this stops opening more. */
+type Checkpoint = () => void;
 
-  let connectionString = eventStoreConnectionString(config);
-  if (hasRole(config, 'eventstore')) {
-    if (config.eventStore.connectionString === undefined) {
-      const store = await explainAddressInUse(
-        startEmbeddedEventStore({
-          dataDir: path.resolve(config.dataDir, 'eventstore'),
-          host: config.eventStore.host,
-          port: config.eventStore.port,
-          maxAppendSize: config.eventStore.maxAppendSize,
-          logger: logger.child('eventstore'),
-        }),
-        'the embedded event store',
-        'EVENTSTORE_PORT',
-        config.eventStore.host,
-        config.eventStore.port,
-      );
-      shutdown.add('embedded event store', () => store.close());
-      connectionString = store.connectionString;
-      logger.info('embedded event store started', { connectionString, port: store.port });
-      checkpoint();
-    } else {
-      logger.info('eventstore role skipped: EVENTSTORE_CONNECTION_STRING points at an external event store');
-    }
-  }
+/** The metrics listener: first, so every role's process (the bare event store too) can be scraped, and during start-up. */
+async function startMetricsListener(config: Config, logger: Logger, shutdown: Shutdown): Promise<number | undefined> {
+  if (config.metricsPort === undefined) return undefined;
+  const metricsLogger = logger.child('metrics');
+  const server = await explainAddressInUse(listen(createMetricsApp(metricsLogger), config.http.host, config.metricsPort, metricsLogger), 'the metrics listener', 'METRICS_PORT', config.http.host, config.metricsPort);
+  shutdown.add('metrics listener', (remainingMs) => server.close(Math.floor(remainingMs / 2)));
+  return server.port;
+}
 
-  if (!config.roles.some((r) => CLIENT_ROLES.includes(r))) {
-    // Only `eventstore`, but an external store is configured: the process
-    // would idle (or exit at once with nothing holding the event loop).
-    if (config.eventStore.connectionString !== undefined) {
-      logger.warn('nothing to run: ROLES=eventstore with EVENTSTORE_CONNECTION_STRING set');
-    }
-    return { eventStoreConnectionString: connectionString, ...(metricsPort !== undefined ? { metricsPort } : {}) };
+/** Role eventstore: the embedded event store, unless an external one is configured. Returns where the event store is reached. */
+async function startEventStoreRole(config: Config, logger: Logger, shutdown: Shutdown, clock: Clock, checkpoint: Checkpoint): Promise<string> {
+  const configured = eventStoreConnectionString(config);
+  if (!hasRole(config, 'eventstore')) return configured;
+  if (config.eventStore.connectionString !== undefined) {
+    logger.info('eventstore role skipped: EVENTSTORE_CONNECTION_STRING points at an external event store');
+    return configured;
   }
+  const store = await explainAddressInUse(
+    startEmbeddedEventStore({
+      dataDir: path.resolve(config.dataDir, 'eventstore'),
+      host: config.eventStore.host,
+      port: config.eventStore.port,
+      maxAppendSize: config.eventStore.maxAppendSize,
+      logger: logger.child('eventstore'),
+      now: () => clock.now().getTime(),
+    }),
+    'the embedded event store',
+    'EVENTSTORE_PORT',
+    config.eventStore.host,
+    config.eventStore.port,
+  );
+  shutdown.add('embedded event store', () => store.close());
+  logger.info('embedded event store started', { connectionString: store.connectionString, port: store.port });
+  checkpoint();
+  return store.connectionString;
+}
 
+/** The shared clients, in dependency order: event store, Redis, RabbitMQ. */
+async function connectClients(config: Config, connectionString: string, logger: Logger, shutdown: Shutdown, checkpoint: Checkpoint) {
   const eventStore = await connectEventStore(connectionString, logger.child('eventstore-client'), config.startupTimeoutMs);
   shutdown.add('event store client', () => eventStore.dispose());
   checkpoint();
-
   const redis = await connectRedis(config.redisUrl, logger.child('redis'), config.startupTimeoutMs);
   shutdown.add('redis', () => closeRedis(redis));
   checkpoint();
-
   const roleNames = config.roles.join(',');
   const amqp = await connectAmqp(config.amqpUrl, logger.child('amqp'), config.startupTimeoutMs, `tagtrail[${roleNames}]`);
   shutdown.add('amqp', () => amqp.close());
   checkpoint();
+  return { eventStore, redis, amqp };
+}
 
-  if (hasRole(config, 'api') || hasRole(config, 'engine')) {
-    const stopSummary = startIngestionSummary(logger.child('ingestion'), config.logSummaryIntervalMs);
-    shutdown.add('ingestion summary', async () => stopSummary());
-  }
+type Clients = Awaited<ReturnType<typeof connectClients>>;
+type Dependencies = Parameters<typeof checkHealth>[0];
 
-  const { deps, principals } = await wireSlices(SLICES, config, { eventStore, redis, eventStoreTarget: connectionString }, logger, shutdown);
-  checkpoint();
-  // The same checks answer /healthz and the metrics' dependency states.
-  const dependencies = {
-    eventStore: () => eventStoreHealth(eventStore, HEALTH_TIMEOUT_MS),
-    redis: () => redisHealth(redis),
-    amqp: () => amqp.health(HEALTH_TIMEOUT_MS),
+/** GET /healthz: the dependencies, every read model's state and the warnings (a default password in use). */
+function healthReport(clients: Clients, deps: AppDeps, dependencies: Dependencies, defaultPassword: DefaultPasswordCheck) {
+  const { eventStore, redis } = clients;
+  return async () => {
+    const [dependencyReport, models, warnings] = await Promise.all([
+      checkHealth(dependencies, HEALTH_TIMEOUT_MS),
+      redis.isReady
+        ? withTimeout(readModelStatuses({ client: eventStore, redis, keys: deps.keys, models: READ_MODELS }), HEALTH_TIMEOUT_MS, 'read model states').catch((err: unknown) => ({
+            error: err instanceof Error ? err.message : String(err),
+          }))
+        : { error: 'Redis is not reachable' },
+      defaultPassword.warnings(HEALTH_TIMEOUT_MS),
+    ]);
+    // Not ready while a read model is not served: a load balancer should
+    // send requests elsewhere (they would answer 503 here).
+    const allReady = !('error' in models) && Object.values(models).every((m) => m.status === 'ready');
+    const report = { ...dependencyReport, status: dependencyReport.status === 'ok' && allReady ? 'ok' : 'down', readModels: models } as const;
+    // Warnings do not make the probe fail: the service works, it is just not safe.
+    return warnings.length > 0 ? { ...report, warnings } : report;
   };
-  const readModels = READ_MODELS;
-  const stopProbes = startMetricsProbes({ roles: config.roles, deps, dependencies, readModels });
-  shutdown.add('metrics probes', async () => stopProbes());
+}
 
-  // Jobs projection (projections role) and job runner (jobs role).
-  const jobsWork = startJobsWork(deps, config.roles);
-  if (jobsWork) shutdown.add('jobs runner', () => jobsWork.stop());
-
-  if (!hasRole(config, 'api')) return { eventStoreConnectionString: connectionString, ...(metricsPort !== undefined ? { metricsPort } : {}) };
+/** Role api: bootstraps the slices, then serves the REST API, broker authentication and the console. Returns the HTTP port. */
+async function startApi(config: Config, logger: Logger, shutdown: Shutdown, clients: Clients, wired: Wired, dependencies: Dependencies): Promise<number> {
+  const { eventStore, redis } = clients;
+  const { deps, principals } = wired;
   await bootstrapSlices(SLICES, deps);
   const defaultPassword = new DefaultPasswordCheck((name) => principals.findUser(name));
   if (await defaultPassword.inUse()) logger.warn(DEFAULT_PASSWORD_WARNING, { user: BOOTSTRAP_ADMIN_NAME });
@@ -152,7 +150,6 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
   const throttle = loginThrottle(redis, deps.keys, logger.child('auth'));
   const api = buildApi(SLICES, deps, principals, config.http.rootPath, verifier, throttle);
   const brokerAuth = brokerAuthRouter({ principals, verifier, throttle, isClientQueue: configuredQueueLookup(eventStore), logger: logger.child('broker-auth') });
-
   const httpLogger = logger.child('http');
   const app = createHttpApp({
     logger: httpLogger,
@@ -162,29 +159,64 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
     // Every request needs Redis (authentication at least): while it is
     // away, answer at once rather than queue commands until it is back.
     refuse: () => (redis.isReady ? undefined : redisDown()),
-    health: async () => {
-      const [dependencyReport, models, warnings] = await Promise.all([
-        checkHealth(dependencies, HEALTH_TIMEOUT_MS),
-        redis.isReady
-          ? withTimeout(readModelStatuses({ client: eventStore, redis, keys: deps.keys, models: readModels }), HEALTH_TIMEOUT_MS, 'read model states').catch((err: unknown) => ({
-              error: err instanceof Error ? err.message : String(err),
-            }))
-          : { error: 'Redis is not reachable' },
-        defaultPassword.warnings(HEALTH_TIMEOUT_MS),
-      ]);
-      // Not ready while a read model is not served: a load balancer should
-      // send requests elsewhere (they would answer 503 here).
-      const allReady = !('error' in models) && Object.values(models).every((m) => m.status === 'ready');
-      const report = { ...dependencyReport, status: dependencyReport.status === 'ok' && allReady ? 'ok' : 'down', readModels: models } as const;
-      // Warnings do not make the probe fail: the service works, it is just not safe.
-      return warnings.length > 0 ? { ...report, warnings } : report;
-    },
+    health: healthReport(clients, deps, dependencies, defaultPassword),
   });
   const http = await explainAddressInUse(listen(app, config.http.host, config.http.port, httpLogger), 'the HTTP server', 'PORT', config.http.host, config.http.port);
   // Leave at least half of the budget to the steps behind the HTTP server.
   shutdown.add('http server', (remainingMs) => http.close(Math.floor(remainingMs / 2)));
   // Runs before the server closes (reverse order): open event streams would hold it to its grace period.
   shutdown.add('live event streams', () => closeLiveStreams(deps));
+  return http.port;
+}
+
+/**
+ * `clock`: when events are recorded in the embedded event store and what the item engine takes as now (the
+ * system clock; a test moves it on instead of waiting for a compute window to pass).
+ */
+export async function startTagtrail(config: Config, logger: Logger, shutdown: Shutdown, clock: Clock = systemClock): Promise<Started> {
+  const checkpoint: Checkpoint = () => {
+    if (shutdown.started) throw new ShuttingDownError();
+  };
+  // Retained log file for GET /support/v1/logs; added first, so closed last.
+  const stopRetainingLogs = await retainLogs(config.dataDir);
+  shutdown.add('retained log file', () => stopRetainingLogs());
+  logger.info('starting', { roles: config.roles, pid: process.pid, node: process.version });
+  startProcessMetrics(config.roles);
+  const metricsPort = await startMetricsListener(config, logger, shutdown);
+  const connectionString = await startEventStoreRole(config, logger, shutdown, clock, checkpoint);
+  const started = { eventStoreConnectionString: connectionString, ...(metricsPort !== undefined ? { metricsPort } : {}) };
+
+  if (!config.roles.some((r) => CLIENT_ROLES.includes(r))) {
+    // Only `eventstore`, but an external store is configured: the process
+    // would idle (or exit at once with nothing holding the event loop).
+    if (config.eventStore.connectionString !== undefined) {
+      logger.warn('nothing to run: ROLES=eventstore with EVENTSTORE_CONNECTION_STRING set');
+    }
+    return started;
+  }
+  const clients = await connectClients(config, connectionString, logger, shutdown, checkpoint);
+  const { eventStore, redis, amqp } = clients;
+  if (hasRole(config, 'api') || hasRole(config, 'engine')) {
+    const stopSummary = startIngestionSummary(logger.child('ingestion'), config.logSummaryIntervalMs);
+    shutdown.add('ingestion summary', async () => stopSummary());
+  }
+
+  const wired = await wireSlices(SLICES, config, { eventStore, redis, eventStoreTarget: connectionString }, logger, shutdown, clock);
   checkpoint();
-  return { eventStoreConnectionString: connectionString, httpPort: http.port, ...(metricsPort !== undefined ? { metricsPort } : {}) };
+  // The same checks answer /healthz and the metrics' dependency states.
+  const dependencies = {
+    eventStore: () => eventStoreHealth(eventStore, HEALTH_TIMEOUT_MS),
+    redis: () => redisHealth(redis),
+    amqp: () => amqp.health(HEALTH_TIMEOUT_MS),
+  };
+  const stopProbes = startMetricsProbes({ roles: config.roles, deps: wired.deps, dependencies, readModels: READ_MODELS });
+  shutdown.add('metrics probes', async () => stopProbes());
+  // Jobs projection (projections role) and job runner (jobs role).
+  const jobsWork = startJobsWork(wired.deps, config.roles);
+  if (jobsWork) shutdown.add('jobs runner', () => jobsWork.stop());
+
+  if (!hasRole(config, 'api')) return started;
+  const httpPort = await startApi(config, logger, shutdown, clients, wired, dependencies);
+  checkpoint();
+  return { eventStoreConnectionString: connectionString, httpPort, ...(metricsPort !== undefined ? { metricsPort } : {}) };
 }

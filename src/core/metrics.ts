@@ -36,6 +36,7 @@ export const metrics = {
   }),
   engineLagEvents: new Gauge({ name: 'tagtrail_engine_lag_events', help: 'Input events the item engine has not handled yet (counted up to a bound)', registers }),
   engineLagSeconds: new Gauge({ name: 'tagtrail_engine_lag_seconds', help: 'Age of the oldest input event the item engine has not handled (0 when caught up)', registers }),
+  enginePartitionOwned: new Gauge({ name: 'tagtrail_engine_partition_owned', help: '1 while this process runs the item engine partition (holds its lease), 0 once it gave it up', labelNames: ['partition'], registers }),
   projectionLagEvents: new Gauge({ name: 'tagtrail_projection_lag_events', help: 'Events a read model has not applied yet (counted up to a bound)', labelNames: ['read_model'], registers }),
   projectionLagSeconds: new Gauge({ name: 'tagtrail_projection_lag_seconds', help: 'Age of the oldest event a read model has not applied (0 when caught up)', labelNames: ['read_model'], registers }),
   projectionReady: new Gauge({ name: 'tagtrail_projection_ready', help: '1 when the read model is served, 0 while it rebuilds or is lost', labelNames: ['read_model'], registers }),

@@ -15,6 +15,7 @@ import type { RedisClient } from '../core/redis/connect';
 import { RedisLease } from '../core/redis/lease';
 import { addScrapeProbe, ageSeconds, metrics } from '../core/metrics';
 import type { BackgroundWork } from '../slice';
+import type { Logger } from '../core/logger';
 import { startEngineWorker, type EngineWorker, type EngineWorkerOptions } from './worker';
 
 export interface EnginePartitionsOptions {
@@ -33,85 +34,161 @@ export interface PartitionedEngine extends BackgroundWork {
   readonly runs: number;
 }
 
-export function startPartitionedEngine(opts: Omit<EngineWorkerOptions, 'partition' | 'lagProbe'>, partitions: EnginePartitionsOptions): PartitionedEngine {
-  const log = opts.logger;
-  const workers = new Map<number, EngineWorker>();
-  let stopped = false;
-  let finishedRuns = 0;
-  const startWorker = (index: number): EngineWorker =>
-    startEngineWorker({ ...opts, logger: log.child('item-engine', { partition: index }), partition: { index, count: partitions.count }, lagProbe: false });
+/** The partition's worker no longer runs in this process. */
+const given = (index: number): void => {
+  metrics.enginePartitionOwned.set({ partition: String(index) }, 0);
+};
 
-  let timer: NodeJS.Timeout | undefined;
-  const leases = new Map<number, RedisLease>();
-  const lease = partitions.lease;
-  if (lease === undefined || partitions.count === 1) {
-    for (const index of partitions.owned) workers.set(index, startWorker(index));
-  } else {
-    for (const index of partitions.owned) {
-      leases.set(index, new RedisLease(lease.redis, lease.keyOf(index), lease.ttlMs, log, `engine partition ${index}`));
-    }
-    const release = async (index: number): Promise<void> => {
-      const worker = workers.get(index);
-      workers.delete(index);
-      if (worker !== undefined) {
-        finishedRuns += worker.runs;
-        await worker.stop();
-      }
-    };
-    // Another process took a partition whose lease ran out under us (this process was paused or cut from Redis).
-    const lost = (index: number): void => {
-      log.warn('engine partition lease lost to another process; stopping its worker', { partition: index });
-      void release(index);
-    };
-    const claim = async (): Promise<void> => {
-      for (const [index, l] of leases) {
-        if (stopped || workers.has(index)) continue;
-        try {
-          if (!(await l.tryAcquire()) || stopped) continue;
-        } catch (err) {
-          log.warn('engine partition lease not reachable; trying again', { partition: index, err: err instanceof Error ? err.message : String(err) });
-          continue;
-        }
-        log.info('engine partition acquired', { partition: index, holder: l.holder });
-        workers.set(index, startWorker(index));
-        l.keep(() => lost(index));
-      }
-    };
-    const every = Math.max(1, Math.floor(lease.ttlMs / 3));
-    const loop = (): void => {
-      void claim().finally(() => {
-        if (!stopped) timer = setTimeout(loop, every);
-      });
-    };
-    loop();
+type PartitionWorkerOptions = Omit<EngineWorkerOptions, 'partition' | 'lagProbe'>;
+
+/** The workers that run in this process, one per partition, and the runs of those that stopped. */
+class PartitionWorkers {
+  private readonly workers = new Map<number, EngineWorker>();
+  private finishedRuns = 0;
+
+  constructor(
+    private readonly opts: PartitionWorkerOptions,
+    private readonly count: number,
+  ) {}
+
+  has(index: number): boolean {
+    return this.workers.has(index);
   }
 
-  // Lag: the partition furthest behind (nothing while none runs here).
-  const removeProbe = addScrapeProbe(async () => {
-    const lags = (await Promise.all([...workers.values()].map((w) => w.lag()))).filter((l) => l !== undefined);
+  start(index: number): void {
+    const { opts, count } = this;
+    // Who runs which partition, seen from outside: a hand-over shows as the gauge moving between processes.
+    metrics.enginePartitionOwned.set({ partition: String(index) }, 1);
+    this.workers.set(index, startEngineWorker({ ...opts, logger: opts.logger.child('item-engine', { partition: index }), partition: { index, count }, lagProbe: false }));
+  }
+
+  /** Stops the partition's worker (if it runs here), keeping its runs in the count. */
+  async release(index: number): Promise<void> {
+    const worker = this.workers.get(index);
+    this.workers.delete(index);
+    if (worker !== undefined) {
+      this.finishedRuns += worker.runs;
+      await worker.stop();
+      given(index);
+    }
+  }
+
+  get partitions(): number[] {
+    return [...this.workers.keys()].sort((a, b) => a - b);
+  }
+
+  get runs(): number {
+    return this.finishedRuns + [...this.workers.values()].reduce((n, w) => n + w.runs, 0);
+  }
+
+  running(): [number, EngineWorker][] {
+    return [...this.workers.entries()];
+  }
+
+  clear(): void {
+    this.workers.clear();
+  }
+}
+
+/**
+ * With more than one partition: every third of the lease, takes the
+ * partitions this process may own that nobody holds, and stops the worker of
+ * one whose lease another process took.
+ */
+class PartitionClaims {
+  private readonly leases = new Map<number, RedisLease>();
+  private readonly every: number;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly workers: PartitionWorkers,
+    lease: NonNullable<EnginePartitionsOptions['lease']>,
+    owned: readonly number[],
+    private readonly log: Logger,
+  ) {
+    for (const index of owned) this.leases.set(index, new RedisLease(lease.redis, lease.keyOf(index), lease.ttlMs, log, `engine partition ${index}`));
+    this.every = Math.max(1, Math.floor(lease.ttlMs / 3));
+  }
+
+  readonly loop = (): void => {
+    void this.claim().finally(() => {
+      if (!this.stopped) this.timer = setTimeout(this.loop, this.every);
+    });
+  };
+
+  /** No more claims; the leases stay held until `release`. */
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+  }
+
+  async release(index: number): Promise<void> {
+    await this.leases.get(index)?.release();
+  }
+
+  private async claim(): Promise<void> {
+    const { log, workers } = this;
+    for (const [index, l] of this.leases) {
+      if (this.stopped || workers.has(index)) continue;
+      try {
+        if (!(await l.tryAcquire()) || this.stopped) continue;
+      } catch (err) {
+        log.warn('engine partition lease not reachable; trying again', { partition: index, err: err instanceof Error ? err.message : String(err) });
+        continue;
+      }
+      log.info('engine partition acquired', { partition: index, holder: l.holder });
+      workers.start(index);
+      l.keep(() => this.lost(index));
+    }
+  }
+
+  /** Another process took a partition whose lease ran out under us (this process was paused or cut from Redis). */
+  private lost(index: number): void {
+    this.log.warn('engine partition lease lost to another process; stopping its worker', { partition: index });
+    void this.workers.release(index);
+  }
+}
+
+/** Lag: the partition furthest behind (nothing while none runs here). */
+function addEngineLagProbe(workers: PartitionWorkers): () => void {
+  return addScrapeProbe(async () => {
+    const lags = (await Promise.all(workers.running().map(([, w]) => w.lag()))).filter((l) => l !== undefined);
     if (lags.length === 0) return;
     const worst = lags.reduce((a, b) => (b.n > a.n ? b : a));
     const oldest = lags.reduce<Date | undefined>((a, b) => (b.oldest !== undefined && (a === undefined || b.oldest < a) ? b.oldest : a), undefined);
     metrics.engineLagEvents.set(worst.n);
     metrics.engineLagSeconds.set(ageSeconds(oldest));
   });
+}
 
+export function startPartitionedEngine(opts: PartitionWorkerOptions, partitions: EnginePartitionsOptions): PartitionedEngine {
+  const workers = new PartitionWorkers(opts, partitions.count);
+  const lease = partitions.lease;
+  let claims: PartitionClaims | undefined;
+  if (lease === undefined || partitions.count === 1) {
+    for (const index of partitions.owned) workers.start(index);
+  } else {
+    claims = new PartitionClaims(workers, lease, partitions.owned, opts.logger);
+    claims.loop();
+  }
+  const removeProbe = addEngineLagProbe(workers);
   return {
     get partitions() {
-      return [...workers.keys()].sort((a, b) => a - b);
+      return workers.partitions;
     },
     get runs() {
-      return finishedRuns + [...workers.values()].reduce((n, w) => n + w.runs, 0);
+      return workers.runs;
     },
     async stop() {
-      stopped = true;
-      clearTimeout(timer);
+      claims?.stop();
       removeProbe();
       // Each worker appends what is pending before its lease goes: the next owner starts from the whole output.
       await Promise.all(
-        [...workers.entries()].map(async ([index, worker]) => {
+        workers.running().map(async ([index, worker]) => {
           await worker.stop();
-          await leases.get(index)?.release();
+          given(index);
+          await claims?.release(index);
         }),
       );
       workers.clear();

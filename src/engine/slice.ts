@@ -13,8 +13,15 @@ export const engineSlice: Slice = {
   start(deps, roles) {
     if (!hasRole({ roles }, 'engine')) return undefined;
     const p = deps.config.enginePartitions;
+    const clock = deps.clock;
     return startPartitionedEngine(
-      { client: deps.client, readModel: deps.readModel, logger: deps.logger.child('item-engine'), snapshots: deps.engineSnapshots },
+      {
+        client: deps.client,
+        readModel: deps.readModel,
+        logger: deps.logger.child('item-engine'),
+        snapshots: deps.engineSnapshots,
+        ...(clock ? { clock: () => clock.now().getTime() } : {}),
+      },
       {
         count: p.count,
         owned: p.owned,

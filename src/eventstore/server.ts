@@ -22,6 +22,8 @@ export interface EmbeddedEventStoreOptions {
   /** Maximum size in bytes of one append (sum of data + metadata), default 1 MiB like EventStoreDB. */
   maxAppendSize?: number;
   logger?: Logger;
+  /** The time events are recorded at (epoch ms); the system clock unless a test moves time on. */
+  now?: () => number;
 }
 
 export interface EmbeddedEventStore {
@@ -64,7 +66,7 @@ export async function startEmbeddedEventStore(opts: EmbeddedEventStoreOptions): 
   routeGrpcLogs(logger.child('grpc'));
   const host = opts.host ?? '127.0.0.1';
   const maxAppendSize = opts.maxAppendSize ?? DEFAULT_MAX_APPEND_SIZE;
-  const log = new EventLog(opts.dataDir, { maxAppendSize });
+  const log = new EventLog(opts.dataDir, { maxAppendSize, ...(opts.now ? { now: opts.now } : {}) });
   const server = new Server({
     'grpc.max_receive_message_length': 17 * 1024 * 1024,
     'grpc.keepalive_permit_without_calls': 1,

@@ -11,12 +11,12 @@
 // batch (at-least-once; the eventId varbind lets a manager drop duplicates).
 // Events older than the health status window are skipped (isStale), so a
 // first start or a long outage does not flood the manager with history.
-import { streamNameFilter, type EventStoreDBClient } from '@eventstore/db-client';
+import { streamNameFilter, type EventStoreDBClient, type Position } from '@eventstore/db-client';
 import type { RedisClient } from '../core/redis/connect';
 import type { RedisKeys } from '../core/redis/keys';
 import type { Logger } from '../core/logger';
 import { decodeStoredIfAny } from '../core/stored-json';
-import { defineEvents } from '../core/events';
+import { defineEvents, type EventOf, type RecordedDomainEvent } from '../core/events';
 import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../core/subscriptions';
 import { eventNames, resourceEventCodecs, streamOf, type ResourceKind } from '../core/resource/kind';
 import { healthEvents, HEALTH_STREAM_PREFIX, type HealthStreamEvent } from '../health';
@@ -51,12 +51,96 @@ export async function loadSettings(redis: RedisClient, key: string): Promise<Snm
   return decodeStoredIfAny(SnmpSettings, await redis.get(key), `SNMP notifier state at ${key}`) ?? null;
 }
 
+type NotifierEvent = RecordedDomainEvent<EventOf<typeof codecs>>;
+const settingsStream = streamOf(snmpSettingsKind as ResourceKind<unknown>, SNMP_SETTINGS_NAME);
+
+/**
+ * What a settings event or a factory reset makes of the settings in force;
+ * undefined for a health event (it is to be notified under them).
+ */
+function settingsAfter(e: NotifierEvent, current: SnmpSettings | null): SnmpSettings | null | undefined {
+  if (e.streamId === FACTORY_RESET_STREAM) return null;
+  if (e.streamId !== settingsStream) return undefined;
+  if (e.type === settingsEvents.deleted) return null;
+  if (e.type === settingsEvents.created || e.type === settingsEvents.replaced) return (e.data as unknown as { resource: SnmpSettings }).resource;
+  return current;
+}
+
+/** The subscription's handler: folds the settings in log order and sends the health events' notifications under them. */
+class SnmpBatches {
+  private readonly stateKey: string;
+  private readonly clock: () => Date;
+  private settings: Promise<SnmpSettings | null> | undefined;
+
+  constructor(
+    private readonly opts: SnmpNotifierOptions,
+    private readonly checkpoints: RedisCheckpointStore,
+  ) {
+    this.stateKey = snmpSettingsStateKey(opts.keys);
+    this.clock = opts.clock ?? (() => new Date());
+  }
+
+  readonly handle = async (events: readonly NotifierEvent[], position: Position): Promise<void> => {
+    let current = await this.loaded();
+    let sent = 0;
+    let stale = 0;
+    for (const e of events) {
+      const after = settingsAfter(e, current);
+      if (after !== undefined) current = after;
+      else if (current !== null && current.trapTargetConfig !== null) {
+        const outcome = await this.notify(current, e);
+        if (outcome === 'sent') sent++;
+        else if (outcome === 'stale') stale++;
+      }
+    }
+    await this.save(current, position);
+    if (sent || stale) this.opts.logger.debug('SNMP notifications', { sent, staleSkipped: stale });
+  };
+
+  /**
+   * Loaded once per run (the handler is the only writer afterwards); a
+   * failed batch is retried from the checkpoint, so reload after errors.
+   */
+  private async loaded(): Promise<SnmpSettings | null> {
+    this.settings ??= loadSettings(this.opts.redis, this.stateKey);
+    try {
+      return await this.settings;
+    } catch (err) {
+      this.settings = undefined;
+      throw err;
+    }
+  }
+
+  private async notify(current: SnmpSettings, e: NotifierEvent): Promise<'sent' | 'stale' | undefined> {
+    const { opts } = this;
+    const n = notificationOf(e as HealthStreamEvent, e.id);
+    if (n === undefined) return undefined;
+    if (isStale(n, this.clock(), opts.statusWindowMinutes)) return 'stale';
+    try {
+      await opts.sender.send(current, n);
+      return 'sent';
+    } catch (err) {
+      // An unanswered INFORM (after its retries) or a socket error: the
+      // manager is unreachable. Blocking here would stop every later
+      // notification, so log and go on.
+      opts.logger.warn('SNMP notification not delivered', { eventId: e.id, code: n.objects.code, reader: n.objects.readerName, err });
+      return undefined;
+    }
+  }
+
+  /** The settings folded so far and the checkpoint, in one MULTI. */
+  private async save(current: SnmpSettings | null, position: Position): Promise<void> {
+    const tx = this.opts.redis.multi();
+    if (current === null) tx.del(this.stateKey);
+    else tx.set(this.stateKey, JSON.stringify(SnmpSettings.encode(current)));
+    this.checkpoints.saveInTransaction(tx, SNMP_NOTIFIER, position);
+    await tx.exec();
+    this.settings = Promise.resolve(current);
+  }
+}
+
 export function startSnmpNotifier(opts: SnmpNotifierOptions): RunningSubscription {
-  const clock = opts.clock ?? (() => new Date());
-  const stateKey = snmpSettingsStateKey(opts.keys);
   const checkpoints = new RedisCheckpointStore(opts.redis, opts.keys.checkpointPrefix);
-  const settingsStream = streamOf(snmpSettingsKind as ResourceKind<unknown>, SNMP_SETTINGS_NAME);
-  let settings: Promise<SnmpSettings | null> | undefined;
   return runSubscription({
     client: opts.client,
     name: SNMP_NOTIFIER,
@@ -68,55 +152,6 @@ export function startSnmpNotifier(opts: SnmpNotifierOptions): RunningSubscriptio
     checkpointMode: 'handler',
     maxBatchSize: 20,
     logger: opts.logger,
-    handler: async (events, position) => {
-      // Loaded once per run (the handler is the only writer afterwards); a
-      // failed batch is retried from the checkpoint, so reload after errors.
-      settings ??= loadSettings(opts.redis, stateKey);
-      let current: SnmpSettings | null;
-      try {
-        current = await settings;
-      } catch (err) {
-        settings = undefined;
-        throw err;
-      }
-      let sent = 0;
-      let stale = 0;
-      for (const e of events) {
-        if (e.streamId === FACTORY_RESET_STREAM) {
-          current = null;
-          continue;
-        }
-        if (e.streamId === settingsStream) {
-          if (e.type === settingsEvents.deleted) current = null;
-          else if (e.type === settingsEvents.created || e.type === settingsEvents.replaced) {
-            current = (e.data as unknown as { resource: SnmpSettings }).resource;
-          }
-          continue;
-        }
-        if (current === null || current.trapTargetConfig === null) continue;
-        const n = notificationOf(e as HealthStreamEvent, e.id);
-        if (n === undefined) continue;
-        if (isStale(n, clock(), opts.statusWindowMinutes)) {
-          stale++;
-          continue;
-        }
-        try {
-          await opts.sender.send(current, n);
-          sent++;
-        } catch (err) {
-          // An unanswered INFORM (after its retries) or a socket error: the
-          // manager is unreachable. Blocking here would stop every later
-          // notification, so log and go on.
-          opts.logger.warn('SNMP notification not delivered', { eventId: e.id, code: n.objects.code, reader: n.objects.readerName, err });
-        }
-      }
-      const tx = opts.redis.multi();
-      if (current === null) tx.del(stateKey);
-      else tx.set(stateKey, JSON.stringify(SnmpSettings.encode(current)));
-      checkpoints.saveInTransaction(tx, SNMP_NOTIFIER, position);
-      await tx.exec();
-      settings = Promise.resolve(current);
-      if (sent || stale) opts.logger.debug('SNMP notifications', { sent, staleSkipped: stale });
-    },
+    handler: new SnmpBatches(opts, checkpoints).handle,
   });
 }

@@ -30,6 +30,7 @@ import { ADMIN } from '../support/app';
 import { childEnv, runEntryPoint, serviceUp, type RunningProcess, CHILD_START_MS } from '../support/tagtrailProcess';
 import { removeRedisKeys, testRedisPrefix } from '../support/redis-prefix';
 import { sleep } from '../support/wait';
+import { mix } from './live-job';
 
 const READER = 'crash-1';
 const AGENT = `/agent/v1/readers/${READER}`;
@@ -53,15 +54,6 @@ interface HistoryRecord {
   from: string;
   to: string;
 }
-
-/** Deterministic pseudo-random antenna / presence of EPC `k` in round `r`. */
-const mix = (k: number, r: number): number => {
-  let x = (k * 2654435761 + r * 40503 + 12345) >>> 0;
-  x ^= x >>> 15;
-  x = Math.imul(x, 2246822519) >>> 0;
-  x ^= x >>> 13;
-  return x >>> 0;
-};
 
 describe('item engine: SIGKILL mid-stream and restart (child process)', function () {
   this.timeout(300_000);

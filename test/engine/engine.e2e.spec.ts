@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { readStream } from '../../src/core/eventstore';
 import { silent } from '../support/logger';
+import { SkewClock } from '../support/clock';
 import { ENGINE_STREAM, itemEvents } from '../../src/engine/events';
 import { startEngineWorker } from '../../src/engine/worker';
 import { startTestApp, waitForCaughtUp, type TestApp } from '../support/app';
@@ -33,7 +34,9 @@ describe('item engine wiring (role engine)', function () {
   let side: AgentSide | undefined;
   let job: RunningJob;
   let jobId = '';
-  let t = Date.now();
+  /** One clock across the restarts of the file: the compute window is passed by moving it on, not by sleeping. */
+  const clock = new SkewClock();
+  let t = clock.now().getTime();
 
   after(async () => {
     await side?.close();
@@ -47,7 +50,7 @@ describe('item engine wiring (role engine)', function () {
   };
   /** One report of `epcs` on `antennaId`, read now (each report a little later than the previous one). */
   const report = async (antennaId: number, epcs: string[], peakRssi = -60): Promise<void> => {
-    t = Math.max(t + 1000, Date.now());
+    t = Math.max(t + 1000, clock.now().getTime());
     await postReport(app, job, t, antennaId, epcs, peakRssi);
   };
   const output = async () => {
@@ -74,12 +77,12 @@ describe('item engine wiring (role engine)', function () {
   const move = (from: string, to: string): Record_ => ({ kind: 'ZONE_CHANGE', from, to });
 
   it('reports through the agent API of a running job become FIRST_SEEN and ZONE_CHANGE on ENGINE_STREAM', async () => {
-    app = await startTestApp(env);
+    app = await startTestApp(env, { clock });
     job = await startInventoryJob(app);
     jobId = job.jobId;
 
     await report(1, [epc(1), epc(2), epc(3)]);
-    await sleep(1100); // past the 1 s compute window: the DOCK reads no longer compete
+    clock.advance(1100); // past the 1 s compute window: the DOCK reads no longer compete
     await report(2, [epc(1)], -40);
     const h = await until('three sightings and a move', (x) => count(x) === 4);
     expect(h.get(epc(1))).to.deep.equal([first('DOCK'), move('DOCK', 'SHELF')]);
@@ -95,14 +98,14 @@ describe('item engine wiring (role engine)', function () {
     await closeSide();
     await app.stop({ keepRedis: true });
     // Input stored while no engine runs (what a crash leaves: input after the last inputPosition).
-    app = await startTestApp({ ...env, ROLES: 'api,eventstore,projections,jobs' });
+    app = await startTestApp({ ...env, ROLES: 'api,eventstore,projections,jobs' }, { clock });
     await report(2, [epc(2), epc(4)], -40); // epc 2 moves to SHELF, epc 4 is new
     await sleep(1000);
     expect((await output()).length, 'no engine, no output').to.equal(before);
     await closeSide();
     await app.stop({ keepRedis: true });
-    app = await startTestApp(env);
-    await sleep(1100);
+    app = await startTestApp(env, { clock });
+    clock.advance(1100);
     await report(1, [epc(1)], -40); // back to DOCK
     const h = await until('after restart', (x) => count(x) === 7);
     await waitForCaughtUp(app);
@@ -118,12 +121,12 @@ describe('item engine wiring (role engine)', function () {
 
   it('a second engine instance beside the running one is fenced and resyncs: nothing is duplicated', async () => {
     const s = side ?? (side = await agentSide(app));
-    const second = startEngineWorker({ client: s.deps.client, readModel: s.deps.readModel, logger: silent, cycleMs: 50, retryMs: 100 });
+    const second = startEngineWorker({ client: s.deps.client, readModel: s.deps.readModel, logger: silent, cycleMs: 50, retryMs: 100, clock: () => clock.now().getTime() });
     try {
       await waitForCaughtUp(app); // the second instance is at the tail of the log too
       for (let k = 0; k < 5; k++) {
         await report(k % 2 === 0 ? 2 : 1, [epc(1), epc(5 + k)], -30);
-        await sleep(1100);
+        clock.advance(1100);
       }
       // 5 new tags; epc 1 is in DOCK and alternates SHELF, DOCK, SHELF, DOCK, SHELF.
       const h = await until('both engines', (x) => count(x) === 7 + 5 + 5);

@@ -10,6 +10,15 @@ import { inventoryBody, locationBody } from '../readerconfigurations/fixtures';
 import { waitForValue } from '../support/wait';
 
 export const JOBS = '/control/v1/jobs';
+/** Deterministic pseudo-random bits of EPC `k` in round `r` of a scripted run (which antenna reads it, whether it is read). */
+export const mix = (k: number, r: number): number => {
+  let x = (k * 2654435761 + r * 40503 + 12345) >>> 0;
+  x ^= x >>> 15;
+  x = Math.imul(x, 2246822519) >>> 0;
+  x ^= x >>> 13;
+  return x >>> 0;
+};
+
 export const epc = (n: number): string => `E2801160600002${n.toString(16).toUpperCase().padStart(10, '0')}`;
 
 export interface Observation {
@@ -72,7 +81,7 @@ export async function startLiveJob(app: TestApp, spec: LiveJobSpec): Promise<Liv
   }
   return {
     jobId,
-    async report(reader, observations, at = new Date()) {
+    async report(reader, observations, at = app.clock.now()) {
       const iso = at.toISOString();
       const body = {
         reportId: crypto.randomUUID(),

@@ -94,7 +94,7 @@ describe('item rules through the live wiring', function () {
       // Phase 2 (old samples out of the 1 s window): moves below 2 m, one across
       // the TRI border (D: 9.5 -> 10.5), are not reported; C's 8.5 m inside BOX is
       // (item updated, no history record).
-      await sleep(1100);
+      app.clock.advance(1100);
       await at([[A, 2.5, 2.5], [D, 10.5, 0.2], [C, 28, 8]]);
       items = await eventually('C moved inside BOX', () => q.items(), (m) => m.get(C)?.xLocation === 28);
       expect(items.get(A)).to.include({ zone: 'TRI', xLocation: 2, yLocation: 2 });
@@ -103,7 +103,7 @@ describe('item rules through the live wiring', function () {
 
       // Phase 3: A goes from TRI to BOX (a zone change over the minimum); B
       // enters TRI; D drifts on and now is 2 m from where it was last reported.
-      await sleep(1100);
+      app.clock.advance(1100);
       await at([[A, 25, 6], [B, 3, 3], [D, 11.5, 0.2]]);
       items = await eventually('A in BOX', () => q.items(), (m) => m.get(A)?.zone === 'BOX' && m.get(B)?.zone === 'TRI' && m.get(D)?.zone === 'FACILITY');
       expect(items.get(A)).to.include({ xLocation: 25, yLocation: 6 });
@@ -142,10 +142,11 @@ describe('item rules through the live wiring', function () {
         readers: [{ name: 'dock-1', antennaZones: { '1': 'DOCK' } }],
         recipe: { computeWindow: 1, tagExpiryDuration: 'PT2S' },
       });
-      const seen = new Date();
+      const seen = app.clock.now();
       await job.report('dock-1', [{ epc: epc(1) }, { epc: epc(2) }], seen);
       await eventually('first sightings', () => q.items(), (m) => m.get(epc(1))?.zone === 'DOCK' && m.get(epc(2))?.zone === 'DOCK');
-      // No further report of anything: only time passes.
+      // No further report of anything: only time passes (moved on by the expiry, not waited for).
+      app.clock.advance(2000);
       const items = await eventually('expiry', () => q.items(), (m) => m.get(epc(1))?.zone === 'ABSENT' && m.get(epc(2))?.zone === 'ABSENT');
       // Still listed in its facility, with no coordinates at all.
       expect(items.get(epc(1))).to.include({ facility: 'DEFAULT', floor: null, xLocation: null, yLocation: null, zLocation: null });

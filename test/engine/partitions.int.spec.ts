@@ -41,7 +41,7 @@ describe('engine partitions: two instances, leases, hand-over (embedded store, R
 
   const start = (owned: number[]): PartitionedEngine => {
     const e = startPartitionedEngine(
-      { client: side.deps.client, readModel: side.deps.readModel, logger: silent, cycleMs: 50, retryMs: 100 },
+      { client: side.deps.client, readModel: side.deps.readModel, logger: silent, cycleMs: 50, retryMs: 100, clock: () => app.clock.now().getTime() },
       { count: 2, owned, lease: { redis, keyOf: (i) => keys.engineLease(i), ttlMs: LEASE_MS } },
     );
     engines.push(e);
@@ -123,7 +123,7 @@ describe('engine partitions: two instances, leases, hand-over (embedded store, R
 
   it('stopping one instance hands its partition to the other, which goes on from its output: nothing lost or repeated', async () => {
     const [a, b] = engines as [PartitionedEngine, PartitionedEngine];
-    await sleep(1100); // past the 1 s compute window: the DOCK reads no longer compete with SHELF ones
+    app.clock.advance(1100); // past the 1 s compute window: the DOCK reads no longer compete with SHELF ones
     // Reports of North while its partition changes hands: before the stop, during it, after it.
     await report('North', 'SHELF', [north[0] ?? '']);
     const stopping = a.stop();

@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import { SkewClock } from '../support/clock';
 import { readStream } from '../../src/core/eventstore';
 import { ENGINE_STREAM, itemEvents } from '../../src/engine/events';
 import type { ItemChange } from '../../src/engine';
@@ -19,6 +20,8 @@ import { epc, postReport, startInventoryJob, type RunningJob } from './e2e-suppo
 import { sleep, waitForValue } from '../support/wait';
 
 const EXPIRY_MS = 6000;
+/** One clock across the restarts: re-reads a second apart without waiting a second. */
+const clock = new SkewClock();
 
 describe('item engine snapshots across a restart (role engine)', function () {
   this.timeout(120_000);
@@ -46,26 +49,26 @@ describe('item engine snapshots across a restart (role engine)', function () {
     await side?.close();
     side = undefined;
     await app.stop({ keepRedis: true });
-    app = await startTestApp(env);
+    app = await startTestApp(env, { clock });
   };
   const history = (c: ItemChange[], e: string): string[] => c.filter((x) => x.epc === e && x.kind !== 'HEARTBEAT' && x.kind !== 'MOVED').map((x) => `${x.kind} ${x.fromZone}>${x.toZone}`);
 
   it('a tag read often but not changed does not expire early after a restart: it expires by its last read', async () => {
-    app = await startTestApp(env);
+    app = await startTestApp(env, { clock });
     job = await startInventoryJob(app, { tagExpiryDuration: `PT${EXPIRY_MS / 1000}S`, tagHeartbeatDuration: 'PT10M' });
-    const t0 = Date.now();
+    const t0 = clock.now().getTime();
     await postReport(app, job, t0, 1, [epc(1)]);
     await until('first sighting', (c) => c.length === 1);
     // Re-reads in the same place: no change, no output, only lastSeen moves (in memory).
     let last = t0;
     for (let i = 1; i <= 3; i++) {
-      await sleep(1000);
-      last = Date.now();
+      clock.advance(1000);
+      last = clock.now().getTime();
       await postReport(app, job, last, 1, [epc(1)]);
     }
     // An append after those reads: the snapshot taken after it holds epc 1's last read.
     await sleep(300);
-    await postReport(app, job, Date.now(), 1, [epc(2)]);
+    await postReport(app, job, clock.now().getTime(), 1, [epc(2)]);
     await until('second tag', (c) => c.length === 2);
     for (let i = 0; (await readSnapshots(snapshotDir)).length < 2 && i < 50; i++) await sleep(100);
     await restart();
@@ -91,8 +94,8 @@ describe('item engine snapshots across a restart (role engine)', function () {
       const bytes = readFileSync(file);
       writeFileSync(file, bytes.subarray(0, bytes.length - 1));
     }
-    app = await startTestApp(env);
-    await postReport(app, job, Date.now(), 2, [epc(1), epc(3)]);
+    app = await startTestApp(env, { clock });
+    await postReport(app, job, clock.now().getTime(), 2, [epc(1), epc(3)]);
     const c = await until('after the replay', (x) => x.some((y) => y.epc === epc(3)));
     await waitForCaughtUp(app);
     const final = await changes();

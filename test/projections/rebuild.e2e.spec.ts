@@ -108,7 +108,7 @@ describe('rebuilding every read model beside the live one', function () {
     expectStatus(await app.request('POST', '/agent/v1/readers/dock-2/health', { auth: auth2, body: { events: health } }), 204);
     for (let r = 0; r < 4; r++) {
       await job.report('dock-1', Array.from({ length: 10 }, (_, i) => ({ epc: epc(r * 5 + i), antennaId: 1 + ((r + i) % 2), peakRssi: -60 + r })));
-      await sleep(1100); // past the compute window: each report places its tags anew
+      app.clock.advance(1100); // past the compute window: each report places its tags anew
     }
     await eventually('items of the reports', async () => (await app.request('GET', '/data/v1/items/show')).body.items.length as number, (n) => n === 25);
   });

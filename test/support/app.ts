@@ -2,6 +2,7 @@
 // temporary directory and a free port, the machine's Redis and RabbitMQ, a
 // Redis key prefix of its own (removed at the end) so runs never see each
 // other's read models or checkpoints.
+import { SkewClock } from './clock';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +21,8 @@ export interface TestApp {
   readonly eventStoreConnectionString: string;
   /** `http://127.0.0.1:PORT/metrics` when started with METRICS_PORT. */
   readonly metricsUrl?: string;
+  /** The app's clock (its event store's record times, its item engine's now): `advance` instead of sleeping through a compute window. */
+  readonly clock: SkewClock;
   request(method: string, path: string, opts?: { body?: unknown; auth?: string | null; raw?: string; headers?: Record<string, string> }): Promise<TestResponse>;
   /** Stops the app; removes its Redis keys and data directory unless told to keep Redis (restart tests). */
   stop(opts?: { keepRedis?: boolean }): Promise<void>;
@@ -34,7 +37,9 @@ export interface TestResponse {
 export const basic = (user: string, password: string): string => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 export const ADMIN = basic('admin', 'admindefault');
 
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+/** `clock`: a restart test hands the first app's clock to the next, so time never goes back across the restart. */
+export async function startTestApp(env: Record<string, string> = {}, opts: { clock?: SkewClock } = {}): Promise<TestApp> {
+  const clock = opts.clock ?? new SkewClock();
   // A DATA_DIR given by the caller is the caller's (restart tests reuse it): never removed here.
   const ownDataDir = env['DATA_DIR'] === undefined;
   const dataDir = env['DATA_DIR'] ?? mkdtempSync(join(tmpdir(), 'tagtrail-app-'));
@@ -56,7 +61,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   };
   let started: Awaited<ReturnType<typeof startTagtrail>>;
   try {
-    started = await startTagtrail(config, logger, shutdown);
+    started = await startTagtrail(config, logger, shutdown, clock);
     // Read models not yet built answer 503: tests start once all are served.
     await waitForReadModels(`http://127.0.0.1:${started.httpPort}/healthz`);
   } catch (err) {
@@ -71,39 +76,49 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   return {
     baseUrl,
     keyPrefix,
+    clock,
     eventStoreConnectionString: started.eventStoreConnectionString,
     ...(started.metricsPort !== undefined ? { metricsUrl: `http://127.0.0.1:${started.metricsPort}/metrics` } : {}),
-    async request(method, path, opts = {}) {
-      const headers: Record<string, string> = { ...(opts.headers ?? {}) };
-      const auth = opts.auth === undefined ? ADMIN : opts.auth;
-      if (auth !== null) headers['Authorization'] = auth;
-      let body: string | undefined = opts.raw;
-      if (opts.body !== undefined) {
-        body = JSON.stringify(opts.body);
-        headers['Content-Type'] = 'application/json';
-      } else if (opts.raw !== undefined) headers['Content-Type'] ??= 'application/json';
-      const res = await fetch(`${baseUrl}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
-      if (res.headers.get('content-type')?.startsWith('text/event-stream')) {
-        // A stream that never ends (live updates): the status and headers are the answer.
-        await res.body?.cancel();
-        await checkContract(method, path, res.status, undefined, res.headers.get('content-type'));
-        return { status: res.status, headers: res.headers, body: undefined };
-      }
-      const text = await res.text();
-      let parsed: unknown;
-      try {
-        parsed = text.length ? JSON.parse(text) : undefined;
-      } catch {
-        parsed = text;
-      }
-      // Every answer is checked against the OpenAPI document (contract.ts).
-      await checkContract(method, path, res.status, parsed, res.headers.get('content-type'));
-      return { status: res.status, headers: res.headers, body: parsed };
-    },
+    request: requestAt(baseUrl),
     async stop(opts = {}) {
       await shutdown.run('test finished');
       await removeState(opts.keepRedis === true);
     },
+  };
+}
+
+/**
+ * TestApp's `request` against any tagtrail HTTP address (an in-process app, a
+ * child process): admin credentials unless told, JSON in and out, every
+ * answer checked against the OpenAPI document.
+ */
+export function requestAt(baseUrl: string): TestApp['request'] {
+  return async (method, path, opts = {}) => {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    const auth = opts.auth === undefined ? ADMIN : opts.auth;
+    if (auth !== null) headers['Authorization'] = auth;
+    let body: string | undefined = opts.raw;
+    if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['Content-Type'] = 'application/json';
+    } else if (opts.raw !== undefined) headers['Content-Type'] ??= 'application/json';
+    const res = await fetch(`${baseUrl}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+    if (res.headers.get('content-type')?.startsWith('text/event-stream')) {
+      // A stream that never ends (live updates): the status and headers are the answer.
+      await res.body?.cancel();
+      await checkContract(method, path, res.status, undefined, res.headers.get('content-type'));
+      return { status: res.status, headers: res.headers, body: undefined };
+    }
+    const text = await res.text();
+    let parsed: unknown;
+    try {
+      parsed = text.length ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = text;
+    }
+    // Every answer is checked against the OpenAPI document (contract.ts).
+    await checkContract(method, path, res.status, parsed, res.headers.get('content-type'));
+    return { status: res.status, headers: res.headers, body: parsed };
   };
 }
 
@@ -115,6 +130,16 @@ export async function waitForReadModels(healthUrl: string, timeoutMs = 30_000): 
     return models !== undefined && !('error' in models) && Object.values(models).every((m) => m.status === 'ready');
   };
   await waitForValue(`every read model to be ready at ${healthUrl}`, read, ready, { timeoutMs, retryErrors: true });
+}
+
+/** The sum of every sample of the metrics `names` in a Prometheus text exposition (all their labels). */
+export function sumOfMetrics(exposition: string, names: readonly string[]): number {
+  let sum = 0;
+  for (const line of exposition.split('\n')) {
+    const name = /^([a-z_]+)[{ ]/.exec(line)?.[1];
+    if (name !== undefined && names.includes(name)) sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return sum;
 }
 
 const CAUGHT_UP_LAGS = ['tagtrail_engine_lag_events', 'tagtrail_projection_lag_events'];
@@ -130,12 +155,7 @@ export async function waitForCaughtUp(app: TestApp, timeoutMs = 30_000): Promise
   const lag = async (): Promise<number | undefined> => {
     const res = await app.request('GET', '/metrics');
     if (res.status !== 200 || typeof res.body !== 'string') return undefined;
-    let sum = 0;
-    for (const line of res.body.split('\n')) {
-      const name = /^([a-z_]+)[{ ]/.exec(line)?.[1];
-      if (name !== undefined && CAUGHT_UP_LAGS.includes(name)) sum += Number(line.slice(line.lastIndexOf(' ') + 1));
-    }
-    return sum;
+    return sumOfMetrics(res.body, CAUGHT_UP_LAGS);
   };
   await waitFor('the engine and every read model to catch up with the log', async () => (await lag()) === 0, { timeoutMs, intervalMs: 100 });
 }

@@ -1,7 +1,7 @@
 // A Clock (src/core/clock.ts) whose time moves only when a test says so:
 // timers fire, in due order, when advance() reaches them. A test of a
 // time-out or an expiry advances by the time-out instead of sleeping it.
-import type { Clock } from '../../src/core/clock';
+import { systemClock, type Clock } from '../../src/core/clock';
 
 export class ManualClock implements Clock {
   private t: number;
@@ -35,5 +35,27 @@ export class ManualClock implements Clock {
       this.timers.delete(due[0]);
       due[1].fn();
     }
+  }
+}
+
+/**
+ * The system clock, moved on by `advance` without waiting: what a whole
+ * service in a test runs on (startTestApp). Time goes on passing as usual;
+ * `advance(1100)` makes the events appended next, and the item engine's now,
+ * 1.1 s later than they would have been, as if the test had slept that long.
+ */
+export class SkewClock implements Clock {
+  private offsetMs = 0;
+  now(): Date {
+    return new Date(Date.now() + this.offsetMs);
+  }
+  setTimer(fn: () => void, ms: number): unknown {
+    return systemClock.setTimer(fn, ms);
+  }
+  clearTimer(handle: unknown): void {
+    systemClock.clearTimer(handle);
+  }
+  advance(ms: number): void {
+    this.offsetMs += ms;
   }
 }

@@ -33,72 +33,89 @@ export interface CaptureOptions {
 
 export const captureLeaseKey = (keys: RedisKeys): string => `${keys.base}v1:epcis-capture:lease`;
 
-export function startEpcisCapture(opts: CaptureOptions): { stop(): Promise<void> } {
-  const { logger } = opts;
-  const abort = new AbortController();
-  const lease = new RedisLease(opts.redis, captureLeaseKey(opts.keys), opts.leaseMs ?? 10_000, logger, 'epcis capture');
-  const running = new Map<string, { config: string; push: RunningPush }>();
-  let lost = false;
+/** The pushers that run, one per enabled repository, kept in step with the configuration. */
+class RepositoryPushers {
+  private readonly running = new Map<string, { config: string; push: RunningPush }>();
 
-  const stopAll = async (): Promise<void> => {
-    const all = [...running.values()];
-    running.clear();
-    await Promise.all(all.map((r) => r.push.stop().catch((err: unknown) => logger.warn('epcis capture: stopping a pusher failed', { err }))));
-  };
+  constructor(private readonly opts: CaptureOptions) {}
 
-  const sync = async (): Promise<void> => {
-    const repos: EpcisRepository[] = await opts.readModel.list(epcisRepositoryKind);
+  /** Starts, restarts or stops pushers so that each enabled repository has one with its current configuration. */
+  async sync(): Promise<void> {
+    const repos: EpcisRepository[] = await this.opts.readModel.list(epcisRepositoryKind);
     const wanted = new Map(repos.filter((r) => r.enabled).map((r) => [r.name, r]));
-    for (const [name, r] of running) {
+    for (const [name, r] of this.running) {
       const want = wanted.get(name);
       if (want !== undefined && JSON.stringify(want) === r.config) continue;
-      running.delete(name);
+      this.running.delete(name);
       await r.push.stop();
-      logger.info('epcis capture: stopped pushing to repository', { repository: name, reason: want === undefined ? 'disabled or deleted' : 'configuration changed' });
-      if (!repos.some((x) => x.name === name)) {
-        // Deleted: a repository created later under the same name starts from the beginning of the log.
-        await opts.redis.del([new RedisCheckpointStore(opts.redis, opts.keys.checkpointPrefix).key(captureSubscription(name)), captureSkipKey(opts.keys, name)]);
-      }
+      this.opts.logger.info('epcis capture: stopped pushing to repository', { repository: name, reason: want === undefined ? 'disabled or deleted' : 'configuration changed' });
+      if (!repos.some((x) => x.name === name)) await this.forget(name);
     }
     for (const [name, repo] of wanted) {
-      if (running.has(name)) continue;
-      const push = await startRepositoryPush({
-        client: opts.client, redis: opts.redis, keys: opts.keys, logger, repository: repo,
-        locations: async () => locationIds(opts.locationBaseUrl, await opts.readModel.list(epcisLocationKind)),
-        ...(opts.retry ? { retry: opts.retry } : {}),
-      });
-      running.set(name, { config: JSON.stringify(repo), push });
+      if (!this.running.has(name)) this.running.set(name, { config: JSON.stringify(repo), push: await this.start(repo) });
     }
-  };
+  }
 
-  const run = async (): Promise<void> => {
-    while (!abort.signal.aborted) {
-      await lease.acquire(abort.signal);
-      lost = false;
-      lease.keep(() => {
-        lost = true;
-        logger.error('epcis capture: lease lost to another process; stopping and standing by', { holder: lease.holder });
-      });
-      while (!abort.signal.aborted && !lost) {
-        try {
-          await sync();
-        } catch (err) {
-          logger.warn('epcis capture: could not read the repositories; trying again', { err: err instanceof Error ? err.message : String(err) });
-        }
-        await delay(opts.checkEveryMs ?? 2000, undefined, { signal: abort.signal }).catch(() => undefined);
+  async stopAll(): Promise<void> {
+    const all = [...this.running.values()];
+    this.running.clear();
+    await Promise.all(all.map((r) => r.push.stop().catch((err: unknown) => this.opts.logger.warn('epcis capture: stopping a pusher failed', { err }))));
+  }
+
+  private start(repo: EpcisRepository): Promise<RunningPush> {
+    const { opts } = this;
+    return startRepositoryPush({
+      client: opts.client, redis: opts.redis, keys: opts.keys, logger: opts.logger, repository: repo,
+      locations: async () => locationIds(opts.locationBaseUrl, await opts.readModel.list(epcisLocationKind)),
+      ...(opts.retry ? { retry: opts.retry } : {}),
+    });
+  }
+
+  /** Deleted: a repository created later under the same name starts from the beginning of the log. */
+  private async forget(name: string): Promise<void> {
+    const { redis, keys } = this.opts;
+    await redis.del([new RedisCheckpointStore(redis, keys.checkpointPrefix).key(captureSubscription(name)), captureSkipKey(keys, name)]);
+  }
+}
+
+/**
+ * While this process holds the lease: syncs the pushers every checkEveryMs
+ * until stopped or the lease is lost, then stops them; then waits for the
+ * lease again.
+ */
+async function pushWhileLeased(opts: CaptureOptions, lease: RedisLease, pushers: RepositoryPushers, signal: AbortSignal): Promise<void> {
+  const { logger } = opts;
+  while (!signal.aborted) {
+    await lease.acquire(signal);
+    let lost = false;
+    lease.keep(() => {
+      lost = true;
+      logger.error('epcis capture: lease lost to another process; stopping and standing by', { holder: lease.holder });
+    });
+    while (!signal.aborted && !lost) {
+      try {
+        await pushers.sync();
+      } catch (err) {
+        logger.warn('epcis capture: could not read the repositories; trying again', { err: err instanceof Error ? err.message : String(err) });
       }
-      await stopAll();
+      await delay(opts.checkEveryMs ?? 2000, undefined, { signal }).catch(() => undefined);
     }
-  };
-  const done = run().catch((err: unknown) => {
-    if (!abort.signal.aborted) logger.error('epcis capture stopped unexpectedly', { err });
-  });
+    await pushers.stopAll();
+  }
+}
 
+export function startEpcisCapture(opts: CaptureOptions): { stop(): Promise<void> } {
+  const abort = new AbortController();
+  const lease = new RedisLease(opts.redis, captureLeaseKey(opts.keys), opts.leaseMs ?? 10_000, opts.logger, 'epcis capture');
+  const pushers = new RepositoryPushers(opts);
+  const done = pushWhileLeased(opts, lease, pushers, abort.signal).catch((err: unknown) => {
+    if (!abort.signal.aborted) opts.logger.error('epcis capture stopped unexpectedly', { err });
+  });
   return {
     async stop() {
       abort.abort();
       await done;
-      await stopAll();
+      await pushers.stopAll();
       await lease.release();
     },
   };

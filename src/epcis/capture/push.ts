@@ -5,7 +5,7 @@
 // back-off and jitter until the repository answers 2xx; only then does the
 // checkpoint (./progress.ts) move past its events. So a crash resends at
 // most the document that was in flight, and skips nothing.
-import { streamNameFilter, type EventStoreDBClient } from '@eventstore/db-client';
+import { streamNameFilter, type EventStoreDBClient, type Filter } from '@eventstore/db-client';
 import type { RedisClient } from '../../core/redis/connect';
 import type { RedisKeys } from '../../core/redis/keys';
 import type { Logger } from '../../core/logger';
@@ -13,7 +13,8 @@ import { redactUrl } from '../../core/url';
 import { retry, type BackoffPolicy } from '../../core/retry';
 import { addScrapeProbe, ageSeconds, metrics } from '../../core/metrics';
 import { behindLog } from '../../core/subscriptions/behind';
-import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../core/subscriptions';
+import { RedisCheckpointStore, runSubscription, type RunningSubscription, type SubscriptionHandler } from '../../core/subscriptions';
+import type { EventOf } from '../../core/events';
 import { ENGINE_STREAM_PREFIX, isEngineStream, itemEvents } from '../../engine';
 import { resetIfLogWasReplaced } from '../../core/subscriptions/log-reset';
 import { CBV_VERSION, epcisDocument, EPCIS_VERSION } from '../document';
@@ -56,48 +57,31 @@ class NotAcknowledged extends Error {
   }
 }
 
-export async function startRepositoryPush(opts: PushOptions): Promise<RunningPush> {
-  const { repository: repo, redis, keys } = opts;
-  const name = captureSubscription(repo.name);
-  const skipKey = captureSkipKey(keys, repo.name);
-  const logger = opts.logger.child(name);
-  const checkpoints = new RedisCheckpointStore(redis, keys.checkpointPrefix);
-  await resetIfLogWasReplaced({ client: opts.client, redis, keys, projection: name, keyPatterns: [skipKey], logger });
-  let acked: Acknowledged = { position: await checkpoints.load(name), skip: Number((await redis.get(skipKey)) ?? '0') };
-  const abort = new AbortController();
-  const label = { repository: repo.name };
-  const facilities = repo.facilities === null ? undefined : new Set(repo.facilities);
-  const accept = (s: EpcisSource): boolean => facilities === undefined || (s.facility !== null && facilities.has(s.facility));
-  const headers: Record<string, string> = { 'Content-Type': 'application/ld+json', 'GS1-EPCIS-Version': EPCIS_VERSION, 'GS1-CBV-Version': CBV_VERSION };
-  const authorization = authorizationOf(repo);
-  if (authorization !== undefined) headers['Authorization'] = authorization;
+/**
+ * POSTs documents to one repository, each retried with back-off until the
+ * repository acknowledges it (2xx); counts them in the metrics.
+ */
+class RepositoryPoster {
+  private readonly abort = new AbortController();
+  private readonly label: { repository: string };
+  private readonly headers: Record<string, string> = { 'Content-Type': 'application/ld+json', 'GS1-EPCIS-Version': EPCIS_VERSION, 'GS1-CBV-Version': CBV_VERSION };
 
-  const save = async (a: Acknowledged): Promise<void> => {
-    const tx = redis.multi();
-    if (a.position !== undefined) checkpoints.saveInTransaction(tx, name, a.position);
-    tx.set(skipKey, String(a.skip));
-    await tx.exec();
-  };
+  constructor(
+    private readonly repo: EpcisRepository,
+    private readonly logger: Logger,
+    private readonly backoff: BackoffPolicy,
+  ) {
+    this.label = { repository: repo.name };
+    const authorization = authorizationOf(repo);
+    if (authorization !== undefined) this.headers['Authorization'] = authorization;
+  }
 
   /** Resolves once the repository acknowledged `body` (2xx); rejects only when stopped. */
-  const post = (body: string, events: number): Promise<void> =>
-    retry(async (attempt) => {
-      if (attempt > 1) metrics.epcisRetries.inc(label);
-      let res: Response;
-      try {
-        res = await fetch(repo.captureUrl, { method: 'POST', headers, body, signal: AbortSignal.any([abort.signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]) });
-      } catch (err) {
-        if (abort.signal.aborted) throw new Error('epcis capture stopped', { cause: err });
-        throw new NotAcknowledged(err instanceof Error ? (err.cause instanceof Error ? `${err.message}: ${err.cause.message}` : err.message) : String(err), 'network');
-      }
-      await res.arrayBuffer().catch(() => undefined);
-      if (!res.ok) throw new NotAcknowledged(`HTTP ${res.status}`, `http_${res.status}`);
-      logger.debug('epcis capture: document acknowledged', { status: res.status, events, attempt });
-      metrics.epcisDocumentsSent.inc(label);
-      metrics.epcisEventsSent.inc(label, events);
-    }, {
-      backoff: opts.retry ?? CAPTURE_BACKOFF,
-      signal: abort.signal,
+  post(body: string, events: number): Promise<void> {
+    const { repo, label, logger } = this;
+    return retry((attempt) => this.send(body, events, attempt), {
+      backoff: this.backoff,
+      signal: this.abort.signal,
       retryable: (err) => err instanceof NotAcknowledged,
       onRetry: (err, { attempt, delayMs }) => {
         const { message: failure, reason } = err as NotAcknowledged;
@@ -105,7 +89,101 @@ export async function startRepositoryPush(opts: PushOptions): Promise<RunningPus
         logger.warn('epcis capture: repository did not acknowledge a document; retrying', { repository: repo.name, url: redactUrl(repo.captureUrl), failure, attempt, delayMs, events });
       },
     });
+  }
 
+  /** Makes a post in flight reject, and any later one. */
+  stop(): void {
+    this.abort.abort();
+  }
+
+  private async send(body: string, events: number, attempt: number): Promise<void> {
+    const { label, abort } = this;
+    if (attempt > 1) metrics.epcisRetries.inc(label);
+    let res: Response;
+    try {
+      res = await fetch(this.repo.captureUrl, { method: 'POST', headers: this.headers, body, signal: AbortSignal.any([abort.signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]) });
+    } catch (err) {
+      if (abort.signal.aborted) throw new Error('epcis capture stopped', { cause: err });
+      throw new NotAcknowledged(err instanceof Error ? (err.cause instanceof Error ? `${err.message}: ${err.cause.message}` : err.message) : String(err), 'network');
+    }
+    await res.arrayBuffer().catch(() => undefined);
+    if (!res.ok) throw new NotAcknowledged(`HTTP ${res.status}`, `http_${res.status}`);
+    this.logger.debug('epcis capture: document acknowledged', { status: res.status, events, attempt });
+    metrics.epcisDocumentsSent.inc(label);
+    metrics.epcisEventsSent.inc(label, events);
+  }
+}
+
+/** What the repository acknowledged, kept in memory and in Redis (checkpoint and skip together). */
+class AcknowledgedProgress {
+  private constructor(
+    private readonly redis: RedisClient,
+    private readonly checkpoints: RedisCheckpointStore,
+    private readonly name: string,
+    private readonly skipKey: string,
+    public acked: Acknowledged,
+  ) {}
+
+  static async load(redis: RedisClient, checkpoints: RedisCheckpointStore, name: string, skipKey: string): Promise<AcknowledgedProgress> {
+    const acked: Acknowledged = { position: await checkpoints.load(name), skip: Number((await redis.get(skipKey)) ?? '0') };
+    return new AcknowledgedProgress(redis, checkpoints, name, skipKey, acked);
+  }
+
+  async save(a: Acknowledged): Promise<void> {
+    this.acked = a;
+    const tx = this.redis.multi();
+    if (a.position !== undefined) this.checkpoints.saveInTransaction(tx, this.name, a.position);
+    tx.set(this.skipKey, String(a.skip));
+    await tx.exec();
+  }
+}
+
+/**
+ * The subscription's handler: the batch's events the repository has not
+ * acknowledged yet, in documents of at most maxEventsPerDocument, each saved
+ * as acknowledged once posted; then the whole batch.
+ */
+function pushBatches(opts: PushOptions, poster: RepositoryPoster, progress: AcknowledgedProgress): SubscriptionHandler<EventOf<typeof itemEvents>> {
+  const { repository: repo } = opts;
+  const facilities = repo.facilities === null ? undefined : new Set(repo.facilities);
+  const accept = (s: EpcisSource): boolean => facilities === undefined || (s.facility !== null && facilities.has(s.facility));
+  return async (events, position) => {
+    const facts = events.flatMap((e) => (isEngineStream(e.streamId) && e.position !== undefined ? [{ position: e.position, items: sourcesOf({ id: e.id, created: e.created.getTime(), data: e.data }) }] : []));
+    const start = progress.acked;
+    const pending = unacknowledged(facts, start);
+    const chunks = chunksOf(pending, accept, repo.maxEventsPerDocument);
+    if (chunks.length > 0) {
+      const ids = await opts.locations();
+      for (const chunk of chunks) {
+        const doc = epcisDocument(chunk.items.map((s) => objectEventOf(s, ids, { withRecordTime: false })), new Date());
+        await poster.post(JSON.stringify(doc), chunk.items.length);
+        await progress.save(advance(start, pending, chunk.through));
+      }
+    }
+    // Everything of the batch is acknowledged now (facts the filter left out included).
+    await progress.save({ position, skip: 0 });
+  };
+}
+
+/** Lag: the engine events after the last acknowledged checkpoint (what the repository has not surely received). */
+function addLagProbe(client: EventStoreDBClient, filter: Filter, label: { repository: string }, progress: AcknowledgedProgress): () => void {
+  return addScrapeProbe(async () => {
+    const late = await behindLog(client, filter, progress.acked.position);
+    metrics.epcisLagEvents.set(label, late.n);
+    metrics.epcisLagSeconds.set(label, ageSeconds(late.oldest));
+  });
+}
+
+export async function startRepositoryPush(opts: PushOptions): Promise<RunningPush> {
+  const { repository: repo, redis, keys } = opts;
+  const name = captureSubscription(repo.name);
+  const skipKey = captureSkipKey(keys, repo.name);
+  const logger = opts.logger.child(name);
+  const checkpoints = new RedisCheckpointStore(redis, keys.checkpointPrefix);
+  await resetIfLogWasReplaced({ client: opts.client, redis, keys, projection: name, keyPatterns: [skipKey], logger });
+  const progress = await AcknowledgedProgress.load(redis, checkpoints, name, skipKey);
+  const label = { repository: repo.name };
+  const poster = new RepositoryPoster(repo, logger, opts.retry ?? CAPTURE_BACKOFF);
   const filter = streamNameFilter({ prefixes: [ENGINE_STREAM_PREFIX] });
   const sub: RunningSubscription = runSubscription({
     client: opts.client,
@@ -115,31 +193,10 @@ export async function startRepositoryPush(opts: PushOptions): Promise<RunningPus
     checkpointStore: checkpoints,
     checkpointMode: 'handler',
     logger,
-    handler: async (events, position) => {
-      const facts = events.flatMap((e) => (isEngineStream(e.streamId) && e.position !== undefined ? [{ position: e.position, items: sourcesOf({ id: e.id, created: e.created.getTime(), data: e.data }) }] : []));
-      const pending = unacknowledged(facts, acked);
-      const chunks = chunksOf(pending, accept, repo.maxEventsPerDocument);
-      if (chunks.length > 0) {
-        const ids = await opts.locations();
-        const start = acked;
-        for (const chunk of chunks) {
-          const doc = epcisDocument(chunk.items.map((s) => objectEventOf(s, ids, { withRecordTime: false })), new Date());
-          await post(JSON.stringify(doc), chunk.items.length);
-          acked = advance(start, pending, chunk.through);
-          await save(acked);
-        }
-      }
-      // Everything of the batch is acknowledged now (facts the filter left out included).
-      acked = { position, skip: 0 };
-      await save(acked);
-    },
+    handler: pushBatches(opts, poster, progress),
   });
-  // Lag: the engine events after the last acknowledged checkpoint (what the repository has not surely received).
-  const removeProbe = addScrapeProbe(async () => {
-    const late = await behindLog(opts.client, filter, acked.position);
-    metrics.epcisLagEvents.set(label, late.n);
-    metrics.epcisLagSeconds.set(label, ageSeconds(late.oldest));
-  });
+  const removeProbe = addLagProbe(opts.client, filter, label, progress);
+  const { acked } = progress;
   logger.info('epcis capture: pushing to repository', { repository: repo.name, url: redactUrl(repo.captureUrl), from: acked.position?.commit.toString() ?? 'start', skip: acked.skip });
   return {
     async stop() {
@@ -147,7 +204,7 @@ export async function startRepositoryPush(opts: PushOptions): Promise<RunningPus
       // Another process (or none) pushes now: this one no longer knows the lag.
       metrics.epcisLagEvents.remove(label);
       metrics.epcisLagSeconds.remove(label);
-      abort.abort();
+      poster.stop();
       await sub.stop();
     },
   };

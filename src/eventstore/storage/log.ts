@@ -44,6 +44,8 @@ const METASTREAM_PREFIX = '$$';
 
 export interface EventLogOptions {
   maxAppendSize: number;
+  /** The time events are recorded at (epoch ms); the system clock unless a test moves time on. */
+  now?: () => number;
 }
 
 export class EventLog {
@@ -155,7 +157,7 @@ export class EventLog {
   }
 
   private async write(stream: string, s: StreamState, events: ProposedEvent[], tombstone: boolean): Promise<WriteResult> {
-    const created = nowTicks();
+    const created = nowTicks(this.options.now?.());
     const first = s.last + 1;
     const base = this.nextPosition;
     this.nextPosition += events.length;

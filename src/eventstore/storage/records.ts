@@ -114,9 +114,9 @@ export function decodeRecord(position: bigint, buf: Uint8Array): StoredRecord {
 
 const TICKS_PER_MS = 10_000n;
 let lastTicks = 0n;
-/** Ticks since the Unix epoch, strictly increasing within the process. */
-export function nowTicks(): bigint {
-  let t = BigInt(Date.now()) * TICKS_PER_MS;
+/** Ticks since the Unix epoch of `nowMs` (default: now), strictly increasing within the process. */
+export function nowTicks(nowMs: number = Date.now()): bigint {
+  let t = BigInt(nowMs) * TICKS_PER_MS;
   if (t <= lastTicks) t = lastTicks + 1n;
   lastTicks = t;
   return t;
