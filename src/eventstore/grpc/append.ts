@@ -151,76 +151,111 @@ function batchError(err: unknown): InstanceType<typeof statusPb.Status> {
   return st;
 }
 
+/** The answer to one batch: its success (revision and position) or its error. */
+function batchResponse(correlation: InstanceType<typeof sharedPb.UUID>, batch: PendingBatch, result: WriteResult | unknown, ok: boolean): BatchAppendResp {
+  const resp = new streamsPb.BatchAppendResp();
+  resp.setCorrelationId(correlation);
+  resp.setStreamIdentifier(streamIdentifier(batch.stream));
+  if (ok) {
+    const r = result as WriteResult;
+    const success = new streamsPb.BatchAppendResp.Success();
+    if (r.revision < 0n) success.setNoStream(new EmptyPb() as never);
+    else success.setCurrentRevision(r.revision.toString());
+    const pos = new sharedPb.AllStreamPosition();
+    pos.setCommitPosition(r.position.toString());
+    pos.setPreparePosition(r.position.toString());
+    success.setPosition(pos);
+    resp.setSuccess(success);
+  } else {
+    resp.setError(batchError(result));
+  }
+  return resp;
+}
+
+/** Adds a request's messages to its batch; the first that does not decode or makes it too large fails the batch. */
+function addMessages(batch: PendingBatch, req: BatchAppendReq, maxAppendSize: number): void {
+  for (const m of req.getProposedMessagesList()) {
+    if (batch.failure) break;
+    try {
+      const ev = toProposed(m);
+      batch.size += ev.data.length + ev.metadata.length;
+      if (batch.size > maxAppendSize) batch.failure = new MaxAppendSizeExceeded(maxAppendSize);
+      else batch.events.push(ev);
+    } catch (err) {
+      batch.failure = err;
+    }
+  }
+}
+
+/**
+ * One BatchAppend call: batches gathered by correlation id over several
+ * requests, each appended once its final request arrived; the call ends once
+ * the client ended it and every append was answered.
+ */
+class BatchAppendCall {
+  private readonly pending = new Map<string, PendingBatch>();
+  private inFlight = 0;
+  private ended = false;
+
+  constructor(
+    private readonly call: ServerDuplexStream<BatchAppendReq, BatchAppendResp>,
+    private readonly log: EventLog,
+    private readonly maxAppendSize: number,
+  ) {}
+
+  readonly onData = (req: BatchAppendReq): void => {
+    const correlation = req.getCorrelationId();
+    if (!correlation) return;
+    const key = correlation.getString() || JSON.stringify(correlation.toObject());
+    let batch = this.pending.get(key);
+    const options = req.getOptions();
+    if (!batch && options) {
+      batch = { stream: streamName(options.getStreamIdentifier()), expected: batchExpected(options), options, events: [], size: 0 };
+      this.pending.set(key, batch);
+    }
+    if (!batch) return;
+    addMessages(batch, req, this.maxAppendSize);
+    if (!req.getIsFinal()) return;
+    this.pending.delete(key);
+    this.append(correlation, batch);
+  };
+
+  readonly onEnd = (): void => {
+    this.ended = true;
+    if (this.inFlight === 0) this.call.end();
+  };
+
+  private append(correlation: InstanceType<typeof sharedPb.UUID>, done: PendingBatch): void {
+    if (done.failure) return this.respond(correlation, done, done.failure, false);
+    this.inFlight++;
+    this.log.append(done.stream, done.expected, done.events).then(
+      (r) => {
+        this.respond(correlation, done, r, true);
+        this.settle();
+      },
+      (err: unknown) => {
+        this.respond(correlation, done, err, false);
+        this.settle();
+      },
+    );
+  }
+
+  private respond(correlation: InstanceType<typeof sharedPb.UUID>, batch: PendingBatch, result: WriteResult | unknown, ok: boolean): void {
+    const resp = batchResponse(correlation, batch, result, ok);
+    if (!this.call.cancelled && this.call.writable) this.call.write(resp);
+  }
+
+  private settle(): void {
+    this.inFlight--;
+    if (this.ended && this.inFlight === 0) this.call.end();
+  }
+}
+
 export function batchAppendHandler(log: EventLog, maxAppendSize: number) {
   return (call: ServerDuplexStream<BatchAppendReq, BatchAppendResp>): void => {
-    const pending = new Map<string, PendingBatch>();
-    let inFlight = 0;
-    let ended = false;
-    const settle = (): void => {
-      inFlight--;
-      if (ended && inFlight === 0) call.end();
-    };
-    const respond = (correlation: InstanceType<typeof sharedPb.UUID>, batch: PendingBatch, result: WriteResult | unknown, ok: boolean): void => {
-      const resp = new streamsPb.BatchAppendResp();
-      resp.setCorrelationId(correlation);
-      resp.setStreamIdentifier(streamIdentifier(batch.stream));
-      if (ok) {
-        const r = result as WriteResult;
-        const success = new streamsPb.BatchAppendResp.Success();
-        if (r.revision < 0n) success.setNoStream(new EmptyPb() as never);
-        else success.setCurrentRevision(r.revision.toString());
-        const pos = new sharedPb.AllStreamPosition();
-        pos.setCommitPosition(r.position.toString());
-        pos.setPreparePosition(r.position.toString());
-        success.setPosition(pos);
-        resp.setSuccess(success);
-      } else {
-        resp.setError(batchError(result));
-      }
-      if (!call.cancelled && call.writable) call.write(resp);
-    };
-    call.on('data', (req: BatchAppendReq) => {
-      const correlation = req.getCorrelationId();
-      if (!correlation) return;
-      const key = correlation.getString() || JSON.stringify(correlation.toObject());
-      let batch = pending.get(key);
-      const options = req.getOptions();
-      if (!batch && options) {
-        batch = { stream: streamName(options.getStreamIdentifier()), expected: batchExpected(options), options, events: [], size: 0 };
-        pending.set(key, batch);
-      }
-      if (!batch) return;
-      for (const m of req.getProposedMessagesList()) {
-        if (batch.failure) break;
-        try {
-          const ev = toProposed(m);
-          batch.size += ev.data.length + ev.metadata.length;
-          if (batch.size > maxAppendSize) batch.failure = new MaxAppendSizeExceeded(maxAppendSize);
-          else batch.events.push(ev);
-        } catch (err) {
-          batch.failure = err;
-        }
-      }
-      if (!req.getIsFinal()) return;
-      pending.delete(key);
-      const done = batch;
-      if (done.failure) return respond(correlation, done, done.failure, false);
-      inFlight++;
-      log.append(done.stream, done.expected, done.events).then(
-        (r) => {
-          respond(correlation, done, r, true);
-          settle();
-        },
-        (err: unknown) => {
-          respond(correlation, done, err, false);
-          settle();
-        },
-      );
-    });
-    call.on('end', () => {
-      ended = true;
-      if (inFlight === 0) call.end();
-    });
+    const batches = new BatchAppendCall(call, log, maxAppendSize);
+    call.on('data', batches.onData);
+    call.on('end', batches.onEnd);
     call.on('error', () => undefined);
   };
 }
