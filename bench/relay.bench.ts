@@ -12,7 +12,10 @@
 //      consumer has them all (the broker's limit on this machine);
 //   2. relay: ItemsChanged events holding the same number of messages are
 //      appended while the relay process is paused (SIGSTOP); rate = messages /
-//      time from resuming it (SIGCONT) to the last delivery;
+//      time from resuming it (SIGCONT) to the last delivery; then, untimed, the
+//      bench waits for the relay's checkpoint to pass the last event (the
+//      broker confirmed everything), as the raw phase waits for its confirms,
+//      so the next phase does not start on a broker still writing the backlog;
 //   3. latency: events paced at about half the relay's rate (BENCH_LATENCY_SECONDS);
 //      BENCH_SHOW_LOGS=1 echoes the relay's warnings and errors;
 //      per message, delivery time minus the time its append was acknowledged;
@@ -24,7 +27,8 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { EventStoreDBClient, type EventData } from '@eventstore/db-client';
+import { EventStoreDBClient, type EventData, type Position } from '@eventstore/db-client';
+import { createClient } from 'redis';
 import * as amqp from 'amqplib';
 import { encodeEvent } from '../src/core/events';
 import { ENGINE_STREAM, itemEvents } from '../src/engine/events';
@@ -38,6 +42,9 @@ import { cpuMeter, pidOf } from './support/cpu';
 import { positiveEnv } from './support/env';
 import { startChild } from './support/child';
 import { removeRunState } from './support/cleanup';
+import { checkpointReached } from './support/checkpoint';
+import { RedisKeys } from '../src/core/redis/keys';
+import { RELAY_SUBSCRIPTION } from '../src/queues/relay';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const num = positiveEnv;
@@ -125,7 +132,8 @@ interface Row {
   rawPerSec: number;
   relayPerSec: number;
   ratio: number;
-  rounds: Array<{ rawPerSec: number; relayPerSec: number; ratio: number }>;
+  /** Per round; confirmTailMs: from the last delivery until the relay's checkpoint passed the last event (the broker's confirms lag its deliveries). */
+  rounds: Array<{ rawPerSec: number; relayPerSec: number; ratio: number; confirmTailMs: number }>;
   /** CPU ms per 1000 messages of each process during the raw and the relay phases (all rounds). */
   rawCpuPer1000: Record<string, number>;
   relayCpuPer1000: Record<string, number>;
@@ -150,6 +158,8 @@ async function main(): Promise<void> {
   const allQueues: string[] = [];
   const conn = await amqp.connect(AMQP_URL);
   const client = EventStoreDBClient.connectionString(`esdb://127.0.0.1:${esPort}?tls=false`);
+  const redis = createClient({ url: REDIS_URL });
+  await redis.connect();
   try {
     children.push(await startChild('src/eventstore/main.ts', env, 'started'));
     const relay = await startChild('src/main.ts', { ...env, ROLES: 'relay' }, 'relay started', true);
@@ -201,6 +211,7 @@ async function main(): Promise<void> {
         //    the figure is the relay's own (catching up a backlog), not the speed of this process's appends
         sink.reset();
         relay.kill('SIGSTOP');
+        let last: Position | undefined;
         for (let e = 0; e < events; e += EVENTS_PER_APPEND) {
           const batch: EventData[] = [];
           const ids: string[] = [];
@@ -209,7 +220,7 @@ async function main(): Promise<void> {
             ids.push(id);
             batch.push(encodeEvent(itemEvents, { type: 'ItemsChanged', data: { inputPosition: '0', at: Date.now(), changes: Array.from({ length: CHANGES_PER_EVENT }, changeOf) } }, undefined, id));
           }
-          await client.appendToStream(ENGINE_STREAM, batch);
+          last = (await client.appendToStream(ENGINE_STREAM, batch)).position;
         }
         const r = meter.start();
         t0 = performance.now();
@@ -218,8 +229,12 @@ async function main(): Promise<void> {
         const relayMs = performance.now() - t0;
         addInto(relayCpu, r());
         const relayPerSec = rate(messages, relayMs);
-        rounds.push({ rawPerSec: rate(messages, rawMs), relayPerSec, ratio: +(relayPerSec / rate(messages, rawMs)).toFixed(2) });
-        progress(`K=${k} round ${round + 1}/${ROUNDS}: relay ${relayPerSec} msg/s`);
+        // Not timed: the next phase starts once the broker has confirmed all of it (as the raw phase waits for its
+        // confirms), not while it still writes the backlog the relay sent ahead of its confirms.
+        if (!last) throw new Error('append without a position');
+        const confirmTailMs = Math.round(await checkpointReached(redis, new RedisKeys(keyPrefix).checkpointPrefix, RELAY_SUBSCRIPTION, last));
+        rounds.push({ rawPerSec: rate(messages, rawMs), relayPerSec, ratio: +(relayPerSec / rate(messages, rawMs)).toFixed(2), confirmTailMs });
+        progress(`K=${k} round ${round + 1}/${ROUNDS}: relay ${relayPerSec} msg/s, all confirmed ${confirmTailMs} ms after the last delivery`);
       }
       const rawPerSec = median(rounds.map((x) => x.rawPerSec));
       const relayPerSec = median(rounds.map((x) => x.relayPerSec));
@@ -284,7 +299,7 @@ async function main(): Promise<void> {
     console.log('CPU ms per 1000 messages (raw phase | relay phase): bench, event store, relay, broker');
     for (const r of rows) {
       const f = (c: Record<string, number>): string => ['bench', 'eventstore', 'relay', 'broker'].map((n) => String(c[n] ?? NaN)).join(' ');
-      console.log(`${String(r.queues).padStart(6)}  ${f(r.rawCpuPer1000)} | ${f(r.relayCpuPer1000)}   rounds relay/raw ${r.rounds.map((x) => x.ratio.toFixed(2)).join(' ')}`);
+      console.log(`${String(r.queues).padStart(6)}  ${f(r.rawCpuPer1000)} | ${f(r.relayCpuPer1000)}   rounds relay/raw ${r.rounds.map((x) => x.ratio.toFixed(2)).join(' ')}, confirm tail ms ${r.rounds.map((x) => x.confirmTailMs).join(' ')}`);
     }
     console.log(JSON.stringify({ bench: 'relay', rounds: ROUNDS, at: new Date().toISOString(), loadavg: [l1, l5, l15], changesPerEvent: CHANGES_PER_EVENT, rows }));
   } finally {
@@ -292,6 +307,7 @@ async function main(): Promise<void> {
     for (const q of allQueues) await ch?.deleteQueue(q).catch(() => undefined);
     await conn.close().catch(() => undefined);
     await client.dispose().catch(() => undefined);
+    await redis.quit().catch(() => undefined);
     for (const c of children.reverse()) {
       // A relay still paused (a failure in the relay phase) would never act on SIGTERM.
       c.kill('SIGCONT');

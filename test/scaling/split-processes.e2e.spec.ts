@@ -23,7 +23,8 @@ import { mix, startLiveJob, type LiveJob, type Observation } from '../engine/liv
 import { consume, type Consumer } from '../queues/support';
 import { metricsText, metricValue, startSplitLayout, type SplitLayout } from './layout';
 
-const LEASE_MS = 1500;
+/** Short, so the take-over comes soon; renewed every second, which outlasts the stalls of a loaded machine. */
+const LEASE_MS = 3000;
 /** Restoring a partition and replaying its input after the take-over, on a loaded two-core machine. */
 const TAKEOVER_WORK_MS = 30_000;
 const CATCH_UP_MS = 60_000;
@@ -83,6 +84,7 @@ const byEpc = (rows: readonly Row[]): Map<string, Row[]> => {
 describe('split layout as separate processes: the output of one process, and an engine partition taken over after a SIGKILL', function () {
   this.timeout(600_000);
   let layout: SplitLayout | undefined;
+  let singleApp: TestApp | undefined;
   let single: Side | undefined;
   let split: Side | undefined;
   const consumers: Consumer[] = [];
@@ -133,16 +135,20 @@ describe('split layout as separate processes: the output of one process, and an 
 
   before(async function () {
     expect(FACILITIES.map((f) => partitionOf(f, 2))).to.deep.equal([0, 1]);
-    const [app, started] = await Promise.all([startTestApp(COMMON), startSplitLayout({ leaseMs: LEASE_MS, env: COMMON })]);
-    layout = started;
-    single = await setUp('one process', app);
-    await waitForReadModels(`${new URL(started.apiUrls[0]).origin}/healthz`);
-    split = await setUp('split layout', started.balanced);
+    // Both start at once; whichever started is stopped in after, even when the other failed.
+    const [app, started] = await Promise.allSettled([startTestApp(COMMON), startSplitLayout({ leaseMs: LEASE_MS, env: COMMON })]);
+    if (app.status === 'fulfilled') singleApp = app.value;
+    if (started.status === 'fulfilled') layout = started.value;
+    if (app.status === 'rejected') throw app.reason;
+    if (started.status === 'rejected') throw started.reason;
+    single = await setUp('one process', app.value);
+    await waitForReadModels(`${new URL(started.value.apiUrls[0]).origin}/healthz`);
+    split = await setUp('split layout', started.value.balanced);
   });
 
   after(async () => {
     for (const c of consumers) await c.close();
-    await single?.app.stop();
+    await singleApp?.stop();
     await layout?.stop();
   });
 

@@ -56,6 +56,8 @@ export class EventLog {
   private readonly cache = new Map<string, StreamState>();
   /** Writes not yet settled, per stream they change. */
   private readonly inFlight = new Map<string, number>();
+  /** Settles with the latest write of each stream in flight. */
+  private readonly lastWrite = new Map<string, Promise<void>>();
   /** Streams whose cached state a failed write left ahead of the disk. */
   private readonly stale = new Set<string>();
   private writesInFlight = 0;
@@ -98,7 +100,8 @@ export class EventLog {
     if (s.tombstoned) throw new StreamDeleted(stream);
     const retry = this.findRetry(stream, s, expected, events);
     if (retry) return retry;
-    checkExpected(stream, s, expected);
+    const refusal = this.refused(stream, s, expected);
+    if (refusal) return refusal;
     if (events.length === 0) {
       const lastPos = s.last >= 0 ? this.index.get([stream, s.last]) ?? 0 : 0;
       return { revision: s.last >= 0 ? BigInt(s.last) : -1n, position: BigInt(lastPos) };
@@ -106,11 +109,33 @@ export class EventLog {
     return this.write(stream, s, events, false);
   }
 
+  /**
+   * The expected revision against the stream state, in-flight writes
+   * included: undefined when it holds, else the refusal. A refusal caused by
+   * a write still in flight is answered once that write has settled: the
+   * client re-reads the stream on the refusal and must see the write it lost
+   * to, or it decides on the same state and loses again (two processes
+   * creating the same first document at once did).
+   */
+  private refused(stream: string, s: StreamState, expected: Expected): Promise<never> | undefined {
+    // Synchronous when the check passes: the write must follow in the same turn (see the top of the file).
+    try {
+      checkExpected(stream, s, expected);
+      return undefined;
+    } catch (err) {
+      return (async () => {
+        while ((this.inFlight.get(stream) ?? 0) > 0) await this.lastWrite.get(stream);
+        throw err;
+      })();
+    }
+  }
+
   /** Soft delete: hides the events (truncate-before in the metastream); the stream may be appended to again. */
   async delete(stream: string, expected: Expected): Promise<WriteResult> {
     const s = this.state(stream);
     if (s.tombstoned) throw new StreamDeleted(stream);
-    checkExpected(stream, s, expected);
+    const refusal = this.refused(stream, s, expected);
+    if (refusal) return refusal;
     const meta = this.currentMetadata(stream);
     meta['$tb'] = s.last + 1;
     const data = Buffer.from(JSON.stringify(meta), 'utf8');
@@ -126,7 +151,8 @@ export class EventLog {
   async tombstone(stream: string, expected: Expected): Promise<WriteResult> {
     const s = this.state(stream);
     if (s.tombstoned) throw new StreamDeleted(stream);
-    checkExpected(stream, s, expected);
+    const refusal = this.refused(stream, s, expected);
+    if (refusal) return refusal;
     const ev: ProposedEvent = {
       id: crypto.randomUUID(),
       type: '$streamDeleted',
@@ -190,6 +216,9 @@ export class EventLog {
     if (metaTarget) this.setState(metaTarget.stream, metaTarget.state);
     const touched = metaTarget ? [stream, metaTarget.stream] : [stream];
     this.begin(touched);
+    let written: () => void = () => undefined;
+    const settled = new Promise<void>((resolve) => (written = resolve));
+    for (const st of touched) this.lastWrite.set(st, settled);
     let failed = false;
     try {
       // A child transaction: if any put throws (a key over LMDB's size limit,
@@ -208,6 +237,7 @@ export class EventLog {
       throw err;
     } finally {
       this.settle(touched, failed);
+      written();
     }
     const lastPosition = BigInt(base + events.length - 1);
     this.head.advance(lastPosition);
@@ -248,6 +278,7 @@ export class EventLog {
         continue;
       }
       this.inFlight.delete(st);
+      this.lastWrite.delete(st);
       if (this.stale.delete(st)) this.cache.delete(st);
     }
     if (this.writesInFlight === 0 && this.positionStale) {
