@@ -7,8 +7,8 @@ import { hasRole } from '../config';
 import type { Context } from 'koa';
 import { nameSchema } from '../core/codecs';
 import { badRequest } from '../core/http/errors';
-import type { RouteParam } from '../core/http/routes';
-import { addNamedResourceRoutes } from '../core/resource/routes';
+import type { RouteParam, RouteTable } from '../core/http/routes';
+import { addNamedResourceRoutes, type NamedResourceApi } from '../core/resource/routes';
 import type { AppDeps, Slice } from '../slice';
 import { MAX_PAGE_SIZE } from '../core/paging';
 import { facilityKind } from '../facilities';
@@ -40,6 +40,87 @@ const p = (name: string, description: string, schema: Record<string, unknown> = 
 /** JSON-LD unless the client asks for plain JSON (both are EPCIS 2.0 JSON bindings; the body is the same). */
 const mediaTypeOf = (ctx: Context): string => (ctx.accepts('application/ld+json', 'application/json') === 'application/json' ? 'application/json' : 'application/ld+json');
 
+/** The EPCIS repositories capture pushes to: a named configuration resource. */
+const REPOSITORY_API: NamedResourceApi<EpcisRepository, RepositoryBody, null> = {
+  kind: epcisRepositoryKind,
+  base: '/configuration/v1/epcisRepositories',
+  param: 'repositoryName',
+  tag: TAG,
+  writeRoles: ['ConfigManager'],
+  readRoles: ['ConfigManager'],
+  body: RepositoryBody,
+  bodySchema: { ...repositoryBodySchema, properties: { ...repositoryBodySchema.properties, name: nameSchema('the repository') } },
+  responseSchema: repositoryResponseSchema,
+  nameOf: (b) => b.name,
+  context: async () => null,
+  validate: (b, _ctx, existing) => {
+    const stored = storedRepository(b, existing);
+    const problem = repositoryProblem(stored);
+    return problem === undefined ? right(stored) : left(badRequest('Invalid request body', [problem]));
+  },
+  toResponse: repositoryResponse,
+};
+
+/** The EPCIS location identifiers of each facility: a named configuration resource. */
+const LOCATION_API: NamedResourceApi<EpcisLocation, EpcisLocationBody, ReadonlySet<string>> = {
+  kind: epcisLocationKind,
+  base: '/configuration/v1/epcisLocations',
+  param: 'facilityName',
+  tag: TAG,
+  writeRoles: ['ConfigManager'],
+  readRoles: ['ConfigManager', 'DataReader'],
+  body: EpcisLocationBody,
+  bodySchema: { ...locationBodySchema, properties: { ...locationBodySchema.properties, facility: nameSchema('the facility these identifiers are for') } },
+  responseSchema: locationResponseSchema,
+  nameOf: (b) => b.facility,
+  context: async (d) => new Set((await d.readModel.list(facilityKind)).map((f) => f.name)),
+  validate: (b, facilities) =>
+    facilities.has(b.facility) ? right(documentOf(b)) : left(badRequest('Invalid request body', [{ path: 'body.facility', reason: `is not a facility (${JSON.stringify(b.facility)})` }])),
+  toResponse: (l) => l,
+};
+
+/** GET /epcis/v2/events: the EPCIS query interface over the EPCIS read model. */
+function registerEventsQuery(table: RouteTable, deps: AppDeps): void {
+  let model: EpcisReadModel | undefined;
+  const events = (): EpcisReadModel => (model ??= new EpcisReadModel(deps.redis, deps.keys));
+  table.add(
+    {
+      method: 'get', path: '/epcis/v2/events', roles: EPCIS_ROLES, tag: TAG,
+      summary: 'Item events as EPCIS 2.0 ObjectEvents (EPCIS REST query interface, SimpleEventQuery subset), oldest first',
+      query: [
+        p('GE_eventTime', 'events at or after this ISO 8601 time', { type: 'string', format: 'date-time' }),
+        p('LT_eventTime', 'events before this ISO 8601 time', { type: 'string', format: 'date-time' }),
+        p('EQ_bizLocation', 'business location URIs, separated by |'),
+        p('EQ_readPoint', 'read point URIs, separated by |'),
+        p('MATCH_epc', 'pure identity URIs (urn:epc:id:...) or patterns (urn:epc:idpat:sgtin:0614141.812345.*), separated by |'),
+        p('EQ_bizStep', 'CBV business steps (arriving, departing; bare or as URI), separated by |'),
+        p('perPage', `events per page, default ${DEFAULT_PER_PAGE}`, { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PER_PAGE }),
+        p('nextPageToken', 'from the Link header of the previous page; the other parameters (perPage aside) must be the same'),
+      ],
+      produces: 'application/ld+json',
+      responses: {
+        200: { description: 'an EPCISQueryDocument (application/ld+json, or application/json when the client accepts only that); the next page in a Link header (rel="next")', schema: epcisQueryDocumentSchema },
+        400: 'a bad or unknown parameter, or a token of another query: application/problem+json, type epcisException:QueryParameterException, the parameter named in errors[]',
+      },
+    },
+    async (ctx) => {
+      await epcisProblems(ctx, async () => {
+        const q = parseEpcisQuery(ctx.query);
+        const page = await events().events(q, await currentLocationIds(deps));
+        if (page.nextPageToken !== undefined) {
+          const next = new URLSearchParams(ctx.querystring);
+          next.set('nextPageToken', page.nextPageToken);
+          ctx.set('Link', `<${ctx.originalUrl.split('?')[0]}?${next.toString()}>; rel="next"`);
+        }
+        ctx.set('GS1-EPCIS-Version', EPCIS_VERSION);
+        ctx.set('GS1-CBV-Version', CBV_VERSION);
+        ctx.body = epcisQueryDocument(page.events, new Date());
+        ctx.type = mediaTypeOf(ctx);
+      });
+    },
+  );
+}
+
 export const epcisSlice: Slice = {
   name: 'epcis',
   start(deps, roles) {
@@ -50,78 +131,8 @@ export const epcisSlice: Slice = {
     });
   },
   register(table, deps) {
-    addNamedResourceRoutes<EpcisRepository, RepositoryBody, null>(table, deps, {
-      kind: epcisRepositoryKind,
-      base: '/configuration/v1/epcisRepositories',
-      param: 'repositoryName',
-      tag: TAG,
-      writeRoles: ['ConfigManager'],
-      readRoles: ['ConfigManager'],
-      body: RepositoryBody,
-      bodySchema: { ...repositoryBodySchema, properties: { ...repositoryBodySchema.properties, name: nameSchema('the repository') } },
-      responseSchema: repositoryResponseSchema,
-      nameOf: (b) => b.name,
-      context: async () => null,
-      validate: (b, _ctx, existing) => {
-        const stored = storedRepository(b, existing);
-        const problem = repositoryProblem(stored);
-        return problem === undefined ? right(stored) : left(badRequest('Invalid request body', [problem]));
-      },
-      toResponse: repositoryResponse,
-    });
-    addNamedResourceRoutes<EpcisLocation, EpcisLocationBody, ReadonlySet<string>>(table, deps, {
-      kind: epcisLocationKind,
-      base: '/configuration/v1/epcisLocations',
-      param: 'facilityName',
-      tag: TAG,
-      writeRoles: ['ConfigManager'],
-      readRoles: ['ConfigManager', 'DataReader'],
-      body: EpcisLocationBody,
-      bodySchema: { ...locationBodySchema, properties: { ...locationBodySchema.properties, facility: nameSchema('the facility these identifiers are for') } },
-      responseSchema: locationResponseSchema,
-      nameOf: (b) => b.facility,
-      context: async (d) => new Set((await d.readModel.list(facilityKind)).map((f) => f.name)),
-      validate: (b, facilities) =>
-        facilities.has(b.facility) ? right(documentOf(b)) : left(badRequest('Invalid request body', [{ path: 'body.facility', reason: `is not a facility (${JSON.stringify(b.facility)})` }])),
-      toResponse: (l) => l,
-    });
-    let model: EpcisReadModel | undefined;
-    const events = (): EpcisReadModel => (model ??= new EpcisReadModel(deps.redis, deps.keys));
-    table.add(
-      {
-        method: 'get', path: '/epcis/v2/events', roles: EPCIS_ROLES, tag: TAG,
-        summary: 'Item events as EPCIS 2.0 ObjectEvents (EPCIS REST query interface, SimpleEventQuery subset), oldest first',
-        query: [
-          p('GE_eventTime', 'events at or after this ISO 8601 time', { type: 'string', format: 'date-time' }),
-          p('LT_eventTime', 'events before this ISO 8601 time', { type: 'string', format: 'date-time' }),
-          p('EQ_bizLocation', 'business location URIs, separated by |'),
-          p('EQ_readPoint', 'read point URIs, separated by |'),
-          p('MATCH_epc', 'pure identity URIs (urn:epc:id:...) or patterns (urn:epc:idpat:sgtin:0614141.812345.*), separated by |'),
-          p('EQ_bizStep', 'CBV business steps (arriving, departing; bare or as URI), separated by |'),
-          p('perPage', `events per page, default ${DEFAULT_PER_PAGE}`, { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PER_PAGE }),
-          p('nextPageToken', 'from the Link header of the previous page; the other parameters (perPage aside) must be the same'),
-        ],
-        produces: 'application/ld+json',
-        responses: {
-          200: { description: 'an EPCISQueryDocument (application/ld+json, or application/json when the client accepts only that); the next page in a Link header (rel="next")', schema: epcisQueryDocumentSchema },
-          400: 'a bad or unknown parameter, or a token of another query: application/problem+json, type epcisException:QueryParameterException, the parameter named in errors[]',
-        },
-      },
-      async (ctx) => {
-        await epcisProblems(ctx, async () => {
-          const q = parseEpcisQuery(ctx.query);
-          const page = await events().events(q, await currentLocationIds(deps));
-          if (page.nextPageToken !== undefined) {
-            const next = new URLSearchParams(ctx.querystring);
-            next.set('nextPageToken', page.nextPageToken);
-            ctx.set('Link', `<${ctx.originalUrl.split('?')[0]}?${next.toString()}>; rel="next"`);
-          }
-          ctx.set('GS1-EPCIS-Version', EPCIS_VERSION);
-          ctx.set('GS1-CBV-Version', CBV_VERSION);
-          ctx.body = epcisQueryDocument(page.events, new Date());
-          ctx.type = mediaTypeOf(ctx);
-        });
-      },
-    );
+    addNamedResourceRoutes(table, deps, REPOSITORY_API);
+    addNamedResourceRoutes(table, deps, LOCATION_API);
+    registerEventsQuery(table, deps);
   },
 };

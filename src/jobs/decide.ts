@@ -113,80 +113,97 @@ function tick(s: JobState, now: Date): Decision {
   }
 }
 
+type CommandOf<T extends JobCommand['type']> = Extract<JobCommand, { type: T }>;
+
+function decideStart(cmd: CommandOf<'Start'>, s: JobState, time: string): Decision {
+  if (s.status !== 'NONE') return E.left(conflict(`job ${cmd.id} already exists`));
+  const [first] = cmd.conflicts;
+  if (first !== undefined) {
+    const readers = cmd.conflicts.map((c) => `${c.readerName} (JobId=${c.jobId})`).join(', ');
+    return E.left(conflict(`readers are already in an active job: ${readers}; JobId=${first.jobId}`));
+  }
+  return E.right([{ type: 'JobStarted', data: { id: cmd.id, time, request: cmd.request, readerNames: [...cmd.readerNames] } }]);
+}
+
+function decideInitialize(cmd: CommandOf<'Initialize'>, s: JobState, now: Date, time: string): Decision {
+  if (s.status !== 'INITIALIZING') return E.right([]);
+  const notes: JobEvent[] = cmd.notes.map((message) => ({ type: 'JobErrorRecorded', data: { time, message } }));
+  if (cmd.readerNames.length === 0) return E.right([...notes, ...failed(time, 'no readers resolved for the job')]);
+  return E.right([
+    ...notes,
+    { type: 'JobInitialized', data: { time, readerNames: [...cmd.readerNames], ackDeadline: iso(now.getTime() + cmd.ackTimeoutMs) } },
+  ]);
+}
+
+function decideAcknowledge(cmd: CommandOf<'Acknowledge'>, s: JobState, time: string): Decision {
+  if (s.status === 'NONE') return E.left(notFound('job not found'));
+  if (!s.readerNames.includes(cmd.readerName)) return E.left(notFound(`reader ${cmd.readerName} is not in job ${s.id}`));
+  if (s.failedReaderNames.includes(cmd.readerName)) {
+    return E.left(conflict(`reader ${cmd.readerName} did not acknowledge job ${s.id} in time`));
+  }
+  if (s.status !== 'STARTING' && s.status !== 'RUNNING') return E.left(conflict(`job ${s.id} is ${s.status}`));
+  if (s.acknowledged.includes(cmd.readerName)) return E.right([]);
+  return E.right([{ type: 'JobReaderAcknowledged', data: { time, readerName: cmd.readerName } }]);
+}
+
+function decideFailReader(cmd: CommandOf<'FailReader'>, s: JobState, time: string): Decision {
+  if (s.status !== 'STARTING' && s.status !== 'RUNNING') return E.right([]);
+  if (!s.readerNames.includes(cmd.readerName) || s.failedReaderNames.includes(cmd.readerName)) return E.right([]);
+  const events: JobEvent[] = [
+    { type: 'JobErrorRecorded', data: { time, message: `reader ${cmd.readerName}: ${cmd.message}` } },
+    { type: 'JobReaderFailed', data: { time, readerName: cmd.readerName } },
+  ];
+  const left = s.readerNames.filter((r) => r !== cmd.readerName && !s.failedReaderNames.includes(r));
+  if (left.length === 0) events.push(...failed(time, 'no reader of the job could run it'));
+  return E.right(events);
+}
+
+function decideStop(cmd: CommandOf<'Stop'>, s: JobState, now: Date, time: string): Decision {
+  const stop = (graceful: boolean): JobEvent => ({
+    type: 'JobStopped',
+    data: { time, stopReason: graceful ? 'USER_REQUESTED_GRACEFUL' : 'USER_REQUESTED_ABRUPT' },
+  });
+  switch (s.status) {
+    case 'NONE':
+      return E.left(notFound('job not found'));
+    case 'STOPPED':
+      return E.right([]); // stopping a stopped job is a no-op
+    case 'WAITING':
+    case 'INITIALIZING':
+      return E.right([stop(cmd.graceful)]); // no reader has been told anything yet
+    case 'STOPPING':
+      return E.right(cmd.graceful ? [] : [stop(false)]);
+    case 'STARTING':
+    case 'RUNNING':
+    case 'RESTARTING_RDE':
+      // Graceful: readers learn at their next check-in (assignment gone), bounded by the stop time-out.
+      return E.right(
+        cmd.graceful
+          ? [{ type: 'JobStopRequested', data: { time, graceful: true, deadline: iso(now.getTime() + cmd.stopTimeoutMs) } }]
+          : [{ type: 'JobStopRequested', data: { time, graceful: false, deadline: time } }, stop(false)],
+      );
+    default: {
+      const never: never = s.status;
+      return never;
+    }
+  }
+}
+
 export function decideJob(cmd: JobCommand, s: JobState, now: Date): Decision {
   const time = now.toISOString();
   switch (cmd.type) {
-    case 'Start': {
-      if (s.status !== 'NONE') return E.left(conflict(`job ${cmd.id} already exists`));
-      const [first] = cmd.conflicts;
-      if (first !== undefined) {
-        const readers = cmd.conflicts.map((c) => `${c.readerName} (JobId=${c.jobId})`).join(', ');
-        return E.left(conflict(`readers are already in an active job: ${readers}; JobId=${first.jobId}`));
-      }
-      return E.right([{ type: 'JobStarted', data: { id: cmd.id, time, request: cmd.request, readerNames: [...cmd.readerNames] } }]);
-    }
+    case 'Start':
+      return decideStart(cmd, s, time);
     case 'Tick':
       return tick(s, now);
-    case 'Initialize': {
-      if (s.status !== 'INITIALIZING') return E.right([]);
-      const notes: JobEvent[] = cmd.notes.map((message) => ({ type: 'JobErrorRecorded', data: { time, message } }));
-      if (cmd.readerNames.length === 0) return E.right([...notes, ...failed(time, 'no readers resolved for the job')]);
-      return E.right([
-        ...notes,
-        { type: 'JobInitialized', data: { time, readerNames: [...cmd.readerNames], ackDeadline: iso(now.getTime() + cmd.ackTimeoutMs) } },
-      ]);
-    }
-    case 'Acknowledge': {
-      if (s.status === 'NONE') return E.left(notFound('job not found'));
-      if (!s.readerNames.includes(cmd.readerName)) return E.left(notFound(`reader ${cmd.readerName} is not in job ${s.id}`));
-      if (s.failedReaderNames.includes(cmd.readerName)) {
-        return E.left(conflict(`reader ${cmd.readerName} did not acknowledge job ${s.id} in time`));
-      }
-      if (s.status !== 'STARTING' && s.status !== 'RUNNING') return E.left(conflict(`job ${s.id} is ${s.status}`));
-      if (s.acknowledged.includes(cmd.readerName)) return E.right([]);
-      return E.right([{ type: 'JobReaderAcknowledged', data: { time, readerName: cmd.readerName } }]);
-    }
-    case 'FailReader': {
-      if (s.status !== 'STARTING' && s.status !== 'RUNNING') return E.right([]);
-      if (!s.readerNames.includes(cmd.readerName) || s.failedReaderNames.includes(cmd.readerName)) return E.right([]);
-      const events: JobEvent[] = [
-        { type: 'JobErrorRecorded', data: { time, message: `reader ${cmd.readerName}: ${cmd.message}` } },
-        { type: 'JobReaderFailed', data: { time, readerName: cmd.readerName } },
-      ];
-      const left = s.readerNames.filter((r) => r !== cmd.readerName && !s.failedReaderNames.includes(r));
-      if (left.length === 0) events.push(...failed(time, 'no reader of the job could run it'));
-      return E.right(events);
-    }
-    case 'Stop': {
-      const stop = (graceful: boolean): JobEvent => ({
-        type: 'JobStopped',
-        data: { time, stopReason: graceful ? 'USER_REQUESTED_GRACEFUL' : 'USER_REQUESTED_ABRUPT' },
-      });
-      switch (s.status) {
-        case 'NONE':
-          return E.left(notFound('job not found'));
-        case 'STOPPED':
-          return E.right([]); // stopping a stopped job is a no-op
-        case 'WAITING':
-        case 'INITIALIZING':
-          return E.right([stop(cmd.graceful)]); // no reader has been told anything yet
-        case 'STOPPING':
-          return E.right(cmd.graceful ? [] : [stop(false)]);
-        case 'STARTING':
-        case 'RUNNING':
-        case 'RESTARTING_RDE':
-          // Graceful: readers learn at their next check-in (assignment gone), bounded by the stop time-out.
-          return E.right(
-            cmd.graceful
-              ? [{ type: 'JobStopRequested', data: { time, graceful: true, deadline: iso(now.getTime() + cmd.stopTimeoutMs) } }]
-              : [{ type: 'JobStopRequested', data: { time, graceful: false, deadline: time } }, stop(false)],
-          );
-        default: {
-          const never: never = s.status;
-          return never;
-        }
-      }
-    }
+    case 'Initialize':
+      return decideInitialize(cmd, s, now, time);
+    case 'Acknowledge':
+      return decideAcknowledge(cmd, s, time);
+    case 'FailReader':
+      return decideFailReader(cmd, s, time);
+    case 'Stop':
+      return decideStop(cmd, s, now, time);
     default: {
       const never: never = cmd;
       return never;
