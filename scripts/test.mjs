@@ -3,44 +3,30 @@
 // a table of how long each stage took.
 //
 // All stages run at the same time. The int and e2e files, one parallel pool,
-// are the long pole (five to six minutes) and start at once; the CPU-bound
-// short stages (typecheck, lint and the unit tests) run beside them at a
-// lower priority, so the cores are busy from the first second to the last
-// instead of the pool waiting for the unit tests. The pool's output streams as it comes; the
+// are the long pole (about four minutes) and start at once; the CPU-bound
+// short stages (typecheck, lint and the unit tests) run beside them, so the
+// cores are busy from the first second to the last instead of the pool
+// waiting for the unit tests. The pool's output streams as it comes; the
 // short stages print theirs when they end, so nothing interleaves mid-line.
 // The exit code is that of the first failing stage in the table's order
 // (0 when all pass).
 import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
-import { setPriority } from 'node:os';
 import process from 'node:process';
 
-/**
- * Only the long pool streams its output. The short stages run at a lower
- * priority: they have minutes to spare before the pool ends, and the pool's
- * files wait on time limits (start-ups, catch-ups) that a starved worker
- * would stretch.
- */
+/** Only the long pool streams its output. */
 const stages = [
-  { script: 'test:int+e2e', stream: true, nice: 0 },
-  { script: 'typecheck', stream: false, nice: 10 },
-  { script: 'lint', stream: false, nice: 10 },
-  { script: 'test:unit', stream: false, nice: 10 },
+  { script: 'test:int+e2e', stream: true },
+  { script: 'typecheck', stream: false },
+  { script: 'lint', stream: false },
+  { script: 'test:unit', stream: false },
 ];
 
 /** Runs `npm run <script>`; resolves with its exit code, its output (when buffered) and its duration. */
-function runScript(script, stream, nice) {
+function runScript(script, stream) {
   const started = Date.now();
   return new Promise((resolve) => {
     const child = spawn('npm', ['run', '--silent', script], { stdio: stream ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
-    // Set before npm starts the stage's own process, which inherits it; where it cannot be set, the stage runs as is.
-    if (nice && child.pid !== undefined) {
-      try {
-        setPriority(child.pid, nice);
-      } catch {
-        // not permitted here: same priority as the pool
-      }
-    }
     const chunks = [];
     child.stdout?.on('data', (c) => chunks.push(c));
     child.stderr?.on('data', (c) => chunks.push(c));
@@ -54,7 +40,7 @@ function runScript(script, stream, nice) {
 }
 
 const started = Date.now();
-const results = await Promise.all(stages.map((s) => runScript(s.script, s.stream, s.nice)));
+const results = await Promise.all(stages.map((s) => runScript(s.script, s.stream)));
 const total = Date.now() - started;
 
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;

@@ -14,7 +14,7 @@ import { parseOptions } from '../../src/simulator/options';
 import { runSimulation, type Summary } from '../../src/simulator/run';
 import { silent } from '../support/logger';
 import { startTestApp, type TestApp } from '../support/app';
-import { chromiumPresent, launchBrowser, logIn, screenshot, until, type TestBrowser } from '../support/browser';
+import { chromiumPresent, launchBrowser, logIn, logOut, screenshot, until, type TestBrowser } from '../support/browser';
 
 async function openKind(page: Page, label: string): Promise<void> {
   await page.click(`nav.side a:text-is("${label}")`);
@@ -347,7 +347,7 @@ describe('web console in Chromium', function () {
     await page.click('[data-testid=user-form] button[type=submit]');
     await page.waitForSelector('[data-testid=users-table] td:text-is("viewer")');
     await screenshot(page, '18-users');
-    await page.click('button:text("Log out")');
+    await logOut(page);
     await page.waitForSelector('input[name=username]');
 
     // Keyboard only: the user field has the focus, Tab moves on, Enter submits.
@@ -375,7 +375,7 @@ describe('web console in Chromium', function () {
     expect(navBox.y + navBox.height).to.be.at.most(mainBox.y + 1);
     await screenshot(page, '20-tablet-data-reader');
     await page.setViewportSize({ width: 1280, height: 800 });
-    await page.click('button:text("Log out")');
+    await logOut(page);
   });
 
   it('stops the job from the console; readers no longer played show NOT_RESPONDING in Reader health', async () => {
@@ -396,7 +396,7 @@ describe('web console in Chromium', function () {
       await until(page, `${reader} NOT_RESPONDING`, async () => (await page.locator(`[data-testid=reader-health] tr:has(td:text-is("${reader}")) .pill:text-is("NOT_RESPONDING")`).count()) > 0);
     }
     await screenshot(page, '13c-health-not-responding');
-    await page.click('button:text("Log out")');
+    await logOut(page);
   });
 
   it('ends the default-password warning once the admin password is changed', async () => {

@@ -23,12 +23,17 @@ describe('IoT reader over MQTT: deliveries kept by the broker while the job cann
   const app = appWithEnv({ READERS_KEEPALIVE_SECONDS: '1', READERS_RECONNECT_MAX_SECONDS: '1', READERS_MQTT_URL: BROKER, READERS_MQTT_TOPIC_PREFIX: topicPrefix });
   const password = `pw-${crypto.randomUUID()}`;
   const layout = generateLayout({ facility: 'DEFAULT', readers: 1, families: ['SPEEDWAY'], tags: 3, seed: 5, prefix: `mqr-${Date.now().toString(36)}-` });
-  const sim = new SimIotReader({ reader: layout.readers[0]!, world: World.random(layout, 5), seed: 5, t0: Date.now(), timeScale: 1, port: 0, username: 'root', password, log: silent, windowMs: 300 });
-  const publisher = mqtt.connect(BROKER, { clientId: `tt-test-pub-${crypto.randomUUID()}` });
+  let sim: SimIotReader;
+  let publisher: mqtt.MqttClient | undefined;
   let store: EventStoreDBClient | undefined;
+  // Made when the file runs, not when it is loaded: the reader's world starts at t0 (a serial run loads every file first).
+  before(() => {
+    sim = new SimIotReader({ reader: layout.readers[0]!, world: World.random(layout, 5), seed: 5, t0: Date.now(), timeScale: 1, port: 0, username: 'root', password, log: silent, windowMs: 300 });
+    publisher = mqtt.connect(BROKER, { clientId: `tt-test-pub-${crypto.randomUUID()}` });
+  });
   after(async () => {
-    await sim.close();
-    await publisher.endAsync().catch(() => undefined);
+    await sim?.close();
+    await publisher?.endAsync().catch(() => undefined);
     await store?.dispose();
   });
 
@@ -65,7 +70,7 @@ describe('IoT reader over MQTT: deliveries kept by the broker while the job cann
     const count = 25;
     for (let n = 0; n < count; n++) {
       const at = new Date().toISOString();
-      await publisher.publishAsync(`${topicPrefix}/${sim.name}/events`, JSON.stringify({ timestamp: at, hostname: sim.name, eventType: 'tagInventory', tagInventoryEvent: { epcHex: epc(n), antennaPort: 1, peakRssiCdbm: -6000, lastSeenTime: at } }), { qos: 1 });
+      await publisher!.publishAsync(`${topicPrefix}/${sim.name}/events`, JSON.stringify({ timestamp: at, hostname: sim.name, eventType: 'tagInventory', tagInventoryEvent: { epcHex: epc(n), antennaPort: 1, peakRssiCdbm: -6000, lastSeenTime: at } }), { qos: 1 });
     }
     // The reader comes back unable to start the inventory.
     sim.failStart = 503;

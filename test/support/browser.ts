@@ -58,6 +58,16 @@ export async function logIn(page: Page, consoleUrl: string, user: string, passwo
   await page.waitForSelector('[data-testid=whoami]');
 }
 
+/**
+ * Logs out and waits for the login form: the console revokes an Admin's token
+ * before it forgets it, and a navigation while that request is under way
+ * would cancel it and come back logged in.
+ */
+export async function logOut(page: Page): Promise<void> {
+  await page.click('button:text("Log out")');
+  await page.waitForSelector('input[name=username]');
+}
+
 /** Polls `test` until it holds (a deadline, never a fixed sleep); on time-out a screenshot `failed-<what>` and an error naming it. */
 export async function until(page: Page, what: string, test: () => Promise<boolean>, ms = 60_000): Promise<void> {
   const deadline = Date.now() + ms;
