@@ -3,6 +3,7 @@
 import * as t from 'io-ts';
 import { isoTime } from '../core/iso-time';
 import { decodeStored, withFastCheck } from '../core/stored-json';
+import { isNumberOrNull, isPlainRecord, isStringOrNull } from '../core/value-guards';
 import { ABSENT, writesHistory, type ItemChange } from '../engine';
 
 // Codecs as well as types: what these read models hold is decoded on every
@@ -77,31 +78,25 @@ export type StoredHistory = t.TypeOf<typeof StoredHistory>;
 // thousand times a page: the same values pass as through the codec
 // (test/items/item-check.unit.spec.ts compares both on generated values), at
 // a fraction of its cost.
-
-/** What io-ts's t.type takes for an object: a plain record, not an array. */
-const isRecord = (u: unknown): u is Record<string, unknown> => Object.prototype.toString.call(u) === '[object Object]';
-const stringOrNull = (v: unknown): boolean => v === null || typeof v === 'string';
-const numberOrNull = (v: unknown): boolean => v === null || typeof v === 'number';
-
 function isItem(u: unknown): u is Item {
   return (
-    isRecord(u) &&
+    isPlainRecord(u) &&
     typeof u['epc'] === 'string' &&
     typeof u['tagId'] === 'string' &&
     typeof u['jobId'] === 'string' &&
-    numberOrNull(u['xLocation']) &&
-    numberOrNull(u['yLocation']) &&
-    numberOrNull(u['zLocation']) &&
+    isNumberOrNull(u['xLocation']) &&
+    isNumberOrNull(u['yLocation']) &&
+    isNumberOrNull(u['zLocation']) &&
     typeof u['zone'] === 'string' &&
-    stringOrNull(u['floor']) &&
-    stringOrNull(u['facility']) &&
+    isStringOrNull(u['floor']) &&
+    isStringOrNull(u['facility']) &&
     u['presenceConfidence'] === 'HIGH' &&
     typeof u['lastModifiedTime'] === 'string'
   );
 }
 
 export function isStoredItem(u: unknown): u is StoredItem {
-  return isRecord(u) && isItem(u['item']) && typeof u['ms'] === 'number' && typeof u['at'] === 'string';
+  return isPlainRecord(u) && isItem(u['item']) && typeof u['ms'] === 'number' && typeof u['at'] === 'string';
 }
 
 const StoredItemChecked = withFastCheck(StoredItem, isStoredItem);
