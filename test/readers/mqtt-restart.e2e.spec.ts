@@ -24,7 +24,7 @@ describe('IoT reader over MQTT: deliveries kept by the broker while the job cann
   const password = `pw-${crypto.randomUUID()}`;
   const layout = generateLayout({ facility: 'DEFAULT', readers: 1, families: ['SPEEDWAY'], tags: 3, seed: 5, prefix: `mqr-${Date.now().toString(36)}-` });
   let sim: SimIotReader;
-  let publisher: mqtt.MqttClient | undefined;
+  let publisher: mqtt.MqttClient;
   let store: EventStoreDBClient | undefined;
   // Made when the file runs, not when it is loaded: the reader's world starts at t0 (a serial run loads every file first).
   before(() => {
@@ -70,7 +70,7 @@ describe('IoT reader over MQTT: deliveries kept by the broker while the job cann
     const count = 25;
     for (let n = 0; n < count; n++) {
       const at = new Date().toISOString();
-      await publisher!.publishAsync(`${topicPrefix}/${sim.name}/events`, JSON.stringify({ timestamp: at, hostname: sim.name, eventType: 'tagInventory', tagInventoryEvent: { epcHex: epc(n), antennaPort: 1, peakRssiCdbm: -6000, lastSeenTime: at } }), { qos: 1 });
+      await publisher.publishAsync(`${topicPrefix}/${sim.name}/events`, JSON.stringify({ timestamp: at, hostname: sim.name, eventType: 'tagInventory', tagInventoryEvent: { epcHex: epc(n), antennaPort: 1, peakRssiCdbm: -6000, lastSeenTime: at } }), { qos: 1 });
     }
     // The reader comes back unable to start the inventory.
     sim.failStart = 503;
