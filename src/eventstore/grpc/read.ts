@@ -4,7 +4,7 @@ import type { ServerWritableStream } from '@grpc/grpc-js';
 import type { EventLog } from '../storage/log';
 import { StreamDeleted } from '../storage/errors';
 import { exists, firstVisible, type StreamState } from '../storage/streamstate';
-import { nowTicks, type StoredRecord } from '../storage/records';
+import type { StoredRecord } from '../storage/records';
 import { streamsPb, type ReadReq } from './proto';
 import { caughtUpResp, checkpointResp, confirmationResp, eventResp, streamNotFoundResp, type Outgoing } from './readresp';
 import { parseFilter, type EventFilter } from './filter';
@@ -54,8 +54,8 @@ async function run(log: EventLog, req: ReadReq, sink: Sink): Promise<void> {
   return readAll(log, sink, from, backwards, count, filter, options);
 }
 
-function visibleAfter(s: StreamState): bigint | undefined {
-  return s.maxAge === undefined ? undefined : nowTicks() - BigInt(Math.floor(s.maxAge * 1e7));
+function visibleAfter(log: EventLog, s: StreamState): bigint | undefined {
+  return s.maxAge === undefined ? undefined : log.clock.now() - BigInt(Math.floor(s.maxAge * 1e7));
 }
 
 async function readStream(log: EventLog, sink: Sink, stream: string, from: From, backwards: boolean, count: number): Promise<void> {
@@ -66,7 +66,7 @@ async function readStream(log: EventLog, sink: Sink, stream: string, from: From,
     return;
   }
   const first = firstVisible(s);
-  const minCreated = visibleAfter(s);
+  const minCreated = visibleAfter(log, s);
   let next: number;
   if (backwards) next = from === 'end' ? s.last : from === 'start' ? 0 : Math.min(Number(from), s.last);
   else next = from === 'end' ? s.last + 1 : from === 'start' ? first : Math.max(Number(from), first);

@@ -20,7 +20,7 @@
 // again from disk (and the next position from the log's last key).
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { mkdirSync } from 'node:fs';
-import { decodeHeader, decodeRecord, encodeRecord, nowTicks, type StoredRecord } from './records';
+import { decodeHeader, decodeRecord, encodeRecord, RecordClock, type StoredRecord } from './records';
 import { Expected, InvalidArgument, MaxAppendSizeExceeded, StreamDeleted, WrongExpectedVersion } from './errors';
 import { applyMetadata, EMPTY_STREAM, exists, type StreamState } from './streamstate';
 import { HeadWatcher } from './head';
@@ -64,6 +64,8 @@ export class EventLog {
   private positionStale = false;
   private nextPosition: number;
   readonly head: HeadWatcher;
+  /** When records are created, and the maxAge cut-off of reads. */
+  readonly clock: RecordClock;
 
   constructor(dir: string, readonly options: EventLogOptions) {
     mkdirSync(dir, { recursive: true });
@@ -74,6 +76,7 @@ export class EventLog {
     const last = this.lastPositionOnDisk();
     this.nextPosition = last + 1;
     this.head = new HeadWatcher(BigInt(last));
+    this.clock = new RecordClock(options.now);
   }
 
   private lastPositionOnDisk(): number {
@@ -183,7 +186,7 @@ export class EventLog {
   }
 
   private async write(stream: string, s: StreamState, events: ProposedEvent[], tombstone: boolean): Promise<WriteResult> {
-    const created = nowTicks(this.options.now?.());
+    const created = this.clock.next();
     const first = s.last + 1;
     const base = this.nextPosition;
     this.nextPosition += events.length;

@@ -113,11 +113,24 @@ export function decodeRecord(position: bigint, buf: Uint8Array): StoredRecord {
 }
 
 const TICKS_PER_MS = 10_000n;
-let lastTicks = 0n;
-/** Ticks since the Unix epoch of `nowMs` (default: now), strictly increasing within the process. */
-export function nowTicks(nowMs: number = Date.now()): bigint {
-  let t = BigInt(nowMs) * TICKS_PER_MS;
-  if (t <= lastTicks) t = lastTicks + 1n;
-  lastTicks = t;
-  return t;
+/**
+ * One store's time in ticks (100 ns) since the Unix epoch, from its clock
+ * (the system clock unless a test moves it on). Kept per store, not per
+ * process: a test that moves one service's clock on must not move the
+ * record times of the next service started in the same process.
+ */
+export class RecordClock {
+  private last = 0n;
+  constructor(private readonly nowMs: () => number = Date.now) {}
+  /** Now (the cut-off of a stream's maxAge). */
+  now(): bigint {
+    return BigInt(this.nowMs()) * TICKS_PER_MS;
+  }
+  /** A record's creation time: now, or just after the last one, so they strictly increase. */
+  next(): bigint {
+    let t = this.now();
+    if (t <= this.last) t = this.last + 1n;
+    this.last = t;
+    return t;
+  }
 }

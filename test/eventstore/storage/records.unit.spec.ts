@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { decodeRecord, encodeRecord, nowTicks, type NewRecord } from '../../../src/eventstore/storage/records';
+import { decodeRecord, encodeRecord, RecordClock, type NewRecord } from '../../../src/eventstore/storage/records';
 import { streamsPb } from '../../../src/eventstore/grpc/proto';
 import { eventResp } from '../../../src/eventstore/grpc/readresp';
 
@@ -59,10 +59,23 @@ describe('stored records', () => {
     expect(resp.getEvent()?.getEvent()?.getId()?.getString()).to.equal(base.id);
   });
 
-  it('give strictly increasing creation ticks', () => {
-    const a = nowTicks();
-    const b = nowTicks();
+  it('give strictly increasing creation ticks, from the system clock by default', () => {
+    const clock = new RecordClock();
+    const a = clock.next();
+    const b = clock.next();
     expect(b > a).to.equal(true);
     expect(Number(a / 10_000n)).to.be.closeTo(Date.now(), 1000);
+  });
+
+  it('keep creation ticks per clock: one moved ahead does not move another', () => {
+    let offset = 0;
+    const ahead = new RecordClock(() => Date.now() + offset);
+    offset = 60_000;
+    const late = ahead.next();
+    const other = new RecordClock();
+    const t = other.next();
+    expect(Number(late / 10_000n)).to.be.closeTo(Date.now() + 60_000, 1000);
+    expect(Number(t / 10_000n), 'the other clock is not pushed past the first one').to.be.closeTo(Date.now(), 1000);
+    expect(other.now() < late).to.equal(true);
   });
 });
