@@ -34,7 +34,7 @@ export const metrics = {
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
     registers,
   }),
-  engineLagEvents: new Gauge({ name: 'tagtrail_engine_lag_events', help: 'Input events the item engine has not handled yet (counted up to a bound)', registers }),
+  engineLagEvents: new Gauge({ name: 'tagtrail_engine_lag_events', help: 'Input events whose item changes the item engine has not appended yet (counted up to a bound)', registers }),
   engineLagSeconds: new Gauge({ name: 'tagtrail_engine_lag_seconds', help: 'Age of the oldest input event the item engine has not handled (0 when caught up)', registers }),
   enginePartitionOwned: new Gauge({ name: 'tagtrail_engine_partition_owned', help: '1 while this process runs the item engine partition (holds its lease), 0 once it gave it up', labelNames: ['partition'], registers }),
   projectionLagEvents: new Gauge({ name: 'tagtrail_projection_lag_events', help: 'Events a read model has not applied yet (counted up to a bound)', labelNames: ['read_model'], registers }),

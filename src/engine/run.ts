@@ -48,6 +48,8 @@ export class EngineRun {
   private output: FencedOutput | undefined;
   /** Input position covered by what is appended plus what is pending. */
   private inputPosition: string | undefined;
+  /** Input position whose item changes are all appended: read models can have them. */
+  private appendedPosition: string | undefined;
   private readonly pending = new PendingOutput();
   private readonly thresholds = new ThresholdTracker();
   /** The last append carried open passages: the next one carries them again, if only to say none is left. */
@@ -74,9 +76,14 @@ export class EngineRun {
     this.jobs = new JobCache(opts.client, opts.readModel, opts.clock, opts.contextTtlMs);
   }
 
-  /** The input handled so far (appended or pending): where its lag is measured from. */
+  /**
+   * The input whose changes are appended: where its lag is measured from.
+   * Input handled into pending changes is not done yet: until the cycle
+   * appends them no read model can show them, so a caller that waits for a
+   * lag of 0 sees what that input did.
+   */
   get handledPosition(): Position | undefined {
-    return this.inputPosition === undefined ? undefined : positionOf(this.inputPosition);
+    return this.appendedPosition === undefined ? undefined : positionOf(this.appendedPosition);
   }
 
   async start(): Promise<void> {
@@ -133,6 +140,7 @@ export class EngineRun {
   private async rebuild(last: LastOutput): Promise<void> {
     this.output = new FencedOutput(this.opts.client, this.log, last, this.stream);
     this.inputPosition = last.inputPosition;
+    this.appendedPosition = last.inputPosition;
     if (this.opts.snapshots !== undefined) this.snapshots = new Snapshotter(this.opts.snapshots, this.opts.clock, this.log);
     if (last.revision === NO_STREAM) return;
     const restored = await restoreState(
@@ -188,6 +196,8 @@ export class EngineRun {
       }
       this.inputPosition = position.commit.toString();
       if (this.pending.changeCount >= this.opts.maxChanges) await this.flush();
+      // Input that decided nothing is done as it is handled.
+      if (this.pending.isEmpty) this.appendedPosition = this.inputPosition;
     } catch (err) {
       this.fail(err);
       throw err;
@@ -262,6 +272,7 @@ export class EngineRun {
         ...(last ? this.passagesField() : {}),
       });
     }
+    this.appendedPosition = this.inputPosition;
     if (oldestReportMs !== undefined) metrics.reportToItemSeconds.observe(Math.max(0, Date.now() - oldestReportMs) / 1000);
     this.snapshots?.appended(changes.length);
     this.maybeSnapshot();

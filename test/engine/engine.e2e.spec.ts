@@ -139,4 +139,22 @@ describe('item engine wiring (role engine)', function () {
       await second.stop();
     }
   });
+
+  it('lag counts input whose changes wait for the next cycle: at lag 0 they are on ENGINE_STREAM', async () => {
+    await closeSide();
+    await app.stop({ keepRedis: true });
+    app = await startTestApp({ ...env, ROLES: 'api,eventstore,projections,jobs' }, { clock });
+    const s = side ?? (side = await agentSide(app));
+    // A slow cycle holds the report's changes for 1.5 s after the report is handled.
+    const worker = startEngineWorker({ client: s.deps.client, readModel: s.deps.readModel, logger: silent, cycleMs: 1500, retryMs: 100, lagProbe: false, clock: () => clock.now().getTime() });
+    try {
+      await waitForValue('the engine to catch up with the log', async () => (await worker.lag())?.n, (n) => n === 0, { intervalMs: 20 });
+      clock.advance(1100);
+      await report(1, [epc(20)]);
+      await waitForValue('the engine lag to reach 0 again', async () => (await worker.lag())?.n, (n) => n === 0, { intervalMs: 20 });
+      expect((await history()).get(epc(20)), 'the new tag when the lag says the report is done').to.deep.equal([first('DOCK')]);
+    } finally {
+      await worker.stop();
+    }
+  });
 });
