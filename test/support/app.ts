@@ -56,7 +56,7 @@ export async function startTestApp(env: Record<string, string> = {}, opts: { clo
   const logger = createLogger('test-app');
   const shutdown = new Shutdown({ logger, timeoutMs: 10_000, exit: () => undefined });
   const removeState = async (keepRedis: boolean): Promise<void> => {
-    if (!keepRedis) await removeRedisKeys(keyPrefix, config.redisUrl);
+    if (!keepRedis) await removeRedisKeys(keyPrefix, config.redisUrl, config.amqpUrl);
     if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
   };
   let started: Awaited<ReturnType<typeof startTagtrail>>;

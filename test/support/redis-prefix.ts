@@ -1,8 +1,13 @@
 // The Redis namespace of a test: a random prefix under `tagtrail-test-`, the
 // only keys a test run may touch (test/support/redis-key-guard.js checks it),
-// and their removal when the test is done.
+// and their removal when the test is done, with the client queues the
+// service configured under it (the broker is shared with whatever else runs
+// on the machine: a test leaves nothing there either).
 import { randomUUID } from 'node:crypto';
-import { createClient } from 'redis';
+import amqp from 'amqplib';
+import { createClient, type RedisClientType } from 'redis';
+import { RedisKeys } from '../../src/core/redis/keys';
+import { queueListKind } from '../../src/queues/listing';
 
 export const TEST_PREFIX_ROOT = 'tagtrail-test-';
 
@@ -10,14 +15,42 @@ export const testRedisPrefix = (): string => `${TEST_PREFIX_ROOT}${randomUUID()}
 
 const REDIS_URL = (): string => process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
-/** Deletes every key under `prefix`, which must be a test prefix: a typo must not empty a service's namespace. */
-export async function removeRedisKeys(prefix: string, url = REDIS_URL()): Promise<void> {
+const AMQP_URL = (): string => process.env['AMQP_URL'] ?? 'amqp://guest:guest@127.0.0.1:5672';
+
+/**
+ * Deletes the client queues configured under `prefix` on the broker at
+ * `amqpUrl`. Best effort: a test that stopped or replaced its broker leaves
+ * nothing there to delete.
+ */
+async function removeConfiguredQueues(redis: RedisClientType, prefix: string, amqpUrl: string): Promise<void> {
+  const keys = new RedisKeys(prefix);
+  const queues = new Set([...(await redis.hKeys(keys.config(queueListKind.kind))), ...(await redis.hKeys(keys.queueIdleSince))]);
+  if (queues.size === 0) return;
+  const conn = await amqp.connect(amqpUrl, { timeout: 2000 }).catch(() => undefined);
+  if (conn === undefined) return;
+  try {
+    const ch = await conn.createChannel();
+    for (const q of queues) await ch.deleteQueue(q);
+  } catch {
+    // The broker went away meanwhile: nothing more to do.
+  } finally {
+    await conn.close().catch(() => undefined);
+  }
+}
+
+/**
+ * Deletes every key under `prefix`, which must be a test prefix: a typo must
+ * not empty a service's namespace. The client queues configured under it go
+ * first, from the broker at `amqpUrl`.
+ */
+export async function removeRedisKeys(prefix: string, url = REDIS_URL(), amqpUrl = AMQP_URL()): Promise<void> {
   if (!prefix.startsWith(TEST_PREFIX_ROOT) || prefix.length <= TEST_PREFIX_ROOT.length) {
     throw new Error(`refusing to delete keys outside the test namespace: ${JSON.stringify(prefix)}`);
   }
-  const redis = createClient({ url });
+  const redis: RedisClientType = createClient({ url });
   await redis.connect();
   try {
+    await removeConfiguredQueues(redis, prefix, amqpUrl);
     const pattern = `${prefix.replace(/[*?[\]\\]/g, (c) => `\\${c}`)}*`;
     for await (const keys of redis.scanIterator({ MATCH: pattern, COUNT: 500 })) if (keys.length) await redis.del(keys);
   } finally {
