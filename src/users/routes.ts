@@ -63,6 +63,13 @@ function activeUser(state: UserState, name: string): { readonly name: string; re
 }
 
 export function registerUserRoutes(table: RouteTable, deps: AppDeps): void {
+  registerUserChangeRoutes(table, deps);
+  registerUserShowRoutes(table, deps);
+  registerCallerAndRoleRoutes(table);
+}
+
+/** Create, create-or-replace and delete (Admin only). */
+function registerUserChangeRoutes(table: RouteTable, deps: AppDeps): void {
   table.add(
     {
       method: 'post',
@@ -73,16 +80,7 @@ export function registerUserRoutes(table: RouteTable, deps: AppDeps): void {
       body: userBodySchema(true),
       responses: { 200: { description: 'the user (name, roles)', schema: USER_SCHEMA }, 400: 'invalid input', 401: 'no or invalid credentials', 403: 'not an Admin', 409: 'user already exists' },
     },
-    async (ctx) => {
-      const body = decodeInput(CreateUserBody, ctx.request.body, 'body');
-      const passwordHash = await hashPassword(body.password);
-      // A name coming back after a delete must not find tokens still valid
-      // (a delete interrupted between its two steps, or a token issued while
-      // the user was being deleted): they are revoked before it exists again.
-      if ((await getUser(deps, body.name)) === undefined) await forgetUser(deps, body.name, ctx);
-      const outcome = await runUserCommand(deps, { type: 'CreateUser', name: body.name, roles: body.roles, passwordHash }, ctx);
-      ctx.body = toResponse(activeUser(outcome.state, body.name));
-    },
+    async (ctx) => createUser(deps, ctx),
   );
 
   table.add(
@@ -101,24 +99,7 @@ export function registerUserRoutes(table: RouteTable, deps: AppDeps): void {
         409: 'would remove the last Admin, or changed concurrently',
       },
     },
-    async (ctx) => {
-      const body = decodeInput(CreateOrReplaceUserBody, ctx.request.body, 'body');
-      const passwordHash = typeof body.password === 'string' ? await hashPassword(body.password) : undefined;
-      const existing = await getUser(deps, body.name);
-      if (existing === undefined && passwordHash !== undefined) await forgetUser(deps, body.name, ctx);
-      const outcome = await runUserCommand(
-        deps,
-        {
-          type: 'CreateOrReplaceUser',
-          name: body.name,
-          roles: body.roles,
-          ...(passwordHash !== undefined ? { passwordHash } : {}),
-          otherAdmins: await otherAdmins(deps, body.name),
-        },
-        ctx,
-      );
-      ctx.body = toResponse(activeUser(outcome.state, body.name));
-    },
+    async (ctx) => createOrReplaceUser(deps, ctx),
   );
 
   table.add(
@@ -130,20 +111,55 @@ export function registerUserRoutes(table: RouteTable, deps: AppDeps): void {
       summary: 'Delete a user and revoke all of its tokens',
       responses: { 204: 'deleted', 401: 'no or invalid credentials', 403: 'not an Admin', 404: 'no such user', 409: 'the last Admin' },
     },
-    async (ctx) => {
-      const name = String(ctx.params['username']);
-      try {
-        await runUserCommand(deps, { type: 'DeleteUser', name, otherAdmins: await otherAdmins(deps, name) }, ctx);
-      } catch (err) {
-        // Retrying a delete whose token step failed answers 404 and finishes it.
-        if (err instanceof ApiError && err.status === 404) await forgetUser(deps, name, ctx);
-        throw err;
-      }
-      await forgetUser(deps, name, ctx);
-      ctx.status = 204;
-    },
+    async (ctx) => destroyUser(deps, ctx),
   );
+}
 
+async function createUser(deps: AppDeps, ctx: Context): Promise<void> {
+  const body = decodeInput(CreateUserBody, ctx.request.body, 'body');
+  const passwordHash = await hashPassword(body.password);
+  // A name coming back after a delete must not find tokens still valid
+  // (a delete interrupted between its two steps, or a token issued while
+  // the user was being deleted): they are revoked before it exists again.
+  if ((await getUser(deps, body.name)) === undefined) await forgetUser(deps, body.name, ctx);
+  const outcome = await runUserCommand(deps, { type: 'CreateUser', name: body.name, roles: body.roles, passwordHash }, ctx);
+  ctx.body = toResponse(activeUser(outcome.state, body.name));
+}
+
+async function createOrReplaceUser(deps: AppDeps, ctx: Context): Promise<void> {
+  const body = decodeInput(CreateOrReplaceUserBody, ctx.request.body, 'body');
+  const passwordHash = typeof body.password === 'string' ? await hashPassword(body.password) : undefined;
+  const existing = await getUser(deps, body.name);
+  if (existing === undefined && passwordHash !== undefined) await forgetUser(deps, body.name, ctx);
+  const outcome = await runUserCommand(
+    deps,
+    {
+      type: 'CreateOrReplaceUser',
+      name: body.name,
+      roles: body.roles,
+      ...(passwordHash !== undefined ? { passwordHash } : {}),
+      otherAdmins: await otherAdmins(deps, body.name),
+    },
+    ctx,
+  );
+  ctx.body = toResponse(activeUser(outcome.state, body.name));
+}
+
+async function destroyUser(deps: AppDeps, ctx: Context): Promise<void> {
+  const name = String(ctx.params['username']);
+  try {
+    await runUserCommand(deps, { type: 'DeleteUser', name, otherAdmins: await otherAdmins(deps, name) }, ctx);
+  } catch (err) {
+    // Retrying a delete whose token step failed answers 404 and finishes it.
+    if (err instanceof ApiError && err.status === 404) await forgetUser(deps, name, ctx);
+    throw err;
+  }
+  await forgetUser(deps, name, ctx);
+  ctx.status = 204;
+}
+
+/** One user or every user, as the read model has them (Admin only). */
+function registerUserShowRoutes(table: RouteTable, deps: AppDeps): void {
   table.add(
     {
       method: 'get',
@@ -177,7 +193,10 @@ export function registerUserRoutes(table: RouteTable, deps: AppDeps): void {
       ctx.body = users.filter((u) => query.role === undefined || u.roles.includes(query.role)).map(toResponse);
     },
   );
+}
 
+/** The caller's own user (any role), and the roles there are. */
+function registerCallerAndRoleRoutes(table: RouteTable): void {
   table.add(
     {
       method: 'get',
