@@ -66,6 +66,13 @@ function invalidToken(ctx: Context, error: ApiError): ApiError {
 
 export function registerTokenRoutes(table: RouteTable, deps: AppDeps): void {
   const store = new RedisPrincipalStore(deps.redis, deps.keys);
+  registerIssueRoutes(table, deps);
+  registerListAndRevokeRoutes(table, deps, store);
+  registerValidateRoutes(table, store);
+}
+
+/** Issuing a token for a user (Admin) or for the caller (Basic credentials only). */
+function registerIssueRoutes(table: RouteTable, deps: AppDeps): void {
   const basicOnly = requireBasicAuth();
 
   table.add(
@@ -91,7 +98,10 @@ export function registerTokenRoutes(table: RouteTable, deps: AppDeps): void {
     },
     async (ctx) => basicOnly(ctx, async () => issue(deps, ctx, currentPrincipal(ctx).name)),
   );
+}
 
+/** A user's tokens: listing them, revoking one or all (Admin only). */
+function registerListAndRevokeRoutes(table: RouteTable, deps: AppDeps, store: RedisPrincipalStore): void {
   table.add(
     {
       method: 'get',
@@ -106,19 +116,7 @@ export function registerTokenRoutes(table: RouteTable, deps: AppDeps): void {
         404: 'no such user and no tokens under that name',
       },
     },
-    async (ctx) => {
-      const username = String(ctx.params['username']);
-      const state = await tokensOf(deps, username);
-      if (state.tokens.length === 0 && (await getUser(deps, username)) === undefined) throw notFound(`User ${username} not found`);
-      const ids = state.tokens.map((r) => tokenIdOfDigest(r.tokenSha256));
-      const used = ids.length ? await deps.redis.hmGet(deps.keys.tokenLastUsed, ids) : [];
-      const lastUsed = new Map<string, Date>();
-      ids.forEach((id, i) => {
-        const at = used[i];
-        if (typeof at === 'string') lastUsed.set(id, new Date(at));
-      });
-      ctx.body = toTokenListing(username, state, lastUsed);
-    },
+    async (ctx) => listTokens(deps, ctx),
   );
 
   table.add(
@@ -157,7 +155,24 @@ export function registerTokenRoutes(table: RouteTable, deps: AppDeps): void {
       ctx.status = 204;
     },
   );
+}
 
+async function listTokens(deps: AppDeps, ctx: Context): Promise<void> {
+  const username = String(ctx.params['username']);
+  const state = await tokensOf(deps, username);
+  if (state.tokens.length === 0 && (await getUser(deps, username)) === undefined) throw notFound(`User ${username} not found`);
+  const ids = state.tokens.map((r) => tokenIdOfDigest(r.tokenSha256));
+  const used = ids.length ? await deps.redis.hmGet(deps.keys.tokenLastUsed, ids) : [];
+  const lastUsed = new Map<string, Date>();
+  ids.forEach((id, i) => {
+    const at = used[i];
+    if (typeof at === 'string') lastUsed.set(id, new Date(at));
+  });
+  ctx.body = toTokenListing(username, state, lastUsed);
+}
+
+/** Validating a token given in the body or in the path (Admin only): one handler behind both. */
+function registerValidateRoutes(table: RouteTable, store: RedisPrincipalStore): void {
   const validate = async (ctx: Context): Promise<void> => {
     const pathToken = ctx.params['token'] as string | undefined;
     const requested = tokenToValidate(pathToken, ctx.request.body);
