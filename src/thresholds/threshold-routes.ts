@@ -54,97 +54,129 @@ async function replaceThreshold(deps: ResourceDeps, id: number, doc: Threshold, 
   return thresholdToResponse(state.resource);
 }
 
+const WRITE_RESPONSES = {
+  200: { description: 'the stored threshold', schema: thresholdResponseSchema },
+  400: 'invalid input, or an unknown or omitted (with several facilities) facility',
+  422: 'unknown reader definitions or antenna configurations, or readers of another facility',
+};
+const SHOW_ONE_RESPONSES = {
+  200: { description: 'threshold', schema: thresholdResponseSchema },
+  400: 'the id is not an integer, or an unknown embed',
+  404: 'no such threshold',
+};
+const SHOW_ALL_RESPONSES = { 200: { description: 'array of threshold', schema: { type: 'array', items: thresholdResponseSchema } }, 400: 'an unknown embed' };
+const DELETE_RESPONSES = { 204: 'deleted', 400: 'the id is not an integer', 404: 'no such threshold' };
+const CREATE_SUMMARY = 'Create a threshold; the service assigns its id (an id in the body is ignored)';
+
+type Handler = (ctx: Context) => Promise<void>;
+/** One handler per operation, shared by both path styles. */
+interface ThresholdHandlers {
+  readonly create: Handler;
+  readonly createOrReplace: Handler;
+  readonly replaceAtPath: Handler;
+  readonly destroy: Handler;
+  readonly showOne: Handler;
+  readonly showAll: Handler;
+}
+
 export function registerThresholdRoutes(table: RouteTable, deps: ResourceDeps): void {
+  const handlers: ThresholdHandlers = {
+    create: async (ctx) => createThreshold(deps, ctx),
+    createOrReplace: async (ctx) => createOrReplaceThreshold(deps, ctx),
+    replaceAtPath: async (ctx) => replaceThresholdAtPath(deps, ctx),
+    destroy: async (ctx) => destroyThreshold(deps, ctx),
+    showOne: async (ctx) => showThreshold(deps, ctx),
+    showAll: async (ctx) => {
+      ctx.body = await respond(ctx, deps, await listThresholds(deps.readModel));
+    },
+  };
+  registerVerbStyleRoutes(table, handlers);
+  registerRestStyleRoutes(table, handlers);
+}
+
+/** create, createOrReplace, destroy/{id}, show, show/{id}. */
+function registerVerbStyleRoutes(table: RouteTable, { create, createOrReplace, destroy, showOne, showAll }: ThresholdHandlers): void {
   const tag = THRESHOLDS_TAG;
   const roles = THRESHOLD_ROLES;
-  const writeResponses = {
-    200: { description: 'the stored threshold', schema: thresholdResponseSchema },
-    400: 'invalid input, or an unknown or omitted (with several facilities) facility',
-    422: 'unknown reader definitions or antenna configurations, or readers of another facility',
-  };
-  const showOneResponses = {
-    200: { description: 'threshold', schema: thresholdResponseSchema },
-    400: 'the id is not an integer, or an unknown embed',
-    404: 'no such threshold',
-  };
-  const showAllResponses = { 200: { description: 'array of threshold', schema: { type: 'array', items: thresholdResponseSchema } }, 400: 'an unknown embed' };
-  const deleteResponses = { 204: 'deleted', 400: 'the id is not an integer', 404: 'no such threshold' };
-
-  const create = async (ctx: Context): Promise<void> => {
-    const body = decodeInput(ThresholdBody, ctx.request.body, 'body');
-    // Validated before an id is allocated (a refused body burns no id).
-    const doc = validateThresholdCreate(body, [], await thresholdContext(deps.readModel));
-    if (isLeft(doc)) throw doc.left;
-    ctx.body = thresholdToResponse(await createWithNewId(deps, thresholdKind, doc.right, commandMetadata(ctx)));
-  };
-  const createOrReplace = async (ctx: Context): Promise<void> => {
-    const body = decodeInput(ThresholdBody, ctx.request.body, 'body');
-    const metadata = commandMetadata(ctx);
-    const doc = validateThresholdCreateOrReplace(body, [], await thresholdContext(deps.readModel));
-    if (isLeft(doc)) throw doc.left;
-    ctx.body = body.id === undefined || body.id === null
-      ? thresholdToResponse(await createWithNewId(deps, thresholdKind, doc.right, metadata))
-      : await replaceThreshold(deps, body.id, doc.right, metadata);
-  };
-  const replaceAtPath = async (ctx: Context): Promise<void> => {
-    const body = decodeInput(ThresholdBody, ctx.request.body, 'body');
-    const { id } = decodeInput(ThresholdParams, { ...ctx.params }, 'params');
-    if (body.id !== undefined && body.id !== null && body.id !== id) {
-      throw badRequest(`The id in the body (${body.id}) differs from the id in the path (${id})`, [{ path: 'body.id', reason: `must be ${id}, the id in the path` }]);
-    }
-    const doc = validateThresholdCreateOrReplace({ ...body, id }, [], await thresholdContext(deps.readModel));
-    if (isLeft(doc)) throw doc.left;
-    ctx.body = await replaceThreshold(deps, id, doc.right, commandMetadata(ctx));
-  };
-  const destroy = async (ctx: Context): Promise<void> => {
-    const { id } = decodeInput(ThresholdParams, { ...ctx.params }, 'params');
-    await runResourceCommand(
-      deps,
-      thresholdKind,
-      nameOfId(id),
-      (s) => (s.resource === undefined ? left(notFound(`Threshold ${id} not found`)) : right({ type: 'delete', name: nameOfId(id) })),
-      commandMetadata(ctx),
-    );
-    ctx.status = 204;
-  };
-  const showOne = async (ctx: Context): Promise<void> => {
-    const { id } = decodeInput(ThresholdParams, { ...ctx.params }, 'params');
-    const th = await deps.readModel.get(thresholdKind, nameOfId(id));
-    if (th === undefined) throw notFound(`Threshold ${id} not found`);
-    const [shown] = await respond(ctx, deps, [th]);
-    ctx.body = shown;
-  };
-  const showAll = async (ctx: Context): Promise<void> => {
-    ctx.body = await respond(ctx, deps, await listThresholds(deps.readModel));
-  };
-
-  const createSummary = 'Create a threshold; the service assigns its id (an id in the body is ignored)';
-  table.add({ method: 'post', path: `${THRESHOLDS_BASE}/create`, roles, tag, summary: createSummary, body: thresholdBodySchema, responses: writeResponses }, create);
+  table.add({ method: 'post', path: `${THRESHOLDS_BASE}/create`, roles, tag, summary: CREATE_SUMMARY, body: thresholdBodySchema, responses: WRITE_RESPONSES }, create);
   table.add(
     {
       method: 'put', path: `${THRESHOLDS_BASE}/createOrReplace`, roles, tag,
       summary: 'Replace the threshold of the body id, or create it under that id; without an id, create one with a new id',
       body: thresholdBodySchema,
-      responses: writeResponses,
+      responses: WRITE_RESPONSES,
     },
     createOrReplace,
   );
-  table.add({ method: 'delete', path: `${THRESHOLDS_BASE}/destroy/:id`, roles, tag, summary: 'Delete a threshold', responses: deleteResponses }, destroy);
-  table.add({ method: 'get', path: `${THRESHOLDS_BASE}/show/:id`, roles, tag, summary: 'Show one threshold', query: [EMBED_PARAM], responses: showOneResponses }, showOne);
-  table.add({ method: 'get', path: `${THRESHOLDS_BASE}/show`, roles, tag, summary: 'Show every threshold, in id order', query: [EMBED_PARAM], responses: showAllResponses }, showAll);
+  table.add({ method: 'delete', path: `${THRESHOLDS_BASE}/destroy/:id`, roles, tag, summary: 'Delete a threshold', responses: DELETE_RESPONSES }, destroy);
+  table.add({ method: 'get', path: `${THRESHOLDS_BASE}/show/:id`, roles, tag, summary: 'Show one threshold', query: [EMBED_PARAM], responses: SHOW_ONE_RESPONSES }, showOne);
+  table.add({ method: 'get', path: `${THRESHOLDS_BASE}/show`, roles, tag, summary: 'Show every threshold, in id order', query: [EMBED_PARAM], responses: SHOW_ALL_RESPONSES }, showAll);
+}
 
-  // REST style: the same handlers.
-  table.add({ method: 'get', path: THRESHOLDS_BASE, roles, tag, summary: 'Show every threshold, in id order (as show)', query: [EMBED_PARAM], responses: showAllResponses }, showAll);
-  table.add({ method: 'post', path: THRESHOLDS_BASE, roles, tag, summary: `${createSummary} (as create)`, body: thresholdBodySchema, responses: writeResponses }, create);
-  table.add({ method: 'get', path: `${THRESHOLDS_BASE}/:id`, roles, tag, summary: 'Show one threshold (as show/{id})', query: [EMBED_PARAM], responses: showOneResponses }, showOne);
+/** GET|POST the collection, GET|PUT|DELETE /{id}: the same handlers as the verb style, registered after it (`/{id}` would take its paths). */
+function registerRestStyleRoutes(table: RouteTable, { create, replaceAtPath, destroy, showOne, showAll }: ThresholdHandlers): void {
+  const tag = THRESHOLDS_TAG;
+  const roles = THRESHOLD_ROLES;
+  table.add({ method: 'get', path: THRESHOLDS_BASE, roles, tag, summary: 'Show every threshold, in id order (as show)', query: [EMBED_PARAM], responses: SHOW_ALL_RESPONSES }, showAll);
+  table.add({ method: 'post', path: THRESHOLDS_BASE, roles, tag, summary: `${CREATE_SUMMARY} (as create)`, body: thresholdBodySchema, responses: WRITE_RESPONSES }, create);
+  table.add({ method: 'get', path: `${THRESHOLDS_BASE}/:id`, roles, tag, summary: 'Show one threshold (as show/{id})', query: [EMBED_PARAM], responses: SHOW_ONE_RESPONSES }, showOne);
   table.add(
     {
       method: 'put', path: `${THRESHOLDS_BASE}/:id`, roles, tag,
       summary: 'Replace the threshold of the path id, or create it under that id (as createOrReplace with that id)',
       body: thresholdBodySchema,
-      responses: { ...writeResponses, 400: `${writeResponses[400]}, or a body id other than the path id` },
+      responses: { ...WRITE_RESPONSES, 400: `${WRITE_RESPONSES[400]}, or a body id other than the path id` },
     },
     replaceAtPath,
   );
-  table.add({ method: 'delete', path: `${THRESHOLDS_BASE}/:id`, roles, tag, summary: 'Delete a threshold (as destroy/{id})', responses: deleteResponses }, destroy);
+  table.add({ method: 'delete', path: `${THRESHOLDS_BASE}/:id`, roles, tag, summary: 'Delete a threshold (as destroy/{id})', responses: DELETE_RESPONSES }, destroy);
+}
+
+async function createThreshold(deps: ResourceDeps, ctx: Context): Promise<void> {
+  const body = decodeInput(ThresholdBody, ctx.request.body, 'body');
+  // Validated before an id is allocated (a refused body burns no id).
+  const doc = validateThresholdCreate(body, [], await thresholdContext(deps.readModel));
+  if (isLeft(doc)) throw doc.left;
+  ctx.body = thresholdToResponse(await createWithNewId(deps, thresholdKind, doc.right, commandMetadata(ctx)));
+}
+
+async function createOrReplaceThreshold(deps: ResourceDeps, ctx: Context): Promise<void> {
+  const body = decodeInput(ThresholdBody, ctx.request.body, 'body');
+  const metadata = commandMetadata(ctx);
+  const doc = validateThresholdCreateOrReplace(body, [], await thresholdContext(deps.readModel));
+  if (isLeft(doc)) throw doc.left;
+  ctx.body = body.id === undefined || body.id === null
+    ? thresholdToResponse(await createWithNewId(deps, thresholdKind, doc.right, metadata))
+    : await replaceThreshold(deps, body.id, doc.right, metadata);
+}
+
+async function replaceThresholdAtPath(deps: ResourceDeps, ctx: Context): Promise<void> {
+  const body = decodeInput(ThresholdBody, ctx.request.body, 'body');
+  const { id } = decodeInput(ThresholdParams, { ...ctx.params }, 'params');
+  if (body.id !== undefined && body.id !== null && body.id !== id) {
+    throw badRequest(`The id in the body (${body.id}) differs from the id in the path (${id})`, [{ path: 'body.id', reason: `must be ${id}, the id in the path` }]);
+  }
+  const doc = validateThresholdCreateOrReplace({ ...body, id }, [], await thresholdContext(deps.readModel));
+  if (isLeft(doc)) throw doc.left;
+  ctx.body = await replaceThreshold(deps, id, doc.right, commandMetadata(ctx));
+}
+
+async function destroyThreshold(deps: ResourceDeps, ctx: Context): Promise<void> {
+  const { id } = decodeInput(ThresholdParams, { ...ctx.params }, 'params');
+  await runResourceCommand(
+    deps,
+    thresholdKind,
+    nameOfId(id),
+    (s) => (s.resource === undefined ? left(notFound(`Threshold ${id} not found`)) : right({ type: 'delete', name: nameOfId(id) })),
+    commandMetadata(ctx),
+  );
+  ctx.status = 204;
+}
+
+async function showThreshold(deps: ResourceDeps, ctx: Context): Promise<void> {
+  const { id } = decodeInput(ThresholdParams, { ...ctx.params }, 'params');
+  const th = await deps.readModel.get(thresholdKind, nameOfId(id));
+  if (th === undefined) throw notFound(`Threshold ${id} not found`);
+  const [shown] = await respond(ctx, deps, [th]);
+  ctx.body = shown;
 }
