@@ -5,6 +5,7 @@ import * as E from 'fp-ts/Either';
 import { decodeInput } from '../core/http/decode';
 import { notFound } from '../core/http/errors';
 import type { RouteTable } from '../core/http/routes';
+import type { ProjectionWaiter } from '../core/resource/consistency';
 import { commandMetadata } from '../core/resource/routes';
 import type { AppDeps } from '../slice';
 import { facilityKind } from '../facilities';
@@ -12,6 +13,7 @@ import { recipeKind } from '../recipes';
 import { runCommand } from '../core/command';
 import { onJob } from './commands';
 import { jobsReadModel, jobsWaiter, readersFor } from './context';
+import type { JobsReadModel } from './readmodel';
 import type { JobCommand } from './decide';
 import { readerConflicts } from './readers';
 import { JobStartBody, jobStartBodySchema, validateJobStart } from './request';
@@ -26,8 +28,12 @@ const StopQuery = t.partial({ graceful: t.keyof({ true: null, false: null }) });
 
 export function registerJobRoutes(table: RouteTable, deps: AppDeps): void {
   const readModel = jobsReadModel(deps);
-  const waiter = jobsWaiter(deps);
+  registerJobControlRoutes(table, deps, readModel, jobsWaiter(deps));
+  registerJobQueryRoutes(table, readModel);
+}
 
+/** Starting and stopping jobs. */
+function registerJobControlRoutes(table: RouteTable, deps: AppDeps, readModel: JobsReadModel, waiter: ProjectionWaiter): void {
   table.add(
     {
       method: 'post',
@@ -72,7 +78,10 @@ export function registerJobRoutes(table: RouteTable, deps: AppDeps): void {
       ctx.status = 204;
     },
   );
+}
 
+/** Job status objects and counts, from the jobs read model. */
+function registerJobQueryRoutes(table: RouteTable, readModel: JobsReadModel): void {
   table.add(
     {
       method: 'get',
