@@ -9,6 +9,7 @@ import type { Context } from 'koa';
 import type * as t from 'io-ts';
 import { hasRole } from '../config';
 import type { AppDeps, BackgroundWork, Slice } from '../slice';
+import type { RouteTable } from '../core/http/routes';
 import { decodeInput, refuseUnknownFields } from '../core/http/decode';
 import { appendEvents } from '../core/eventstore';
 import { encodeEvent } from '../core/events';
@@ -113,106 +114,123 @@ export const queuesSlice: Slice = {
   },
   register(table, deps) {
     // Registration only reads deps inside handlers (the route inventory passes none).
-    const configure = async (ctx: Context, kind: QueueKind, filter: QueueConfiguredData['filter']): Promise<void> => {
-      const deliveryMode = parseDeliveryMode(ctx.query['deliveryMode']);
-      if (deliveryMode instanceof Error) throw deliveryMode;
-      const id = crypto.randomUUID();
-      const queue = queueName(kind, id);
-      const data = { kind, queue, deliveryMode, filter: compact(filter), configuredAt: new Date().toISOString(), user: currentPrincipal(ctx).name } as QueueConfiguredData;
-      const { position } = await appendEvents(deps.client, queueStream(id), [encodeEvent(queueEvents, { type: 'QueueConfigured', data }, commandMetadata(ctx))], NO_STREAM);
-      try {
-        // So that a client checking the queue passively right away finds it.
-        await broker().declare(queue);
-      } catch (err) {
-        // Recorded already: the relay declares it when it reaches the event (docs/queues.md).
-        deps.logger.warn('queue recorded but not declared yet', { queue, err: err instanceof Error ? err.message : String(err) });
-      }
-      await deps.waiter.waitFor(position); // so the queue list shows it right away
-      ctx.body = { serverUrl: publicServerUrl(), queue };
-    };
-    const publicServerUrl = (): string => serverUrl(deps.broker.publicHost ?? hostOfUrl(deps.broker.url), deps.broker.publicPort);
-    const broker = (): QueueDeclarer => {
-      const declarer = declarers.get(deps);
-      if (!declarer) throw new Error('no queue declarer: the queues slice was not started in this api process');
-      return declarer;
-    };
-    table.add(
-      {
-        method: 'get', path: '/queues/v1/show', roles: ITEM_QUEUE_ROLES, tag: TAG,
-        summary: 'The configured queues (an Admin\'s: all; anyone else\'s: those they configured), oldest first, with their filter and what RabbitMQ says of each now (message and consumer counts)',
-        responses: { 200: { description: 'array of queues', schema: QUEUE_LIST_SCHEMA } },
-      },
-      async (ctx) => {
-        const queues = visibleQueues(await deps.readModel.list(queueListKind), currentPrincipal(ctx));
-        let counts: Map<string, { messageCount: number; consumerCount: number } | null> | undefined;
-        try {
-          counts = await broker().inspect(queues.map((q) => q.queue));
-        } catch (err) {
-          deps.logger.warn('queue list: RabbitMQ not reachable, counts left out', { err: err instanceof Error ? err.message : String(err) });
-        }
-        const url = publicServerUrl();
-        ctx.body = queues.map((q) => {
-          const c = counts?.get(q.queue);
-          return {
-            queue: q.queue, kind: q.kind, filter: q.filter, deliveryMode: q.deliveryMode, durable: true, configuredAt: q.configuredAt, user: q.user, serverUrl: url,
-            broker: counts === undefined ? 'UNREACHABLE' : c ? 'DECLARED' : 'ABSENT',
-            messageCount: c?.messageCount ?? null, consumerCount: c?.consumerCount ?? null,
-          };
-        });
-      },
-    );
-    table.add(
-      {
-        method: 'delete', path: '/queues/v1/destroy/:queue', roles: ITEM_QUEUE_ROLES, tag: TAG,
-        summary: 'Delete a configured queue (an Admin any, anyone else one they configured): it receives nothing more and is deleted from RabbitMQ, its consumers cancelled',
-        responses: { 204: 'deleted', 404: 'no such configured queue (or configured by another user)' },
-      },
-      async (ctx) => {
-        const name = String(ctx.params['queue']);
-        const principal = currentPrincipal(ctx);
-        const id = clientQueueId(name);
-        const q = id === undefined ? undefined : await deps.readModel.get(queueListKind, name);
-        if (id === undefined || !q || visibleQueues([q], principal).length === 0) throw notFound(`queue ${name} not found`);
-        const data = { queue: name, reason: 'DELETED' as const, user: principal.name, retiredAt: new Date().toISOString() };
-        const { position } = await appendEvents(deps.client, queueStream(id), [encodeEvent(queueEvents, { type: 'QueueRetired', data }, commandMetadata(ctx))], 'any');
-        try {
-          await broker().delete(name);
-        } catch (err) {
-          // Retired already: the relay sends it nothing more, and the broker expires it unused (x-expires).
-          deps.logger.warn('queue retired but not deleted from RabbitMQ yet', { queue: name, err: err instanceof Error ? err.message : String(err) });
-        }
-        await deps.waiter.waitFor(position);
-        ctx.status = 204;
-      },
-    );
-    table.add(
-      {
-        method: 'put', path: '/data/v1/items/queues', roles: ITEM_QUEUE_ROLES, tag: TAG,
-        summary: 'Configure a new item event queue: ItemEvent messages of the changes passing every given filter field',
-        query: [DELIVERY_MODE_PARAM], body: ITEM_FILTER_SCHEMA, responses: RESPONSES,
-      },
-      async (ctx) => configure(ctx, 'items', decodeFilter(ItemQueueFilter, ctx.request.body)),
-    );
-    table.add(
-      {
-        method: 'put', path: '/data/v1/items/queues/threshold', roles: ITEM_QUEUE_ROLES, tag: TAG,
-        summary: 'Configure a new threshold transition queue: the transitions of THRESHOLD jobs passing the given threshold (id or name) and jobId',
-        query: [DELIVERY_MODE_PARAM], body: THRESHOLD_FILTER_SCHEMA, responses: RESPONSES,
-      },
-      async (ctx) => configure(ctx, 'threshold', decodeFilter(ThresholdQueueFilter, ctx.request.body)),
-    );
-    table.add(
-      {
-        method: 'put', path: '/health/v1/events/queues', roles: HEALTH_QUEUE_ROLES, tag: TAG,
-        summary: 'Configure a new reader health event queue: health events of the given reader, type and code',
-        query: [DELIVERY_MODE_PARAM], body: HEALTH_FILTER_SCHEMA, responses: RESPONSES,
-      },
-      async (ctx) => {
-        const filter = decodeFilter(HealthQueueFilter, ctx.request.body);
-        const error = healthFilterError(filter);
-        if (error) throw error;
-        await configure(ctx, 'health', filter);
-      },
-    );
+    registerQueueListRoutes(table, deps);
+    registerQueueConfigureRoutes(table, deps);
   },
 };
+
+/** The configured queues: listed with the broker's counts, or retired one at a time. */
+function registerQueueListRoutes(table: RouteTable, deps: AppDeps): void {
+  table.add(
+    {
+      method: 'get', path: '/queues/v1/show', roles: ITEM_QUEUE_ROLES, tag: TAG,
+      summary: 'The configured queues (an Admin\'s: all; anyone else\'s: those they configured), oldest first, with their filter and what RabbitMQ says of each now (message and consumer counts)',
+      responses: { 200: { description: 'array of queues', schema: QUEUE_LIST_SCHEMA } },
+    },
+    async (ctx) => showQueues(deps, ctx),
+  );
+  table.add(
+    {
+      method: 'delete', path: '/queues/v1/destroy/:queue', roles: ITEM_QUEUE_ROLES, tag: TAG,
+      summary: 'Delete a configured queue (an Admin any, anyone else one they configured): it receives nothing more and is deleted from RabbitMQ, its consumers cancelled',
+      responses: { 204: 'deleted', 404: 'no such configured queue (or configured by another user)' },
+    },
+    async (ctx) => destroyQueue(deps, ctx),
+  );
+}
+
+/** Configuring a new queue of each kind: items, threshold transitions, health events. */
+function registerQueueConfigureRoutes(table: RouteTable, deps: AppDeps): void {
+  table.add(
+    {
+      method: 'put', path: '/data/v1/items/queues', roles: ITEM_QUEUE_ROLES, tag: TAG,
+      summary: 'Configure a new item event queue: ItemEvent messages of the changes passing every given filter field',
+      query: [DELIVERY_MODE_PARAM], body: ITEM_FILTER_SCHEMA, responses: RESPONSES,
+    },
+    async (ctx) => configure(deps, ctx, 'items', decodeFilter(ItemQueueFilter, ctx.request.body)),
+  );
+  table.add(
+    {
+      method: 'put', path: '/data/v1/items/queues/threshold', roles: ITEM_QUEUE_ROLES, tag: TAG,
+      summary: 'Configure a new threshold transition queue: the transitions of THRESHOLD jobs passing the given threshold (id or name) and jobId',
+      query: [DELIVERY_MODE_PARAM], body: THRESHOLD_FILTER_SCHEMA, responses: RESPONSES,
+    },
+    async (ctx) => configure(deps, ctx, 'threshold', decodeFilter(ThresholdQueueFilter, ctx.request.body)),
+  );
+  table.add(
+    {
+      method: 'put', path: '/health/v1/events/queues', roles: HEALTH_QUEUE_ROLES, tag: TAG,
+      summary: 'Configure a new reader health event queue: health events of the given reader, type and code',
+      query: [DELIVERY_MODE_PARAM], body: HEALTH_FILTER_SCHEMA, responses: RESPONSES,
+    },
+    async (ctx) => {
+      const filter = decodeFilter(HealthQueueFilter, ctx.request.body);
+      const error = healthFilterError(filter);
+      if (error) throw error;
+      await configure(deps, ctx, 'health', filter);
+    },
+  );
+}
+
+const publicServerUrl = (deps: AppDeps): string => serverUrl(deps.broker.publicHost ?? hostOfUrl(deps.broker.url), deps.broker.publicPort);
+
+function broker(deps: AppDeps): QueueDeclarer {
+  const declarer = declarers.get(deps);
+  if (!declarer) throw new Error('no queue declarer: the queues slice was not started in this api process');
+  return declarer;
+}
+
+async function configure(deps: AppDeps, ctx: Context, kind: QueueKind, filter: QueueConfiguredData['filter']): Promise<void> {
+  const deliveryMode = parseDeliveryMode(ctx.query['deliveryMode']);
+  if (deliveryMode instanceof Error) throw deliveryMode;
+  const id = crypto.randomUUID();
+  const queue = queueName(kind, id);
+  const data = { kind, queue, deliveryMode, filter: compact(filter), configuredAt: new Date().toISOString(), user: currentPrincipal(ctx).name } as QueueConfiguredData;
+  const { position } = await appendEvents(deps.client, queueStream(id), [encodeEvent(queueEvents, { type: 'QueueConfigured', data }, commandMetadata(ctx))], NO_STREAM);
+  try {
+    // So that a client checking the queue passively right away finds it.
+    await broker(deps).declare(queue);
+  } catch (err) {
+    // Recorded already: the relay declares it when it reaches the event (docs/queues.md).
+    deps.logger.warn('queue recorded but not declared yet', { queue, err: err instanceof Error ? err.message : String(err) });
+  }
+  await deps.waiter.waitFor(position); // so the queue list shows it right away
+  ctx.body = { serverUrl: publicServerUrl(deps), queue };
+}
+
+async function showQueues(deps: AppDeps, ctx: Context): Promise<void> {
+  const queues = visibleQueues(await deps.readModel.list(queueListKind), currentPrincipal(ctx));
+  let counts: Map<string, { messageCount: number; consumerCount: number } | null> | undefined;
+  try {
+    counts = await broker(deps).inspect(queues.map((q) => q.queue));
+  } catch (err) {
+    deps.logger.warn('queue list: RabbitMQ not reachable, counts left out', { err: err instanceof Error ? err.message : String(err) });
+  }
+  const url = publicServerUrl(deps);
+  ctx.body = queues.map((q) => {
+    const c = counts?.get(q.queue);
+    return {
+      queue: q.queue, kind: q.kind, filter: q.filter, deliveryMode: q.deliveryMode, durable: true, configuredAt: q.configuredAt, user: q.user, serverUrl: url,
+      broker: counts === undefined ? 'UNREACHABLE' : c ? 'DECLARED' : 'ABSENT',
+      messageCount: c?.messageCount ?? null, consumerCount: c?.consumerCount ?? null,
+    };
+  });
+}
+
+async function destroyQueue(deps: AppDeps, ctx: Context): Promise<void> {
+  const name = String(ctx.params['queue']);
+  const principal = currentPrincipal(ctx);
+  const id = clientQueueId(name);
+  const q = id === undefined ? undefined : await deps.readModel.get(queueListKind, name);
+  if (id === undefined || !q || visibleQueues([q], principal).length === 0) throw notFound(`queue ${name} not found`);
+  const data = { queue: name, reason: 'DELETED' as const, user: principal.name, retiredAt: new Date().toISOString() };
+  const { position } = await appendEvents(deps.client, queueStream(id), [encodeEvent(queueEvents, { type: 'QueueRetired', data }, commandMetadata(ctx))], 'any');
+  try {
+    await broker(deps).delete(name);
+  } catch (err) {
+    // Retired already: the relay sends it nothing more, and the broker expires it unused (x-expires).
+    deps.logger.warn('queue retired but not deleted from RabbitMQ yet', { queue: name, err: err instanceof Error ? err.message : String(err) });
+  }
+  await deps.waiter.waitFor(position);
+  ctx.status = 204;
+}
