@@ -139,10 +139,12 @@ export function parseUpgradeFailures(raw: string | undefined): Array<{ reader: s
   });
 }
 
-export function parseOptions(argv: readonly string[], isTty = false): SimOptions {
-  let values: Record<string, string | boolean | undefined>;
+type ArgValues = Record<string, string | boolean | undefined>;
+
+/** The raw values of the command line; unknown options and positionals are refused. */
+function readArgs(argv: readonly string[]): ArgValues {
   try {
-    ({ values } = parseArgs({
+    return parseArgs({
       args: [...argv],
       strict: true,
       allowPositionals: false,
@@ -157,23 +159,50 @@ export function parseOptions(argv: readonly string[], isTty = false): SimOptions
         protocol: { type: 'string' }, 'llrp-port': { type: 'string' }, 'llrp-host': { type: 'string' }, 'iot-delivery': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
-    }));
+    }).values;
   } catch (err) {
     throw new OptionsError((err as Error).message);
   }
-  const str = (k: string): string | undefined => values[k] as string | undefined;
-  const url = str('url') ?? 'http://127.0.0.1:8080/itemsense';
+}
+
+function parseUrl(raw: string | undefined): string {
+  const url = raw ?? 'http://127.0.0.1:8080/itemsense';
   try {
     const u = new URL(url);
     if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http');
   } catch {
     throw new OptionsError(`--url must be an http(s) URL, got "${url}"`);
   }
-  const families = (str('families') ?? FAMILIES.join(',')).split(',').map((f) => f.trim().toUpperCase()).filter(Boolean);
+  return url;
+}
+
+function parseFamilies(raw: string | undefined): Family[] {
+  const families = (raw ?? FAMILIES.join(',')).split(',').map((f) => f.trim().toUpperCase()).filter(Boolean);
   for (const f of families) {
     if (!(FAMILIES as readonly string[]).includes(f)) throw new OptionsError(`--families: unknown family "${f}" (one of ${FAMILIES.join(', ')})`);
   }
   if (families.length === 0) throw new OptionsError('--families must name at least one family');
+  return families as Family[];
+}
+
+/** How the readers talk to tagtrail: --protocol and the options of the llrp and iot protocols. */
+function parseProtocol(values: ArgValues): Pick<SimOptions, 'protocol' | 'llrpPort' | 'iotDelivery'> {
+  const str = (k: string): string | undefined => values[k] as string | undefined;
+  const protocol = str('protocol') ?? 'agent';
+  if (!(PROTOCOLS as readonly string[]).includes(protocol)) throw new OptionsError(`--protocol must be ${PROTOCOLS.join(' or ')}, got "${protocol}"`);
+  const llrpPort = int('llrp-port', str('llrp-port'), 0, 0);
+  if (llrpPort > 65535) throw new OptionsError(`--llrp-port must be a port 0-65535, got "${str('llrp-port')}"`);
+  const iotDelivery = (str('iot-delivery') ?? 'STREAM').toUpperCase();
+  if (iotDelivery !== 'STREAM' && iotDelivery !== 'MQTT' && iotDelivery !== 'WEBHOOK') throw new OptionsError(`--iot-delivery must be STREAM, MQTT or WEBHOOK, got "${str('iot-delivery')}"`);
+  if (protocol === 'iot' && values['demo'] !== true) throw new OptionsError('--protocol iot needs --demo (it writes the readers\' credentials into their definitions)');
+  return { protocol: protocol as Protocol, llrpPort, iotDelivery };
+}
+
+export function parseOptions(argv: readonly string[], isTty = false): SimOptions {
+  const values = readArgs(argv);
+  const str = (k: string): string | undefined => values[k] as string | undefined;
+  const url = parseUrl(str('url'));
+  const families = parseFamilies(str('families'));
   const progress = str('progress') ?? (isTty ? 'text' : 'json');
   if (progress !== 'text' && progress !== 'json' && progress !== 'none') throw new OptionsError(`--progress must be text, json or none, got "${progress}"`);
   const facility = str('facility') ?? 'DEFAULT';
@@ -182,19 +211,13 @@ export function parseOptions(argv: readonly string[], isTty = false): SimOptions
   const startJob = values['start-job'] === true;
   const recipe = str('recipe') ?? null;
   if (recipe !== null && !startJob) throw new OptionsError('--recipe only matters with --start-job');
-  const protocol = str('protocol') ?? 'agent';
-  if (!(PROTOCOLS as readonly string[]).includes(protocol)) throw new OptionsError(`--protocol must be ${PROTOCOLS.join(' or ')}, got "${protocol}"`);
-  const llrpPort = int('llrp-port', str('llrp-port'), 0, 0);
-  if (llrpPort > 65535) throw new OptionsError(`--llrp-port must be a port 0-65535, got "${str('llrp-port')}"`);
-  const iotDelivery = (str('iot-delivery') ?? 'STREAM').toUpperCase();
-  if (iotDelivery !== 'STREAM' && iotDelivery !== 'MQTT' && iotDelivery !== 'WEBHOOK') throw new OptionsError(`--iot-delivery must be STREAM, MQTT or WEBHOOK, got "${str('iot-delivery')}"`);
-  if (protocol === 'iot' && values['demo'] !== true) throw new OptionsError('--protocol iot needs --demo (it writes the readers\' credentials into their definitions)');
+  const { protocol, llrpPort, iotDelivery } = parseProtocol(values);
   return {
     url: url.replace(/\/+$/, ''),
     user: str('user') ?? 'admin',
     password: str('password') ?? 'admindefault',
     readers: str('readers') === undefined ? null : int('readers', str('readers'), 1, 4),
-    families: families as Family[],
+    families,
     facility,
     tags: int('tags', str('tags'), 0, 50),
     seed: int('seed', str('seed'), 0, 1),
@@ -211,7 +234,7 @@ export function parseOptions(argv: readonly string[], isTty = false): SimOptions
     prefix,
     upgradeSeconds: str('upgrade-seconds') === undefined ? null : num('upgrade-seconds', str('upgrade-seconds'), (n) => n >= 0, 'a number of seconds >= 0', 90),
     upgradeFailures: parseUpgradeFailures(str('upgrade-failures')),
-    protocol: protocol as Protocol,
+    protocol,
     llrpPort,
     llrpHost: str('llrp-host') ?? '127.0.0.1',
     iotDelivery,
