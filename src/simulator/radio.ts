@@ -215,7 +215,11 @@ export function readWindow(w: WindowInput): Observation[] {
       }
     }
   }
-  const noise = LOCATION_NOISE_M[reader.family];
+  return toObservations(accs, location ? LOCATION_NOISE_M[reader.family] : null, rng);
+}
+
+/** The window's reads per tag (and antenna); in LOCATION mode with a position off by `locationNoise` meters (Gaussian), else none. */
+function toObservations(accs: Map<string, Acc>, locationNoise: number | null, rng: Rng): Observation[] {
   return [...accs.values()].map((a) => ({
     epc: a.epc,
     tid: a.tid,
@@ -224,8 +228,8 @@ export function readWindow(w: WindowInput): Observation[] {
     readCount: a.count,
     firstSeen: a.first,
     lastSeen: a.last,
-    x: location ? round2(a.sx / a.count + gaussian(rng, 0, noise)) : null,
-    y: location ? round2(a.sy / a.count + gaussian(rng, 0, noise)) : null,
+    x: locationNoise !== null ? round2(a.sx / a.count + gaussian(rng, 0, locationNoise)) : null,
+    y: locationNoise !== null ? round2(a.sy / a.count + gaussian(rng, 0, locationNoise)) : null,
   }));
 }
 
