@@ -86,51 +86,69 @@ export function encodePublishes(channel: number, messages: readonly PublishFrame
     for (let i = start; i < end; i++) {
       const m = messages[i]!;
       const [queueLen, idLen] = lengths[i - start]!;
-      // Method frame: basic.publish(ticket 0, exchange '', routing key = queue, mandatory).
-      const methodStart = o;
-      buf[o++] = FRAME_METHOD;
-      o = buf.writeUInt16BE(channel, o);
-      o += 4; // payload size, below
-      o = buf.writeUInt16BE(CLASS_BASIC, o);
-      o = buf.writeUInt16BE(METHOD_PUBLISH, o);
-      o = buf.writeUInt16BE(0, o);
-      buf[o++] = 0;
-      buf[o++] = queueLen;
-      o += buf.write(m.queue, o, queueLen, 'utf8');
-      buf[o++] = MANDATORY;
-      buf.writeUInt32BE(o - methodStart - 7, methodStart + 3);
-      buf[o++] = FRAME_END;
-      // Header frame: class, weight 0, body size (64 bit), flags, then the properties in flag order.
-      const headerStart = o;
-      buf[o++] = FRAME_HEADER;
-      o = buf.writeUInt16BE(channel, o);
-      o += 4;
-      o = buf.writeUInt16BE(CLASS_BASIC, o);
-      o = buf.writeUInt16BE(0, o);
-      o = buf.writeUInt32BE(Math.floor(m.body.length / 0x1_0000_0000), o);
-      o = buf.writeUInt32BE(m.body.length >>> 0, o);
-      o = buf.writeUInt16BE(FLAGS, o);
-      buf[o++] = CONTENT_TYPE_BYTES.length;
-      o += CONTENT_TYPE_BYTES.copy(buf, o);
-      o = buf.writeUInt32BE(0, o); // headers: an empty table, as amqplib always sends one
-      buf[o++] = m.persistent ? 2 : 1;
-      buf[o++] = idLen;
-      o += buf.write(m.messageId, o, idLen, 'utf8');
-      buf.writeUInt32BE(o - headerStart - 7, headerStart + 3);
-      buf[o++] = FRAME_END;
-      // Body frames.
-      for (let at = 0; at < m.body.length; at += maxBody) {
-        const part = Math.min(maxBody, m.body.length - at);
-        buf[o++] = FRAME_BODY;
-        o = buf.writeUInt16BE(channel, o);
-        o = buf.writeUInt32BE(part, o);
-        o += m.body.copy(buf, o, at, at + part);
-        buf[o++] = FRAME_END;
-      }
+      o = writeMethodFrame(buf, o, channel, m.queue, queueLen);
+      o = writeHeaderFrame(buf, o, channel, m, idLen);
+      o = writeBodyFrames(buf, o, channel, m.body, maxBody);
     }
     if (o !== size) throw new Error(`publish frames: wrote ${o} of ${size} bytes`);
     chunks.push({ bytes: buf, messages: end - start });
     start = end;
   }
   return chunks;
+}
+
+// The writers below take the buffer and offset and answer the offset after
+// what they wrote: plain functions, no per-message allocation.
+
+/** Method frame: basic.publish(ticket 0, exchange '', routing key = queue, mandatory). */
+function writeMethodFrame(buf: Buffer, o: number, channel: number, queue: string, queueLen: number): number {
+  const methodStart = o;
+  buf[o++] = FRAME_METHOD;
+  o = buf.writeUInt16BE(channel, o);
+  o += 4; // payload size, below
+  o = buf.writeUInt16BE(CLASS_BASIC, o);
+  o = buf.writeUInt16BE(METHOD_PUBLISH, o);
+  o = buf.writeUInt16BE(0, o);
+  buf[o++] = 0;
+  buf[o++] = queueLen;
+  o += buf.write(queue, o, queueLen, 'utf8');
+  buf[o++] = MANDATORY;
+  buf.writeUInt32BE(o - methodStart - 7, methodStart + 3);
+  buf[o++] = FRAME_END;
+  return o;
+}
+
+/** Header frame: class, weight 0, body size (64 bit), flags, then the properties in flag order. */
+function writeHeaderFrame(buf: Buffer, o: number, channel: number, m: PublishFrame, idLen: number): number {
+  const headerStart = o;
+  buf[o++] = FRAME_HEADER;
+  o = buf.writeUInt16BE(channel, o);
+  o += 4;
+  o = buf.writeUInt16BE(CLASS_BASIC, o);
+  o = buf.writeUInt16BE(0, o);
+  o = buf.writeUInt32BE(Math.floor(m.body.length / 0x1_0000_0000), o);
+  o = buf.writeUInt32BE(m.body.length >>> 0, o);
+  o = buf.writeUInt16BE(FLAGS, o);
+  buf[o++] = CONTENT_TYPE_BYTES.length;
+  o += CONTENT_TYPE_BYTES.copy(buf, o);
+  o = buf.writeUInt32BE(0, o); // headers: an empty table, as amqplib always sends one
+  buf[o++] = m.persistent ? 2 : 1;
+  buf[o++] = idLen;
+  o += buf.write(m.messageId, o, idLen, 'utf8');
+  buf.writeUInt32BE(o - headerStart - 7, headerStart + 3);
+  buf[o++] = FRAME_END;
+  return o;
+}
+
+/** Body frames of at most `maxBody` bytes each. */
+function writeBodyFrames(buf: Buffer, o: number, channel: number, body: Buffer, maxBody: number): number {
+  for (let at = 0; at < body.length; at += maxBody) {
+    const part = Math.min(maxBody, body.length - at);
+    buf[o++] = FRAME_BODY;
+    o = buf.writeUInt16BE(channel, o);
+    o = buf.writeUInt32BE(part, o);
+    o += body.copy(buf, o, at, at + part);
+    buf[o++] = FRAME_END;
+  }
+  return o;
 }
