@@ -453,37 +453,7 @@ function decodeTagReportData(b: Buffer, start: number, end: number): TagRead | n
   while (at < end) {
     const first = b[at] as number;
     if (first & 0x80) {
-      const type = first & 0x7f;
-      const n = TV_VALUE_BYTES[type] as number;
-      if (n === 0) throw new LlrpDecodeError(`unknown TV parameter type ${type} in TagReportData`);
-      if (at + 1 + n > end) throw new LlrpDecodeError(`TV parameter ${type} runs past TagReportData`);
-      const v = at + 1;
-      switch (type) {
-        case TV.EPC96:
-          r.epc = b.toString('hex', v, v + 12).toUpperCase();
-          break;
-        case TV.AntennaID:
-          r.antennaId = b.readUInt16BE(v);
-          break;
-        case TV.PeakRSSI:
-          r.peakRssi = b.readInt8(v);
-          break;
-        case TV.FirstSeenTimestampUTC:
-          r.firstSeenUs = readUs(b, v);
-          break;
-        case TV.LastSeenTimestampUTC:
-          r.lastSeenUs = readUs(b, v);
-          break;
-        case TV.TagSeenCount:
-          r.seenCount = b.readUInt16BE(v);
-          break;
-        case TV.ChannelIndex:
-          r.channelIndex = b.readUInt16BE(v);
-          break;
-        default:
-          break;
-      }
-      at = v + n;
+      at = readTvParameter(b, at, end, r);
       continue;
     }
     const [type, v, next] = tlvAt(b, at, end);
@@ -506,6 +476,41 @@ function decodeTagReportData(b: Buffer, start: number, end: number): TagRead | n
   }
   if (impinjRssi !== null) r.peakRssi = impinjRssi;
   return r.epc === '' ? null : r;
+}
+
+/** One TV parameter of TagReportData into `r`; answers the offset after it. */
+function readTvParameter(b: Buffer, at: number, end: number, r: TagRead): number {
+  const type = (b[at] as number) & 0x7f;
+  const n = TV_VALUE_BYTES[type] as number;
+  if (n === 0) throw new LlrpDecodeError(`unknown TV parameter type ${type} in TagReportData`);
+  if (at + 1 + n > end) throw new LlrpDecodeError(`TV parameter ${type} runs past TagReportData`);
+  const v = at + 1;
+  switch (type) {
+    case TV.EPC96:
+      r.epc = b.toString('hex', v, v + 12).toUpperCase();
+      break;
+    case TV.AntennaID:
+      r.antennaId = b.readUInt16BE(v);
+      break;
+    case TV.PeakRSSI:
+      r.peakRssi = b.readInt8(v);
+      break;
+    case TV.FirstSeenTimestampUTC:
+      r.firstSeenUs = readUs(b, v);
+      break;
+    case TV.LastSeenTimestampUTC:
+      r.lastSeenUs = readUs(b, v);
+      break;
+    case TV.TagSeenCount:
+      r.seenCount = b.readUInt16BE(v);
+      break;
+    case TV.ChannelIndex:
+      r.channelIndex = b.readUInt16BE(v);
+      break;
+    default:
+      break;
+  }
+  return v + n;
 }
 
 /** One TagReportData as a reader encodes it (the simulator; EPC-96 as TV, others as EPCData). */
