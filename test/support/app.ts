@@ -2,15 +2,17 @@
 // temporary directory and a free port, the machine's Redis and RabbitMQ, a
 // Redis key prefix of its own (removed at the end) so runs never see each
 // other's read models or checkpoints.
+import { BACKWARDS, END, EventStoreDBClient } from '@eventstore/db-client';
 import { SkewClock } from './clock';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { removeRedisKeys, testRedisPrefix } from './redis-prefix';
+import { deleteClientQueues, removeRedisKeys, testRedisPrefix } from './redis-prefix';
 import { loadConfigOrThrow } from '../../src/config';
 import { createLogger } from '../../src/core/logger';
 import { Shutdown } from '../../src/core/shutdown';
 import { startTagtrail } from '../../src/app/start';
+import { QUEUE_STREAM_PREFIX } from '../../src/queues';
 import { checkContract } from './contract';
 import { waitFor, waitForValue } from './wait';
 
@@ -81,8 +83,12 @@ export async function startTestApp(env: Record<string, string> = {}, opts: { clo
     ...(started.metricsPort !== undefined ? { metricsUrl: `http://127.0.0.1:${started.metricsPort}/metrics` } : {}),
     request: requestAt(baseUrl),
     async stop(opts = {}) {
+      const keepRedis = opts.keepRedis === true;
+      // Read before the store stops: the read model may not have projected a queue configured just before.
+      const queues = keepRedis ? [] : await queuesInLog(started.eventStoreConnectionString);
       await shutdown.run('test finished');
-      await removeState(opts.keepRedis === true);
+      await removeState(keepRedis);
+      await deleteClientQueues(queues, config.amqpUrl);
     },
   };
 }
@@ -158,4 +164,33 @@ export async function waitForCaughtUp(app: TestApp, timeoutMs = 30_000): Promise
     return sumOfMetrics(res.body, CAUGHT_UP_LAGS);
   };
   await waitFor('the engine and every read model to catch up with the log', async () => (await lag()) === 0, { timeoutMs, intervalMs: 100 });
+}
+
+/** The newest events looked at for queue configurations (older ones are in the read model by then). */
+const NEWEST_EVENTS = 10_000;
+
+/**
+ * The client queues configured among the newest events of a service's log.
+ * A test often configures a queue as its last step and stops the service
+ * before the configuration read model lists it: the log has it already.
+ */
+async function queuesInLog(connectionString: string): Promise<string[]> {
+  const client = EventStoreDBClient.connectionString(connectionString);
+  const names: string[] = [];
+  // A store that no longer answers (a test stopped it) must not hold up the stop.
+  const bound = setTimeout(() => void client.dispose(), 3000);
+  try {
+    for await (const r of client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: NEWEST_EVENTS })) {
+      const e = r.event;
+      if (e?.type !== 'QueueConfigured' || !e.streamId.startsWith(QUEUE_STREAM_PREFIX)) continue;
+      const data: unknown = e.data;
+      if (typeof data === 'object' && data !== null && 'queue' in data && typeof data.queue === 'string') names.push(data.queue);
+    }
+  } catch {
+    // A store that is gone (a test stopped it) has nothing to tell: the read model's list is what is left.
+  } finally {
+    clearTimeout(bound);
+    await client.dispose();
+  }
+  return names;
 }

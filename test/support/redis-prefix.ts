@@ -17,25 +17,26 @@ const REDIS_URL = (): string => process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6
 
 const AMQP_URL = (): string => process.env['AMQP_URL'] ?? 'amqp://guest:guest@127.0.0.1:5672';
 
-/**
- * Deletes the client queues configured under `prefix` on the broker at
- * `amqpUrl`. Best effort: a test that stopped or replaced its broker leaves
- * nothing there to delete.
- */
-async function removeConfiguredQueues(redis: RedisClientType, prefix: string, amqpUrl: string): Promise<void> {
-  const keys = new RedisKeys(prefix);
-  const queues = new Set([...(await redis.hKeys(keys.config(queueListKind.kind))), ...(await redis.hKeys(keys.queueIdleSince))]);
-  if (queues.size === 0) return;
+/** Deletes client queues from the broker at `amqpUrl`. Best effort: a test that stopped or replaced its broker leaves nothing there to delete. */
+export async function deleteClientQueues(queues: Iterable<string>, amqpUrl = AMQP_URL()): Promise<void> {
+  const names = new Set(queues);
+  if (names.size === 0) return;
   const conn = await amqp.connect(amqpUrl, { timeout: 2000 }).catch(() => undefined);
   if (conn === undefined) return;
   try {
     const ch = await conn.createChannel();
-    for (const q of queues) await ch.deleteQueue(q);
+    for (const q of names) await ch.deleteQueue(q);
   } catch {
     // The broker went away meanwhile: nothing more to do.
   } finally {
     await conn.close().catch(() => undefined);
   }
+}
+
+/** The client queues the configuration read model under `prefix` lists (configured, or idle and not yet retired). */
+async function configuredQueues(redis: RedisClientType, prefix: string): Promise<string[]> {
+  const keys = new RedisKeys(prefix);
+  return [...(await redis.hKeys(keys.config(queueListKind.kind))), ...(await redis.hKeys(keys.queueIdleSince))];
 }
 
 /**
@@ -50,7 +51,7 @@ export async function removeRedisKeys(prefix: string, url = REDIS_URL(), amqpUrl
   const redis: RedisClientType = createClient({ url });
   await redis.connect();
   try {
-    await removeConfiguredQueues(redis, prefix, amqpUrl);
+    await deleteClientQueues(await configuredQueues(redis, prefix), amqpUrl);
     const pattern = `${prefix.replace(/[*?[\]\\]/g, (c) => `\\${c}`)}*`;
     for await (const keys of redis.scanIterator({ MATCH: pattern, COUNT: 500 })) if (keys.length) await redis.del(keys);
   } finally {
