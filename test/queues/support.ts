@@ -10,7 +10,7 @@ import { loadConfigOrThrow } from '../../src/config';
 import { ENGINE_STREAM, itemEvents } from '../../src/engine/events';
 import type { ItemChange } from '../../src/engine';
 import { QUEUE_ARGUMENTS } from '../../src/queues/model';
-import { sleep } from '../support/wait';
+import { waitFor } from '../support/wait';
 
 export const AMQP_URL = loadConfigOrThrow({}).amqpUrl;
 
@@ -44,11 +44,9 @@ export async function consume(queue: string, url = AMQP_URL): Promise<Consumer> 
   return {
     messages,
     async until(n, timeoutMs = 20_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (messages.length < n) {
-        if (Date.now() > deadline) throw new Error(`${queue}: ${messages.length} of ${n} messages: ${JSON.stringify(messages.map((m) => m.body))}`);
-        await sleep(50);
-      }
+      await waitFor(`${queue} to get ${n} messages`, () => messages.length >= n, { timeoutMs, intervalMs: 50 }).catch(() => {
+        throw new Error(`${queue}: ${messages.length} of ${n} messages: ${JSON.stringify(messages.map((m) => m.body))}`);
+      });
       return messages;
     },
     ids: () => new Set(messages.map((m) => m.messageId)),

@@ -7,18 +7,11 @@ import { expect } from 'chai';
 import { silent } from '../support/logger';
 import { parseOptions } from '../../src/simulator/options';
 import { runSimulation } from '../../src/simulator/run';
-import { startTestApp, type TestApp } from '../support/app';
+import { getUntil, startTestApp, type TestApp } from '../support/app';
 import { logHead } from '../support/log-head';
-import { waitForValue } from '../support/wait';
 
 const S = '/support/v1';
 const READERS = ['sim-xarray-1', 'sim-xspan-2', 'sim-speedway-3'];
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function until(app: TestApp, path: string, done: (b: any) => boolean, timeoutMs = 30_000): Promise<any> {
-  const res = await waitForValue(`GET ${path}`, () => app.request('GET', path), (r) => r.status === 200 && done(r.body), { timeoutMs, intervalMs: 150 });
-  return res.body;
-}
 
 describe('support reader commands: time sync and reboot', function () {
   this.timeout(120_000);
@@ -54,7 +47,7 @@ describe('support reader commands: time sync and reboot', function () {
     const o = parseOptions(['--url', app.baseUrl, '--demo', '--readers', '3', '--families', 'XARRAY,XSPAN,SPEEDWAY', '--tags', '0', '--checkin-seconds', '0.5', '--progress', 'none']);
     const sim = runSimulation(o, { log: silent, signal: abort.signal });
     try {
-      await until(app, '/health/v1/readers', (b: Array<{ state: string }>) => b.filter((r) => r.state !== 'AWAITING_AGENT').length === 3);
+      await getUntil(app, '/health/v1/readers', (b: Array<{ state: string }>) => b.filter((r) => r.state !== 'AWAITING_AGENT').length === 3);
 
       const sync = await app.request('POST', `${S}/timeSync`, { body: {} });
       expect(sync.status, JSON.stringify(sync.body)).to.equal(202);
@@ -62,7 +55,7 @@ describe('support reader commands: time sync and reboot', function () {
       expect(location).to.match(new RegExp(`/itemsense${S}/readerCommands/show/${sync.body.requestId}$`));
       expect(sync.body).to.include({ type: 'TIME_SYNC', completed: false });
       expect(sync.body.readers.map((r: { readerName: string }) => r.readerName)).to.deep.equal([...READERS].sort());
-      const synced = await until(app, location.replace('/itemsense', ''), (b) => b.completed === true);
+      const synced = await getUntil(app, location.replace('/itemsense', ''), (b) => b.completed === true);
       for (const r of synced.readers) {
         expect(r.status, r.readerName).to.equal('DONE');
         expect(r.message).to.match(/clock synchronised/);
@@ -73,11 +66,11 @@ describe('support reader commands: time sync and reboot', function () {
       expect(reboot.status, JSON.stringify(reboot.body)).to.equal(202);
       expect(reboot.body).to.include({ type: 'REBOOT' });
       expect(reboot.body.args).to.deep.equal({ reason: 'field test 42' });
-      const rebooted = await until(app, `${S}/readerCommands/show/${reboot.body.requestId}`, (b) => b.completed === true);
+      const rebooted = await getUntil(app, `${S}/readerCommands/show/${reboot.body.requestId}`, (b) => b.completed === true);
       expect(rebooted.readers).to.have.length(1);
       expect(rebooted.readers[0]).to.include({ readerName: 'sim-xspan-2', status: 'DONE' });
       // Back after its reboot (5 s in the simulator), the reader reports why it rebooted.
-      const health = await until(app, '/health/v1/readers/sim-xspan-2', (b) => b.lastRebootReason === 'field test 42', 20_000);
+      const health = await getUntil(app, '/health/v1/readers/sim-xspan-2', (b) => b.lastRebootReason === 'field test 42', 'the reboot reason in the reader\'s health', 20_000);
       expect(health.lastReboot).to.be.a('string');
       const events = await app.request('POST', '/health/v1/events', { body: { readerNames: ['sim-xspan-2'], codes: ['REBOOT'] } });
       expect(events.body.events.map((e: { type: string; args: unknown }) => [e.type, e.args])).to.deep.equal([['LIFECYCLE', { reason: 'field test 42' }]]);

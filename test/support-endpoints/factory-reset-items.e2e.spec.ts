@@ -5,8 +5,8 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestApp, waitForCaughtUp, type TestApp } from '../support/app';
-import { HISTORY, ITEMS, until } from './e2e-support';
+import { getUntil, startTestApp, waitForCaughtUp, type TestApp } from '../support/app';
+import { HISTORY, ITEMS } from './e2e-support';
 import { epc, postReport, startInventoryJob } from '../engine/e2e-support';
 
 describe('support: factory reset and the item engine', function () {
@@ -23,9 +23,9 @@ describe('support: factory reset and the item engine', function () {
     app = await startTestApp(env);
     const before = await startInventoryJob(app);
     await postReport(app, before, Date.now(), 1, [epc(1), epc(2)]);
-    await until(app, ITEMS, (b) => b.items?.length === 2, 'two items before the reset');
+    await getUntil(app, ITEMS, (b) => b.items?.length === 2, 'two items before the reset');
     expect((await app.request('POST', `/control/v1/jobs/stop/${before.jobId}`)).status).to.be.oneOf([200, 204]);
-    await until(app, `/control/v1/jobs/show/${before.jobId}`, (b) => b.status === 'STOPPED', 'job stopped');
+    await getUntil(app, `/control/v1/jobs/show/${before.jobId}`, (b) => b.status === 'STOPPED', 'job stopped');
 
     const reset = await app.request('POST', '/support/v1/factoryReset', { body: { confirm: 'FACTORY_RESET' } });
     expect(reset.status, JSON.stringify(reset.body)).to.equal(200);
@@ -35,7 +35,7 @@ describe('support: factory reset and the item engine', function () {
     // Same names again (the reset freed them); epc 1 is read on the SHELF antenna.
     const after = await startInventoryJob(app);
     await postReport(app, after, Date.now(), 2, [epc(1)]);
-    const history = await until(app, HISTORY, (b) => b.history?.length === 1, 'one history record after the reset');
+    const history = await getUntil(app, HISTORY, (b) => b.history?.length === 1, 'one history record after the reset');
     expect(history.history[0]).to.include({ epc: epc(1), fromZone: 'ABSENT', toZone: 'SHELF' });
 
     await app.stop({ keepRedis: true });

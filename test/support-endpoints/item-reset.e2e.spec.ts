@@ -9,10 +9,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ITEM_RESET_STREAM } from '../../src/engine/item-reset';
-import { startTestApp, waitForCaughtUp, type TestApp } from '../support/app';
+import { getUntil, startTestApp, waitForCaughtUp, type TestApp } from '../support/app';
 import { acceptJob, epc, postReport, startInventoryJob, type RunningJob } from '../engine/e2e-support';
 import { expectStatus } from '../readerconfigurations/e2e-support';
-import { HISTORY, ITEMS, until } from './e2e-support';
+import { HISTORY, ITEMS } from './e2e-support';
 
 const RESET = '/support/v1/itemReset';
 
@@ -48,8 +48,8 @@ describe('support: item reset', function () {
     const b = await startJobIn(app, 'B', 'dock-2');
     await postReport(app, a, Date.now(), 1, [epc(1), epc(2)]);
     await postReport(app, b, Date.now(), 1, [epc(3)], -60, 'dock-2');
-    await until(app, ITEMS, (body) => body.items?.length === 3, 'three items');
-    await until(app, HISTORY, (body) => body.history?.length === 3, 'three history records');
+    await getUntil(app, ITEMS, (body) => body.items?.length === 3, 'three items');
+    await getUntil(app, HISTORY, (body) => body.history?.length === 3, 'three history records');
 
     // Bad input: 400/404 naming the field, nothing appended.
     const missing = await app.request('POST', RESET, { body: {} });
@@ -78,7 +78,7 @@ describe('support: item reset', function () {
     const reset = await app.request('POST', RESET, { body: { facility: 'DEFAULT' } });
     expect(reset.status, JSON.stringify(reset.body)).to.equal(202);
     expect(reset.body).to.include({ facility: 'DEFAULT', clearHistory: false });
-    await until(app, ITEMS, (body) => body.items?.length === 1, 'only B left');
+    await getUntil(app, ITEMS, (body) => body.items?.length === 1, 'only B left');
     expect((await items()).map((i) => [i.epc, i.facility, i.zone])).to.deep.equal([[epc(3), 'B', 'DOCK']]);
     expect(await history()).to.have.length(3);
 
@@ -90,7 +90,7 @@ describe('support: item reset', function () {
 
     // epc 1 read again in DEFAULT: a new chain from ABSENT (the engine forgot it too).
     await postReport(app, a, Date.now(), 2, [epc(1)]);
-    const after = await until(app, HISTORY, (body) => body.history?.length === 4, 'a fourth history record');
+    const after = await getUntil(app, HISTORY, (body) => body.history?.length === 4, 'a fourth history record');
     const reread = (after.history as HistoryRecord[]).filter((r) => r.epc === epc(1));
     expect(reread.map((r) => `${r.fromZone}>${r.toZone}`)).to.deep.equal(['ABSENT>DOCK', 'ABSENT>SHELF']);
     expect((await items()).map((i) => [i.epc, i.zone])).to.deep.equal([[epc(1), 'SHELF'], [epc(3), 'DOCK']]);
@@ -98,7 +98,7 @@ describe('support: item reset', function () {
     // clearHistory: DEFAULT's history records go too, B's stay.
     const clearing = await app.request('POST', RESET, { body: { facility: 'DEFAULT', clearHistory: true } });
     expect(clearing.status, JSON.stringify(clearing.body)).to.equal(202);
-    const cleared = await until(app, HISTORY, (body) => body.history?.length === 1, "only B's history record");
+    const cleared = await getUntil(app, HISTORY, (body) => body.history?.length === 1, "only B's history record");
     expect((cleared.history as HistoryRecord[]).map((r) => [r.epc, r.toFacility, r.fromZone, r.toZone])).to.deep.equal([[epc(3), 'B', 'ABSENT', 'DOCK']]);
     expect((await items()).map((i) => i.epc)).to.deep.equal([epc(3)]);
   });

@@ -150,6 +150,13 @@ export function sumOfMetrics(exposition: string, names: readonly string[]): numb
 
 const CAUGHT_UP_LAGS = ['tagtrail_engine_lag_events', 'tagtrail_projection_lag_events'];
 
+/** GETs `path` until it answers 200 with a body `ok` accepts (bounded, no timing assertion); returns that body. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function getUntil(app: TestApp, path: string, ok: (body: any) => boolean, what = `GET ${path}`, timeoutMs = 30_000): Promise<any> {
+  const res = await waitForValue(what, () => app.request('GET', path), (r) => r.status === 200 && ok(r.body), { timeoutMs, intervalMs: 100 });
+  return res.body;
+}
+
 /**
  * Waits until the service is done with what it was sent: the item engine has
  * handled every input and every read model applied every event (their lags

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { REPO_ROOT } from './child';
+import { waitFor } from './wait';
 
 export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 export const ARTIFACTS = path.join(REPO_ROOT, 'test-artifacts', 'console');
@@ -70,12 +71,10 @@ export async function logOut(page: Page): Promise<void> {
 
 /** Polls `test` until it holds (a deadline, never a fixed sleep); on time-out a screenshot `failed-<what>` and an error naming it. */
 export async function until(page: Page, what: string, test: () => Promise<boolean>, ms = 60_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await test())) {
-    if (Date.now() > deadline) {
-      await screenshot(page, `failed-${what.replace(/\W+/g, '-')}`);
-      throw new Error(`timed out waiting for ${what}`);
-    }
-    await page.waitForTimeout(200);
+  try {
+    await waitFor(what, test, { timeoutMs: ms, intervalMs: 200 });
+  } catch (err) {
+    await screenshot(page, `failed-${what.replace(/\W+/g, '-')}`);
+    throw err;
   }
 }
