@@ -3,7 +3,7 @@
 // a table of how long each stage took.
 //
 // All stages run at the same time. The int and e2e files, one parallel pool,
-// are the long pole (about four minutes) and start at once; the CPU-bound
+// are the long pole (about three minutes) and start at once; the CPU-bound
 // short stages (typecheck, lint and the unit tests) run beside them, so the
 // cores are busy from the first second to the last instead of the pool
 // waiting for the unit tests. The pool's output streams as it comes; the
