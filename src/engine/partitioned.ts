@@ -11,11 +11,18 @@
 // revision it last wrote, so a stale owner that has not noticed its lost
 // lease yet is refused (or, if it writes first, the new owner is refused and
 // rebuilds from the output, which then includes that write).
+// Processes balance the partitions among themselves (./balance.ts): each
+// records itself in Redis (./membership.ts) at every claim round, takes free
+// partitions only up to its fair share, and gives one up per round, the
+// graceful way, while it holds more than its share and another live process
+// that may own it holds less.
 import type { RedisClient } from '../core/redis/connect';
 import { RedisLease } from '../core/redis/lease';
 import { addScrapeProbe, ageSeconds, metrics } from '../core/metrics';
 import type { BackgroundWork } from '../slice';
 import type { Logger } from '../core/logger';
+import { shareOf, shouldTake, toRelease, type BalanceView } from './balance';
+import { EngineMembership } from './membership';
 import { startEngineWorker, type EngineWorker, type EngineWorkerOptions } from './worker';
 
 export interface EnginePartitionsOptions {
@@ -24,7 +31,13 @@ export interface EnginePartitionsOptions {
   /** Partitions this process may own (ENGINE_PARTITION_IDS). */
   readonly owned: readonly number[];
   /** The lease of each partition; needed with more than one partition. */
-  readonly lease?: { readonly redis: RedisClient; readonly keyOf: (partition: number) => string; readonly ttlMs: number };
+  readonly lease?: {
+    readonly redis: RedisClient;
+    readonly keyOf: (partition: number) => string;
+    readonly ttlMs: number;
+    /** The hash of live engine processes, for balancing (RedisKeys.engineMembers). */
+    readonly membersKey: string;
+  };
 }
 
 export interface PartitionedEngine extends BackgroundWork {
@@ -91,14 +104,18 @@ class PartitionWorkers {
 }
 
 /**
- * With more than one partition: every third of the lease, takes the
- * partitions this process may own that nobody holds, and stops the worker of
- * one whose lease another process took.
+ * With more than one partition: every third of the lease, records this
+ * process among the live ones, gives up one partition when it holds more
+ * than its share and another process would take it, or else takes the
+ * partitions this process may own that nobody holds, up to its share; and
+ * stops the worker of one whose lease another process took.
  */
 class PartitionClaims {
   private readonly leases = new Map<number, RedisLease>();
+  private readonly membership: EngineMembership;
   private readonly every: number;
   private timer: NodeJS.Timeout | undefined;
+  private round: Promise<void> = Promise.resolve();
   private stopped = false;
 
   constructor(
@@ -108,19 +125,26 @@ class PartitionClaims {
     private readonly log: Logger,
   ) {
     for (const index of owned) this.leases.set(index, new RedisLease(lease.redis, lease.keyOf(index), lease.ttlMs, log, `engine partition ${index}`));
+    this.membership = new EngineMembership(lease.redis, lease.membersKey, lease.ttlMs, owned);
     this.every = Math.max(1, Math.floor(lease.ttlMs / 3));
   }
 
   readonly loop = (): void => {
-    void this.claim().finally(() => {
+    this.round = this.claim().finally(() => {
       if (!this.stopped) this.timer = setTimeout(this.loop, this.every);
     });
   };
 
-  /** No more claims; the leases stay held until `release`. */
-  stop(): void {
+  /**
+   * No more claims (a round under way ends first, so it neither records this
+   * process again nor hands over beside the stop); this process leaves the
+   * live ones at once. The leases stay held until `release`.
+   */
+  async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    await this.round.catch(() => undefined);
+    await this.membership.leave();
   }
 
   async release(index: number): Promise<void> {
@@ -129,18 +153,43 @@ class PartitionClaims {
 
   private async claim(): Promise<void> {
     const { log, workers } = this;
+    const view = await this.view();
+    if (this.stopped) return;
+    const give = toRelease(view);
+    if (give !== undefined) return this.handOver(give, view);
     for (const [index, l] of this.leases) {
-      if (this.stopped || workers.has(index)) continue;
+      if (this.stopped || workers.has(index) || !shouldTake({ ...view, held: workers.partitions }, index)) continue;
       try {
         if (!(await l.tryAcquire()) || this.stopped) continue;
       } catch (err) {
         log.warn('engine partition lease not reachable; trying again', { partition: index, err: err instanceof Error ? err.message : String(err) });
         continue;
       }
-      log.info('engine partition acquired', { partition: index, holder: l.holder });
+      log.info('engine partition acquired', { partition: index, holder: l.holder, share: shareOf(view), members: view.others.length + 1 });
       workers.start(index);
       l.keep(() => this.lost(index));
     }
+  }
+
+  /** This process and the other live ones; without Redis, this one alone (it then takes what it can, as without balancing). */
+  private async view(): Promise<BalanceView> {
+    const { membership, workers } = this;
+    const held = workers.partitions;
+    const me = { holder: membership.holder, holds: held.length, owned: membership.owned };
+    try {
+      const others = (await membership.refresh(held.length)).filter((m) => m.holder !== me.holder);
+      return { me, held, others };
+    } catch (err) {
+      this.log.warn('engine members not reachable; claiming as if alone', { err: err instanceof Error ? err.message : String(err) });
+      return { me, held, others: [] };
+    }
+  }
+
+  /** Gives `index` up the graceful way (its worker appends what is pending, then the lease goes) for a process below its share to take. */
+  private async handOver(index: number, view: BalanceView): Promise<void> {
+    this.log.info('engine partition handed over for balance', { partition: index, share: shareOf(view), members: view.others.length + 1, held: view.held });
+    await this.workers.release(index);
+    await this.release(index);
   }
 
   /** Another process took a partition whose lease ran out under us (this process was paused or cut from Redis). */
@@ -181,7 +230,7 @@ export function startPartitionedEngine(opts: PartitionWorkerOptions, partitions:
       return workers.runs;
     },
     async stop() {
-      claims?.stop();
+      await claims?.stop();
       removeProbe();
       // Each worker appends what is pending before its lease goes: the next owner starts from the whole output.
       await Promise.all(

@@ -26,7 +26,7 @@ export const engineSlice: Slice = {
         count: p.count,
         owned: p.owned,
         // One partition needs no lease: a second engine process is fenced by the expected revision, as it always was.
-        ...(p.count > 1 ? { lease: { redis: deps.redis, keyOf: (i: number) => deps.keys.engineLease(i), ttlMs: p.leaseMs } } : {}),
+        ...(p.count > 1 ? { lease: { redis: deps.redis, keyOf: (i: number) => deps.keys.engineLease(i), ttlMs: p.leaseMs, membersKey: deps.keys.engineMembers } } : {}),
       },
     );
   },

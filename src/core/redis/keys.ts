@@ -33,6 +33,11 @@ export class RedisKeys {
     return `${this.base}v1:engine:lease:${partition}`;
   }
 
+  /** Hash holder id -> expiry and partitions of each live engine process, for balancing (src/engine/membership.ts). */
+  get engineMembers(): string {
+    return `${this.base}v1:engine:members`;
+  }
+
   /**
    * The generation marker: a random id the projections role writes when it
    * (re)builds the read models. Its absence means Redis lost its data (or
