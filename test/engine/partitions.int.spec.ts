@@ -4,7 +4,10 @@
 // facilities into its partition's stream; the items read model sees both;
 // a partition whose lease expires is taken over; when one instance stops,
 // the other takes its partition over and goes on from its output, so no
-// item change is lost or written twice (history per EPC compared whole).
+// item change is lost or written twice (history per EPC compared whole);
+// a process that holds both partitions gives one up once a second process
+// that may own it is live (src/engine/balance.ts), and the last one left
+// takes both again, with nothing lost or repeated across either hand-over.
 // Facilities: North is partition 0 of 2, South partition 1
 // (test/engine/partitions.unit.spec.ts).
 import { expect } from 'chai';
@@ -61,6 +64,13 @@ describe('engine partitions: two instances, leases, hand-over (embedded store, R
     return byEpc;
   };
   const count = (h: Map<string, unknown[]>): number => [...h.values()].reduce((n, l) => n + l.length, 0);
+  /** Each partition's stream holds each change once. */
+  const expectEachChangeOnce = async (): Promise<void> => {
+    for (const partition of [0, 1]) {
+      const changes = (await readStream(side.deps.client, engineStream(partition), itemEvents)).events.flatMap((e) => e.data.changes.map((c) => `${c.epc}:${c.kind}:${c.toZone}`));
+      expect(new Set(changes).size, `partition ${partition}: ${changes.join(' ')}`).to.equal(changes.length);
+    }
+  };
   const facilitiesIn = async (partition: number): Promise<string[]> => {
     const events = (await readStream(side.deps.client, engineStream(partition), itemEvents)).events;
     return [...new Set(events.flatMap((e) => e.data.changes.map((c) => c.toFacility ?? c.fromFacility ?? '')))].sort();
@@ -145,10 +155,50 @@ describe('engine partitions: two instances, leases, hand-over (embedded store, R
     expect(h.get(epc(5))).to.deep.equal([['ABSENT', 'North-DOCK']]);
     expect(h.get(south[0] ?? '')).to.deep.equal([['ABSENT', 'South-DOCK'], ['South-DOCK', 'South-SHELF']]);
     // The streams say the same: each change once, in its partition's stream.
-    for (const partition of [0, 1]) {
-      const changes = (await readStream(side.deps.client, engineStream(partition), itemEvents)).events.flatMap((e) => e.data.changes.map((c) => `${c.epc}:${c.kind}:${c.toZone}`));
-      expect(new Set(changes).size, `partition ${partition}: ${changes.join(' ')}`).to.equal(changes.length);
-    }
+    await expectEachChangeOnce();
     expect(await facilitiesIn(0)).to.deep.equal(['North']);
+  });
+
+  it('balancing: the instance holding both gives one up to a second that may own both, which goes on from its output', async () => {
+    const b = engines[1] as PartitionedEngine;
+    const c = start([0, 1]);
+    // Reports of South while its partition changes hands: before B gives it up, while nobody runs it, after C took it.
+    await report('South', 'SHELF', [south[1] ?? '']);
+    await holds(b, [0], 'instance B to give partition 1 up once C is live');
+    await report('South', 'SHELF', [south[2] ?? '']);
+    await holds(c, [1], 'instance C to take partition 1');
+    await report('South', 'SHELF', [south[3] ?? '']);
+    await report('North', 'DOCK', [epc(6)]);
+    const h = await waitForValue('4 more records in the history', history, (x) => count(x) === 17, { intervalMs: 100, timeoutMs: 30_000 });
+    // Longer than a lease: nothing changes hands again, nothing more comes.
+    await sleep(2 * LEASE_MS);
+    expect(b.partitions).to.deep.equal([0]);
+    expect(c.partitions).to.deep.equal([1]);
+    expect(count(await history()), 'no record twice').to.equal(17);
+    for (const e of south) expect(h.get(e), e).to.deep.equal([['ABSENT', 'South-DOCK'], ['South-DOCK', 'South-SHELF']]);
+    expect(h.get(epc(6))).to.deep.equal([['ABSENT', 'North-DOCK']]);
+    await expectEachChangeOnce();
+    expect(await facilitiesIn(1)).to.deep.equal(['South']);
+  });
+
+  it('balancing: when one of two stops, the other takes both again; nothing lost or repeated', async () => {
+    const [, b, c] = engines as [PartitionedEngine, PartitionedEngine, PartitionedEngine];
+    app.clock.advance(1100); // past the compute window again: the DOCK reads of the last test no longer compete
+    await report('North', 'SHELF', [north[3] ?? '']);
+    const stopping = b.stop();
+    await report('North', 'SHELF', [epc(5)]);
+    await stopping;
+    await report('South', 'DOCK', [epc(15)]);
+    await holds(c, [0, 1], 'instance C to take partition 0 over');
+    await report('North', 'SHELF', [epc(6)]);
+    const h = await waitForValue('4 more records in the history', history, (x) => count(x) === 21, { intervalMs: 100, timeoutMs: 30_000 });
+    await sleep(1000);
+    expect(count(await history()), 'no record twice').to.equal(21);
+    const moved = [['ABSENT', 'North-DOCK'], ['North-DOCK', 'North-SHELF']];
+    for (const e of [north[3] ?? '', epc(5), epc(6)]) expect(h.get(e), e).to.deep.equal(moved);
+    expect(h.get(epc(15))).to.deep.equal([['ABSENT', 'South-DOCK']]);
+    await expectEachChangeOnce();
+    expect(await facilitiesIn(0)).to.deep.equal(['North']);
+    expect(await facilitiesIn(1)).to.deep.equal(['South']);
   });
 });
