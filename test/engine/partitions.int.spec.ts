@@ -64,6 +64,13 @@ describe('engine partitions: two instances, leases, hand-over (embedded store, R
     return byEpc;
   };
   const count = (h: Map<string, unknown[]>): number => [...h.values()].reduce((n, l) => n + l.length, 0);
+  /** The history once it has `n` records, still `n` after `quietMs` (later than any cycle of the engine): nothing more comes. */
+  const settledHistory = async (n: number, quietMs: number): Promise<Map<string, Array<[string, string]>>> => {
+    const h = await waitForValue(`${n} records in the history`, history, (x) => count(x) === n, { intervalMs: 100, timeoutMs: 30_000 });
+    await sleep(quietMs);
+    expect(count(await history()), 'no record twice').to.equal(n);
+    return h;
+  };
   /** Each partition's stream holds each change once. */
   const expectEachChangeOnce = async (): Promise<void> => {
     for (const partition of [0, 1]) {
@@ -143,10 +150,7 @@ describe('engine partitions: two instances, leases, hand-over (embedded store, R
     await report('South', 'SHELF', [south[0] ?? '']);
     await holds(b, [0, 1], 'instance B to take partition 0 over');
     await report('North', 'DOCK', [epc(5)]);
-    const h = await waitForValue('4 more records in the history', history, (x) => count(x) === 13, { intervalMs: 100, timeoutMs: 30_000 });
-    // Later than any cycle of the engine: nothing more comes.
-    await sleep(1000);
-    expect(count(await history()), 'no record twice').to.equal(13);
+    const h = await settledHistory(13, 1000);
     const moved = [['ABSENT', 'North-DOCK'], ['North-DOCK', 'North-SHELF']];
     expect(h.get(north[0] ?? '')).to.deep.equal(moved);
     expect(h.get(north[1] ?? '')).to.deep.equal(moved);
@@ -167,14 +171,14 @@ describe('engine partitions: two instances, leases, hand-over (embedded store, R
     await holds(b, [0], 'instance B to give partition 1 up once C is live');
     await report('South', 'SHELF', [south[2] ?? '']);
     await holds(c, [1], 'instance C to take partition 1');
+    // The live members: B and C (A left when it stopped).
+    expect(await redis.hLen(keys.engineMembers)).to.equal(2);
     await report('South', 'SHELF', [south[3] ?? '']);
     await report('North', 'DOCK', [epc(6)]);
-    const h = await waitForValue('4 more records in the history', history, (x) => count(x) === 17, { intervalMs: 100, timeoutMs: 30_000 });
-    // Longer than a lease: nothing changes hands again, nothing more comes.
-    await sleep(2 * LEASE_MS);
+    // Longer than a lease: nothing changes hands again.
+    const h = await settledHistory(17, 2 * LEASE_MS);
     expect(b.partitions).to.deep.equal([0]);
     expect(c.partitions).to.deep.equal([1]);
-    expect(count(await history()), 'no record twice').to.equal(17);
     for (const e of south) expect(h.get(e), e).to.deep.equal([['ABSENT', 'South-DOCK'], ['South-DOCK', 'South-SHELF']]);
     expect(h.get(epc(6))).to.deep.equal([['ABSENT', 'North-DOCK']]);
     await expectEachChangeOnce();
@@ -188,12 +192,11 @@ describe('engine partitions: two instances, leases, hand-over (embedded store, R
     const stopping = b.stop();
     await report('North', 'SHELF', [epc(5)]);
     await stopping;
+    expect(await redis.hKeys(keys.engineMembers), 'a stopped instance leaves at once').to.have.length(1);
     await report('South', 'DOCK', [epc(15)]);
     await holds(c, [0, 1], 'instance C to take partition 0 over');
     await report('North', 'SHELF', [epc(6)]);
-    const h = await waitForValue('4 more records in the history', history, (x) => count(x) === 21, { intervalMs: 100, timeoutMs: 30_000 });
-    await sleep(1000);
-    expect(count(await history()), 'no record twice').to.equal(21);
+    const h = await settledHistory(21, 1000);
     const moved = [['ABSENT', 'North-DOCK'], ['North-DOCK', 'North-SHELF']];
     for (const e of [north[3] ?? '', epc(5), epc(6)]) expect(h.get(e), e).to.deep.equal(moved);
     expect(h.get(epc(15))).to.deep.equal([['ABSENT', 'South-DOCK']]);
