@@ -6,7 +6,9 @@
 // process died expires (and is pruned) after the lease, as its partitions'
 // leases do; a graceful stop removes it at once. Only balancing reads it
 // (./balance.ts).
+import * as t from 'io-ts';
 import type { RedisClient } from '../core/redis/connect';
+import { decodeStoredOrAbsent } from '../core/stored-json';
 import type { Member } from './balance';
 
 /** Writes this member's entry (expiring in ARGV[2] ms of server time), prunes expired ones, returns the live ones (field, value, ...). */
@@ -19,18 +21,13 @@ const REFRESH =
   "if exp == nil or exp < now then redis.call('hdel', KEYS[1], all[i]) else live[#live + 1] = all[i] live[#live + 1] = all[i + 1] end end " +
   'return live';
 
-const isPartitionList = (v: unknown): v is number[] => Array.isArray(v) && v.every((p) => Number.isInteger(p));
+/** What each entry records after its expiry: how many partitions the process holds and which it may own. */
+const MemberEntry = t.type({ holds: t.number, owned: t.array(t.Int) });
 
 /** One entry's value, or undefined when it is not one (written by another version): such a member is left out. */
 export function parseMember(holder: string, value: string): Member | undefined {
-  const json = value.slice(value.indexOf(' ') + 1);
-  try {
-    const v = JSON.parse(json) as { holds?: unknown; owned?: unknown };
-    if (typeof v.holds !== 'number' || !isPartitionList(v.owned)) return undefined;
-    return { holder, holds: v.holds, owned: v.owned };
-  } catch {
-    return undefined;
-  }
+  const entry = decodeStoredOrAbsent(MemberEntry, value.slice(value.indexOf(' ') + 1));
+  return entry === undefined ? undefined : { holder, holds: entry.holds, owned: entry.owned };
 }
 
 export class EngineMembership {

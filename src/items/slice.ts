@@ -28,6 +28,9 @@ const COMMON: readonly RouteParam[] = [
   p('pageSize', `records per page, default ${DEFAULT_PAGE_SIZE}`, { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE }),
   p('pageMarker', 'nextPageMarker of the previous page; the other parameters (pageSize aside) must be the same'),
 ];
+/** Of the queries that read records oldest first, which a client polls for newer ones. */
+const ALWAYS_INCLUDE_PAGE_MARKER = p('alwaysIncludePageMarker', 'default false; true: a marker also on the last page, to poll for newer records', { type: 'boolean', default: false });
+const BAD_QUERY = 'a bad parameter (named in errors[]) or a marker of another query';
 
 /** GET show: the current items. */
 const ITEMS_ROUTE: RouteSpec = {
@@ -39,7 +42,7 @@ const ITEMS_ROUTE: RouteSpec = {
     p('facility', 'facility name'),
     p('presenceConfidence', 'deprecated; accepted and ignored', { type: 'string', enum: ['HIGH', 'LOW'] }),
   ],
-  responses: { 200: { description: '{items, nextPageMarker}', schema: itemsPageSchema }, 400: 'a bad parameter (named in errors[]) or a marker of another query' },
+  responses: { 200: { description: '{items, nextPageMarker}', schema: itemsPageSchema }, 400: BAD_QUERY },
 };
 
 /** GET show/history: zone transitions and moves. */
@@ -54,9 +57,9 @@ const HISTORY_ROUTE: RouteSpec = {
     p('toFacility', 'facility the item entered or moved in (an exit to ABSENT has toFacility null: it matches fromFacility)'),
     p('zoneTransitionsOnly', 'default true: zone transitions only; false: also moves inside a zone (LOCATION: of at least minimumMovementInMeters), as item queues carry them', { type: 'boolean', default: true }),
     p('minDistanceMoved', 'meters; records without both locations are left out when above 0', { type: 'number', minimum: 0 }),
-    p('alwaysIncludePageMarker', 'default false; true: a marker also on the last page, to poll for newer records', { type: 'boolean', default: false }),
+    ALWAYS_INCLUDE_PAGE_MARKER,
   ],
-  responses: { 200: { description: '{history, nextPageMarker, moreHistoryAvailable}', schema: historyPageSchema }, 400: 'a bad parameter (named in errors[]) or a marker of another query' },
+  responses: { 200: { description: '{history, nextPageMarker, moreHistoryAvailable}', schema: historyPageSchema }, 400: BAD_QUERY },
 };
 
 /** GET show/transitions: threshold transitions. */
@@ -68,9 +71,9 @@ const TRANSITIONS_ROUTE: RouteSpec = {
     ...COMMON.filter((c) => c.name !== 'jobId'),
     p('jobId', 'THRESHOLD job that reported the transition'),
     p('destination', 'side the item went to', { type: 'string', enum: [...DESTINATIONS] }),
-    p('alwaysIncludePageMarker', 'default false; true: a marker also on the last page, to poll for newer records', { type: 'boolean', default: false }),
+    ALWAYS_INCLUDE_PAGE_MARKER,
   ],
-  responses: { 200: { description: '{transitions, nextPageMarker, moreTransitionsAvailable}', schema: transitionsPageSchema }, 400: 'a bad parameter (named in errors[]) or a marker of another query' },
+  responses: { 200: { description: '{transitions, nextPageMarker, moreTransitionsAvailable}', schema: transitionsPageSchema }, 400: BAD_QUERY },
 };
 
 /** GET show/asOf: a facility's items at a past time. */
