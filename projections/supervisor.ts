@@ -193,10 +193,17 @@ class Supervisor {
     await retry(async () => {
       if (this.stopping || this.running.get(r.model.name) !== r) return;
       if ((await redis.get(keys.generation)) !== r.generation) return; // lost again: the check rebuilds
+      // No longer rebuilding before the write is sent, in the same turn: a
+      // progress report that read the log head meanwhile checks this right
+      // before sending its `rebuilding`, so that one cannot land after
+      // `ready` (one connection keeps the order) and hold the model back.
+      r.rebuilding = false;
       // Should Redis lose its data right here, this state names a generation
       // that no marker will ever name again: it makes nothing servable.
-      await redis.hSet(keys.readModelStates, r.model.name, stateDoc(r.generation, 'ready'));
-      r.rebuilding = false;
+      await redis.hSet(keys.readModelStates, r.model.name, stateDoc(r.generation, 'ready')).catch((err: unknown) => {
+        r.rebuilding = true;
+        throw err;
+      });
       this.log.info('read model rebuilt; serving it', {
         readModel: r.model.name, events: r.events, position: positionToString(r.sub.position), seconds: Math.round((Date.now() - r.startedAt) / 100) / 10,
       });
@@ -295,6 +302,8 @@ class Supervisor {
     if (rebuilding.length === 0) return;
     const head = await logHead(client).catch(() => undefined);
     for (const r of rebuilding) {
+      // Marked ready (or replaced) while the log head was read: its `rebuilding` must not follow the `ready`.
+      if (!r.rebuilding || this.running.get(r.model.name) !== r) continue;
       const position = r.sub.position;
       const fields = { readModel: r.model.name, events: r.events, position: positionToString(position), logHead: positionToString(head), percent: percentOf(position, head) };
       this.log.info('read model rebuilding', fields);
