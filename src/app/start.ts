@@ -5,6 +5,8 @@
 import { retainLogs } from '../support/log-file';
 import path from 'node:path';
 import { startEmbeddedEventStore } from '../eventstore/server';
+import { StoreDamaged } from '../eventstore/storage/damage';
+import type { CorruptRecord } from '../eventstore/storage/records';
 import { explainAddressInUse } from '../core/port-in-use';
 import { startIngestionSummary } from '../core/ingestion-summary';
 import { eventStoreConnectionString, hasRole, type Config, type Role } from '../config';
@@ -70,22 +72,45 @@ async function startMetricsListener(config: Config, logger: Logger, shutdown: Sh
   return server.port;
 }
 
+/**
+ * Damage the embedded store meets while this process starts (the read
+ * models' first catch-up reads the whole log) fails the start: the process
+ * would otherwise wait for read models that can never catch up. After the
+ * start it is logged by the store, and reads that meet it fail.
+ */
+class StartupDamage {
+  private fail: (err: Error) => void = () => undefined;
+  private done = false;
+  readonly found = new Promise<never>((_, reject) => (this.fail = reject));
+  constructor() {
+    this.found.catch(() => undefined);
+  }
+  report(dir: string, err: CorruptRecord): void {
+    if (!this.done) this.fail(new StoreDamaged(dir, err.message));
+  }
+  started(): void {
+    this.done = true;
+  }
+}
+
 /** Role eventstore: the embedded event store, unless an external one is configured. Returns where the event store is reached. */
-async function startEventStoreRole(config: Config, logger: Logger, shutdown: Shutdown, clock: Clock, checkpoint: Checkpoint): Promise<string> {
+async function startEventStoreRole(config: Config, logger: Logger, shutdown: Shutdown, clock: Clock, checkpoint: Checkpoint, damage: StartupDamage): Promise<string> {
   const configured = eventStoreConnectionString(config);
   if (!hasRole(config, 'eventstore')) return configured;
   if (config.eventStore.connectionString !== undefined) {
     logger.info('eventstore role skipped: EVENTSTORE_CONNECTION_STRING points at an external event store');
     return configured;
   }
+  const dataDir = path.resolve(config.dataDir, 'eventstore');
   const store = await explainAddressInUse(
     startEmbeddedEventStore({
-      dataDir: path.resolve(config.dataDir, 'eventstore'),
+      dataDir,
       host: config.eventStore.host,
       port: config.eventStore.port,
       maxAppendSize: config.eventStore.maxAppendSize,
       logger: logger.child('eventstore'),
       now: () => clock.now().getTime(),
+      onCorrupt: (err) => damage.report(dataDir, err),
     }),
     'the embedded event store',
     'EVENTSTORE_PORT',
@@ -174,6 +199,13 @@ async function startApi(config: Config, logger: Logger, shutdown: Shutdown, clie
  * system clock; a test moves it on instead of waiting for a compute window to pass).
  */
 export async function startTagtrail(config: Config, logger: Logger, shutdown: Shutdown, clock: Clock = systemClock): Promise<Started> {
+  const damage = new StartupDamage();
+  const started = await Promise.race([startRoles(config, logger, shutdown, clock, damage), damage.found]);
+  damage.started();
+  return started;
+}
+
+async function startRoles(config: Config, logger: Logger, shutdown: Shutdown, clock: Clock, damage: StartupDamage): Promise<Started> {
   const checkpoint: Checkpoint = () => {
     if (shutdown.started) throw new ShuttingDownError();
   };
@@ -183,7 +215,7 @@ export async function startTagtrail(config: Config, logger: Logger, shutdown: Sh
   logger.info('starting', { roles: config.roles, pid: process.pid, node: process.version });
   startProcessMetrics(config.roles);
   const metricsPort = await startMetricsListener(config, logger, shutdown);
-  const connectionString = await startEventStoreRole(config, logger, shutdown, clock, checkpoint);
+  const connectionString = await startEventStoreRole(config, logger, shutdown, clock, checkpoint, damage);
   const started = { eventStoreConnectionString: connectionString, ...(metricsPort !== undefined ? { metricsPort } : {}) };
 
   if (!config.roles.some((r) => CLIENT_ROLES.includes(r))) {

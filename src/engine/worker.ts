@@ -23,6 +23,7 @@ import type { ConfigReadModel } from '../core/resource/readmodel';
 import { snapshotDirOf } from './partitions';
 import { EngineRun } from './run';
 import type { SnapshotPolicy } from './snapshotter';
+import { SnapshotDirLock } from './snapshot-lock';
 
 export interface EngineWorkerOptions {
   readonly client: EventStoreDBClient;
@@ -59,13 +60,13 @@ export interface EngineWorker extends BackgroundWork {
   lag(): Promise<{ n: number; oldest: Date | undefined } | undefined>;
 }
 
-export function startEngineWorker(opts: EngineWorkerOptions): EngineWorker {
-  const log = opts.logger;
+/** The options of each run, defaults filled in. */
+function runOptionsOf(opts: EngineWorkerOptions) {
   const partition = opts.partition ?? { index: 0, count: 1 };
-  const runOptions = {
+  return {
     client: opts.client,
     readModel: opts.readModel,
-    logger: log,
+    logger: opts.logger,
     clock: opts.clock ?? Date.now,
     cycleMs: opts.cycleMs ?? 250,
     maxChanges: opts.maxChanges ?? 500,
@@ -74,15 +75,29 @@ export function startEngineWorker(opts: EngineWorkerOptions): EngineWorker {
     partition,
     snapshots: opts.snapshots === undefined ? undefined : { ...opts.snapshots, dir: snapshotDirOf(opts.snapshots.dir, partition.index) },
   };
+}
+
+export function startEngineWorker(opts: EngineWorkerOptions): EngineWorker {
+  const log = opts.logger;
+  const runOptions = runOptionsOf(opts);
   let current: EngineRun | undefined;
   let stopped = false;
   const stopping = new AbortController();
   // A fixed pause: each run starts from the output, so there is nothing to back off from but the failure itself.
   const pause: BackoffPolicy = { initialMs: opts.retryMs ?? 1000, maxMs: opts.retryMs ?? 1000, factor: 1 };
   let runs = 0;
+  const snapshotLock = runOptions.snapshots === undefined ? undefined : new SnapshotDirLock(runOptions.snapshots.dir, log);
 
   const launch = (): void => {
-    if (stopped) return;
+    if (stopped) {
+      void snapshotLock?.release();
+      return;
+    }
+    if (snapshotLock && !snapshotLock.held) {
+      // Another process still writes this partition's snapshots (a hand-over not yet finished, or a second engine on one DATA_DIR).
+      void snapshotLock.take().then((held) => (held ? launch() : sleep(backoffDelay(pause, 0), stopping.signal).then(launch)));
+      return;
+    }
     runs++;
     const run = new EngineRun(runOptions, (failed, err) => void restart(failed, err));
     current = run;
@@ -118,6 +133,7 @@ export function startEngineWorker(opts: EngineWorkerOptions): EngineWorker {
       stopped = true;
       stopping.abort();
       await current?.stop();
+      await snapshotLock?.release();
     },
   };
 }

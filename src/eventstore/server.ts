@@ -4,6 +4,9 @@
 import { Metadata, Server, ServerCredentials, setLogger, status, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import { createLogger, type Logger } from '../core/logger';
 import { EventLog } from './storage/log';
+import { lockDirectory, type DirLock } from '../core/dir-lock';
+import { DAMAGE_WAY_OUT } from './storage/damage';
+import type { CorruptRecord } from './storage/records';
 import { ServerFeaturesService, StreamsService } from './grpc/proto';
 import { readHandler } from './grpc/read';
 import { appendHandler, batchAppendHandler } from './grpc/append';
@@ -24,6 +27,8 @@ export interface EmbeddedEventStoreOptions {
   logger?: Logger;
   /** The time events are recorded at (epoch ms); the system clock unless a test moves time on. */
   now?: () => number;
+  /** Told once per damaged record a read meets (after it is logged). */
+  onCorrupt?: (err: CorruptRecord) => void;
 }
 
 export interface EmbeddedEventStore {
@@ -61,12 +66,31 @@ function withRawReadResponses(def: ServiceDefinition): ServiceDefinition {
   return { ...def, read: { ...read, responseSerialize: serializeReadResp } };
 }
 
+/** The log of `opts.dataDir`, checked (a damaged store throws StoreDamaged); the lock is let go when it does not open. */
+function openLog(opts: EmbeddedEventStoreOptions, maxAppendSize: number, logger: Logger, lock: DirLock): EventLog {
+  try {
+    return new EventLog(opts.dataDir, {
+      maxAppendSize,
+      ...(opts.now ? { now: opts.now } : {}),
+      onCorrupt: (err) => {
+        logger.error('event log record damaged', { position: err.position.toString(), reason: err.reason, dataDir: opts.dataDir, todo: DAMAGE_WAY_OUT });
+        opts.onCorrupt?.(err);
+      },
+    });
+  } catch (err) {
+    void lock.release();
+    throw err;
+  }
+}
+
 export async function startEmbeddedEventStore(opts: EmbeddedEventStoreOptions): Promise<EmbeddedEventStore> {
   const logger = opts.logger ?? createLogger('eventstore');
   routeGrpcLogs(logger.child('grpc'));
   const host = opts.host ?? '127.0.0.1';
   const maxAppendSize = opts.maxAppendSize ?? DEFAULT_MAX_APPEND_SIZE;
-  const log = new EventLog(opts.dataDir, { maxAppendSize, ...(opts.now ? { now: opts.now } : {}) });
+  // One process at a time owns a store: two would append at the same positions.
+  const lock = await lockDirectory(opts.dataDir, 'embedded event store');
+  const log = openLog(opts, maxAppendSize, logger, lock);
   const server = new Server({
     'grpc.max_receive_message_length': 17 * 1024 * 1024,
     'grpc.keepalive_permit_without_calls': 1,
@@ -86,6 +110,10 @@ export async function startEmbeddedEventStore(opts: EmbeddedEventStoreOptions): 
     server.bindAsync(`${host}:${opts.port ?? 2113}`, ServerCredentials.createInsecure(), (err, p) =>
       err ? reject(err) : resolve(p),
     );
+  }).catch(async (err: unknown) => {
+    await log.close();
+    await lock.release();
+    throw err;
   });
   logger.info('embedded event store listening', { host, port, dataDir: opts.dataDir, head: log.head.committed });
   let closed = false;
@@ -111,6 +139,7 @@ export async function startEmbeddedEventStore(opts: EmbeddedEventStoreOptions): 
       // Read loops still running notice the abort at their next step.
       await new Promise((r) => setImmediate(r));
       await log.close();
+      await lock.release();
       logger.info('embedded event store stopped', { port });
     },
   };

@@ -1,6 +1,7 @@
 // Conversions between the wire messages and the storage engine's terms, and
 // the gRPC errors the client recognises (status code + `exception` trailer).
 import { Metadata, status, type ServiceError } from '@grpc/grpc-js';
+import { CorruptRecord } from '../storage/records';
 import { sharedPb } from './proto';
 import { Expected, InvalidArgument, MaxAppendSizeExceeded, StreamDeleted, WrongExpectedVersion } from '../storage/errors';
 
@@ -85,6 +86,10 @@ export function toServiceError(err: unknown, stream?: string): ServiceError {
   }
   if (err instanceof InvalidArgument) {
     return serviceError(status.INVALID_ARGUMENT, err.message, stream ? { 'stream-name': stream } : {});
+  }
+  if (err instanceof CorruptRecord) {
+    // Not retryable: the bytes on disk stay damaged until the store is restored or repaired.
+    return serviceError(status.DATA_LOSS, err.message, { exception: 'data-loss', position: err.position.toString() });
   }
   const message = err instanceof Error ? err.message : String(err);
   return serviceError(status.INTERNAL, message, {});

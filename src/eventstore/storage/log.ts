@@ -18,9 +18,19 @@
 // top of a failed one fail too instead of leaving a gap; and once the last
 // write of a touched stream has settled, its cached state is dropped and read
 // again from disk (and the next position from the log's last key).
+//
+// Integrity (./datafile.ts, ./marker.ts, ./verify.ts): before LMDB maps the
+// data file its meta pages and size are checked, after it the first and last
+// records are read back through their checksums; a damaged store throws
+// StoreDamaged instead of opening. Every record read later is checked too.
 import { open, type Database, type RootDatabase } from 'lmdb';
-import { mkdirSync } from 'node:fs';
-import { decodeHeader, decodeRecord, encodeRecord, RecordClock, type StoredRecord } from './records';
+import { mkdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { CorruptRecord, decodeHeader, decodeRecord, encodeRecord, RecordClock, TOMBSTONE_REVISION, type StoredRecord } from './records';
+import { checkDataFile, DATA_FILE } from './datafile';
+import { StoreDamaged } from './damage';
+import { newMarker, readMarker, writeMarker, type StoreMarker } from './marker';
+import { verifyEnds } from './verify';
 import { Expected, InvalidArgument, MaxAppendSizeExceeded, StreamDeleted, WrongExpectedVersion } from './errors';
 import { applyMetadata, EMPTY_STREAM, exists, type StreamState } from './streamstate';
 import { HeadWatcher } from './head';
@@ -39,14 +49,23 @@ export interface WriteResult {
   position: bigint;
 }
 
-export const TOMBSTONE_REVISION = 9223372036854775807n; // EventStoreDB's long.MaxValue
+export { TOMBSTONE_REVISION } from './records';
 const METASTREAM_PREFIX = '$$';
 
 export interface EventLogOptions {
   maxAppendSize: number;
   /** The time events are recorded at (epoch ms); the system clock unless a test moves time on. */
   now?: () => number;
+  /** Open for reading only (verification and backups beside a running owner): nothing is created or written. */
+  readOnly?: boolean;
+  /** Skip the check of the first and last records at open: only repair, which reads a damaged log record by record. */
+  skipEndsCheck?: boolean;
+  /** Told once per position of each damaged record a read meets (the read then fails with CorruptRecord). */
+  onCorrupt?: (err: CorruptRecord) => void;
 }
+
+/** How often the owner records the data file's size in the marker (it never shrinks; see ./marker.ts). */
+const MARKER_REFRESH_MS = 30_000;
 
 export class EventLog {
   private readonly root: RootDatabase;
@@ -67,16 +86,130 @@ export class EventLog {
   /** When records are created, and the maxAge cut-off of reads. */
   readonly clock: RecordClock;
 
-  constructor(dir: string, readonly options: EventLogOptions) {
-    mkdirSync(dir, { recursive: true });
-    this.root = open({ path: dir, maxDbs: 8, mapSize: 2 * 1024 ** 3 });
+  private marker: StoreMarker | undefined;
+  private readonly markerTimer: NodeJS.Timeout | undefined;
+  private readonly reportedCorrupt = new Set<bigint>();
+
+  /** Opens the store in `dir`; StoreDamaged when its files are damaged (see the top of the file). */
+  constructor(
+    readonly dir: string,
+    readonly options: EventLogOptions,
+  ) {
+    const readOnly = options.readOnly === true;
+    if (!readOnly) mkdirSync(dir, { recursive: true });
+    const marker = readMarker(dir);
+    const bytes = checkDataFile(dir, marker);
+    this.root = openEnvironment(dir, readOnly);
     this.log = this.root.openDB<Buffer, number>('log', { encoding: 'binary' });
     this.streams = this.root.openDB<StreamState, string>('streams', { encoding: 'msgpack' });
     this.index = this.root.openDB<number, [string, number]>('index', { encoding: 'msgpack' });
+    try {
+      if (options.skipEndsCheck !== true) verifyEnds(this);
+    } catch (err) {
+      void this.root.close();
+      throw err instanceof CorruptRecord ? new StoreDamaged(dir, err.message) : err;
+    }
     const last = this.lastPositionOnDisk();
     this.nextPosition = last + 1;
     this.head = new HeadWatcher(BigInt(last));
     this.clock = new RecordClock(options.now);
+    if (!readOnly) {
+      this.marker = marker ?? newMarker(bytes);
+      this.refreshMarker();
+      this.markerTimer = setInterval(() => this.refreshMarker(), MARKER_REFRESH_MS).unref();
+    }
+  }
+
+  /** Records the data file's size in the marker when it grew (never shrinks it). */
+  private refreshMarker(): void {
+    if (!this.marker) return;
+    let bytes: number;
+    try {
+      bytes = statSync(path.join(this.dir, DATA_FILE)).size;
+    } catch {
+      return;
+    }
+    if (this.markerWritten && bytes <= this.marker.dataFileBytes) return;
+    this.marker = { ...this.marker, dataFileBytes: Math.max(bytes, this.marker.dataFileBytes) };
+    try {
+      writeMarker(this.dir, this.marker);
+      this.markerWritten = true;
+    } catch {
+      // A full disk: the previous marker stays, which only makes the check weaker. The next refresh tries again.
+    }
+  }
+
+  private markerWritten = false;
+
+  /** Raw records of the log from `from` (inclusive), forwards or backwards, for verification. */
+  rawRecords(from: number, direction: 'forwards' | 'backwards', limit?: number): Iterable<{ key: number; value: Buffer }> {
+    this.assertOpen();
+    return direction === 'forwards'
+      ? this.log.getRange({ start: from, ...(limit === undefined ? {} : { limit }) })
+      : this.log.getRange({ start: from, end: 0, reverse: true, ...(limit === undefined ? {} : { limit }) });
+  }
+
+  /** The position the index holds for a stream's revision. */
+  indexedPosition(stream: string, revision: number): number | undefined {
+    return this.index.get([stream, revision]);
+  }
+
+  /**
+   * Repair only (./repair.ts): writes sound records of another log as they
+   * were (positions, revisions, bytes) into this one, which must hold
+   * nothing at or after their positions, and folds the streams' states and
+   * index as appends would have.
+   */
+  async importRecords(records: ReadonlyArray<{ position: number; raw: Buffer; rec: StoredRecord }>): Promise<void> {
+    if (records.length === 0) return;
+    const touched = new Map<string, StreamState>();
+    const stateOf = (stream: string): StreamState => touched.get(stream) ?? this.state(stream);
+    await this.root.transaction(() => {
+      for (const { position, raw, rec } of records) {
+        void this.log.put(position, raw);
+        const s = stateOf(rec.stream);
+        if (rec.revision === TOMBSTONE_REVISION) {
+          touched.set(rec.stream, { ...s, tombstoned: true });
+          continue;
+        }
+        void this.index.put([rec.stream, Number(rec.revision)], position);
+        touched.set(rec.stream, { ...s, last: Math.max(s.last, Number(rec.revision)) });
+        if (rec.stream.startsWith(METASTREAM_PREFIX) && rec.type === '$metadata') {
+          const target = rec.stream.slice(METASTREAM_PREFIX.length);
+          touched.set(target, applyMetadata(stateOf(target), parseJsonOrEmpty(extractData(rec.proto))));
+        }
+      }
+      for (const [stream, state] of touched) void this.streams.put(stream, state);
+    });
+    await this.root.flushed;
+    for (const [stream, state] of touched) this.cache.set(stream, state);
+    const last = records[records.length - 1]?.position ?? 0;
+    this.nextPosition = Math.max(this.nextPosition, last + 1);
+    this.head.advance(BigInt(last));
+  }
+
+  /** A consistent copy of the store's data file into `dir` (LMDB's copy, from one read transaction), while appends go on. */
+  async backup(dir: string): Promise<void> {
+    this.assertOpen();
+    await this.root.backup(dir, false);
+  }
+
+  /** How many records the log holds. */
+  recordCount(): number {
+    return this.log.getCount();
+  }
+
+  /** A record read from disk, checked; CorruptRecord (reported once per position) when its bytes are damaged. */
+  private decode(position: number, raw: Buffer): StoredRecord {
+    try {
+      return decodeRecord(BigInt(position), raw);
+    } catch (err) {
+      if (err instanceof CorruptRecord && !this.reportedCorrupt.has(err.position)) {
+        this.reportedCorrupt.add(err.position);
+        this.options.onCorrupt?.(err);
+      }
+      throw err;
+    }
   }
 
   private lastPositionOnDisk(): number {
@@ -172,7 +305,7 @@ export class EventLog {
     const pos = this.index.get([METASTREAM_PREFIX + stream, ms.last]);
     const raw = pos === undefined ? undefined : this.log.get(pos);
     if (!raw) return {};
-    const rec = decodeRecord(BigInt(pos ?? 0), raw);
+    const rec = this.decode(pos ?? 0, raw);
     try {
       const parsed: unknown = JSON.parse(extractData(rec.proto).toString('utf8'));
       return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
@@ -296,13 +429,7 @@ export class EventLog {
     const last = [...events].reverse().find((e) => e.type === '$metadata');
     if (!last) return undefined;
     const target = stream.slice(METASTREAM_PREFIX.length);
-    let json: unknown;
-    try {
-      json = JSON.parse(Buffer.from(last.data).toString('utf8'));
-    } catch {
-      json = {};
-    }
-    return { stream: target, state: applyMetadata(this.state(target), json) };
+    return { stream: target, state: applyMetadata(this.state(target), parseJsonOrEmpty(Buffer.from(last.data))) };
   }
 
   /**
@@ -320,7 +447,7 @@ export class EventLog {
     for (let i = 0; i < n; i++) {
       const p = this.index.get([stream, start + i]);
       const raw = p === undefined ? undefined : this.log.get(p);
-      if (p === undefined || !raw || decodeHeader(raw).id !== events[i]?.id) return undefined;
+      if (p === undefined || !raw || decodeHeader(BigInt(p), raw).id !== events[i]?.id) return undefined;
       lastPos = p;
     }
     return { revision: BigInt(start + n - 1), position: BigInt(lastPos) };
@@ -336,7 +463,7 @@ export class EventLog {
     const out: StoredRecord[] = [];
     for (const { value } of range) {
       const raw = this.log.get(value);
-      if (raw) out.push(decodeRecord(BigInt(value), raw));
+      if (raw) out.push(this.decode(value, raw));
     }
     return out;
   }
@@ -350,7 +477,7 @@ export class EventLog {
         ? this.log.getRange({ start: Number(from), end: head + 1, limit })
         : this.log.getRange({ start: Number(from) - 1, end: 0, reverse: true, limit });
     const out: StoredRecord[] = [];
-    for (const { key, value } of range) out.push(decodeRecord(BigInt(key), value));
+    for (const { key, value } of range) out.push(this.decode(key, value));
     return out;
   }
 
@@ -359,12 +486,33 @@ export class EventLog {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearInterval(this.markerTimer);
     await this.root.flushed;
+    this.refreshMarker();
     await this.root.close();
   }
 
   private assertOpen(): void {
     if (this.closed) throw new Error('event log is closed');
+  }
+}
+
+function parseJsonOrEmpty(bytes: Buffer): unknown {
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return {};
+  }
+}
+
+/** LMDB's environment in `dir`; a refusal of LMDB's (its own checks of the file) as StoreDamaged. */
+function openEnvironment(dir: string, readOnly: boolean): RootDatabase {
+  try {
+    return open({ path: dir, maxDbs: 8, mapSize: 2 * 1024 ** 3, ...(readOnly ? { readOnly: true } : {}) });
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    if (/MDB_(INVALID|CORRUPTED|VERSION_MISMATCH|PAGE_NOTFOUND|BAD_)/.test(message)) throw new StoreDamaged(dir, `LMDB refused ${DATA_FILE}: ${message}`);
+    throw err;
   }
 }
 

@@ -1,6 +1,13 @@
 // Layout of one stored event. The value kept in the log is a small header
 // (what filters, idempotency checks and stream reads need without parsing
 // protobuf) followed by the ready-to-send protobuf RecordedEvent.
+//
+// Format 2 (written now): u8 2, u32 LE CRC-32, then the header and the
+// protobuf. The CRC covers the record's position (u64 LE) and every byte
+// after the checksum, so a damaged record, and a sound record found at
+// another position, are both refused on read (CorruptRecord). Format 1
+// (stores written before checksums) has no checksum and is read as it is.
+import { crc32 } from 'node:zlib';
 import { bigVarintSize, lenFieldSize, ProtoBuffer } from './protowriter';
 
 export interface NewRecord {
@@ -28,7 +35,37 @@ export interface StoredRecord extends RecordHeader {
   proto: Buffer; // encoded ReadResp.ReadEvent.RecordedEvent
 }
 
-const FORMAT = 1;
+/** The revision of a tombstone record, EventStoreDB's long.MaxValue. */
+export const TOMBSTONE_REVISION = 9223372036854775807n;
+
+const FORMAT_UNCHECKED = 1;
+const FORMAT = 2;
+const CRC_OFFSET = 1;
+const BODY_OFFSET = 5;
+
+/** A stored record that fails its checksum or cannot be parsed: the bytes on disk are damaged. */
+export class CorruptRecord extends Error {
+  constructor(
+    readonly position: bigint,
+    readonly reason: string,
+  ) {
+    super(`the event log is damaged at position ${position}: ${reason}`);
+    this.name = 'CorruptRecord';
+  }
+}
+
+// One scratch buffer for the position's bytes: reads check every record, an allocation each would show.
+const positionBytes = Buffer.alloc(8);
+
+function positionCrc(position: bigint): number {
+  positionBytes.writeBigUInt64LE(position);
+  return crc32(positionBytes);
+}
+
+/** The checksum format 2 stores for `body` (the bytes after the checksum) at `position`. */
+function recordCrc(position: bigint, body: Uint8Array): number {
+  return crc32(body, positionCrc(position));
+}
 
 function strField(field: number, len: number): number {
   return lenFieldSize(field, len);
@@ -59,10 +96,10 @@ export function encodeRecord(r: NewRecord): Buffer {
     lenFieldSize(6, e1) + lenFieldSize(6, e2) + lenFieldSize(6, e3) +
     (r.metadata.length > 0 ? lenFieldSize(7, r.metadata.length) : 0) +
     (r.data.length > 0 ? lenFieldSize(8, r.data.length) : 0);
-  const headLen = 1 + 4 + streamLen + 2 + typeLen + 1 + idLen + 8 + 8;
+  const headLen = BODY_OFFSET + 4 + streamLen + 2 + typeLen + 1 + idLen + 8 + 8;
   const buf = Buffer.allocUnsafe(headLen + protoLen);
-  let o = buf.writeUInt8(FORMAT, 0);
-  o = buf.writeUInt32LE(streamLen, o);
+  buf.writeUInt8(FORMAT, 0);
+  let o = buf.writeUInt32LE(streamLen, BODY_OFFSET);
   o += buf.write(r.stream, o, streamLen, 'utf8');
   o = buf.writeUInt16LE(typeLen, o);
   o += buf.write(r.type, o, typeLen, 'utf8');
@@ -80,13 +117,42 @@ export function encodeRecord(r: NewRecord): Buffer {
   if (r.metadata.length > 0) w.bytes(7, r.metadata);
   if (r.data.length > 0) w.bytes(8, r.data);
   if (w.offset !== protoLen) throw new Error(`record size mismatch ${w.offset} != ${protoLen}`);
+  buf.writeUInt32LE(recordCrc(r.position, buf.subarray(BODY_OFFSET)), CRC_OFFSET);
   return buf;
 }
 
-export function decodeHeader(buf: Uint8Array): RecordHeader & { protoOffset: number } {
-  const b = Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.length);
-  if (b.readUInt8(0) !== FORMAT) throw new Error(`unknown record format ${b.readUInt8(0)}`);
-  let o = 1;
+/** The record's format, after checking its checksum (format 2) at `position`. */
+function checkedFormat(position: bigint, b: Buffer): number {
+  if (b.length === 0) throw new CorruptRecord(position, 'the record is empty');
+  const format = b[0];
+  if (format === FORMAT_UNCHECKED) return format;
+  if (format !== FORMAT) throw new CorruptRecord(position, `unknown record format ${format}`);
+  if (b.length < BODY_OFFSET) throw new CorruptRecord(position, 'the record is cut short');
+  if (b.readUInt32LE(CRC_OFFSET) !== recordCrc(position, b.subarray(BODY_OFFSET))) throw new CorruptRecord(position, 'checksum mismatch');
+  return format;
+}
+
+/** The header of the record stored at `position`; CorruptRecord when its bytes are damaged. */
+export function decodeHeader(position: bigint, buf: Uint8Array): RecordHeader & { protoOffset: number } {
+  return decodeBufferHeader(position, asBuffer(buf));
+}
+
+function asBuffer(buf: Uint8Array): Buffer {
+  return Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.length);
+}
+
+function decodeBufferHeader(position: bigint, b: Buffer): RecordHeader & { protoOffset: number } {
+  const format = checkedFormat(position, b);
+  try {
+    return parseHeader(b, format === FORMAT ? BODY_OFFSET : 1);
+  } catch (err) {
+    // Only a format-1 record (no checksum) can get here with damaged bytes.
+    throw new CorruptRecord(position, err instanceof Error ? err.message : String(err));
+  }
+}
+
+function parseHeader(b: Buffer, start: number): RecordHeader & { protoOffset: number } {
+  let o = start;
   const sl = b.readUInt32LE(o);
   o += 4;
   const stream = b.toString('utf8', o, o + sl);
@@ -103,13 +169,14 @@ export function decodeHeader(buf: Uint8Array): RecordHeader & { protoOffset: num
   o += 8;
   const createdTicks = b.readBigUInt64LE(o);
   o += 8;
+  if (o > b.length) throw new RangeError('the header runs past the end of the record');
   return { stream, type, id, revision, createdTicks, protoOffset: o };
 }
 
 export function decodeRecord(position: bigint, buf: Uint8Array): StoredRecord {
-  const h = decodeHeader(buf);
-  const b = Buffer.from(buf.buffer, buf.byteOffset, buf.length);
-  return { ...h, position, proto: b.subarray(h.protoOffset) };
+  const b = asBuffer(buf);
+  const h = decodeBufferHeader(position, b);
+  return { stream: h.stream, type: h.type, id: h.id, revision: h.revision, createdTicks: h.createdTicks, position, proto: b.subarray(h.protoOffset) };
 }
 
 const TICKS_PER_MS = 10_000n;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { decodeRecord, encodeRecord, RecordClock, type NewRecord } from '../../../src/eventstore/storage/records';
+import { CorruptRecord, decodeHeader, decodeRecord, encodeRecord, RecordClock, type NewRecord } from '../../../src/eventstore/storage/records';
 import { streamsPb } from '../../../src/eventstore/grpc/proto';
 import { eventResp } from '../../../src/eventstore/grpc/readresp';
 
@@ -39,14 +39,14 @@ describe('stored records', () => {
   });
 
   it('encode empty data and metadata as absent fields', () => {
-    const rec = decodeRecord(1n, encodeRecord({ ...base, data: new Uint8Array(), metadata: new Uint8Array() }));
+    const rec = decodeRecord(base.position, encodeRecord({ ...base, data: new Uint8Array(), metadata: new Uint8Array() }));
     const ev = streamsPb.ReadResp.ReadEvent.RecordedEvent.deserializeBinary(rec.proto);
     expect(ev.getData_asU8().length).to.equal(0);
     expect(ev.getCustomMetadata_asU8().length).to.equal(0);
   });
 
   it('support the tombstone revision (2^63-1)', () => {
-    const rec = decodeRecord(1n, encodeRecord({ ...base, revision: 9223372036854775807n }));
+    const rec = decodeRecord(base.position, encodeRecord({ ...base, revision: 9223372036854775807n }));
     const ev = streamsPb.ReadResp.ReadEvent.RecordedEvent.deserializeBinary(rec.proto);
     expect(ev.getStreamRevision()).to.equal('9223372036854775807');
   });
@@ -57,6 +57,40 @@ describe('stored records', () => {
     expect(resp.hasEvent()).to.equal(true);
     expect(resp.getEvent()?.getCommitPosition()).to.equal('123456789012');
     expect(resp.getEvent()?.getEvent()?.getId()?.getString()).to.equal(base.id);
+  });
+
+  it('refuse any changed byte as damaged, naming the position', () => {
+    const good = encodeRecord(base);
+    const missed: number[] = [];
+    for (let i = 0; i < good.length; i++) {
+      const bad = Buffer.from(good);
+      bad[i] = (bad[i] ?? 0) ^ 0x10;
+      try {
+        decodeRecord(base.position, bad);
+        missed.push(i);
+      } catch (err) {
+        if (!(err instanceof CorruptRecord) || err.position !== base.position) missed.push(i);
+      }
+    }
+    expect(missed, 'bytes whose change went unnoticed').to.deep.equal([]);
+  });
+
+  it('refuse a sound record found at another position', () => {
+    expect(() => decodeRecord(base.position + 1n, encodeRecord(base))).to.throw(CorruptRecord, /checksum mismatch/);
+  });
+
+  it('refuse cut-short and empty records as damaged', () => {
+    const good = encodeRecord(base);
+    expect(() => decodeRecord(base.position, good.subarray(0, 3))).to.throw(CorruptRecord, /cut short/);
+    expect(() => decodeRecord(base.position, Buffer.alloc(0))).to.throw(CorruptRecord, /empty/);
+  });
+
+  it('still read records written before checksums (format 1), and refuse them when their header is cut short', () => {
+    const current = encodeRecord(base);
+    // Format 1 is format 2 without the checksum: the format byte, then the same header and protobuf.
+    const legacy = Buffer.concat([Buffer.from([1]), current.subarray(5)]);
+    expect(decodeRecord(7n, legacy)).to.include({ stream: base.stream, id: base.id, revision: 41n, position: 7n });
+    expect(() => decodeHeader(7n, legacy.subarray(0, 12))).to.throw(CorruptRecord, /position 7/);
   });
 
   it('give strictly increasing creation ticks, from the system clock by default', () => {
