@@ -13,10 +13,10 @@ export interface ChildResult {
   timedOut: boolean;
 }
 
-export async function runTsScript(script: string, args: string[], timeoutMs: number): Promise<ChildResult> {
+export async function runTsScript(script: string, args: string[], timeoutMs: number, env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent' }): Promise<ChildResult> {
   const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(REPO_ROOT, script), ...args], {
     cwd: REPO_ROOT,
-    env: { ...process.env, LOG_LEVEL: 'silent' },
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

@@ -199,6 +199,21 @@ export class EventLog {
     return this.log.getCount();
   }
 
+  /**
+   * Adds the record to a read's chunk; false at a damaged one when the chunk
+   * already holds records: they are answered first, and the next read, which
+   * starts at the damaged record, fails with CorruptRecord.
+   */
+  private pushSound(out: StoredRecord[], position: number, raw: Buffer): boolean {
+    try {
+      out.push(this.decode(position, raw));
+      return true;
+    } catch (err) {
+      if (err instanceof CorruptRecord && out.length > 0) return false;
+      throw err;
+    }
+  }
+
   /** A record read from disk, checked; CorruptRecord (reported once per position) when its bytes are damaged. */
   private decode(position: number, raw: Buffer): StoredRecord {
     try {
@@ -463,7 +478,7 @@ export class EventLog {
     const out: StoredRecord[] = [];
     for (const { value } of range) {
       const raw = this.log.get(value);
-      if (raw) out.push(this.decode(value, raw));
+      if (raw && !this.pushSound(out, value, raw)) break;
     }
     return out;
   }
@@ -477,7 +492,7 @@ export class EventLog {
         ? this.log.getRange({ start: Number(from), end: head + 1, limit })
         : this.log.getRange({ start: Number(from) - 1, end: 0, reverse: true, limit });
     const out: StoredRecord[] = [];
-    for (const { key, value } of range) out.push(this.decode(key, value));
+    for (const { key, value } of range) if (!this.pushSound(out, key, value)) break;
     return out;
   }
 
