@@ -15,6 +15,9 @@ import { ENGINE_STREAM, itemEvents } from '../../src/engine/events';
 import type { ItemChange } from '../../src/engine';
 import { CURRENT_FILE, PREVIOUS_FILE, readSnapshots } from '../../src/engine/snapshot-store';
 import { startTestApp, waitForCaughtUp, type TestApp } from '../support/app';
+import { readLockHolder } from '../../src/core/dir-lock';
+import { startEngineWorker } from '../../src/engine/worker';
+import { silent } from '../support/logger';
 import { agentSide, type AgentSide } from '../readerdefinitions/e2e-support';
 import { epc, postReport, startInventoryJob, type RunningJob } from './e2e-support';
 import { sleep, waitForValue } from '../support/wait';
@@ -106,5 +109,23 @@ describe('item engine snapshots across a restart (role engine)', function () {
     // The engine wrote a fresh snapshot after its first append.
     const [newest] = await readSnapshots(snapshotDir);
     expect(newest?.ok).to.equal(true);
+  });
+
+  it('a second engine on the same snapshot directory waits for the one that holds it, and never runs meanwhile', async () => {
+    expect(readLockHolder(snapshotDir).pid, 'the running engine holds its snapshot directory').to.equal(process.pid);
+    const s = side ?? (side = await agentSide(app));
+    const warnings: Array<{ msg: string; fields: unknown }> = [];
+    const logger = { ...silent, warn: (msg: string, fields?: unknown) => warnings.push({ msg, fields }), child: () => logger };
+    const second = startEngineWorker({ client: s.deps.client, readModel: s.deps.readModel, logger, retryMs: 100, snapshots: { dir: snapshotDir, everyChanges: 1, everyMs: 0 } });
+    try {
+      await waitForValue('the second engine to be told', async () => warnings.length, (n) => n > 0, { timeoutMs: 10_000 });
+      await sleep(500);
+      expect(second.runs, 'runs of the second engine while the first holds the directory').to.equal(0);
+      expect(warnings).to.have.length(1);
+      expect(warnings[0]).to.deep.include({ msg: 'engine snapshot directory held by another process; waiting' });
+    } finally {
+      await second.stop();
+    }
+    expect(readLockHolder(snapshotDir).pid, 'the first engine still holds it').to.equal(process.pid);
   });
 });
