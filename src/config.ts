@@ -78,7 +78,7 @@ export interface Config {
   readonly adminPassword: string | undefined;
   /** PAGE_MARKER_KEY: signs page markers (src/core/paging.ts); unset = a random key per process, so markers work only on the api process that issued them. */
   readonly pageMarkerKey: string | undefined;
-  /** READER_SECRET_KEY (base64, 32 bytes): seals IoT reader passwords; unset: a key file in DATA_DIR (src/core/secret-box.ts). */
+  /** READER_SECRET_KEY (base64, 32 bytes): seals the secrets tagtrail presents to others (IoT reader passwords, EPCIS credentials, SNMP community); unset: a key file in DATA_DIR (src/core/secret-box.ts). */
   readonly readerSecretKey: string | undefined;
   /** Item engine state snapshots, kept under DATA_DIR/engine-snapshots (docs/item-processing.md, "Snapshots"). */
   readonly engineSnapshots: {

@@ -6,10 +6,13 @@ const SHOWN = '***';
 
 /**
  * Field names whose values are secrets wherever they appear in a log line:
- * credentials (Authorization, Cookie), passwords, tokens, agent secrets.
- * `tokenId` and `tokenSha256` are not secrets and do not match.
+ * credentials (Authorization, Cookie), passwords, tokens, agent secrets, the
+ * EPCIS repositories' bearer tokens and the SNMP community. `tokenId`,
+ * `tokenSha256` and the write-only fields' `...Set` flags are not secrets and
+ * do not match.
  */
-const SECRET_FIELD = /^(authorization|proxy-authorization|cookie|set-cookie|password|passwordhash|newpassword|token|secret|agentsecret|apikey|api_key)$/i;
+const SECRET_FIELD =
+  /^(authorization|proxy-authorization|cookie|set-cookie|password|passwordhash|newpassword|token|bearertoken|secret|agentsecret|apikey|api_key|community|communityname|credential|credentials|privatekey)$/i;
 
 export const isSecretField = (name: string): boolean => SECRET_FIELD.test(name);
 

@@ -1,9 +1,11 @@
-// Secrets tagtrail must present to someone else in clear (the password of an
-// Impinj IoT reader: HTTP Basic), so they cannot be hashed like our own
-// users' passwords and agent secrets. They are stored sealed (AES-256-GCM)
-// with a key that is never in the event log nor in Redis: READER_SECRET_KEY
-// (32 bytes, base64) when set, else a key file in DATA_DIR created on first
-// start (docs/readers.md, "The IoT password is write-only").
+// Secrets tagtrail must present to someone else in clear, so they cannot be
+// hashed like our own users' passwords and agent secrets: the password of an
+// Impinj IoT reader (HTTP Basic), the credentials of an EPCIS repository
+// (HTTP Basic or a bearer token) and the SNMP community. They are stored
+// sealed (AES-256-GCM) with a key that is never in the event log nor in
+// Redis: READER_SECRET_KEY (32 bytes, base64) when set, else a key file in
+// DATA_DIR created on first start (docs/operations.md, "Secrets tagtrail
+// presents to others").
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -16,8 +18,19 @@ export const SECRET_KEY_FILE = 'reader-secret.key';
 export interface SecretBox {
   /** The sealed form of `clear` (a fresh IV each time). */
   seal(clear: string): string;
-  /** The clear secret of a sealed one; a value stored before sealing existed is returned as it is. */
+  /**
+   * The clear secret of a sealed one; a value stored before sealing existed is returned as it is.
+   * Throws a SecretUnusable when it was sealed with another key (or altered).
+   */
   open(stored: string): string;
+}
+
+/** A sealed secret this process cannot open: another key sealed it, or it was altered. */
+export class SecretUnusable extends Error {
+  override name = 'SecretUnusable';
+  constructor() {
+    super('a stored secret cannot be opened with this process\'s secret key (READER_SECRET_KEY or DATA_DIR/reader-secret.key): give every process the same key, or set the secret again');
+  }
 }
 
 export const isSealed = (stored: string): boolean => stored.startsWith(PREFIX);
@@ -34,17 +47,22 @@ export function secretBox(key: Buffer): SecretBox {
     open(stored) {
       if (!isSealed(stored)) return stored;
       const raw = Buffer.from(stored.slice(PREFIX.length), 'base64url');
-      const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, IV_BYTES));
-      decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-      return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+      try {
+        const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, IV_BYTES));
+        decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+        return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+      } catch {
+        throw new SecretUnusable();
+      }
     },
   };
 }
 
 /**
  * The key: `configured` (base64 of 32 bytes) when given, else `<dataDir>/reader-secret.key`,
- * written (mode 0600) by the first process that needs it. Every process that writes reader
- * definitions or calls readers must see the same key: share DATA_DIR or set READER_SECRET_KEY.
+ * written (mode 0600) by the first process that needs it. Every process that stores or sends
+ * these secrets (roles api, readers, relay) must see the same key: share DATA_DIR or set
+ * READER_SECRET_KEY.
  */
 export function loadSecretKey(dataDir: string, configured: string | undefined): Buffer {
   if (configured !== undefined) {

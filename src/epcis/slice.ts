@@ -9,6 +9,7 @@ import { nameSchema } from '../core/codecs';
 import { badRequest } from '../core/http/errors';
 import type { RouteParam, RouteTable } from '../core/http/routes';
 import { addNamedResourceRoutes, type NamedResourceApi } from '../core/resource/routes';
+import type { SecretBox } from '../core/secret-box';
 import type { AppDeps, Slice } from '../slice';
 import { MAX_PAGE_SIZE } from '../core/paging';
 import { facilityKind } from '../facilities';
@@ -20,8 +21,8 @@ import { DEFAULT_PER_PAGE, parseEpcisQuery } from './query';
 import { epcisQueryDocumentSchema, locationBodySchema, locationResponseSchema } from './schema';
 import { startEpcisCapture } from './capture/capture';
 import {
-  epcisRepositoryKind, RepositoryBody, repositoryBodySchema, repositoryProblem, repositoryResponse, repositoryResponseSchema, storedRepository,
-  type EpcisRepository,
+  epcisRepositoryKind, RepositoryBody, repositoryBodySchema, repositoryProblem, repositoryResponse, repositoryResponseSchema, sealRepositoryCredentials,
+  storedRepository, type EpcisRepository,
 } from './capture/repository';
 
 /** Identifiers nobody configured are URLs under this base (EPCIS_LOCATION_BASE_URL). */
@@ -40,8 +41,8 @@ const p = (name: string, description: string, schema: Record<string, unknown> = 
 /** JSON-LD unless the client asks for plain JSON (both are EPCIS 2.0 JSON bindings; the body is the same). */
 const mediaTypeOf = (ctx: Context): string => (ctx.accepts('application/ld+json', 'application/json') === 'application/json' ? 'application/json' : 'application/ld+json');
 
-/** The EPCIS repositories capture pushes to: a named configuration resource. */
-const REPOSITORY_API: NamedResourceApi<EpcisRepository, RepositoryBody, null> = {
+/** The EPCIS repositories capture pushes to: a named configuration resource, its credentials sealed with `secrets`. */
+const repositoryApi = (secrets: SecretBox): NamedResourceApi<EpcisRepository, RepositoryBody, null> => ({
   kind: epcisRepositoryKind,
   base: '/configuration/v1/epcisRepositories',
   param: 'repositoryName',
@@ -52,6 +53,7 @@ const REPOSITORY_API: NamedResourceApi<EpcisRepository, RepositoryBody, null> = 
   bodySchema: { ...repositoryBodySchema, properties: { ...repositoryBodySchema.properties, name: nameSchema('the repository') } },
   responseSchema: repositoryResponseSchema,
   nameOf: (b) => b.name,
+  sealSecrets: (b) => sealRepositoryCredentials(b, secrets),
   context: async () => null,
   validate: (b, _ctx, existing) => {
     const stored = storedRepository(b, existing);
@@ -59,7 +61,7 @@ const REPOSITORY_API: NamedResourceApi<EpcisRepository, RepositoryBody, null> = 
     return problem === undefined ? right(stored) : left(badRequest('Invalid request body', [problem]));
   },
   toResponse: repositoryResponse,
-};
+});
 
 /** The EPCIS location identifiers of each facility: a named configuration resource. */
 const LOCATION_API: NamedResourceApi<EpcisLocation, EpcisLocationBody, ReadonlySet<string>> = {
@@ -127,11 +129,11 @@ export const epcisSlice: Slice = {
     if (!hasRole({ roles }, 'relay')) return undefined;
     return startEpcisCapture({
       client: deps.client, redis: deps.redis, keys: deps.keys, logger: deps.logger.child('epcis-capture'), readModel: deps.readModel,
-      locationBaseUrl: deps.epcis?.locationBaseUrl ?? DEFAULT_LOCATION_BASE,
+      locationBaseUrl: deps.epcis?.locationBaseUrl ?? DEFAULT_LOCATION_BASE, secrets: deps.secrets,
     });
   },
   register(table, deps) {
-    addNamedResourceRoutes(table, deps, REPOSITORY_API);
+    addNamedResourceRoutes(table, deps, repositoryApi(deps.secrets));
     addNamedResourceRoutes(table, deps, LOCATION_API);
     registerEventsQuery(table, deps);
   },

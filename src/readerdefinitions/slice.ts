@@ -128,19 +128,19 @@ export const readerDefinitionsSlice: Slice = {
       bodySchema: readerDefinitionBodySchema,
       responseSchema: readerDefinitionResponseSchema,
       nameOf: (b) => b.name,
+      // The IoT password is stored sealed: never in clear in the log or the read model.
+      sealSecrets: (body) => sealConnectionPassword(body, deps.secrets),
       context: async () => {
         const [facilities, states] = await Promise.all([deps.readModel.list(facilityKind), features.all()]);
         return { facilityNames: facilities.map((f) => f.name), features: states };
       },
       validate: (body, ctx, existing) => {
-        // The IoT password is stored sealed: never in clear in the log or the read model.
-        const input = sealConnectionPassword(body, deps.secrets);
         // `existing` is read from the definition's own stream, so a create of
         // an existing name reaches decideResource and is a 409 there.
         const result =
           existing === undefined
-            ? validateReaderDefinitionCreate(input, ctx.facilityNames)
-            : validateReaderDefinitionReplace(existing, input, ctx.facilityNames);
+            ? validateReaderDefinitionCreate(body, ctx.facilityNames)
+            : validateReaderDefinitionReplace(existing, body, ctx.facilityNames);
         if (isRight(result)) responses.pair(result.right, ctx.features.get(result.right.name));
         return result;
       },

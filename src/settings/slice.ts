@@ -1,12 +1,14 @@
 // SNMP settings under /configuration/v1/settings/SNMP: PUT stores the
-// settings and answers the settings in use (defaults filled in), DELETE
-// removes them, GET (an addition to the interface) shows them. Sending the traps
-// is another slice's work; it reads the settings from the config read model.
+// settings (the community sealed) and answers the settings in use (defaults
+// filled in, whether a community is set in place of it), DELETE removes
+// them, GET (an addition to the interface) shows them. Sending the traps is
+// another slice's work; it reads the settings from the config read model.
 import { right } from 'fp-ts/Either';
 import { decodeInput } from '../core/http/decode';
 import { ApiError, notFound } from '../core/http/errors';
 import type { RouteTable } from '../core/http/routes';
 import { commandMetadata, runResourceCommand, type ResourceDeps } from '../core/resource/routes';
+import type { SecretBox } from '../core/secret-box';
 import type { Slice } from '../slice';
 import { SNMP_SETTINGS_NAME, snmpSettingsKind } from './kind';
 import { SnmpSettingsBody, snmpSettingsFromBody, snmpSettingsResponse } from './snmp';
@@ -24,7 +26,7 @@ const snmpBodySchema: Record<string, unknown> = {
       required: ['type', 'communityName'],
       properties: {
         type: { type: 'string', enum: ['V2_COMMUNITY'] },
-        communityName: { type: 'string', minLength: 1 },
+        communityName: { type: 'string', minLength: 1, writeOnly: true, description: 'never returned (answers say communityNameSet); stored sealed' },
       },
     },
     trapTargetConfig: {
@@ -42,7 +44,7 @@ const snmpBodySchema: Record<string, unknown> = {
   },
 };
 
-/** The settings in use (snmpSettingsResponse): every default filled in. */
+/** The settings in use (snmpSettingsResponse): every default filled in, the community write-only. */
 const snmpSettingsSchema: Record<string, unknown> = {
   type: 'object',
   additionalProperties: false,
@@ -51,8 +53,11 @@ const snmpSettingsSchema: Record<string, unknown> = {
     authConfig: {
       type: 'object',
       additionalProperties: false,
-      required: ['type', 'communityName'],
-      properties: { type: { type: 'string', enum: ['V2_COMMUNITY'] }, communityName: { type: 'string' } },
+      required: ['type', 'communityNameSet'],
+      properties: {
+        type: { type: 'string', enum: ['V2_COMMUNITY'] },
+        communityNameSet: { type: 'boolean', description: 'whether a community is set (false after a configuration archive is restored: PUT the settings again)' },
+      },
     },
     trapTargetConfig: {
       type: 'object',
@@ -71,7 +76,7 @@ const snmpSettingsSchema: Record<string, unknown> = {
   },
 };
 
-export function registerSnmpRoutes(table: RouteTable, deps: ResourceDeps): void {
+export function registerSnmpRoutes(table: RouteTable, deps: ResourceDeps & { readonly secrets: SecretBox }): void {
   const roles = SETTINGS_ROLES;
   table.add(
     {
@@ -81,7 +86,8 @@ export function registerSnmpRoutes(table: RouteTable, deps: ResourceDeps): void 
       responses: { 200: { description: 'the settings in use (authConfig, trapTargetConfig)', schema: snmpSettingsSchema }, 400: 'invalid input' },
     },
     async (ctx) => {
-      const settings = snmpSettingsFromBody(decodeInput(SnmpSettingsBody, ctx.request.body, 'body'));
+      // Sealed before anything is decided: the log and the read model never hold the community in clear.
+      const settings = snmpSettingsFromBody(decodeInput(SnmpSettingsBody, ctx.request.body, 'body'), deps.secrets);
       const state = await runResourceCommand(
         deps,
         snmpSettingsKind,

@@ -11,9 +11,16 @@
 // - Defaults (the response shows the settings in use): port 162 (the SNMP
 //   trap port), retries 2 (the Java client's default), timeout PT5S.
 // - timeout is returned in canonical form (`PT60S` comes back as `PT1M`).
+// - The community is write-only, as the IoT reader password: it must go out
+//   in clear in every notification, so it cannot be hashed; it is stored
+//   sealed (src/core/secret-box.ts, the key outside the log and Redis),
+//   opened only by the sender, never returned (answers say
+//   `communityNameSet`), never logged nor exported (the configuration
+//   archive carries null: set the settings again after a restore).
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/Either';
 import { formatIsoDuration, parseIsoDuration } from '../core/duration';
+import type { SecretBox } from '../core/secret-box';
 import { failureReason, NonEmptyString, NonNegativeInteger, nullable } from '../readerdefinitions';
 
 export const DEFAULT_TRAP_PORT = 162;
@@ -83,18 +90,31 @@ export const TrapTargetConfig = t.type({
 });
 export type TrapTargetConfig = t.TypeOf<typeof TrapTargetConfig>;
 
-/** Stored (the data of its events) and returned as is: the settings in use. */
+/**
+ * The stored community: sealed; in clear when stored by a version before
+ * sealing (still used as it is); null when restored from a configuration
+ * archive, which never carries it (nothing can be sent until it is set again).
+ */
+const StoredAuthConfig = t.type({ type: t.literal('V2_COMMUNITY'), communityName: t.union([t.string, t.null]) }, 'StoredSnmpAuthConfig');
+
+/** Stored (the data of its events): the settings in use, the community sealed. */
 export const SnmpSettings = t.type(
-  { authConfig: SnmpAuthConfig, trapTargetConfig: nullable(TrapTargetConfig) },
+  { authConfig: StoredAuthConfig, trapTargetConfig: nullable(TrapTargetConfig) },
   'StoredSnmpSettings',
 );
 export type SnmpSettings = t.TypeOf<typeof SnmpSettings>;
 
-/** The settings in use for a decoded body: defaults filled in, nothing left undefined. */
-export function snmpSettingsFromBody(body: SnmpSettingsBody): SnmpSettings {
+/** What the interface answers: the settings in use, with whether a community is set in its place. */
+export interface SnmpSettingsResponse {
+  readonly authConfig: { readonly type: 'V2_COMMUNITY'; readonly communityNameSet: boolean };
+  readonly trapTargetConfig: TrapTargetConfig | null;
+}
+
+/** The settings in use for a decoded body: defaults filled in, nothing left undefined, the community sealed. */
+export function snmpSettingsFromBody(body: SnmpSettingsBody, secrets: SecretBox): SnmpSettings {
   const target = body.trapTargetConfig;
   return {
-    authConfig: { type: body.authConfig.type, communityName: body.authConfig.communityName },
+    authConfig: { type: body.authConfig.type, communityName: secrets.seal(body.authConfig.communityName) },
     trapTargetConfig:
       target === undefined || target === null
         ? null
@@ -108,7 +128,31 @@ export function snmpSettingsFromBody(body: SnmpSettingsBody): SnmpSettings {
   };
 }
 
-/** The PUT response. A copy, so a caller cannot reach the stored state. */
-export function snmpSettingsResponse(s: SnmpSettings): SnmpSettings {
-  return { authConfig: { ...s.authConfig }, trapTargetConfig: s.trapTargetConfig === null ? null : { ...s.trapTargetConfig } };
+/** The PUT and GET answer: never the community, only whether one is set. A copy, so a caller cannot reach the stored state. */
+export function snmpSettingsResponse(s: SnmpSettings): SnmpSettingsResponse {
+  return {
+    authConfig: { type: s.authConfig.type, communityNameSet: s.authConfig.communityName !== null },
+    trapTargetConfig: s.trapTargetConfig === null ? null : { ...s.trapTargetConfig },
+  };
+}
+
+/** The community in clear, for the notification only. Throws when none is set or it cannot be opened here. */
+export function communityOf(s: SnmpSettings, secrets: SecretBox): string {
+  if (s.authConfig.communityName === null) {
+    throw new Error('the SNMP settings have no community (restored from a configuration archive, which never carries it): PUT the settings again');
+  }
+  return secrets.open(s.authConfig.communityName);
+}
+
+/**
+ * An SNMP settings event's data without the community: what leaves tagtrail
+ * (the configuration archive). Any other data as it is.
+ */
+export function withoutCommunity(data: unknown): unknown {
+  if (typeof data !== 'object' || data === null || !('resource' in data)) return data;
+  const resource = data.resource;
+  if (typeof resource !== 'object' || resource === null || !('authConfig' in resource)) return data;
+  const auth = resource.authConfig;
+  if (typeof auth !== 'object' || auth === null) return data;
+  return { ...data, resource: { ...resource, authConfig: { ...auth, communityName: null } } };
 }

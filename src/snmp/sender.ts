@@ -7,10 +7,12 @@
 // The published interface's trap target carries timeout and retries, which only mean
 // something for INFORMs, hence both message types (docs/snmp.md).
 // One session (UDP socket) per distinct settings, reused until they change.
+// The community is stored sealed and opened only here, for the session.
 import * as snmp from 'net-snmp';
 import { isLeft } from 'fp-ts/Either';
 import { parseIsoDuration } from '../core/duration';
-import type { SnmpSettings, TrapTargetConfig } from '../settings';
+import type { SecretBox } from '../core/secret-box';
+import { communityOf, type SnmpSettings, type TrapTargetConfig } from '../settings';
 import type { SnmpNotification } from './notification';
 import { OBJECT_OIDS, type NotificationObject } from './oids';
 
@@ -34,13 +36,14 @@ export function varbindsOf(n: SnmpNotification): snmp.Varbind[] {
   }));
 }
 
-export function createNetSnmpSender(): NotificationSender {
+/** `secrets` opens the stored community; one that cannot be opened fails each send (logged by the notifier). */
+export function createNetSnmpSender(secrets: SecretBox): NotificationSender {
   let session: { key: string; session: snmp.Session } | undefined;
   const sessionFor = (settings: SnmpSettings, target: TrapTargetConfig): snmp.Session => {
     const key = JSON.stringify(settings);
     if (session?.key === key) return session.session;
     session?.session.close();
-    const s = snmp.createSession(target.host, settings.authConfig.communityName, {
+    const s = snmp.createSession(target.host, communityOf(settings, secrets), {
       version: snmp.Version2c,
       // INFORMs go to `port`, TRAPs to `trapPort`: both are the target's port.
       port: target.port,
@@ -54,11 +57,11 @@ export function createNetSnmpSender(): NotificationSender {
     return s;
   };
   return {
-    send(settings, n) {
+    async send(settings, n) {
       const target = settings.trapTargetConfig;
-      if (target === null) return Promise.resolve();
+      if (target === null) return;
       const s = sessionFor(settings, target);
-      return new Promise<void>((resolve, reject) => {
+      await new Promise<void>((resolve, reject) => {
         const done = (err: Error | null): void => (err ? reject(err) : resolve());
         if (target.messageType === 'INFORM') s.inform(n.oid, varbindsOf(n), (err) => done(err));
         else s.trap(n.oid, varbindsOf(n), (err) => done(err));

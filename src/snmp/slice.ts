@@ -13,7 +13,7 @@ export function makeSnmpSlice(): Slice {
     register: () => undefined,
     start(deps, roles) {
       if (!hasRole({ roles }, 'relay')) return undefined;
-      const sender = createNetSnmpSender();
+      const sender = createNetSnmpSender(deps.secrets);
       const logger = deps.logger.child('snmp');
       // As every read model: a checkpoint past the log's end means the log was
       // replaced; start over (isStale keeps that from flooding the manager).

@@ -13,8 +13,9 @@
 //   on this instance's broker), EPCIS repositories (their credentials are
 //   sealed with a key of this instance: configure them again after a
 //   restore), and all data (jobs, tag reports, items, health).
-// - IoT reader passwords (write-only, sealed with a key of this instance) are
-//   removed from the reader definition events: set them again after a restore.
+// - IoT reader passwords and the SNMP community (write-only, sealed with a key
+//   of this instance) are removed from the reader definition and SNMP
+//   settings events: set them again after a restore.
 // - users are exported WITH their password hashes (argon2id, never plain
 //   text): a restored instance must let its users log in. The archive is
 //   therefore as sensitive as the user database and only Admin may read it.
@@ -23,8 +24,10 @@ import { randomUUID } from 'node:crypto';
 import * as t from 'io-ts';
 import { appendEvents } from '../core/eventstore';
 import { conflict } from '../core/http/errors';
+import { streamOf, type ResourceKind } from '../core/resource/kind';
 import { FACTORY_DEFAULT_STREAMS } from '../defaults';
 import { withoutPassword } from '../readerdefinitions';
+import { SNMP_SETTINGS_NAME, snmpSettingsKind, withoutCommunity } from '../settings';
 import { idCounterStream, antennaConfigurationKind } from '../thresholds';
 
 export const CONFIGURATION_STREAM_PREFIXES = [
@@ -129,8 +132,17 @@ async function readConfiguration(client: EventStoreDBClient): Promise<{ streams:
 }
 
 export async function exportConfiguration(client: EventStoreDBClient, now: Date): Promise<ConfigurationArchive> {
-  const streams = (await readConfigurationStreams(client)).map(({ stream, events }) => ({ stream, events: stream.startsWith('readerDefinition-') ? events.map(withoutReaderPassword) : events }));
+  const streams = (await readConfigurationStreams(client)).map(({ stream, events }) => ({ stream, events: events.map((e) => withoutSecrets(stream, e)) }));
   return { format: ARCHIVE_FORMAT, version: ARCHIVE_VERSION, exportedAt: now.toISOString(), streams };
+}
+
+const SNMP_SETTINGS_STREAM = streamOf(snmpSettingsKind as ResourceKind<unknown>, SNMP_SETTINGS_NAME);
+
+/** An event as exported: without the write-only secrets (sealed with this instance's key, or in clear from older versions). */
+function withoutSecrets(stream: string, e: ArchivedStream['events'][number]): ArchivedStream['events'][number] {
+  if (stream.startsWith('readerDefinition-')) return withoutReaderPassword(e);
+  if (stream === SNMP_SETTINGS_STREAM) return { ...e, data: withoutCommunity(e.data) };
+  return e;
 }
 
 /** A reader definition event without the IoT password (write-only: never exported; set it again after a restore). */

@@ -42,7 +42,7 @@ const ADMIN_ONLY: Role[] = ['Admin'];
 const TOKEN_FOR_SELF: Role[] = ['ConfigManager', 'Admin', 'JobRunner'];
 
 const tokenSchema = { type: 'string', format: 'uuid' };
-const tokenBodySchema = { type: 'object', required: ['token'], properties: { token: tokenSchema } };
+const tokenBodySchema = { type: 'object', required: ['token'], properties: { token: { ...tokenSchema, writeOnly: true, description: 'the token, or the id listTokens shows for it' } } };
 
 async function issue(deps: AppDeps, ctx: Context, username: string): Promise<void> {
   const issuer = currentPrincipal(ctx);

@@ -34,6 +34,8 @@ const userBodySchema = (passwordRequired: boolean): Record<string, unknown> => (
       type: 'string',
       minLength: 1,
       maxLength: 1024,
+      // Stored only as an argon2id hash, never returned.
+      writeOnly: true,
       ...(passwordRequired ? {} : { nullable: true, description: 'optional when the user exists (the password is kept)' }),
     },
     roles: { type: 'array', items: roleSchema },

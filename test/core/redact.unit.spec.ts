@@ -19,6 +19,8 @@ describe('core/redact', () => {
       user: 'alice',
       headers: { Authorization: 'Basic YWxpY2U6czNjcmV0', accept: 'application/json' },
       body: [{ name: 'bob', password: 's3cret' }, { token: 'abc' }],
+      repository: { bearerToken: 'b-1', passwordSet: true, bearerTokenSet: true },
+      snmp: { authConfig: { type: 'V2_COMMUNITY', communityName: 'c-1', communityNameSet: true } },
       tokenId: 'kept',
       secret: null,
     });
@@ -26,6 +28,8 @@ describe('core/redact', () => {
       user: 'alice',
       headers: { Authorization: '***', accept: 'application/json' },
       body: [{ name: 'bob', password: '***' }, { token: '***' }],
+      repository: { bearerToken: '***', passwordSet: true, bearerTokenSet: true },
+      snmp: { authConfig: { type: 'V2_COMMUNITY', communityName: '***', communityNameSet: true } },
       tokenId: 'kept',
       secret: null,
     });

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
-import { isSealed, loadSecretKey, SECRET_KEY_FILE, secretBox } from '../../src/core/secret-box';
+import { isSealed, loadSecretKey, SECRET_KEY_FILE, secretBox, SecretUnusable } from '../../src/core/secret-box';
 
-describe('secret box (sealed reader passwords)', () => {
+describe('secret box (sealed secrets tagtrail presents to others)', () => {
   it('given a secret, when sealed, then the sealed form differs each time, hides it and opens to it', () => {
     const box = secretBox(randomBytes(32));
     const a = box.seal('impinj');
@@ -16,15 +16,15 @@ describe('secret box (sealed reader passwords)', () => {
     expect(box.open(a)).to.equal('impinj');
   });
 
-  it('given another key or a tampered value, when opened, then it throws', () => {
+  it('given another key or a tampered value, when opened, then it throws a SecretUnusable naming the key', () => {
     const sealed = secretBox(randomBytes(32)).seal('impinj');
-    expect(() => secretBox(randomBytes(32)).open(sealed)).to.throw();
+    expect(() => secretBox(randomBytes(32)).open(sealed)).to.throw(SecretUnusable, /READER_SECRET_KEY/);
     const box = secretBox(randomBytes(32));
     const mine = box.seal('impinj');
     const raw = Buffer.from(mine.slice('sealed:v1:'.length), 'base64url');
     raw[raw.length - 1] = (raw[raw.length - 1] as number) ^ 1;
     const tampered = `sealed:v1:${raw.toString('base64url')}`;
-    expect(() => box.open(tampered)).to.throw();
+    expect(() => box.open(tampered)).to.throw(SecretUnusable);
   });
 
   it('given a value stored before sealing, when opened, then it is returned as it is', () => {

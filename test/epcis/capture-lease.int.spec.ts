@@ -8,12 +8,14 @@
 // lease against its event store and Redis; the repository is a small
 // endpoint started here.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { EventStoreDBClient } from '@eventstore/db-client';
 import { expect } from 'chai';
 import { loadConfigOrThrow } from '../../src/config';
 import { connectRedis, type RedisClient } from '../../src/core/redis/connect';
 import { RedisKeys } from '../../src/core/redis/keys';
+import { secretBox } from '../../src/core/secret-box';
 import { eventIdOf } from '../../src/epcis/mapping';
 import { startEpcisCapture } from '../../src/epcis/capture/capture';
 import { ConfigReadModel } from '../../src/core/resource/readmodel';
@@ -68,7 +70,8 @@ describe('EPCIS capture lease: one process pushes; a standby takes over when it 
     const keys = new RedisKeys(app.keyPrefix);
     const capture = startEpcisCapture({
       client: client!, redis: redis!, keys, logger: recordingLogger(lines), readModel: new ConfigReadModel(redis!, keys),
-      locationBaseUrl: 'https://tagtrail.test/epcis/', checkEveryMs: 200, leaseMs: LEASE_MS,
+      // The repository has no credentials: any key serves.
+      locationBaseUrl: 'https://tagtrail.test/epcis/', checkEveryMs: 200, leaseMs: LEASE_MS, secrets: secretBox(randomBytes(32)),
     });
     captures.push(capture);
     return capture;

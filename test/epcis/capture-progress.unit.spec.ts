@@ -7,7 +7,9 @@ import type { Position } from '@eventstore/db-client';
 import { advance, chunksOf, unacknowledged, type Acknowledged } from '../../src/epcis/capture/progress';
 import { CAPTURE_BACKOFF } from '../../src/epcis/capture/push';
 import { backoffDelay } from '../../src/core/retry';
-import { authorizationOf, repositoryProblem, repositoryResponse, storedRepository } from '../../src/epcis/capture/repository';
+import { randomBytes } from 'node:crypto';
+import { isSealed, secretBox, SecretUnusable } from '../../src/core/secret-box';
+import { authorizationOf, repositoryProblem, repositoryResponse, sealRepositoryCredentials, storedRepository } from '../../src/epcis/capture/repository';
 
 const pos = (n: number): Position => ({ commit: BigInt(n), prepare: BigInt(n) });
 // Three events: 3 facts, none, 4 facts; facts named e<event>.<i>.
@@ -70,16 +72,33 @@ describe('EPCIS capture progress', () => {
   });
 
   it('repository credentials are write-only, kept on a replace that leaves them out, removed by null', () => {
+    const box = secretBox(randomBytes(32));
+    // Unsealed, as versions before sealing stored them: still used as they are.
     const first = storedRepository({ name: 'r', captureUrl: 'https://repo.example/capture', username: 'u', password: 'p' }, undefined);
-    expect(authorizationOf(first)).to.equal(`Basic ${Buffer.from('u:p').toString('base64')}`);
+    expect(authorizationOf(first, box)).to.equal(`Basic ${Buffer.from('u:p').toString('base64')}`);
     const response = repositoryResponse(first);
     expect(JSON.stringify(response)).not.to.contain('"p"');
     expect(response).to.include({ passwordSet: true, bearerTokenSet: false, username: 'u', enabled: true, maxEventsPerDocument: 500 });
     const kept = storedRepository({ name: 'r', captureUrl: 'https://repo.example/capture', username: 'u' }, first);
     expect(kept.password).to.equal('p');
     const bearer = storedRepository({ name: 'r', captureUrl: 'https://repo.example/capture', username: null, password: null, bearerToken: 't' }, first);
-    expect(authorizationOf(bearer)).to.equal('Bearer t');
+    expect(authorizationOf(bearer, box)).to.equal('Bearer t');
     expect(repositoryProblem(storedRepository({ name: 'r', captureUrl: 'https://x.example/', bearerToken: 't' }, first))).to.deep.include({ path: 'body.bearerToken' });
     expect(repositoryProblem(storedRepository({ name: 'r', captureUrl: 'https://x.example/', username: 'u' }, undefined))).to.deep.include({ path: 'body.password' });
+  });
+
+  it('repository credentials are stored sealed and opened only for the request; null and absent stay as they are', () => {
+    const box = secretBox(randomBytes(32));
+    const body = { name: 'r', captureUrl: 'https://repo.example/capture', username: 'u', password: 'pw-1', bearerToken: null };
+    const stored = storedRepository(sealRepositoryCredentials(body, box), undefined);
+    expect(isSealed(stored.password!)).to.equal(true);
+    expect(JSON.stringify(stored)).not.to.contain('pw-1');
+    expect(stored.bearerToken).to.equal(null);
+    expect(authorizationOf(stored, box)).to.equal(`Basic ${Buffer.from('u:pw-1').toString('base64')}`);
+    expect(() => authorizationOf(stored, secretBox(randomBytes(32)))).to.throw(SecretUnusable);
+    const token = storedRepository(sealRepositoryCredentials({ name: 'r', captureUrl: 'https://repo.example/capture', bearerToken: 'tk-1' }, box), undefined);
+    expect(isSealed(token.bearerToken!)).to.equal(true);
+    expect(authorizationOf(token, box)).to.equal('Bearer tk-1');
+    expect(sealRepositoryCredentials({ name: 'r', captureUrl: 'https://repo.example/capture' }, box)).not.to.have.any.keys('password', 'bearerToken');
   });
 });

@@ -6,12 +6,12 @@
 // simulated reader with it (the reader's firmware shows in health).
 import { EventStoreDBClient } from '@eventstore/db-client';
 import { expect } from 'chai';
-import { createClient } from 'redis';
 import { generateLayout } from '../../src/simulator/layout';
 import { SimIotReader } from '../../src/simulator/iot-reader';
 import { World } from '../../src/simulator/world';
 import { appWithEnv, until } from './support';
 import { silent } from '../support/logger';
+import { redisDump } from '../support/redis-dump';
 
 describe('IoT reader password: write-only', function () {
   this.timeout(120_000);
@@ -61,24 +61,6 @@ describe('IoT reader password: write-only', function () {
     } finally {
       await store.dispose();
     }
-    const redis = createClient({ url: 'redis://127.0.0.1:6379' });
-    await redis.connect();
-    try {
-      for await (const keys of redis.scanIterator({ MATCH: `${app().keyPrefix}*`, COUNT: 500 })) {
-        for (const key of Array.isArray(keys) ? keys : [keys]) {
-          const type = await redis.type(key);
-          const value =
-            type === 'string' ? await redis.get(key)
-            : type === 'hash' ? await redis.hGetAll(key)
-            : type === 'list' ? await redis.lRange(key, 0, -1)
-            : type === 'set' ? await redis.sMembers(key)
-            : type === 'zset' ? await redis.zRange(key, 0, -1)
-            : null;
-          lacks(`Redis ${key}`, JSON.stringify(value));
-        }
-      }
-    } finally {
-      await redis.quit();
-    }
+    lacks('Redis', await redisDump(app().keyPrefix));
   });
 });

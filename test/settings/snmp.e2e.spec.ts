@@ -19,13 +19,13 @@ describe('SNMP settings over HTTP', function () {
     expect(await logHead(app.eventStoreConnectionString)).to.equal(head);
   });
 
-  it('PUT answers the settings in use (defaults filled in, timeout canonical), GET shows them, a second PUT replaces them', async () => {
+  it('PUT answers the settings in use (defaults filled in, timeout canonical, communityNameSet for the community), GET shows them, a second PUT replaces them', async () => {
     const put = await app.request('PUT', PATH, {
       body: { authConfig: { type: 'V2_COMMUNITY', communityName: 'public' }, trapTargetConfig: { host: 'nms.example', timeout: 'PT60S' } },
     });
     expect(put.status).to.equal(200);
     const inUse = {
-      authConfig: { type: 'V2_COMMUNITY', communityName: 'public' },
+      authConfig: { type: 'V2_COMMUNITY', communityNameSet: true },
       trapTargetConfig: { host: 'nms.example', port: 162, timeout: 'PT1M', retries: 2, messageType: 'TRAP' },
     };
     expect(put.body).to.deep.equal(inUse);
@@ -33,7 +33,7 @@ describe('SNMP settings over HTTP', function () {
 
     const again = await app.request('PUT', PATH, { body: { authConfig: { type: 'V2_COMMUNITY', communityName: 'private' } } });
     expect(again.status).to.equal(200);
-    expect(again.body).to.deep.equal({ authConfig: { type: 'V2_COMMUNITY', communityName: 'private' }, trapTargetConfig: null });
+    expect(again.body).to.deep.equal({ authConfig: { type: 'V2_COMMUNITY', communityNameSet: true }, trapTargetConfig: null });
     expect((await app.request('GET', PATH)).body).to.deep.equal(again.body);
   });
 

@@ -1,13 +1,16 @@
 import { expect } from 'chai';
-import { SnmpSettings, SnmpSettingsBody, snmpSettingsFromBody, snmpSettingsResponse } from '../../src/settings/snmp';
+import { randomBytes } from 'node:crypto';
+import { isSealed, secretBox, SecretUnusable } from '../../src/core/secret-box';
+import { communityOf, SnmpSettings, SnmpSettingsBody, snmpSettingsFromBody, snmpSettingsResponse, withoutCommunity } from '../../src/settings/snmp';
 import { decoded, paths, refused, rightOf } from '../readerdefinitions/support';
 
+const box = secretBox(randomBytes(32));
 const auth = { type: 'V2_COMMUNITY', communityName: 'public' };
-const settings = (trapTargetConfig?: unknown) => snmpSettingsFromBody(decoded(SnmpSettingsBody, { authConfig: auth, trapTargetConfig }));
+const settings = (trapTargetConfig?: unknown) => snmpSettingsFromBody(decoded(SnmpSettingsBody, { authConfig: auth, trapTargetConfig }), box);
 
 describe('settings/snmp codec', () => {
   it('given only authConfig, when decoded, then the settings have no trap target', () => {
-    expect(snmpSettingsFromBody(decoded(SnmpSettingsBody, { authConfig: auth }))).to.deep.equal({ authConfig: auth, trapTargetConfig: null });
+    expect(settings()).to.deep.include({ trapTargetConfig: null });
     expect(settings(null).trapTargetConfig).to.equal(null);
   });
 
@@ -68,11 +71,37 @@ describe('settings/snmp stored form and response', () => {
     expect(rightOf(SnmpSettings.decode(JSON.parse(JSON.stringify(s))))).to.deep.equal(s);
   });
 
-  it('returns authConfig and trapTargetConfig as a copy', () => {
+  it('stores the community sealed (a fresh IV each time), and only communityOf opens it', () => {
+    const s = settings({ host: 'h' });
+    expect(isSealed(s.authConfig.communityName!)).to.equal(true);
+    expect(JSON.stringify(s)).not.to.contain('public');
+    expect(settings({ host: 'h' }).authConfig.communityName).not.to.equal(s.authConfig.communityName);
+    expect(communityOf(s, box)).to.equal('public');
+    expect(() => communityOf(s, secretBox(randomBytes(32)))).to.throw(SecretUnusable);
+  });
+
+  it('a community stored in clear by a version before sealing is still used as it is', () => {
+    const legacy = rightOf(SnmpSettings.decode({ authConfig: auth, trapTargetConfig: null }));
+    expect(communityOf(legacy, box)).to.equal('public');
+    expect(snmpSettingsResponse(legacy).authConfig).to.deep.equal({ type: 'V2_COMMUNITY', communityNameSet: true });
+  });
+
+  it('answers whether a community is set, never the community, and the trap target as a copy', () => {
     const s = settings({ host: 'h' });
     const response = snmpSettingsResponse(s);
-    expect(response).to.deep.equal(s);
+    expect(response).to.deep.equal({ authConfig: { type: 'V2_COMMUNITY', communityNameSet: true }, trapTargetConfig: s.trapTargetConfig });
     if (response.trapTargetConfig) response.trapTargetConfig.port = 1;
     expect(s.trapTargetConfig?.port).to.equal(162);
+  });
+
+  it('exported without the community: restored, it reads as not set and nothing can be sent', () => {
+    const data = { name: 'SNMP', resource: settings({ host: 'h' }) };
+    const exported = withoutCommunity(data);
+    expect(JSON.stringify(exported)).not.to.contain('sealed:');
+    const restored = rightOf(SnmpSettings.decode((exported as typeof data).resource));
+    expect(restored.trapTargetConfig).to.deep.equal(data.resource.trapTargetConfig);
+    expect(snmpSettingsResponse(restored).authConfig.communityNameSet).to.equal(false);
+    expect(() => communityOf(restored, box)).to.throw(/PUT the settings again/);
+    expect(withoutCommunity({ name: 'SNMP' })).to.deep.equal({ name: 'SNMP' });
   });
 });

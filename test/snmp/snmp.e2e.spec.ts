@@ -3,7 +3,6 @@
 // test, which decodes the BER itself (./ber.ts) and checks community, OIDs and
 // values; nothing is sent while the settings are deleted.
 import { expect } from 'chai';
-import { createSocket, type Socket } from 'node:dgram';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,31 +11,13 @@ import { encodeEvent } from '../../src/core/events';
 import { healthEvents, healthStream, type HealthStreamEvent } from '../../src/health/events';
 import { NOTIFICATION_OIDS, OBJECT_OIDS } from '../../src/snmp/oids';
 import { startTestApp, type TestApp } from '../support/app';
-import { decodeNotification, type DecodedNotification } from './ber';
-import { sleep, waitForValue } from '../support/wait';
+import type { DecodedNotification } from './ber';
+import { Listener } from './listener';
+import { sleep } from '../support/wait';
 
 const SNMP = '/configuration/v1/settings/SNMP';
 const SYS_UPTIME = '1.3.6.1.2.1.1.3.0';
 const SNMP_TRAP_OID = '1.3.6.1.6.3.1.1.4.1.0';
-
-class Listener {
-  readonly received: Array<{ packet: Buffer; n: DecodedNotification }> = [];
-  private constructor(readonly socket: Socket, readonly port: number) {}
-  static async open(): Promise<Listener> {
-    const socket = createSocket('udp4');
-    await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
-    const l = new Listener(socket, socket.address().port);
-    socket.on('message', (packet) => l.received.push({ packet, n: decodeNotification(packet) }));
-    return l;
-  }
-  async waitFor(count: number, timeoutMs = 10_000): Promise<DecodedNotification[]> {
-    await waitForValue(`${count} notifications`, () => this.received.length, (n) => n >= count, { timeoutMs, intervalMs: 25 });
-    return this.received.map((r) => r.n);
-  }
-  close(): Promise<void> {
-    return new Promise((resolve) => this.socket.close(() => resolve()));
-  }
-}
 
 const objects = (n: DecodedNotification): Record<string, unknown> => {
   const byOid = new Map(n.varbinds.map((v) => [v.oid, v.value]));

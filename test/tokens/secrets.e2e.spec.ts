@@ -3,7 +3,6 @@
 // export), listTokens shows ids that revokeToken accepts, and tokens written
 // in the older form (the token itself in the events and in Redis) keep
 // working after an upgrade, with Redis rewritten to hold no token.
-import { setLogLevel } from '../../src/core/logger';
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,6 +12,8 @@ import { gunzipSync } from 'node:zlib';
 import { EventStoreDBClient, jsonEvent } from '@eventstore/db-client';
 import { createClient } from 'redis';
 import { startTestApp, basic, ADMIN, type TestApp } from '../support/app';
+import { captureLogs, type CapturedLogs } from '../support/log-capture';
+import { redisDump } from '../support/redis-dump';
 import { tokenIdOf } from '../../src/auth/token-id';
 import { waitFor } from '../support/wait';
 
@@ -20,29 +21,6 @@ const AUTH = '/authentication/v1';
 const ME = '/configuration/v1/users/currentUser';
 const tokenAuth = (token: string): string => `Token {"token":"${token}"}`;
 const WRONG_PASSWORD = 'not-the-password-7f3a';
-
-/** Every key, hash field and value under `prefix`, as text. */
-async function redisDump(prefix: string): Promise<string> {
-  const redis = createClient({ url: process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379' });
-  await redis.connect();
-  const parts: string[] = [];
-  try {
-    for await (const keys of redis.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) {
-      for (const key of keys) {
-        parts.push(key);
-        const type = await redis.type(key);
-        if (type === 'hash') parts.push(JSON.stringify(await redis.hGetAll(key)));
-        else if (type === 'string') parts.push((await redis.get(key)) ?? '');
-        else if (type === 'set') parts.push(JSON.stringify(await redis.sMembers(key)));
-        else if (type === 'zset') parts.push(JSON.stringify(await redis.zRange(key, 0, -1)));
-        else if (type === 'list') parts.push(JSON.stringify(await redis.lRange(key, 0, -1)));
-      }
-    }
-  } finally {
-    await redis.quit();
-  }
-  return parts.join('\n');
-}
 
 /** The raw JSON of every event of a stream. */
 async function rawEvents(app: TestApp, stream: string): Promise<string> {
@@ -69,31 +47,19 @@ describe('tokens are stored as digests and never logged', function () {
   let app: TestApp;
   let dataDir: string;
   let prefix: string;
-  const stdout: string[] = [];
-  const realWrite = process.stdout.write.bind(process.stdout);
-  let savedLevel: ReturnType<typeof setLogLevel> = 'silent';
+  let logs: CapturedLogs | undefined;
 
   before(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'tagtrail-secrets-'));
     prefix = `tagtrail-test-${randomUUID()}:`;
     // Debug, so request lines reach stdout and the retained file whatever
     // level they are logged at; stdout is captured, not printed.
-    savedLevel = setLogLevel('debug');
-    process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]): boolean => {
-      const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
-      // Log lines are JSON objects; the test reporter's lines go through.
-      if (!text.startsWith('{')) return realWrite(chunk, ...(rest as []));
-      stdout.push(text);
-      const cb = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
-      cb?.();
-      return true;
-    }) as typeof process.stdout.write;
+    logs = captureLogs();
     app = await startTestApp({ DATA_DIR: dataDir, REDIS_KEY_PREFIX: prefix, LOG_LEVEL: 'debug' });
   });
 
   after(async () => {
-    process.stdout.write = realWrite;
-    setLogLevel(savedLevel);
+    logs?.restore();
     await app?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -124,7 +90,7 @@ describe('tokens are stored as digests and never logged', function () {
     expect(redis).to.not.include(token);
 
     const exported = await exportedLogs(app, since);
-    const printed = stdout.join('');
+    const printed = logs!.lines.join('');
     for (const [where, text] of [['stdout', printed], ['log export', exported]] as const) {
       // The requests were logged (so the check below could fail) ...
       expect(text, where).to.include('validateToken/***');

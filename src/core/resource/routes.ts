@@ -36,6 +36,12 @@ export interface NamedResourceApi<R, I, Ctx> {
   /** JSON Schema of the resource as toResponse returns it, for the OpenAPI document. */
   readonly responseSchema?: Record<string, unknown>;
   nameOf(input: I): string;
+  /**
+   * The input with the secrets it carries sealed (SecretBox), applied before
+   * anything is decided: the events and the read model never hold them in
+   * clear, and validate stays pure (sealing draws a random IV).
+   */
+  sealSecrets?(input: I): I;
   /** What validation needs from the rest of the configuration, loaded before deciding. */
   context(deps: ResourceDeps): Promise<Ctx>;
   /** Pure: the stored document, or a 400/404/409 naming the problem. */
@@ -89,7 +95,8 @@ type Handler = (ctx: Context) => Promise<void>;
 function writeHandler<R, I, Ctx>(deps: ResourceDeps, api: NamedResourceApi<R, I, Ctx>, type: 'create' | 'createOrReplace'): Handler {
   const noun = api.kind.label;
   return async (ctx) => {
-    const input = decodeInput(api.body, ctx.request.body, 'body');
+    const decoded = decodeInput(api.body, ctx.request.body, 'body');
+    const input = api.sealSecrets ? api.sealSecrets(decoded) : decoded;
     const name = api.nameOf(input);
     const vctx = await api.context(deps);
     const state = await runResourceCommand(

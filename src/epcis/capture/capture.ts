@@ -16,6 +16,7 @@ import { RedisLease } from '../../core/redis/lease';
 import { epcisLocationKind, locationIds } from '../locations';
 import { captureSkipKey, captureSubscription, startRepositoryPush, type RunningPush } from './push';
 import type { BackoffPolicy } from '../../core/retry';
+import type { SecretBox } from '../../core/secret-box';
 import { epcisRepositoryKind, type EpcisRepository } from './repository';
 
 export interface CaptureOptions {
@@ -25,6 +26,8 @@ export interface CaptureOptions {
   readonly logger: Logger;
   readonly readModel: ConfigReadModel;
   readonly locationBaseUrl: string;
+  /** Opens the repositories' sealed credentials, for the requests to them. */
+  readonly secrets: SecretBox;
   /** How often the configuration is compared with what runs (default 2 s). */
   readonly checkEveryMs?: number;
   readonly leaseMs?: number;
@@ -65,7 +68,7 @@ class RepositoryPushers {
   private start(repo: EpcisRepository): Promise<RunningPush> {
     const { opts } = this;
     return startRepositoryPush({
-      client: opts.client, redis: opts.redis, keys: opts.keys, logger: opts.logger, repository: repo,
+      client: opts.client, redis: opts.redis, keys: opts.keys, logger: opts.logger, repository: repo, secrets: opts.secrets,
       locations: async () => locationIds(opts.locationBaseUrl, await opts.readModel.list(epcisLocationKind)),
       ...(opts.retry ? { retry: opts.retry } : {}),
     });

@@ -11,6 +11,7 @@ import type { RedisKeys } from '../../core/redis/keys';
 import type { Logger } from '../../core/logger';
 import { redactUrl } from '../../core/url';
 import { retry, type BackoffPolicy } from '../../core/retry';
+import type { SecretBox } from '../../core/secret-box';
 import { addScrapeProbe, ageSeconds, metrics } from '../../core/metrics';
 import { behindLog } from '../../core/subscriptions/behind';
 import { RedisCheckpointStore, runSubscription, type RunningSubscription, type SubscriptionHandler } from '../../core/subscriptions';
@@ -37,6 +38,8 @@ export interface PushOptions {
   readonly keys: RedisKeys;
   readonly logger: Logger;
   readonly repository: EpcisRepository;
+  /** Opens the repository's sealed credentials. */
+  readonly secrets: SecretBox;
   /** The location identifiers in force (read per batch, so a change applies from the next document). */
   readonly locations: () => Promise<LocationIds>;
   readonly retry?: BackoffPolicy;
@@ -50,7 +53,7 @@ export interface RunningPush {
 class NotAcknowledged extends Error {
   constructor(
     message: string,
-    /** The failures metric's label: `network` or `http_<status>`. */
+    /** The failures metric's label: `network`, `http_<status>` or `credentials`. */
     readonly reason: string,
   ) {
     super(message);
@@ -65,15 +68,22 @@ class RepositoryPoster {
   private readonly abort = new AbortController();
   private readonly label: { repository: string };
   private readonly headers: Record<string, string> = { 'Content-Type': 'application/ld+json', 'GS1-EPCIS-Version': EPCIS_VERSION, 'GS1-CBV-Version': CBV_VERSION };
+  /** Why the stored credentials cannot be used (sealed with another key): every post fails with it, retried, until they are set again. */
+  private readonly unusable: string | undefined;
 
   constructor(
     private readonly repo: EpcisRepository,
+    secrets: SecretBox,
     private readonly logger: Logger,
     private readonly backoff: BackoffPolicy,
   ) {
     this.label = { repository: repo.name };
-    const authorization = authorizationOf(repo);
-    if (authorization !== undefined) this.headers['Authorization'] = authorization;
+    try {
+      const authorization = authorizationOf(repo, secrets);
+      if (authorization !== undefined) this.headers['Authorization'] = authorization;
+    } catch (err) {
+      this.unusable = err instanceof Error ? err.message : String(err);
+    }
   }
 
   /** Resolves once the repository acknowledged `body` (2xx); rejects only when stopped. */
@@ -99,6 +109,7 @@ class RepositoryPoster {
   private async send(body: string, events: number, attempt: number): Promise<void> {
     const { label, abort } = this;
     if (attempt > 1) metrics.epcisRetries.inc(label);
+    if (this.unusable !== undefined) throw new NotAcknowledged(this.unusable, 'credentials');
     let res: Response;
     try {
       res = await fetch(this.repo.captureUrl, { method: 'POST', headers: this.headers, body, signal: AbortSignal.any([abort.signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]) });
@@ -183,7 +194,7 @@ export async function startRepositoryPush(opts: PushOptions): Promise<RunningPus
   await resetIfLogWasReplaced({ client: opts.client, redis, keys, projection: name, keyPatterns: [skipKey], logger });
   const progress = await AcknowledgedProgress.load(redis, checkpoints, name, skipKey);
   const label = { repository: repo.name };
-  const poster = new RepositoryPoster(repo, logger, opts.retry ?? CAPTURE_BACKOFF);
+  const poster = new RepositoryPoster(repo, opts.secrets, logger, opts.retry ?? CAPTURE_BACKOFF);
   const filter = streamNameFilter({ prefixes: [ENGINE_STREAM_PREFIX] });
   const sub: RunningSubscription = runSubscription({
     client: opts.client,

@@ -2,13 +2,16 @@
 // (docs/epcis.md, "Capture"): the repository's capture URL, its credentials
 // and a filter. The credentials are write-only, as the reader IoT password
 // is: needed in clear to call the repository, so they cannot be hashed; they
-// are never returned (answers say `passwordSet` / `bearerTokenSet`), never
-// logged (the logger masks fields named like secrets, and URLs are logged
-// without their password), and a replace that leaves one out keeps the
+// are stored sealed (src/core/secret-box.ts, the key outside the log and
+// Redis) and opened only for the request to the repository, never returned
+// (answers say `passwordSet` / `bearerTokenSet`), never logged (the logger
+// masks fields named like secrets, and URLs are logged without their
+// password), never exported, and a replace that leaves one out keeps the
 // stored one (null removes it).
 import * as t from 'io-ts';
 import { Name, NonEmptyString, PositiveInteger } from '../../core/codecs';
 import { defineResourceKind } from '../../core/resource/kind';
+import type { SecretBox } from '../../core/secret-box';
 
 export const MAX_DOCUMENT_EVENTS = 10_000;
 export const DEFAULT_DOCUMENT_EVENTS = 500;
@@ -58,9 +61,9 @@ export interface EpcisRepository {
   readonly captureUrl: string;
   readonly enabled: boolean;
   readonly username: string | null;
-  /** Write-only. */
+  /** Write-only, sealed (repositories stored before sealing hold it in clear). */
   readonly password: string | null;
-  /** Write-only. */
+  /** Write-only, sealed (repositories stored before sealing hold it in clear). */
   readonly bearerToken: string | null;
   /** Only events in these facilities; null: all. */
   readonly facilities: readonly string[] | null;
@@ -79,7 +82,15 @@ const RepositoryDoc: t.Type<EpcisRepository, unknown, unknown> = t.type({
 }) as never;
 export const epcisRepositoryKind = defineResourceKind<EpcisRepository>('epcisRepository', 'EpcisRepository', RepositoryDoc);
 
-/** The stored form of a body: a secret left out keeps the stored one, null removes it. */
+/** The body with the credentials it gives sealed: what is stored. */
+export function sealRepositoryCredentials(b: RepositoryBody, secrets: SecretBox): RepositoryBody {
+  const sealed = { ...b };
+  if (typeof b.password === 'string') sealed.password = secrets.seal(b.password);
+  if (typeof b.bearerToken === 'string') sealed.bearerToken = secrets.seal(b.bearerToken);
+  return sealed;
+}
+
+/** The stored form of a (sealed) body: a secret left out keeps the stored one, null removes it. */
 export function storedRepository(b: RepositoryBody, existing: EpcisRepository | undefined): EpcisRepository {
   return {
     name: b.name,
@@ -106,10 +117,14 @@ export function repositoryResponse(r: EpcisRepository): Record<string, unknown> 
   return { ...rest, passwordSet: password !== null, bearerTokenSet: bearerToken !== null };
 }
 
-/** The Authorization header of requests to `r`, if any. */
-export function authorizationOf(r: EpcisRepository): string | undefined {
-  if (r.bearerToken !== null) return `Bearer ${r.bearerToken}`;
-  if (r.username !== null && r.password !== null) return `Basic ${Buffer.from(`${r.username}:${r.password}`).toString('base64')}`;
+/**
+ * The Authorization header of requests to `r`, if any: the credentials are
+ * opened only here. Throws a SecretUnusable when they were sealed with
+ * another key.
+ */
+export function authorizationOf(r: EpcisRepository, secrets: SecretBox): string | undefined {
+  if (r.bearerToken !== null) return `Bearer ${secrets.open(r.bearerToken)}`;
+  if (r.username !== null && r.password !== null) return `Basic ${Buffer.from(`${r.username}:${secrets.open(r.password)}`).toString('base64')}`;
   return undefined;
 }
 
