@@ -8,8 +8,14 @@ import { CommandResult } from './commands';
 import { isoMsReader } from './iso-time';
 import { AgentFeatures, AgentState, AgentVersions, AntennaId, EpcHex, isAntennaId, type Observation } from './events';
 
+// What a check-in stores as it came, so every part of it is decoded in full:
+// versions beyond App and Firmware are kept, so each must be a string too;
+// features the service does not know are dropped, not stored unchecked.
+const VersionsIn = t.intersection([AgentVersions, t.record(t.string, t.string)], 'Versions');
+const FeaturesIn = t.exact(AgentFeatures, 'Features');
+
 export const CheckinBody = t.intersection(
-  [t.type({ agentId: NonEmptyString, versions: AgentVersions, state: AgentState }), t.partial({ features: AgentFeatures, temperatureCelsius: FiniteNumber })],
+  [t.type({ agentId: NonEmptyString, versions: VersionsIn, state: AgentState }), t.partial({ features: FeaturesIn, temperatureCelsius: FiniteNumber })],
   'Checkin',
 );
 export type CheckinBody = t.TypeOf<typeof CheckinBody>;
@@ -143,17 +149,21 @@ export function normaliseReport(input: TagReportInput, where = 'body'): { report
   return { report: { reportId: input.reportId, jobId: input.jobId, from: input.from, to: input.to, observations }, errors };
 }
 
-/** `POST /agent/v1/readers/{readerName}/features/{feature}` body. */
-export const FeatureProgressBody = t.union(
-  [
-    t.type({ progress: t.literal('TAKEN') }),
-    t.intersection([t.type({ progress: t.literal('COMPLETED') }), t.partial({ status: FeatureStatusValue })]),
-    t.intersection([t.type({ progress: t.literal('FAILED') }), t.partial({ message: t.string })]),
-  ],
+const FeatureProgress = t.keyof({ TAKEN: null, COMPLETED: null, FAILED: null }, '"TAKEN" | "COMPLETED" | "FAILED"');
+
+/**
+ * `POST /agent/v1/readers/{readerName}/features/{feature}` body. One shape
+ * for every progress, not a union of one per progress: a union member takes
+ * an object with any other field, so a wrong-typed `message` beside TAKEN or
+ * `status` beside FAILED passed unseen. Each field present is decoded, a
+ * wrong type is a 400 naming it; `status` is read with COMPLETED only,
+ * `message` with FAILED only.
+ */
+export const FeatureProgressBody = t.intersection(
+  [t.type({ progress: FeatureProgress }), t.partial({ status: FeatureStatusValue, message: t.string })],
   'FeatureProgress',
 );
 export type FeatureProgressBody = t.TypeOf<typeof FeatureProgressBody>;
-
 /** `POST .../commands/{commandId}`: the agent's result of a command. */
 export const CommandResultBody = t.intersection([t.type({ result: CommandResult }), t.partial({ message: t.string })], 'CommandResult');
 export type CommandResultBody = t.TypeOf<typeof CommandResultBody>;

@@ -13,6 +13,7 @@ export const checkinSchema = {
       type: 'object',
       required: ['App', 'Firmware'],
       properties: { App: { type: 'string' }, Firmware: { type: 'string' } },
+      additionalProperties: { type: 'string' },
       example: { App: '1.4.2', Firmware: '7.6.1' },
     },
     state: { type: 'string', enum: ['IDLE', 'RUNNING_JOB', 'UPDATING_FIRMWARE', 'ERROR'] },
@@ -75,8 +76,8 @@ export const featureProgressSchema = {
   required: ['progress'],
   properties: {
     progress: { type: 'string', enum: ['TAKEN', 'COMPLETED', 'FAILED'] },
-    status: { type: 'string', enum: ['ENABLED', 'DISABLED'] },
-    message: { type: 'string' },
+    status: { type: 'string', enum: ['ENABLED', 'DISABLED'], description: 'read with COMPLETED only' },
+    message: { type: 'string', description: 'read with FAILED only' },
   },
 };
 

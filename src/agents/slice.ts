@@ -218,10 +218,10 @@ async function recordFeatureProgress(deps: AppDeps, reader: string, feature: Fea
       break;
     case 'COMPLETED':
       // No status: the request's target is assumed (CompleteFeatureChange).
-      await runFeatureChange(deps, reader, { type: 'CompleteFeatureChange', feature, ...('status' in body && body.status ? { status: body.status } : {}) }, metadata);
+      await runFeatureChange(deps, reader, { type: 'CompleteFeatureChange', feature, ...(body.status ? { status: body.status } : {}) }, metadata);
       break;
     case 'FAILED':
-      await failFeatureChange(deps, reader, feature, ('message' in body ? body.message : undefined) ?? '', metadata);
+      await failFeatureChange(deps, reader, feature, body.message ?? '', metadata);
       break;
   }
 }

@@ -172,7 +172,7 @@ async function startApi(config: Config, logger: Logger, shutdown: Shutdown, clie
   if (await defaultPassword.inUse()) logger.warn(DEFAULT_PASSWORD_WARNING, { user: BOOTSTRAP_ADMIN_NAME });
   const verifier = new PasswordVerifier();
   // One throttle for REST and broker logins: failures count across both.
-  const throttle = loginThrottle(redis, deps.keys, logger.child('auth'));
+  const throttle = loginThrottle(redis, deps.keys, logger.child('auth'), deps.clock);
   const api = buildApi(SLICES, deps, principals, config.http.rootPath, verifier, throttle);
   const brokerAuth = brokerAuthRouter({ principals, verifier, throttle, isClientQueue: configuredQueueLookup(eventStore), logger: logger.child('broker-auth') });
   const httpLogger = logger.child('http');

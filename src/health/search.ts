@@ -5,6 +5,7 @@
 import * as t from 'io-ts';
 import { badRequest } from '../core/http/errors';
 import { decodeInput, refuseUnknownFields } from '../core/http/decode';
+import { Name } from '../core/codecs';
 import { failureReason, IsoTimestamp } from '../readerdefinitions';
 import { HealthEventTypeCodec, SearchableCodeCodec, type HealthEventType } from './codes';
 
@@ -23,7 +24,8 @@ const PageSize = new t.Type<number, number, unknown>(
 
 export const HealthEventSearchBody = t.partial(
   {
-    readerNames: t.array(t.string),
+    // Names of readers: held to the rule of names, as every filter field is.
+    readerNames: t.array(Name),
     types: t.array(HealthEventTypeCodec),
     codes: t.array(SearchableCodeCodec),
     fromTime: IsoTimestamp,

@@ -4,6 +4,7 @@
 import type { Slice } from '../slice';
 import { hasRole } from '../config';
 import { notFound } from '../core/http/errors';
+import { nameSchema } from '../core/codecs';
 import { readerDefinitionOf, readerDefinitionsOf } from '../readerdefinitions';
 import { HealthReadModel } from './readmodel';
 import { startHealthBackground } from './background';
@@ -20,7 +21,7 @@ const strings = (items: Record<string, unknown> = { type: 'string' }) => ({ type
 const SEARCH_SCHEMA = {
   type: 'object',
   properties: {
-    readerNames: strings(),
+    readerNames: strings(nameSchema()),
     types: strings({ type: 'string', enum: [...HEALTH_EVENT_TYPES] }),
     codes: strings({ type: 'string', enum: [...SEARCHABLE_CODES] }),
     fromTime: { type: 'string', format: 'date-time' },

@@ -2,7 +2,7 @@
 // arguments tagtrail declares it with. Pure data and codecs; the HTTP side is
 // ./routes.ts, the publishing side ./relay.ts. Rules in docs/queues.md.
 import * as t from 'io-ts';
-import { HexString, NonNegativeNumber, NonEmptyString } from '../core/codecs';
+import { HexString, Name, NonEmptyString, NonNegativeNumber } from '../core/codecs';
 import { HealthEventTypeCodec } from '../health';
 
 export const QUEUE_KINDS = ['items', 'health', 'threshold'] as const;
@@ -40,44 +40,53 @@ export const DeliveryModeCodec = t.keyof({ PERSISTENT: null, NON_PERSISTENT: nul
 // null counts as absent: clients serialising their filter object send unset fields as null.
 const optional = <C extends t.Mixed>(c: C) => t.union([c, t.undefined, t.null]);
 
-/** `PUT /data/v1/items/queues` body: every field optional, all present ones must match. */
-export const ItemQueueFilter = t.type(
-  {
-    fromFacility: optional(NonEmptyString),
-    toFacility: optional(NonEmptyString),
-    fromZone: optional(NonEmptyString),
-    toZone: optional(NonEmptyString),
-    /** Hexadecimal EPC prefix, compared case-insensitively. */
-    epc: optional(HexString),
-    jobId: optional(NonEmptyString),
-    /** Meters an item must have moved (both locations known) for a message. */
-    distance: optional(NonNegativeNumber),
-    zoneTransitionsOnly: optional(t.boolean),
-  },
-  'ItemQueueFilter',
-);
+/** What the text fields of a filter are held to: when configured, and when read back from an event. */
+interface FilterText {
+  readonly name: t.Type<string, string, unknown>;
+  readonly epc: t.Type<string, string, unknown>;
+}
+
+// A filter's text fields name something (a facility, zone, job, reader,
+// threshold or health code) or are an EPC prefix: configured, each is a Name
+// (at most 256 characters, no control characters), as bounded as what it
+// names. Read back from a QueueConfigured, they are held only to what every
+// version accepted (any length), so a queue configured before keeps working.
+const CONFIGURED: FilterText = { name: Name, epc: Name.pipe(HexString, 'EPC prefix') };
+const STORED: FilterText = { name: NonEmptyString, epc: HexString };
+
+const itemFilter = (text: FilterText) =>
+  t.type(
+    {
+      fromFacility: optional(text.name),
+      toFacility: optional(text.name),
+      fromZone: optional(text.name),
+      toZone: optional(text.name),
+      /** Hexadecimal EPC prefix, compared case-insensitively. */
+      epc: optional(text.epc),
+      jobId: optional(text.name),
+      /** Meters an item must have moved (both locations known) for a message; 0 filters nothing. */
+      distance: optional(NonNegativeNumber),
+      zoneTransitionsOnly: optional(t.boolean),
+    },
+    'ItemQueueFilter',
+  );
+/** An item queue's filter: every field optional, all present ones must match. */
+export const ItemQueueFilter = itemFilter(STORED);
 export type ItemQueueFilter = t.TypeOf<typeof ItemQueueFilter>;
 
-/** `PUT /health/v1/events/queues` body (type/code consistency checked in ./validate.ts). */
-export const HealthQueueFilter = t.type(
-  {
-    readerName: optional(NonEmptyString),
-    type: optional(HealthEventTypeCodec),
-    code: optional(NonEmptyString),
-  },
-  'HealthQueueFilter',
-);
+// Type and code consistency is checked in ./validate.ts.
+const healthFilter = (text: FilterText) => t.type({ readerName: optional(text.name), type: optional(HealthEventTypeCodec), code: optional(text.name) }, 'HealthQueueFilter');
+/** A health queue's filter. */
+export const HealthQueueFilter = healthFilter(STORED);
 export type HealthQueueFilter = t.TypeOf<typeof HealthQueueFilter>;
 
-/** `PUT /data/v1/items/queues/threshold` body. */
-export const ThresholdQueueFilter = t.type(
-  {
-    threshold: optional(NonEmptyString),
-    jobId: optional(NonEmptyString),
-  },
-  'ThresholdQueueFilter',
-);
+const thresholdFilter = (text: FilterText) => t.type({ threshold: optional(text.name), jobId: optional(text.name) }, 'ThresholdQueueFilter');
+/** A threshold queue's filter. */
+export const ThresholdQueueFilter = thresholdFilter(STORED);
 export type ThresholdQueueFilter = t.TypeOf<typeof ThresholdQueueFilter>;
+
+/** The bodies of `PUT /data/v1/items/queues`, `PUT /health/v1/events/queues` and `PUT /data/v1/items/queues/threshold`. */
+export const QueueFilterBody = { items: itemFilter(CONFIGURED), health: healthFilter(CONFIGURED), threshold: thresholdFilter(CONFIGURED) } as const;
 
 /** A configured queue as the relay keeps it (undefined filter fields dropped). */
 export type QueueConfig =

@@ -19,8 +19,9 @@ import { queueEvents, type QueueConfiguredData } from './events';
 import { queueListKind, visibleQueues } from './listing';
 import { commandMetadata } from '../core/resource/routes';
 import { notFound } from '../core/http/errors';
+import { nameSchema } from '../core/codecs';
 import {
-  clientQueueId, compact, DELIVERY_MODES, HealthQueueFilter, hostOfUrl, ItemQueueFilter, queueName, queueStream, serverUrl, ThresholdQueueFilter,
+  clientQueueId, compact, DELIVERY_MODES, hostOfUrl, QueueFilterBody, queueName, queueStream, serverUrl,
   type QueueKind,
 } from './model';
 import { healthFilterError, parseDeliveryMode } from './validate';
@@ -32,23 +33,25 @@ const HEALTH_QUEUE_ROLES = ['DataReader'];
 const TAG = 'Queues';
 
 const str = { type: 'string' };
+// Filter fields name things: held to the limits of a name (QueueFilterBody).
+const name = nameSchema();
 const ITEM_FILTER_SCHEMA = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    fromFacility: str, toFacility: str, fromZone: str, toZone: str,
-    epc: { type: 'string', pattern: '^[0-9A-Fa-f]+$', description: 'hexadecimal EPC prefix' },
-    jobId: str,
-    distance: { type: 'number', minimum: 0, description: 'meters an item must have moved' },
+    fromFacility: name, toFacility: name, fromZone: name, toZone: name,
+    epc: { ...nameSchema('hexadecimal EPC prefix'), pattern: '^[0-9A-Fa-f]+$' },
+    jobId: name,
+    distance: { type: 'number', minimum: 0, description: 'meters an item must have moved; 0 filters nothing' },
     zoneTransitionsOnly: { type: 'boolean', default: true },
   },
 };
 const HEALTH_FILTER_SCHEMA = {
   type: 'object',
   additionalProperties: false,
-  properties: { readerName: str, type: { type: 'string', enum: [...HEALTH_EVENT_TYPES] }, code: str },
+  properties: { readerName: name, type: { type: 'string', enum: [...HEALTH_EVENT_TYPES] }, code: name },
 };
-const THRESHOLD_FILTER_SCHEMA = { type: 'object', additionalProperties: false, properties: { threshold: str, jobId: str } };
+const THRESHOLD_FILTER_SCHEMA = { type: 'object', additionalProperties: false, properties: { threshold: name, jobId: name } };
 const DELIVERY_MODE_PARAM = {
   name: 'deliveryMode',
   description: 'PERSISTENT (default): messages survive a broker restart; NON_PERSISTENT: faster, lost on a broker restart',
@@ -147,7 +150,7 @@ function registerQueueConfigureRoutes(table: RouteTable, deps: AppDeps): void {
       summary: 'Configure a new item event queue: ItemEvent messages of the changes passing every given filter field',
       query: [DELIVERY_MODE_PARAM], body: ITEM_FILTER_SCHEMA, responses: RESPONSES,
     },
-    async (ctx) => configure(deps, ctx, 'items', decodeFilter(ItemQueueFilter, ctx.request.body)),
+    async (ctx) => configure(deps, ctx, 'items', decodeFilter(QueueFilterBody.items, ctx.request.body)),
   );
   table.add(
     {
@@ -155,7 +158,7 @@ function registerQueueConfigureRoutes(table: RouteTable, deps: AppDeps): void {
       summary: 'Configure a new threshold transition queue: the transitions of THRESHOLD jobs passing the given threshold (id or name) and jobId',
       query: [DELIVERY_MODE_PARAM], body: THRESHOLD_FILTER_SCHEMA, responses: RESPONSES,
     },
-    async (ctx) => configure(deps, ctx, 'threshold', decodeFilter(ThresholdQueueFilter, ctx.request.body)),
+    async (ctx) => configure(deps, ctx, 'threshold', decodeFilter(QueueFilterBody.threshold, ctx.request.body)),
   );
   table.add(
     {
@@ -164,7 +167,7 @@ function registerQueueConfigureRoutes(table: RouteTable, deps: AppDeps): void {
       query: [DELIVERY_MODE_PARAM], body: HEALTH_FILTER_SCHEMA, responses: RESPONSES,
     },
     async (ctx) => {
-      const filter = decodeFilter(HealthQueueFilter, ctx.request.body);
+      const filter = decodeFilter(QueueFilterBody.health, ctx.request.body);
       const error = healthFilterError(filter);
       if (error) throw error;
       await configure(deps, ctx, 'health', filter);

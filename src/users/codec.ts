@@ -1,6 +1,7 @@
 // Request bodies of the user endpoints. Names and passwords are checked here,
 // at the boundary, so that events only ever hold well-formed values.
 import * as t from 'io-ts';
+import { nameProblem } from '../core/text';
 import { Role } from '../auth';
 
 function constrainedString(name: string, reasonIfBad: (s: string) => string | undefined): t.Type<string, string, unknown> {
@@ -16,20 +17,22 @@ function constrainedString(name: string, reasonIfBad: (s: string) => string | un
   );
 }
 
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/;
+/** Longest user name: shorter than other names (MAX_NAME_LENGTH), as always. */
+export const MAX_USER_NAME_LENGTH = 128;
 
 /**
- * A user name: 1-128 characters, no ':' (Basic credentials split user from
- * password at the first colon, so such a user could never log in), no
- * control characters and no surrounding blanks (invisible in every listing).
- * It is the identifier in paths and stream names (`user-<name>`).
+ * A user name: the rule of every name (core/text.ts: not empty, no control
+ * characters, not `.` or `..`, which no URL path can address, so such a user
+ * could never be shown or deleted), and further: at most 128 characters, no
+ * ':' (Basic credentials split user from password at the first colon, so such
+ * a user could never log in) and no surrounding blanks (invisible in every
+ * listing). It is the identifier in paths and stream names (`user-<name>`).
  */
 export const UserName = constrainedString('UserName', (s) => {
-  if (s.length === 0) return 'must not be empty';
-  if (s.length > 128) return 'must be at most 128 characters';
+  if (s.length > MAX_USER_NAME_LENGTH) return `must be at most ${MAX_USER_NAME_LENGTH} characters, got ${s.length}`;
+  const problem = nameProblem(s);
+  if (problem !== undefined) return problem;
   if (s.includes(':')) return "must not contain ':'";
-  if (CONTROL.test(s)) return 'must not contain control characters';
   if (s.trim() !== s) return 'must not start or end with blanks';
   return undefined;
 });

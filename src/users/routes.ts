@@ -12,7 +12,7 @@ import { decodeInput } from '../core/http/decode';
 import { ApiError, notFound } from '../core/http/errors';
 import { commandMetadata } from '../core/resource/routes';
 import { currentPrincipal, hashPassword, ALL_ROLES, type Role } from '../auth';
-import { CreateOrReplaceUserBody, CreateUserBody, ShowUsersQuery } from './codec';
+import { CreateOrReplaceUserBody, CreateUserBody, MAX_USER_NAME_LENGTH, ShowUsersQuery } from './codec';
 import { onUser, userErrorToApi, type UserCommand } from './decide';
 import type { UserEvent, UserState } from './events';
 import { getUser, listUsers, otherAdmins } from './readmodel';
@@ -29,7 +29,7 @@ const userBodySchema = (passwordRequired: boolean): Record<string, unknown> => (
   type: 'object',
   required: passwordRequired ? ['name', 'password', 'roles'] : ['name', 'roles'],
   properties: {
-    name: { type: 'string', minLength: 1, maxLength: 128, description: "user name; no ':' nor control characters" },
+    name: { type: 'string', minLength: 1, maxLength: MAX_USER_NAME_LENGTH, description: "user name; no ':' nor control characters, no surrounding blanks, not '.' or '..'" },
     password: {
       type: 'string',
       minLength: 1,

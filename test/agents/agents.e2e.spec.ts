@@ -121,6 +121,27 @@ describe('agent gateway over HTTP', function () {
       expect(res.status).to.equal(400);
       expect(errorPaths(res.body)).to.deep.equal(['body.state']);
     });
+
+    it('optional and extra fields are decoded, not stored unchecked: a wrong type is a 400 naming it; unknown features are dropped', async () => {
+      const checkedIn = async () => (await events(readerAgentStream(R2), readerAgentEvents)).filter((e) => e.type === 'AgentCheckedIn');
+      const before = (await checkedIn()).length;
+      for (const [body, path] of [
+        [{ ...checkinBody, temperatureCelsius: 'hot' }, 'body.temperatureCelsius'],
+        [{ ...checkinBody, features: { ANTENNA_HUB: true } }, 'body.features.ANTENNA_HUB'],
+        [{ ...checkinBody, features: 'all' }, 'body.features'],
+        [{ ...checkinBody, versions: { ...checkinBody.versions, Radio: 3 } }, 'body.versions.Radio'],
+      ] as const) {
+        const res = await app.request('POST', `${p(R2)}/checkin`, { body, auth: as(R2) });
+        expect(res.status, JSON.stringify(body)).to.equal(400);
+        expect(errorPaths(res.body), JSON.stringify(body)).to.deep.equal([path]);
+      }
+      expect(await checkedIn()).to.have.length(before);
+      const extra = { ...checkinBody, agentId: 'sim-extra', versions: { ...checkinBody.versions, Radio: '2.1' }, features: { ANTENNA_HUB: 'DISABLED', TURBO: { on: 1 } } };
+      expect((await app.request('POST', `${p(R2)}/checkin`, { body: extra, auth: as(R2) })).status).to.equal(200);
+      const stored = (await checkedIn()).at(-1)?.data;
+      expect(stored?.versions).to.deep.equal({ App: '1.0.0', Firmware: '7.6.1', Radio: '2.1' });
+      expect(stored?.features).to.deep.equal({ ANTENNA_HUB: 'DISABLED' });
+    });
   });
 
   describe('health events', () => {
@@ -167,6 +188,27 @@ describe('agent gateway over HTTP', function () {
       const unknown = await app.request('POST', `${p(R1)}/features/TURBO`, { body: { progress: 'TAKEN' }, auth: as(R1) });
       expect(unknown.status).to.equal(400);
       expect(errorPaths(unknown.body)).to.deep.equal(['params.feature']);
+    });
+    it('a wrong-typed field is a 400 naming it, whichever progress it comes with, and changes nothing', async () => {
+      expect((await app.request('POST', `${READERS}/${encodeURIComponent(R1)}/featureChanges`, { body: { feature: 'ANTENNA_HUB', action: 'ENABLE' } })).status).to.equal(202);
+      const before = await status();
+      expect(before.requestStatus).to.equal('INITIALIZING');
+      for (const [body, path] of [
+        [{ progress: 'TAKEN', message: 42 }, 'body.message'],
+        [{ progress: 'TAKEN', status: 'ON' }, 'body.status'],
+        [{ progress: 'COMPLETED', message: { text: 'done' } }, 'body.message'],
+        [{ progress: 'COMPLETED', status: null }, 'body.status'],
+        [{ progress: 'FAILED', status: 7 }, 'body.status'],
+        [{ progress: 'FAILED', message: ['hub', 'gone'] }, 'body.message'],
+        [{ progress: 'DONE' }, 'body.progress'],
+        [{ progress: 5 }, 'body.progress'],
+      ] as const) {
+        const res = await app.request('POST', `${p(R1)}/features/ANTENNA_HUB`, { body, auth: as(R1) });
+        expect(res.status, JSON.stringify(body)).to.equal(400);
+        expect(errorPaths(res.body), JSON.stringify(body)).to.deep.equal([path]);
+      }
+      expect(await status()).to.deep.equal(before);
+      expect((await app.request('POST', `${p(R1)}/features/ANTENNA_HUB`, { body: { progress: 'TAKEN' }, auth: as(R1) })).status).to.equal(204);
     });
   });
 

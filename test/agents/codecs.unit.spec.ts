@@ -137,5 +137,11 @@ describe('agent codecs', () => {
       expect(E.isRight(FeatureProgressBody.decode({ progress: 'DONE' }))).to.equal(false);
       expect(E.isRight(FeatureProgressBody.decode({ progress: 'COMPLETED', status: 'ON' }))).to.equal(false);
     });
+    it('refuses a wrong-typed status or message with any progress, naming the field', () => {
+      for (const progress of ['TAKEN', 'COMPLETED', 'FAILED']) {
+        expect(paths(FeatureProgressBody.decode({ progress, status: 'ON' })), progress).to.deep.equal(['body.status']);
+        expect(paths(FeatureProgressBody.decode({ progress, message: 42 })), progress).to.deep.equal(['body.message']);
+      }
+    });
   });
 });

@@ -8,19 +8,21 @@ import { expect } from 'chai';
 import { ADMIN, startTestApp, type TestApp } from '../support/app';
 import { logHead } from '../support/log-head';
 
-/**
- * Sends only the request line and headers of a POST announcing a
- * `length`-byte body, never the body, and resolves with what the service
- * answers and whether it closed the connection.
- */
-function headersOnly(baseUrl: string, path: string, length: number, auth?: string): Promise<{ status: number; closed: boolean; text: string }> {
-  const url = new URL(`${baseUrl}${path}`);
+interface RawAnswer {
+  readonly status: number;
+  readonly closed: boolean;
+  readonly text: string;
+}
+
+/** Writes `request` as it is on a new connection and resolves with what the service answers once it closes the connection. */
+function exchange(baseUrl: string, request: string): Promise<RawAnswer> {
+  const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(url.port), url.hostname);
     let text = '';
     const timer = setTimeout(() => {
       socket.destroy();
-      reject(new Error(`no answer without the body; got so far: ${text.slice(0, 200)}`));
+      reject(new Error(`the connection stayed open; got so far: ${text.slice(0, 200)}`));
     }, 20_000);
     socket.on('data', (d: Buffer) => (text += d.toString('latin1')));
     socket.on('error', () => undefined);
@@ -28,10 +30,27 @@ function headersOnly(baseUrl: string, path: string, length: number, auth?: strin
       clearTimeout(timer);
       resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), closed: true, text });
     });
-    const headers = [`POST ${url.pathname} HTTP/1.1`, `Host: ${url.host}`, 'Content-Type: application/json', `Content-Length: ${length}`];
-    if (auth) headers.push(`Authorization: ${auth}`);
-    socket.write(`${headers.join('\r\n')}\r\n\r\n`);
+    socket.write(request);
   });
+}
+
+/**
+ * Sends only the request line and headers of a POST announcing a
+ * `length`-byte body, never the body, and resolves with what the service
+ * answers and whether it closed the connection.
+ */
+function headersOnly(baseUrl: string, path: string, length: number, auth?: string): Promise<RawAnswer> {
+  const url = new URL(`${baseUrl}${path}`);
+  const headers = [`POST ${url.pathname} HTTP/1.1`, `Host: ${url.host}`, 'Content-Type: application/json', `Content-Length: ${length}`];
+  if (auth) headers.push(`Authorization: ${auth}`);
+  return exchange(baseUrl, `${headers.join('\r\n')}\r\n\r\n`);
+}
+
+/** The JSON error body of a raw answer, with its Content-Type checked. */
+function errorBody(answer: RawAnswer): { message: string; errors: unknown[] } {
+  const [head = '', body = ''] = answer.text.split('\r\n\r\n');
+  expect(head, head).to.match(/\r\ncontent-type: application\/json/i);
+  return JSON.parse(body) as { message: string; errors: unknown[] };
 }
 
 describe('limits on input', function () {
@@ -53,6 +72,45 @@ describe('limits on input', function () {
     const tooLarge = await headersOnly(app.baseUrl, '/configuration/v1/facilities/create', nineMiB, ADMIN);
     expect(tooLarge.status).to.equal(413);
     expect(tooLarge.text).to.contain('512 KiB');
+  });
+
+  it('answers what the HTTP parser refuses with the JSON error body too: an over-long header or path (431), bytes that are not HTTP (400)', async () => {
+    const { host } = new URL(app.baseUrl);
+    const root = new URL(app.baseUrl).pathname;
+    const longHeader = await exchange(app.baseUrl, `GET ${root}/configuration/v1/facilities/show HTTP/1.1\r\nHost: ${host}\r\nAuthorization: ${ADMIN}\r\nX-Padding: ${'x'.repeat(20_000)}\r\n\r\n`);
+    expect(longHeader.status).to.equal(431);
+    expect(errorBody(longHeader)).to.deep.equal({ message: 'Request header fields too large: the request line and headers may be at most 16384 bytes in all', errors: [] });
+    const longPath = await exchange(app.baseUrl, `GET ${root}/configuration/v1/facilities/show/${'f'.repeat(20_000)} HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
+    expect(longPath.status).to.equal(431);
+    expect(errorBody(longPath).message).to.match(/^Request header fields too large/);
+    const garbage = await exchange(app.baseUrl, 'HELLO THERE\r\n\r\n');
+    expect(garbage.status).to.equal(400);
+    expect(errorBody(garbage)).to.deep.equal({ message: 'Bad request: not a valid HTTP/1.1 request (HPE_INVALID_METHOD)', errors: [] });
+    const badHeader = await exchange(app.baseUrl, `GET ${root}/about/v1/info HTTP/1.1\r\nHost: ${host}\r\nBad Header: x\r\n\r\n`);
+    expect(badHeader.status).to.equal(400);
+    expect(errorBody(badHeader).message).to.match(/^Bad request: not a valid HTTP\/1\.1 request \(HPE_/);
+    // A path a little under the limit reaches the routes, which refuse the name as too long.
+    const underLimit = await app.request('GET', `/configuration/v1/facilities/show/${'f'.repeat(10_000)}`);
+    expect(underLimit.status).to.equal(400);
+    expect(underLimit.body.errors[0]).to.include({ path: 'params.facilityName' });
+  });
+
+  it('answers an unknown path (404) and a method a path does not take (405) with the JSON error body, under the root path and outside it', async () => {
+    const origin = new URL(app.baseUrl).origin;
+    for (const [method, url, status] of [
+      ['GET', `${app.baseUrl}/no/such/path`, 404],
+      ['GET', `${origin}/no/such/path`, 404],
+      ['DELETE', `${app.baseUrl}/configuration/v1/facilities/show`, 405],
+      ['PUT', `${origin}/rabbitmq/auth/user`, 405],
+      ['POST', `${origin}/healthz`, 405],
+    ] as const) {
+      const res = await fetch(url, { method, headers: { Authorization: ADMIN } });
+      expect(res.status, `${method} ${url}`).to.equal(status);
+      expect(res.headers.get('content-type'), `${method} ${url}`).to.match(/^application\/json/);
+      const body = (await res.json()) as { message: string; errors: unknown[] };
+      expect(body.message, `${method} ${url}`).to.be.a('string').and.not.equal('');
+      expect(body.errors).to.deep.equal([]);
+    }
   });
 
   it('answers a body that is not declared JSON with 415 and does nothing: no queue for every item, no time sync for every reader', async () => {

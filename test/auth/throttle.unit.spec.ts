@@ -1,7 +1,9 @@
 // Failed-login throttling: free failures, then doubling closures up to a
 // bound, per user at an address and per address; another address is never
-// held back by someone else's failures; a success clears the user's count;
-// Redis failing falls back to this process's memory.
+// held back by someone else's failures; a success clears the user's count.
+// A guess counts from its start: parallel guesses get exactly the checks
+// guesses one after the other get, and a hold's end lets one through. Redis
+// failing falls back to this process's memory.
 import { expect } from 'chai';
 import {
   ADDRESS,
@@ -10,26 +12,45 @@ import {
   LoginThrottle,
   MemoryThrottleStore,
   USER_AT_ADDRESS,
-  type KeyState,
+  type AttemptOutcome,
   type ThrottleStore,
 } from '../../src/auth/throttle';
+import { IN_FLIGHT_LIMIT_MS } from '../../src/auth/throttle-store';
 import type { Logger } from '../../src/core/logger';
 import { sleep } from '../support/wait';
 
 const A = { address: '10.0.0.1' };
 const B = { address: '10.0.0.2' };
+const BROKER = { address: 'broker-auth 127.0.0.1', sharedAddress: true };
 
-function setup() {
+const held = (o: AttemptOutcome): number | undefined => ('heldBackMs' in o ? o.heldBackMs : undefined);
+
+function setup(store: ThrottleStore = new MemoryThrottleStore()) {
   let now = 1_700_000_000_000;
   const clock = (): number => now;
-  const throttle = new LoginThrottle(new MemoryThrottleStore(clock), { clock });
-  const advance = (ms: number): void => {
-    now += ms;
-  };
+  const throttle = new LoginThrottle(store, { clock });
+  let checks = 0;
+  /** A login with `password` ('right' is the right one); checks are counted. */
+  const login = (user: string, origin = A, password = 'wrong'): Promise<AttemptOutcome> =>
+    throttle.attempt(user, origin, async () => {
+      checks++;
+      await sleep(2); // parallel logins overlap, as real checks do
+      return password === 'right';
+    });
   const failTimes = async (n: number, user: string, origin = A): Promise<void> => {
-    for (let i = 0; i < n; i++) await throttle.failed(user, origin);
+    for (let i = 0; i < n; i++) expect(await login(user, origin), `failure ${i + 1}`).to.deep.equal({ ok: false });
   };
-  return { throttle, advance, failTimes };
+  const parallel = (n: number, attempt: (i: number) => Promise<AttemptOutcome>): Promise<AttemptOutcome[]> => Promise.all(Array.from({ length: n }, (_, i) => attempt(i)));
+  return {
+    throttle,
+    login,
+    failTimes,
+    parallel,
+    advance: (ms: number): void => {
+      now += ms;
+    },
+    checked: (): number => checks,
+  };
 }
 
 describe('auth/throttle', () => {
@@ -40,85 +61,129 @@ describe('auth/throttle', () => {
     expect(delayAfter(31, ADDRESS)).to.equal(1000);
   });
 
-  it('five failures are free; the sixth closes the user at that address for 1 s, the next for 2 s', async () => {
-    const { throttle, advance, failTimes } = setup();
-    await failTimes(5, 'admin');
-    expect(await throttle.check('admin', A)).to.deep.equal({ open: true, failures: 5 });
-    await failTimes(1, 'admin');
-    expect(await throttle.check('admin', A)).to.deep.equal({ open: false, retryAfterMs: 1000 });
+  it('five failures are free; the sixth closes the user at that address for 1 s, unchecked even with the right password; the next failure closes it for 2 s', async () => {
+    const { login, failTimes, advance, checked } = setup();
+    await failTimes(6, 'admin');
+    expect(held(await login('admin', A, 'right'))).to.equal(1000);
     advance(999);
-    expect((await throttle.check('admin', A)).open).to.equal(false);
+    expect(held(await login('admin'))).to.equal(1);
+    expect(checked()).to.equal(6);
     advance(1);
-    expect((await throttle.check('admin', A)).open).to.equal(true);
-    await failTimes(1, 'admin');
-    expect(await throttle.check('admin', A)).to.deep.equal({ open: false, retryAfterMs: 2000 });
+    expect(await login('admin')).to.deep.equal({ ok: false });
+    expect(held(await login('admin'))).to.equal(2000);
   });
 
   it('never holds the user back at another address: failures elsewhere cannot lock the admin out', async () => {
-    const { throttle, failTimes } = setup();
-    await failTimes(50, 'admin', A);
-    expect((await throttle.check('admin', A)).open).to.equal(false);
-    expect(await throttle.check('admin', B)).to.deep.equal({ open: true, failures: 0 });
+    const { login, failTimes } = setup();
+    await failTimes(6, 'admin', A);
+    expect(held(await login('admin', A))).to.equal(1000);
+    expect(await login('admin', B, 'right')).to.deep.equal({ ok: true });
   });
 
-  it('an address failing for many user names is closed for every name, other addresses are not', async () => {
-    const { throttle } = setup();
-    for (let i = 0; i < 31; i++) await throttle.failed(`user${i}`, A);
-    const verdict = await throttle.check('someone-else', A);
-    expect(verdict).to.deep.equal({ open: false, retryAfterMs: 1000 });
-    expect((await throttle.check('someone-else', B)).open).to.equal(true);
+  it('an address failing for many user names is closed for every name after 31 failures, other addresses are not', async () => {
+    const { login, checked } = setup();
+    for (let i = 0; i < 31; i++) expect(await login(`user${i}`, A)).to.deep.equal({ ok: false });
+    expect(held(await login('someone-else', A, 'right'))).to.equal(1000);
+    expect(checked()).to.equal(31);
+    expect(await login('someone-else', B, 'right')).to.deep.equal({ ok: true });
   });
 
   it('a shared address (the broker) is not closed on its own, only per user', async () => {
-    const { throttle } = setup();
-    const broker = { address: 'broker-auth 127.0.0.1', sharedAddress: true };
-    for (let i = 0; i < 40; i++) await throttle.failed(`user${i}`, broker);
-    expect((await throttle.check('reader', broker)).open).to.equal(true);
+    const { login } = setup();
+    for (let i = 0; i < 40; i++) await login(`user${i}`, BROKER);
+    expect(await login('reader', BROKER, 'right')).to.deep.equal({ ok: true });
   });
 
   it('a success clears the count of the user at that address', async () => {
-    const { throttle, failTimes } = setup();
+    const { login, failTimes } = setup();
     await failTimes(4, 'alice');
-    const verdict = await throttle.check('alice', A);
-    expect(verdict).to.deep.equal({ open: true, failures: 4 });
-    await throttle.succeeded('alice', A, 4);
-    await failTimes(5, 'alice');
-    expect((await throttle.check('alice', A)).open).to.equal(true);
+    expect(await login('alice', A, 'right')).to.deep.equal({ ok: true });
+    await failTimes(6, 'alice');
+    expect(held(await login('alice'))).to.equal(1000);
   });
 
-  it('a burst of parallel guesses is counted as it goes: 6 passwords checked out of 50, the rest held back', async () => {
-    const { throttle } = setup();
-    let checked = 0;
-    const guess = async (): Promise<boolean> => {
-      checked++;
-      await sleep(5);
-      return false;
-    };
-    const outcomes = await Promise.all(Array.from({ length: 50 }, () => throttle.attempt('admin', A, guess)));
-    expect(checked).to.equal(6);
-    expect(outcomes.filter((o) => 'heldBackMs' in o)).to.have.length(44);
-    // Good logins of a client in parallel all pass (five at a time), and none is counted.
-    const good = await Promise.all(Array.from({ length: 20 }, () => throttle.attempt('alice', A, async () => true)));
+  it('parallel guesses get the checks of guesses one after the other: 6 of 50 for one user, 31 of 80 under 80 names at one address', async () => {
+    const one = setup();
+    const outcomes = await one.parallel(50, () => one.login('admin'));
+    expect(one.checked()).to.equal(6);
+    expect(outcomes.filter((o) => held(o) !== undefined)).to.have.length(44);
+    const many = setup();
+    const spread = await many.parallel(80, (i) => many.login(`user${i}`));
+    expect(many.checked()).to.equal(31);
+    expect(spread.filter((o) => held(o) !== undefined)).to.have.length(49);
+  });
+
+  it('a burst right after a hold ends gets one check, which holds the key again at once for 2 s', async () => {
+    const { login, failTimes, parallel, advance, checked } = setup();
+    await failTimes(6, 'admin');
+    advance(1000);
+    const burst = await parallel(12, () => login('admin'));
+    expect(checked()).to.equal(7);
+    expect(burst.map(held).filter((ms) => ms !== undefined)).to.deep.equal(Array(11).fill(2000));
+  });
+
+  it('good logins in parallel are all checked and pass, at most six at a time, and count nothing', async () => {
+    const { throttle, login, failTimes } = setup();
+    let inFlight = 0;
+    let most = 0;
+    const good = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        throttle.attempt('alice', A, async () => {
+          most = Math.max(most, ++inFlight);
+          await sleep(2);
+          inFlight--;
+          return true;
+        }),
+      ),
+    );
     expect(good.every((o) => 'ok' in o && o.ok)).to.equal(true);
-    expect(await throttle.check('alice', B)).to.deep.equal({ open: true, failures: 0 });
+    expect(most).to.equal(6);
+    await failTimes(5, 'alice');
+    expect(await login('alice', A, 'right')).to.deep.equal({ ok: true });
+  });
+
+  it('a check that throws counts nothing and holds nobody back', async () => {
+    const { throttle, failTimes } = setup();
+    for (let i = 0; i < 10; i++) {
+      const broken = throttle.attempt('admin', A, () => Promise.reject(new Error('redis gone')));
+      await broken.then(
+        () => expect.fail('the error is the caller\'s'),
+        (err: Error) => expect(err.message).to.equal('redis gone'),
+      );
+    }
+    await failTimes(5, 'admin');
+  });
+
+  it('a check in flight longer than the limit (its process died) no longer holds others back', async () => {
+    const { throttle, login, failTimes, advance } = setup();
+    await failTimes(5, 'admin');
+    let release = (): void => undefined;
+    const stuck = throttle.attempt('admin', A, () => new Promise<boolean>((resolve) => (release = () => resolve(false))));
+    const waiting = login('admin');
+    advance(IN_FLIGHT_LIMIT_MS);
+    expect(await waiting).to.deep.equal({ ok: false });
+    release();
+    await stuck;
   });
 
   it('failures are forgotten 30 minutes after the last one', async () => {
-    const { throttle, advance, failTimes } = setup();
-    await failTimes(10, 'admin');
+    const { login, failTimes, advance } = setup();
+    await failTimes(6, 'admin');
+    expect(held(await login('admin'))).to.equal(1000);
     advance(30 * 60_000);
-    expect(await throttle.check('admin', A)).to.deep.equal({ open: true, failures: 0 });
+    await failTimes(5, 'admin');
+    expect(await login('admin', A, 'right')).to.deep.equal({ ok: true });
   });
 
   it('when the shared store fails, counts go on in this process (logged once) and it goes back when the store answers', async () => {
     let down = true;
     const shared = new MemoryThrottleStore();
+    const refuse = (): Promise<never> => Promise.reject(new Error('redis down'));
     const flaky: ThrottleStore = {
-      read: (keys) => (down ? Promise.reject(new Error('redis down')) : shared.read(keys)),
-      fail: (key, policy, now) => (down ? Promise.reject(new Error('redis down')) : shared.fail(key, policy, now)),
-      clear: (key) => (down ? Promise.reject(new Error('redis down')) : shared.clear(key)),
+      start: (keys, attempt, now) => (down ? refuse() : shared.start(keys, attempt, now)),
+      end: (keys, attempt, outcome, now) => (down ? refuse() : shared.end(keys, attempt, outcome, now)),
     };
-    const hung: ThrottleStore = { read: () => new Promise<KeyState[]>(() => undefined), fail: () => new Promise(() => undefined), clear: () => new Promise(() => undefined) };
+    const hung: ThrottleStore = { start: () => new Promise(() => undefined), end: () => new Promise(() => undefined) };
     const lines: Array<[string, string]> = [];
     const logger = {
       debug: () => undefined,
@@ -128,20 +193,20 @@ describe('auth/throttle', () => {
       child: () => logger,
     } as unknown as Logger;
     let now = 0;
-    const throttle = new LoginThrottle(new FallbackThrottleStore(flaky, new MemoryThrottleStore(), logger, 500, 5000, () => now));
-    for (let i = 0; i < 6; i++) await throttle.failed('admin', A);
-    expect((await throttle.check('admin', A)).open).to.equal(false);
+    const { login, failTimes } = setup(new FallbackThrottleStore(flaky, new MemoryThrottleStore(), logger, 500, 5000, () => now));
+    await failTimes(6, 'admin');
+    expect(held(await login('admin'))).to.be.a('number');
     expect(lines.filter(([level]) => level === 'warn')).to.have.length(1);
     down = false;
     // Redis is tried again only after 5 s: meanwhile the memory counts hold.
-    expect((await throttle.check('admin', A)).open).to.equal(false);
+    expect(held(await login('admin'))).to.be.a('number');
     now += 5000;
-    expect((await throttle.check('admin', A)).open).to.equal(true); // the shared store saw nothing
+    expect(await login('admin', A, 'right')).to.deep.equal({ ok: true }); // the shared store saw nothing
     expect(lines.at(-1)).to.deep.equal(['info', 'login throttle: counting in Redis again']);
 
     // A store that does not answer at all counts as failed, within the timeout.
-    const slow = new LoginThrottle(new FallbackThrottleStore(hung, new MemoryThrottleStore(), logger, 50));
-    for (let i = 0; i < 6; i++) await slow.failed('admin', A);
-    expect((await slow.check('admin', A)).open).to.equal(false);
+    const slow = setup(new FallbackThrottleStore(hung, new MemoryThrottleStore(), logger, 50));
+    await slow.failTimes(6, 'admin');
+    expect(held(await slow.login('admin'))).to.be.a('number');
   });
 });

@@ -161,6 +161,9 @@ describe('reader health over HTTP', function () {
         [{ fromTime: 'soon' }, 'body.fromTime'],
         [{ pageSize: 5000 }, 'body.pageSize'],
         [{ readerNames: [1] }, 'body.readerNames.0'],
+        [{ readerNames: ['r1', 'x'.repeat(100_000)] }, 'body.readerNames.1'],
+        [{ readerNames: ['x'.repeat(257)] }, 'body.readerNames.0'],
+        [{ readerNames: [''] }, 'body.readerNames.0'],
       ] as const) {
         const res = await app.request('POST', EVENTS, { body });
         expect(res.status, JSON.stringify(body)).to.equal(400);

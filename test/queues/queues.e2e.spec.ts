@@ -104,6 +104,35 @@ describe('AMQP queues (relay role, in-process)', function () {
     expect(await queueConfiguredCount(client)).to.equal(before);
   });
 
+  it('every text field of a filter is held to the length of a name (256): longer is a 400 naming the field, recording nothing', async () => {
+    const before = await queueConfiguredCount(client);
+    const fields: Array<[string, string, string]> = [
+      [ITEMS, 'fromFacility', 'x'], [ITEMS, 'toFacility', 'x'], [ITEMS, 'fromZone', 'x'], [ITEMS, 'toZone', 'x'], [ITEMS, 'jobId', 'x'], [ITEMS, 'epc', 'E'],
+      [HEALTH, 'readerName', 'x'], [HEALTH, 'code', 'x'],
+      [THRESHOLD, 'threshold', 'x'], [THRESHOLD, 'jobId', 'x'],
+    ];
+    for (const [path, field, char] of fields) {
+      for (const length of [100_000, 257]) {
+        const res = await app.request('PUT', path, { body: { [field]: char.repeat(length) } });
+        expect(res.status, `${path} ${field} of ${length}`).to.equal(400);
+        expect(res.body.errors, `${path} ${field} of ${length}`).to.deep.equal([
+          { path: `body.${field}`, reason: `must be at most 256 characters, got ${length}`, message: `must be at most 256 characters, got ${length}` },
+        ]);
+      }
+      const control = await app.request('PUT', path, { body: { [field]: `${char}\u0085${char}` } });
+      expect(control.status, `${path} ${field} with a control character`).to.equal(400);
+      expect(control.body.errors[0].path).to.equal(`body.${field}`);
+    }
+    const infinite = await app.request('PUT', ITEMS, { raw: '{"distance":1e999}' });
+    expect(infinite.status).to.equal(400);
+    expect(infinite.body.errors[0]).to.include({ path: 'body.distance' });
+    expect(await queueConfiguredCount(client)).to.equal(before);
+    // 256 characters are a name: accepted.
+    const longest = await app.request('PUT', ITEMS, { body: { fromZone: 'z'.repeat(256), epc: 'E'.repeat(256) } });
+    expect(longest.status, JSON.stringify(longest.body)).to.equal(200);
+    expect((await app.request('PUT', THRESHOLD, { body: { threshold: 't'.repeat(256) } })).status).to.equal(200);
+  });
+
   it('roles: DataReader (and Admin) may configure queues, ConfigManager may not', async () => {
     const reader = await userWithRole(app, 'qreader', 'DataReader');
     const config = await userWithRole(app, 'qconfig', 'ConfigManager');

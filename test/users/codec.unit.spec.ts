@@ -35,19 +35,28 @@ describe('users/codec', () => {
     expect(isLeft(CreateUserBody.decode({ name: 'a', password: null, roles: [] }))).to.equal(true);
   });
 
-  it('names: non-empty, no colon, no control characters, no surrounding blanks', () => {
+  it('names: the rule of every name (not empty, no control characters, not . or ..), at most 128 characters, no colon, no surrounding blanks', () => {
     for (const [name, reason] of [
       ['', 'must not be empty'],
+      ['   ', 'must not be empty'],
+      ['.', 'must not be "." (no URL path can address it)'],
+      ['..', 'must not be ".." (no URL path can address it)'],
       ['a:b', "must not contain ':'"],
-      ['a\nb', 'must not contain control characters'],
+      ['a\nb', 'must not contain control characters (U+000A at 1)'],
+      ['a\u0085b', 'must not contain control characters (U+0085 at 1)'],
+      ['\ud800', 'must be valid Unicode (it holds a lone surrogate)'],
       [' a', 'must not start or end with blanks'],
-      ['x'.repeat(129), 'must be at most 128 characters'],
+      ['x'.repeat(129), 'must be at most 128 characters, got 129'],
+      ['x'.repeat(100_000), 'must be at most 128 characters, got 100000'],
     ] as const) {
       expect(errorsOf(CreateUserBody, { name, password: 'pw', roles: [] }).errors, name).to.deep.equal([
         { path: 'body.name', reason },
       ]);
+      expect(errorsOf(CreateOrReplaceUserBody, { name, roles: [] }).errors, name).to.deep.equal([{ path: 'body.name', reason }]);
     }
-    expect(isRight(CreateUserBody.decode({ name: 'jürgen.o-k_1 x', password: 'pw', roles: [] }))).to.equal(true);
+    for (const name of ['jürgen.o-k_1 x', '...', '.alice', 'x'.repeat(128)]) {
+      expect(isRight(CreateUserBody.decode({ name, password: 'pw', roles: [] })), name).to.equal(true);
+    }
   });
 
   it('roles: unknown role names are a 400 naming the element', () => {

@@ -84,6 +84,26 @@ describe('users over HTTP', function () {
       expect((await call('GET', `${USERS}/show/a:b`)).status).to.equal(404);
     });
 
+    it('refuses the names . and .. as every other resource does (same 400), so no user exists that no URL can delete', async () => {
+      const facility = await call('POST', '/configuration/v1/facilities/create', { body: { name: '..' } });
+      expect(facility.status).to.equal(400);
+      for (const name of ['.', '..']) {
+        for (const [method, path, body] of [
+          ['POST', `${USERS}/create`, { name, password: 'dot-pw', roles: ['DataReader'] }],
+          ['PUT', `${USERS}/createOrReplace`, { name, password: 'dot-pw', roles: ['DataReader'] }],
+        ] as const) {
+          const res = await call(method, path, { body });
+          expect(res.status, `${method} ${name}`).to.equal(400);
+          expect(res.body.errors, `${method} ${name}`).to.deep.equal([
+            { path: 'body.name', reason: `must not be "${name}" (no URL path can address it)`, message: `must not be "${name}" (no URL path can address it)` },
+          ]);
+        }
+        expect((await call('GET', `${USERS}/currentUser`, { auth: basic(name, 'dot-pw') })).status, name).to.equal(401);
+      }
+      expect(facility.body.errors[0].reason).to.equal('must not be ".." (no URL path can address it)');
+      expect((await call('GET', `${USERS}/show`)).body.map((u: { name: string }) => u.name)).to.not.include.members(['.', '..']);
+    });
+
     it('createOrReplace without a password creates nothing: 400 naming body.password', async () => {
       const res = await call('PUT', `${USERS}/createOrReplace`, { body: { name: 'nopass', roles: ['DataReader'] } });
       expect(res.status).to.equal(400);

@@ -3,9 +3,11 @@
 // health probe lives outside it at `/healthz`, where orchestrators look.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import Koa from 'koa';
 import Router from '@koa/router';
 import type { Logger } from '../logger';
+import { answerClientErrors } from './client-error';
 import { errorMiddleware } from './errorMiddleware';
 import { requestLog } from './requestLog';
 
@@ -85,11 +87,15 @@ export interface HttpListener {
 export async function listen(app: Koa, host: string, port: number, logger: Logger): Promise<HttpListener> {
   let closing = false;
   const inFlight = new Set<http.ServerResponse>();
+  // Connections with a response under way: a parser error there cannot be answered.
+  const answering = new WeakSet<Duplex>();
   const handle = app.callback();
   const server = http.createServer((req, res) => {
     inFlight.add(res);
+    answering.add(req.socket);
     res.once('close', () => {
       inFlight.delete(res);
+      answering.delete(req.socket);
       // The keep-alive socket of a request that was in flight when closing
       // began is idle only now; server.close() waits for it otherwise.
       if (closing) setImmediate(() => server.closeIdleConnections());
@@ -97,6 +103,7 @@ export async function listen(app: Koa, host: string, port: number, logger: Logge
     if (closing) res.setHeader('Connection', 'close');
     void handle(req, res);
   });
+  answerClientErrors(server, logger, (socket) => answering.has(socket));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen({ host, port }, () => {

@@ -57,6 +57,11 @@ export class RedisKeys {
     return `${this.base}v1:login-failures:${id}`;
   }
 
+  /** Sorted set of the login attempts in flight under that throttle key (attempt -> start time); expires by itself. */
+  loginAttempts(id: string): string {
+    return `${this.base}v1:login-attempts:${id}`;
+  }
+
   /** Every key of this namespace (for tests and resets). */
   get pattern(): string {
     return `${this.base}*`;
