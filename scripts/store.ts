@@ -20,7 +20,9 @@ import { SECRET_KEY_FILE } from '../src/core/secret-box';
 import { EventLog } from '../src/eventstore/storage/log';
 import { DATA_FILE } from '../src/eventstore/storage/datafile';
 import { MARKER_FILE, newMarker, readMarker, writeMarker } from '../src/eventstore/storage/marker';
-import { verifyAll, type Finding } from '../src/eventstore/storage/verify';
+import type { Finding } from '../src/eventstore/storage/verify';
+import { checkRecordsInChild, checkStructure } from '../src/eventstore/storage/structure';
+import { StoreDamaged } from '../src/eventstore/storage/damage';
 import { repairInto } from '../src/eventstore/storage/repair';
 import { DEFAULT_MAX_APPEND_SIZE } from '../src/eventstore/server';
 
@@ -38,19 +40,21 @@ function openReadOnly(storeDir: string, skipEndsCheck = false): EventLog {
   return new EventLog(storeDir, { maxAppendSize: DEFAULT_MAX_APPEND_SIZE, readOnly: true, skipEndsCheck });
 }
 
-/** Every record of the store in `storeDir` checked; Refused when any is damaged. */
+/**
+ * Every record of the store in `storeDir` checked, in child processes (LMDB
+ * can die of a damaged page; the command must not): first its trees, then
+ * every record. StoreDamaged when any is damaged.
+ */
 async function verifyStore(storeDir: string, logger: Logger): Promise<string> {
+  if (!existsSync(path.join(storeDir, DATA_FILE))) throw new Refused(`${storeDir} holds no event store (${DATA_FILE} is missing)`);
   const started = Date.now();
-  const log = openReadOnly(storeDir);
-  try {
-    const result = await verifyAll(log, (p) =>
-      logger.info('verifying', { storeDir, checked: p.checked, total: p.total, percent: percent(p.checked, p.total), damaged: p.findings.length }),
-    );
-    if (result.findings.length > 0) throw new Refused(`${storeDir}: ${result.findings.length} of ${result.checked} records damaged: ${listed(result.findings)}`);
-    return `${storeDir}: all ${result.checked} records sound (head position ${log.head.committed}), checked in ${((Date.now() - started) / 1000).toFixed(1)} s`;
-  } finally {
-    await log.close();
-  }
+  checkStructure(storeDir);
+  let done = { checked: 0, last: 0 };
+  await checkRecordsInChild(storeDir, (p) => {
+    done = p;
+    logger.info('verifying', { storeDir, checked: p.checked, total: p.total, percent: percent(p.checked, p.total), damaged: p.damaged });
+  });
+  return `${storeDir}: all ${done.checked} records sound (head position ${done.last}), checked in ${((Date.now() - started) / 1000).toFixed(1)} s`;
 }
 
 function ensureEmptyDir(dir: string): void {
@@ -120,12 +124,22 @@ async function restore(dataDir: string, backupDir: string, logger: Logger): Prom
   }
 }
 
+/** The damaged store, for reading record by record; Refused when LMDB cannot walk it (only a backup helps then). */
+function openForRepair(storeDir: string): EventLog {
+  try {
+    return openReadOnly(storeDir, true);
+  } catch (err) {
+    if (!(err instanceof StoreDamaged)) throw err;
+    throw new Refused(`${err.what}: repair-store copies the records of a store whose structure LMDB can still walk, and this one's it cannot. Restore the directory from a backup (npm run restore -- BACKUP_DIR).`);
+  }
+}
+
 async function repair(dataDir: string, newDataDir: string, logger: Logger): Promise<string> {
   const storeDir = path.join(dataDir, STORE);
   const lock = await lockDirectory(storeDir, 'npm run repair-store');
   try {
     ensureEmptyDir(newDataDir);
-    const source = openReadOnly(storeDir, true);
+    const source = openForRepair(storeDir);
     const target = new EventLog(path.join(newDataDir, STORE), { maxAppendSize: DEFAULT_MAX_APPEND_SIZE });
     try {
       const result = await repairInto(source, target, (p) =>

@@ -5,6 +5,7 @@
 // of the log (which the open does not read) is refused by reads, found by
 // verify-store, and repaired by repair-store, which keeps every other record.
 import fs from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -99,6 +100,11 @@ describe('embedded event store integrity', function () {
       { name: 'second meta page zeroed', damage: (d) => overwrite(d, 4096, Buffer.alloc(4096)), says: /meta page 1 of data\.mdb is damaged/ },
       { name: 'the last record changed', damage: (d) => damageEvent(d, EVENTS - 1), says: /damaged at position \d+: checksum mismatch/ },
       { name: 'the first record changed', damage: (d) => damageEvent(d, 0), says: /damaged at position 1: checksum mismatch/ },
+      {
+        name: '64 KiB of random bytes in the middle of the data file (pages of the trees themselves)',
+        damage: (d) => overwrite(d, Math.floor(fs.statSync(dataFile(d)).size / 8192) * 4096, randomBytes(65536)),
+        says: /LMDB's structure in data\.mdb is damaged|walking its trees (found|failed)/,
+      },
     ];
     for (const c of cases) {
       it(c.name, async () => {
@@ -112,6 +118,15 @@ describe('embedded event store integrity', function () {
         expect(output, 'never opened as a fresh store').not.to.include('embedded event store listening');
       });
     }
+  });
+
+  it('verify-store reports LMDB structure damage, exit 1, instead of dying of it', async () => {
+    const dataDir = await store();
+    overwrite(dataDir, Math.floor(fs.statSync(dataFile(dataDir)).size / 8192) * 4096, randomBytes(65536));
+    const r = await runStoreCommand(['verify'], { DATA_DIR: dataDir });
+    expect(r.signal, r.stderr).to.equal(null);
+    expect(r.code, r.stderr).to.equal(1);
+    expect(r.stderr).to.match(/is damaged: (LMDB's structure|walking its trees)/);
   });
 
   it('refuses in-process opens the same way (StoreDamaged), and an intact store opens with every event', async () => {
@@ -172,7 +187,7 @@ describe('embedded event store integrity', function () {
       const env = { DATA_DIR: dataDir };
       const verified = await runStoreCommand(['verify'], env);
       expect(verified.code, verified.stderr).to.equal(1);
-      expect(verified.stderr).to.match(/1 of 3000 records damaged: position 1501: checksum mismatch/);
+      expect(verified.stderr).to.match(/reading its records.* found: position 1501: checksum mismatch/);
       const repaired = path.join(dataDir, 'repaired');
       const repair = await runStoreCommand(['repair', repaired], env);
       expect(repair.code, JSON.stringify(repair.lines) + repair.stderr).to.equal(0);

@@ -31,6 +31,7 @@ import { checkDataFile, DATA_FILE } from './datafile';
 import { StoreDamaged } from './damage';
 import { newMarker, readMarker, writeMarker, type StoreMarker } from './marker';
 import { verifyEnds } from './verify';
+import { checkStructure, dataFileNow, needsStructureCheck } from './structure';
 import { Expected, InvalidArgument, MaxAppendSizeExceeded, StreamDeleted, WrongExpectedVersion } from './errors';
 import { applyMetadata, EMPTY_STREAM, exists, type StreamState } from './streamstate';
 import { HeadWatcher } from './head';
@@ -60,6 +61,8 @@ export interface EventLogOptions {
   readOnly?: boolean;
   /** Skip the check of the first and last records at open: only repair, which reads a damaged log record by record. */
   skipEndsCheck?: boolean;
+  /** Skip the structure check in a child process (./structure.ts): only that child itself. */
+  skipStructureCheck?: boolean;
   /** Told once per position of each damaged record a read meets (the read then fails with CorruptRecord). */
   onCorrupt?: (err: CorruptRecord) => void;
 }
@@ -99,6 +102,7 @@ export class EventLog {
     if (!readOnly) mkdirSync(dir, { recursive: true });
     const marker = readMarker(dir);
     const bytes = checkDataFile(dir, marker);
+    if (options.skipStructureCheck !== true && needsStructureCheck(dir, marker)) checkStructure(dir);
     this.root = openEnvironment(dir, readOnly);
     this.log = this.root.openDB<Buffer, number>('log', { encoding: 'binary' });
     this.streams = this.root.openDB<StreamState, string>('streams', { encoding: 'msgpack' });
@@ -114,7 +118,8 @@ export class EventLog {
     this.head = new HeadWatcher(BigInt(last));
     this.clock = new RecordClock(options.now);
     if (!readOnly) {
-      this.marker = marker ?? newMarker(bytes);
+      // Written at once without closedAs: until a clean close, a crash leaves the next open to check the structure.
+      this.marker = marker ? { storeId: marker.storeId, created: marker.created, dataFileBytes: marker.dataFileBytes } : newMarker(bytes);
       this.refreshMarker();
       this.markerTimer = setInterval(() => this.refreshMarker(), MARKER_REFRESH_MS).unref();
     }
@@ -505,6 +510,18 @@ export class EventLog {
     await this.root.flushed;
     this.refreshMarker();
     await this.root.close();
+    this.recordCleanClose();
+  }
+
+  /** The data file as this clean close leaves it: the next open skips the structure check while it is unchanged. */
+  private recordCleanClose(): void {
+    const closedAs = dataFileNow(this.dir);
+    if (!this.marker || !this.markerWritten || closedAs === undefined) return;
+    try {
+      writeMarker(this.dir, { ...this.marker, closedAs });
+    } catch {
+      // A full disk: the next open checks the structure, which costs time only.
+    }
   }
 
   private assertOpen(): void {

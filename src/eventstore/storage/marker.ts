@@ -13,12 +13,25 @@ import { decodeStored } from '../../core/stored-json';
 
 export const MARKER_FILE = 'store.json';
 
-const MarkerCodec = t.type({
-  storeId: t.string,
-  created: t.string,
-  /** The largest size of data.mdb seen by an owner of this store. */
-  dataFileBytes: t.number,
-});
+const ClosedAsCodec = t.type({ bytes: t.number, mtimeMs: t.number });
+export type ClosedAs = t.TypeOf<typeof ClosedAsCodec>;
+
+const MarkerCodec = t.intersection([
+  t.type({
+    storeId: t.string,
+    created: t.string,
+    /** The largest size of data.mdb seen by an owner of this store. */
+    dataFileBytes: t.number,
+  }),
+  t.partial({
+    /**
+     * The data file as its owner left it at a clean close; absent while an
+     * owner has it open (and so after a crash). A file that still matches was
+     * not touched since, and needs no structure check at the next open.
+     */
+    closedAs: ClosedAsCodec,
+  }),
+]);
 export type StoreMarker = t.TypeOf<typeof MarkerCodec>;
 
 /** The marker of `dir`, undefined when there is none; StoredValueError when it is unreadable. */

@@ -52,6 +52,8 @@ export interface VerifyProgress {
   readonly checked: number;
   readonly total: number;
   readonly findings: readonly Finding[];
+  /** The position checked last (0 before the first). */
+  readonly last: number;
 }
 
 /**
@@ -73,11 +75,11 @@ export async function verifyAll(log: VerifiableLog, progress: (p: VerifyProgress
       last = key;
     }
     if (last < 0) break;
-    progress({ checked, total, findings });
+    progress({ checked, total, findings, last });
     from = last + 1;
     await new Promise((r) => setImmediate(r));
   }
-  const done = { checked, total, findings };
+  const done = { checked, total, findings, last: from - 1 };
   progress(done);
   return done;
 }

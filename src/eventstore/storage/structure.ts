@@ -1,0 +1,98 @@
+// Runs the checks LMDB could die of in a child process (./check-process.ts)
+// and turns the child's death by a signal into StoreDamaged. The structure
+// check runs at open whenever the data file is not exactly as its owner left
+// it at a clean close (after a crash, a copy, or a change by anything else);
+// a store closed cleanly and untouched opens without it.
+import { spawn, spawnSync } from 'node:child_process';
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { StoreDamaged } from './damage';
+import { DATA_FILE } from './datafile';
+import type { ClosedAs, StoreMarker } from './marker';
+
+const CHILD = path.join(__dirname, `check-process${path.extname(__filename)}`);
+
+/** The child's command line: through tsx where this runs from TypeScript sources. */
+function childArgs(mode: 'structure' | 'records', dir: string): string[] {
+  const loader = path.extname(__filename) === '.ts' ? ['--require', require.resolve('tsx/cjs')] : [];
+  return [...loader, CHILD, mode, dir];
+}
+
+/** The data file as it is now, to compare with (and to record as) how a clean close left it. */
+export function dataFileNow(dir: string): ClosedAs | undefined {
+  try {
+    const st = statSync(path.join(dir, DATA_FILE));
+    return { bytes: st.size, mtimeMs: st.mtimeMs };
+  } catch {
+    return undefined;
+  }
+}
+
+export function needsStructureCheck(dir: string, marker: StoreMarker | undefined): boolean {
+  const now = dataFileNow(dir);
+  if (now === undefined || now.bytes === 0) return false;
+  return marker?.closedAs === undefined || marker.closedAs.bytes !== now.bytes || marker.closedAs.mtimeMs !== now.mtimeMs;
+}
+
+interface ChildResult {
+  findings?: string[];
+  error?: string;
+}
+
+/** The child's last result line, or undefined when it printed none. */
+function resultOf(stdout: string): ChildResult | undefined {
+  const lines = stdout.trim().split('\n').reverse();
+  for (const line of lines) {
+    try {
+      const parsed = JSON.parse(line) as { result?: ChildResult };
+      if (parsed.result) return parsed.result;
+    } catch {
+      // a partial line from a child that died mid-write
+    }
+  }
+  return undefined;
+}
+
+function judge(dir: string, what: string, result: ChildResult | undefined, signal: NodeJS.Signals | null, status: number | null): void {
+  if (signal !== null) throw new StoreDamaged(dir, `LMDB's structure in ${DATA_FILE} is damaged: ${what} crashed (${signal})`);
+  if (result?.findings && result.findings.length > 0) throw new StoreDamaged(dir, `${what} found: ${result.findings.slice(0, 20).join('; ')}${result.findings.length > 20 ? `; and ${result.findings.length - 20} more` : ''}`);
+  if (status !== 0) throw new StoreDamaged(dir, `${what} failed: ${result?.error ?? `exit code ${status}`}`);
+}
+
+/** Walks every tree of the store in a child; StoreDamaged when a tree hides entries or the walk kills the child. */
+export function checkStructure(dir: string): void {
+  const r = spawnSync(process.execPath, childArgs('structure', dir), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  if (r.error) throw r.error;
+  judge(dir, 'walking its trees', resultOf(r.stdout), r.signal, r.status);
+}
+
+export interface RecordsProgress {
+  readonly checked: number;
+  readonly total: number;
+  readonly damaged: number;
+  readonly last: number;
+}
+
+/** Verifies every record in a child, calling `progress` as it goes; StoreDamaged naming what it found or where it crashed. */
+export async function checkRecordsInChild(dir: string, progress: (p: RecordsProgress) => void): Promise<void> {
+  const child = spawn(process.execPath, childArgs('records', dir), { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let partial = '';
+  let last: RecordsProgress | undefined;
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      try {
+        const parsed = JSON.parse(line) as { progress?: RecordsProgress };
+        if (parsed.progress) progress((last = parsed.progress));
+      } catch {
+        // not a progress line
+      }
+    }
+  });
+  const [status, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('exit', (c, s) => resolve([c, s])));
+  const where = last === undefined ? 'reading its records' : `reading its records after position ${last.last}`;
+  judge(dir, where, resultOf(stdout), signal, status);
+}
