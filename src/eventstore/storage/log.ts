@@ -24,6 +24,7 @@ import { decodeHeader, decodeRecord, encodeRecord, RecordClock, type StoredRecor
 import { Expected, InvalidArgument, MaxAppendSizeExceeded, StreamDeleted, WrongExpectedVersion } from './errors';
 import { applyMetadata, EMPTY_STREAM, exists, type StreamState } from './streamstate';
 import { HeadWatcher } from './head';
+import { commitDurably, settleWrites } from './commit';
 
 export interface ProposedEvent {
   id: string;
@@ -67,7 +68,7 @@ export class EventLog {
   /** When records are created, and the maxAge cut-off of reads. */
   readonly clock: RecordClock;
 
-  constructor(dir: string, readonly options: EventLogOptions) {
+  constructor(private readonly dir: string, readonly options: EventLogOptions) {
     mkdirSync(dir, { recursive: true });
     this.root = open({ path: dir, maxDbs: 8, mapSize: 2 * 1024 ** 3 });
     this.log = this.root.openDB<Buffer, number>('log', { encoding: 'binary' });
@@ -225,8 +226,9 @@ export class EventLog {
     let failed = false;
     try {
       // A child transaction: if any put throws (a key over LMDB's size limit,
-      // say), none of this write's puts stay in the batch.
-      await this.root.transaction(() =>
+      // say), none of this write's puts stay in the batch. A full disk fails
+      // it with StorageFull (commit.ts).
+      await commitDurably(this.root, this.dir, () =>
         this.root.childTransaction(() => {
           this.assertOnDisk(stream, s);
           for (const p of puts) p();
@@ -234,7 +236,6 @@ export class EventLog {
           if (metaTarget) void this.streams.put(metaTarget.stream, metaTarget.state);
         }),
       );
-      await this.root.flushed;
     } catch (err) {
       failed = true;
       throw err;
@@ -359,7 +360,7 @@ export class EventLog {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.root.flushed;
+    await settleWrites(this.root, this.dir);
     await this.root.close();
   }
 
