@@ -2,7 +2,7 @@
 // the gRPC errors the client recognises (status code + `exception` trailer).
 import { Metadata, status, type ServiceError } from '@grpc/grpc-js';
 import { sharedPb } from './proto';
-import { Expected, InvalidArgument, MaxAppendSizeExceeded, StreamDeleted, WrongExpectedVersion } from '../storage/errors';
+import { Expected, InvalidArgument, MaxAppendSizeExceeded, StorageFull, StreamDeleted, WrongExpectedVersion } from '../storage/errors';
 
 export function streamName(identifier: { getStreamName_asU8(): Uint8Array } | undefined): string {
   return identifier ? Buffer.from(identifier.getStreamName_asU8()).toString('utf8') : '';
@@ -86,6 +86,9 @@ export function toServiceError(err: unknown, stream?: string): ServiceError {
   if (err instanceof InvalidArgument) {
     return serviceError(status.INVALID_ARGUMENT, err.message, stream ? { 'stream-name': stream } : {});
   }
+  // gRPC's code for "the entire file system is out of space". Not UNAVAILABLE:
+  // the client would drop the channel, and every subscription with it.
+  if (err instanceof StorageFull) return serviceError(status.RESOURCE_EXHAUSTED, err.message, {});
   const message = err instanceof Error ? err.message : String(err);
   return serviceError(status.INTERNAL, message, {});
 }
