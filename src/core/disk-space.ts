@@ -55,3 +55,30 @@ export function freeBytes(dir: string): number {
   const s = statfsSync(existingAncestor(dir));
   return s.bavail * s.bsize;
 }
+
+export interface SpaceShortfall {
+  readonly dataDir: string;
+  readonly freeBytes: number;
+  readonly neededBytes: number;
+}
+
+/** The shortfall when `dir` has less than `neededBytes` free, else undefined (0 needed: never checked). */
+export function spaceShortfall(dir: string, neededBytes: number): SpaceShortfall | undefined {
+  if (neededBytes <= 0) return undefined;
+  const free = freeBytes(dir);
+  return free < neededBytes ? { dataDir: path.resolve(dir), freeBytes: free, neededBytes } : undefined;
+}
+
+/**
+ * A failure of start-up in plain words when the disk is full (a bare
+ * "ENOSPC: no space left on device, mkdir ..." names neither the setting
+ * nor the remedy); any other failure unchanged.
+ */
+export function explainNoSpace(err: unknown, dataDir: string): unknown {
+  if (!isNoSpace(err)) return err;
+  const detail = err instanceof Error ? err.message : String(err);
+  return new Error(
+    `The data directory ${path.resolve(dataDir)} has no space left on its disk (${detail}). Free space on that filesystem, or set DATA_DIR to a directory with room`,
+    { cause: err },
+  );
+}

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
 import path from 'node:path';
-import { freeBytes, isNoSpace } from '../../src/core/disk-space';
+import { explainNoSpace, freeBytes, isNoSpace, spaceShortfall } from '../../src/core/disk-space';
 
 describe('disk space', () => {
   let dir: string;
@@ -29,6 +29,28 @@ describe('disk space', () => {
   });
 
   it('measures the free space of a directory not created yet on the filesystem it will be created in', () => {
-    expect(freeBytes(path.join(dir, 'not', 'yet'))).to.be.greaterThan(0);
+    const missing = path.join(dir, 'not', 'yet');
+    expect(freeBytes(missing)).to.be.greaterThan(0);
+    // Needing more than any disk has: the shortfall names the directory as configured, resolved.
+    const shortfall = spaceShortfall(missing, Number.MAX_SAFE_INTEGER);
+    expect(shortfall?.dataDir).to.equal(path.resolve(missing));
+    expect(shortfall?.neededBytes).to.equal(Number.MAX_SAFE_INTEGER);
+    expect(shortfall?.freeBytes).to.be.greaterThan(0).and.lessThan(Number.MAX_SAFE_INTEGER);
+  });
+
+  it('no shortfall when the space is there, or when nothing is needed (the check is off)', () => {
+    expect(spaceShortfall(dir, 1)).to.equal(undefined);
+    expect(spaceShortfall(dir, 0)).to.equal(undefined);
+  });
+
+  it('explains a start-up failure for want of space in plain words, naming the directory; leaves other failures alone', () => {
+    const enospc = Object.assign(new Error("ENOSPC: no space left on device, mkdir '/data/logs'"), { code: 'ENOSPC' });
+    const explained = explainNoSpace(enospc, dir) as Error;
+    expect(explained.message).to.contain(`The data directory ${path.resolve(dir)} has no space left`);
+    expect(explained.message).to.contain(enospc.message);
+    expect(explained.message).to.contain('DATA_DIR');
+    expect(explained.cause).to.equal(enospc);
+    const other = new Error('EACCES');
+    expect(explainNoSpace(other, dir)).to.equal(other);
   });
 });
