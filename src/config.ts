@@ -48,6 +48,8 @@ export interface Config {
   readonly metricsPort: number | undefined;
   /** Holds the embedded event store (under `eventstore/`). */
   readonly dataDir: string;
+  /** DATA_DIR_MIN_FREE_MB in bytes: a start with less free space in DATA_DIR is refused (0 = not checked; docs/operations.md, "Disk space"). */
+  readonly dataDirMinFreeBytes: number;
   readonly eventStore: {
     /** Unset = the embedded event store at host:port. */
     readonly connectionString: string | undefined;
@@ -121,6 +123,8 @@ const positiveMs = intInRange(1, MAX_TIMER_MS);
 const MAX_TIMER_SECONDS = Math.floor(MAX_TIMER_MS / 1000);
 const seconds = intInRange(0, MAX_TIMER_SECONDS);
 const readerSeconds = intInRange(1, 86_400);
+// A petabyte: any more is a typo, and the bytes stay exact in a double.
+const MAX_DATA_DIR_MIN_FREE_MB = 1024 ** 3;
 // Far more than a deployment runs engine processes; keeps a typo from meaning a million streams.
 const MAX_ENGINE_PARTITIONS = 1024;
 
@@ -149,6 +153,7 @@ const readVariables = (env: NodeJS.ProcessEnv) =>
     rootPath: field(env, 'ROOT_PATH', urlPathPrefix, '/itemsense'),
     metricsPort: field(env, 'METRICS_PORT', port, undefined),
     dataDir: field(env, 'DATA_DIR', nonEmptyText, './data'),
+    dataDirMinFreeMb: field(env, 'DATA_DIR_MIN_FREE_MB', intInRange(0, MAX_DATA_DIR_MIN_FREE_MB), 64),
     esConnectionString: field(env, 'EVENTSTORE_CONNECTION_STRING', esdbConnectionString, undefined, 'url'),
     esHost: field(env, 'EVENTSTORE_HOST', hostName, '127.0.0.1'),
     esPort: field(env, 'EVENTSTORE_PORT', port, 2113),
@@ -205,6 +210,7 @@ const toConfig = (v: Variables): Config => ({
   http: { host: v.host, port: v.port, rootPath: v.rootPath },
   metricsPort: v.metricsPort,
   dataDir: v.dataDir,
+  dataDirMinFreeBytes: v.dataDirMinFreeMb * 1024 * 1024,
   eventStore: {
     connectionString: v.esConnectionString,
     host: v.esHost,

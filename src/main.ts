@@ -3,6 +3,7 @@
 // failed start-up, a crash, or a shutdown that failed or overran its bound.
 import { createLogger } from './core/logger';
 import { bootstrap } from './app/bootstrap';
+import { explainNoSpace } from './core/disk-space';
 import { startTagtrail, ShuttingDownError } from './app/start';
 
 const logger = createLogger('tagtrail');
@@ -12,7 +13,8 @@ startTagtrail(config, logger, shutdown).then(
   (started) => logger.info('started', { ...started }),
   (err: unknown) => {
     if (err instanceof ShuttingDownError) return; // the signal handler finishes the job
-    logger.error('start-up failed', { err });
+    // A disk that filled up after the free-space check fails an open or a mkdir: say so in plain words.
+    logger.error('start-up failed', { err: explainNoSpace(err, config.dataDir) });
     void shutdown.runAndExit('start-up failed', 1);
   },
 );

@@ -28,6 +28,7 @@ describe('config', () => {
       expect(ok({})).to.deep.equal({
         http: { host: '0.0.0.0', port: 8080, rootPath: '/itemsense' },
         dataDir: './data',
+        dataDirMinFreeBytes: 64 * 1024 * 1024,
         eventStore: { connectionString: undefined, host: '127.0.0.1', port: 2113, maxAppendSize: 1_048_576 },
         redisUrl: 'redis://127.0.0.1:6379',
         redisKeyPrefix: 'tagtrail:',
@@ -76,6 +77,7 @@ describe('config', () => {
         HOST: '127.0.0.1',
         ROOT_PATH: '/api/v2/',
         DATA_DIR: '/var/lib/tagtrail',
+        DATA_DIR_MIN_FREE_MB: '0',
         EVENTSTORE_CONNECTION_STRING: 'esdb://es:2113?tls=false',
         EVENTSTORE_HOST: '::1',
         EVENTSTORE_PORT: '0',
@@ -118,6 +120,7 @@ describe('config', () => {
       expect(c).to.deep.equal({
         http: { host: '127.0.0.1', port: 3000, rootPath: '/api/v2' },
         dataDir: '/var/lib/tagtrail',
+        dataDirMinFreeBytes: 0,
         eventStore: { connectionString: 'esdb://es:2113?tls=false', host: '::1', port: 0, maxAppendSize: 4096 },
         redisUrl: 'rediss://:pw@cache:6380/2',
         redisKeyPrefix: 'site-a:',
@@ -203,6 +206,8 @@ describe('config', () => {
       ['EVENTSTORE_HOST', 'a b', 'expected a host name'],
       ['EVENTSTORE_PORT', '99999', 'expected an integer 0-65535'],
       ['EVENTSTORE_MAX_APPEND_SIZE', '0', 'expected an integer 1-'],
+      ['DATA_DIR_MIN_FREE_MB', '-1', 'expected an integer 0-'],
+      ['DATA_DIR_MIN_FREE_MB', '64MB', 'expected an integer 0-'],
       ['REDIS_URL', 'localhost:6379', 'redis://'],
       ['AMQP_URL', 'http://mq', 'amqp://'],
       ['LOG_LEVEL', 'verbose', 'expected one of debug, info, warn, error, silent'],

@@ -1,6 +1,8 @@
+import { status } from '@grpc/grpc-js';
 import {
   NO_STREAM,
   StreamNotFoundError,
+  UnknownError,
   WrongExpectedVersionError,
   type AppendExpectedRevision,
   type EventData,
@@ -36,6 +38,16 @@ export class ConcurrencyError extends Error {
       `stream ${streamId} is at revision ${describeRevision(actual)}, expected ${describeRevision(expected)}`,
     );
   }
+}
+
+/**
+ * The event store refused a write because its disk is full: the embedded
+ * store answers RESOURCE_EXHAUSTED (gRPC's code for a file system out of
+ * space), which the client passes on as an UnknownError that keeps the code.
+ * Nothing was written; the same write may succeed once space is freed.
+ */
+export function isEventStoreFull(err: unknown): err is UnknownError {
+  return err instanceof UnknownError && err.code === status.RESOURCE_EXHAUSTED;
 }
 
 export interface AppendOutcome {

@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { createLogger } from '../core/logger';
 import { bootstrap } from '../app/bootstrap';
+import { explainNoSpace } from '../core/disk-space';
 import { startEmbeddedEventStore } from './server';
 import { explainAddressInUse } from '../core/port-in-use';
 
@@ -32,7 +33,8 @@ explainAddressInUse(
     logger.info('started', { connectionString: store.connectionString, port: store.port });
   },
   (err: unknown) => {
-    logger.error('start-up failed', { err });
+    // A disk that filled up after the free-space check fails an open or a mkdir: say so in plain words.
+    logger.error('start-up failed', { err: explainNoSpace(err, config.dataDir) });
     void shutdown.runAndExit('start-up failed', 1);
   },
 );

@@ -12,6 +12,7 @@ import { readHandler } from './grpc/read';
 import { appendHandler, batchAppendHandler } from './grpc/append';
 import { deleteHandler, tombstoneHandler } from './grpc/delete';
 import { supportedMethodsHandler } from './grpc/features';
+import { watchSpace } from './grpc/space';
 import { serializeReadResp } from './grpc/readresp';
 import type { Sink } from './grpc/sink';
 
@@ -97,12 +98,13 @@ export async function startEmbeddedEventStore(opts: EmbeddedEventStoreOptions): 
     'grpc.http2.min_ping_interval_without_data_ms': 5000,
   });
   const openReads = new Set<Sink>();
+  const writes = watchSpace(log, opts.dataDir, logger);
   const streams: UntypedServiceImplementation = {
     read: readHandler(log, openReads),
-    append: appendHandler(log, maxAppendSize),
-    batchAppend: batchAppendHandler(log, maxAppendSize),
-    delete: deleteHandler(log),
-    tombstone: tombstoneHandler(log),
+    append: appendHandler(writes, maxAppendSize),
+    batchAppend: batchAppendHandler(writes, maxAppendSize),
+    delete: deleteHandler(writes),
+    tombstone: tombstoneHandler(writes),
   };
   server.addService(withRawReadResponses(StreamsService), streams);
   server.addService(ServerFeaturesService, { getSupportedMethods: supportedMethodsHandler() });

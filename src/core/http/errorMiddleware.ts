@@ -7,6 +7,7 @@
 import { STATUS_CODES } from 'node:http';
 import { DeadlineExceededError, MaxAppendSizeExceededError, UnavailableError } from '@eventstore/db-client';
 import type { Context, Next } from 'koa';
+import { isEventStoreFull } from '../eventstore';
 import type { Logger } from '../logger';
 import { redactPath } from '../redact';
 import { isRedisUnavailable } from '../redis/connect';
@@ -15,6 +16,8 @@ import { ApiError, unavailable, type FieldError } from './errors';
 
 /** Retry-After of a request the event store could not serve (it restarts, or a cluster elects a leader). */
 const EVENT_STORE_RETRY_AFTER_S = 2;
+/** Retry-After of a write the event store had no disk space for: freeing space takes a person, not a moment. */
+const EVENT_STORE_FULL_RETRY_AFTER_S = 30;
 
 /**
  * Outages of a dependency, as the 503 a client retries: a connection lost
@@ -23,6 +26,11 @@ const EVENT_STORE_RETRY_AFTER_S = 2;
 function asOutage(err: unknown): unknown {
   if (isRedisUnavailable(err)) return redisDown();
   if (err instanceof UnavailableError || err instanceof DeadlineExceededError) return unavailable('The event store is not reachable; retry shortly', EVENT_STORE_RETRY_AFTER_S);
+  if (isEventStoreFull(err)) {
+    return unavailable('The event store has no space left on its disk: nothing was written; retry once space is freed', EVENT_STORE_FULL_RETRY_AFTER_S, [
+      { path: 'eventStore', reason: 'no space left on its disk' },
+    ]);
+  }
   return err;
 }
 

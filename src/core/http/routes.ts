@@ -124,13 +124,14 @@ export const ERROR_BODY_SCHEMA: Record<string, unknown> = {
  * no route need repeat it: checkPathAndQuery's 400, the guard's 401/403 (429
  * while the login throttle holds the caller back),
  * jsonBody's 400/413/415 on a method that may carry a body, and 503 on
- * every route (Redis not reachable, or a read model rebuilding after Redis
- * lost its data: docs/operations.md).
+ * every route (Redis or the event store not reachable, the event store's
+ * disk full, or a read model rebuilding after Redis lost its data:
+ * docs/operations.md).
  */
 function implicitResponses(r: RouteSpec): Record<number, RouteResponse> {
   const implicit: Record<number, RouteResponse> = {
     400: 'a path parameter or query value is not a bounded line of printable text',
-    503: 'Redis is not reachable, or a read model this needs is rebuilding from the event log; retry after Retry-After seconds',
+    503: 'Redis or the event store is not reachable, the event store has no disk space left for a change, or a read model this needs is rebuilding from the event log; retry after Retry-After seconds',
   };
   if (r.method === 'post' || r.method === 'put') {
     Object.assign(implicit, { 400: 'invalid input: the body is not valid JSON or does not decode, or a bad path parameter or query value', 413: 'the body is over the size limit of the route', 415: 'a body that is not sent as JSON' });

@@ -3,8 +3,9 @@
 // correlation id; the client's default when the server advertises it).
 import type { sendUnaryData, ServerDuplexStream, ServerReadableStream } from '@grpc/grpc-js';
 import { status } from '@grpc/grpc-js';
-import type { EventLog, ProposedEvent, WriteResult } from '../storage/log';
-import { Expected, InvalidArgument, MaxAppendSizeExceeded, StreamDeleted, WrongExpectedVersion } from '../storage/errors';
+import type { ProposedEvent, WriteResult } from '../storage/log';
+import type { LogWrites } from './space';
+import { Expected, InvalidArgument, MaxAppendSizeExceeded, StorageFull, StreamDeleted, WrongExpectedVersion } from '../storage/errors';
 import { AnyPb, EmptyPb, sharedPb, statusPb, streamsPb, type AppendReq, type AppendResp, type BatchAppendReq, type BatchAppendResp } from './proto';
 import { expectedFrom, streamIdentifier, streamName, toServiceError, uuidString } from './wire';
 
@@ -68,7 +69,7 @@ function appendWrongVersion(e: WrongExpectedVersion): AppendResp {
   return new streamsPb.AppendResp().setWrongExpectedVersion(w);
 }
 
-export function appendHandler(log: EventLog, maxAppendSize: number) {
+export function appendHandler(log: LogWrites, maxAppendSize: number) {
   return (call: ServerReadableStream<AppendReq, AppendResp>, callback: sendUnaryData<AppendResp>): void => {
     let stream = '';
     let expected: Expected = { kind: 'any' };
@@ -191,15 +192,25 @@ function addMessages(batch: PendingBatch, req: BatchAppendReq, maxAppendSize: nu
  * One BatchAppend call: batches gathered by correlation id over several
  * requests, each appended once its final request arrived; the call ends once
  * the client ended it and every append was answered.
+ *
+ * A full disk ends the call instead, with RESOURCE_EXHAUSTED: the client
+ * maps a batch's own error only by its detail type, and has no type for it
+ * (it would read as an unknown error), whereas it keeps the status code of a
+ * failed call. So once an append finds the disk full, no further batch of
+ * the call is appended, the appends still in flight are answered as they
+ * settle, and then the call fails: every batch not answered by then gets
+ * that error, and none of them was written.
  */
 class BatchAppendCall {
   private readonly pending = new Map<string, PendingBatch>();
   private inFlight = 0;
   private ended = false;
+  private full: StorageFull | undefined;
+  private finished = false;
 
   constructor(
     private readonly call: ServerDuplexStream<BatchAppendReq, BatchAppendResp>,
-    private readonly log: EventLog,
+    private readonly log: LogWrites,
     private readonly maxAppendSize: number,
   ) {}
 
@@ -222,11 +233,13 @@ class BatchAppendCall {
 
   readonly onEnd = (): void => {
     this.ended = true;
-    if (this.inFlight === 0) this.call.end();
+    if (this.inFlight === 0) this.finish();
   };
 
   private append(correlation: InstanceType<typeof sharedPb.UUID>, done: PendingBatch): void {
     if (done.failure) return this.respond(correlation, done, done.failure, false);
+    // Refused by the call's failure (see the class).
+    if (this.full) return;
     this.inFlight++;
     this.log.append(done.stream, done.expected, done.events).then(
       (r) => {
@@ -234,7 +247,8 @@ class BatchAppendCall {
         this.settle();
       },
       (err: unknown) => {
-        this.respond(correlation, done, err, false);
+        if (err instanceof StorageFull) this.full ??= err;
+        else this.respond(correlation, done, err, false);
         this.settle();
       },
     );
@@ -247,11 +261,19 @@ class BatchAppendCall {
 
   private settle(): void {
     this.inFlight--;
-    if (this.ended && this.inFlight === 0) this.call.end();
+    if (this.inFlight === 0 && (this.ended || this.full)) this.finish();
+  }
+
+  /** Ends the call: with the full disk's error when an append found it, else normally. */
+  private finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    if (!this.full) return void this.call.end();
+    if (!this.call.cancelled) this.call.emit('error', toServiceError(this.full));
   }
 }
 
-export function batchAppendHandler(log: EventLog, maxAppendSize: number) {
+export function batchAppendHandler(log: LogWrites, maxAppendSize: number) {
   return (call: ServerDuplexStream<BatchAppendReq, BatchAppendResp>): void => {
     const batches = new BatchAppendCall(call, log, maxAppendSize);
     call.on('data', batches.onData);

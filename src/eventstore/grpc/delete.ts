@@ -1,6 +1,7 @@
 // Streams.Delete (soft) and Streams.Tombstone (hard).
 import type { sendUnaryData, ServerUnaryCall } from '@grpc/grpc-js';
-import type { EventLog, WriteResult } from '../storage/log';
+import type { WriteResult } from '../storage/log';
+import type { LogWrites } from './space';
 import type { Expected } from '../storage/errors';
 import { streamsPb, type DeleteReq, type TombstoneReq } from './proto';
 import { expectedFrom, streamName, toServiceError } from './wire';
@@ -23,7 +24,7 @@ function respond<R extends { setPosition(p: P): R }, P extends { setCommitPositi
   return resp.setPosition(pos);
 }
 
-export function deleteHandler(log: EventLog) {
+export function deleteHandler(log: LogWrites) {
   return (call: ServerUnaryCall<DeleteReq, unknown>, callback: sendUnaryData<unknown>): void => {
     const o = call.request.getOptions();
     const stream = streamName(o?.getStreamIdentifier());
@@ -35,7 +36,7 @@ export function deleteHandler(log: EventLog) {
   };
 }
 
-export function tombstoneHandler(log: EventLog) {
+export function tombstoneHandler(log: LogWrites) {
   return (call: ServerUnaryCall<TombstoneReq, unknown>, callback: sendUnaryData<unknown>): void => {
     const o = call.request.getOptions();
     const stream = streamName(o?.getStreamIdentifier());

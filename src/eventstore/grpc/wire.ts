@@ -3,7 +3,7 @@
 import { Metadata, status, type ServiceError } from '@grpc/grpc-js';
 import { CorruptRecord } from '../storage/records';
 import { sharedPb } from './proto';
-import { Expected, InvalidArgument, MaxAppendSizeExceeded, StreamDeleted, WrongExpectedVersion } from '../storage/errors';
+import { Expected, InvalidArgument, MaxAppendSizeExceeded, StorageFull, StreamDeleted, WrongExpectedVersion } from '../storage/errors';
 
 export function streamName(identifier: { getStreamName_asU8(): Uint8Array } | undefined): string {
   return identifier ? Buffer.from(identifier.getStreamName_asU8()).toString('utf8') : '';
@@ -91,6 +91,9 @@ export function toServiceError(err: unknown, stream?: string): ServiceError {
     // Not retryable: the bytes on disk stay damaged until the store is restored or repaired.
     return serviceError(status.DATA_LOSS, err.message, { exception: 'data-loss', position: err.position.toString() });
   }
+  // gRPC's code for "the entire file system is out of space". Not UNAVAILABLE:
+  // the client would drop the channel, and every subscription with it.
+  if (err instanceof StorageFull) return serviceError(status.RESOURCE_EXHAUSTED, err.message, {});
   const message = err instanceof Error ? err.message : String(err);
   return serviceError(status.INTERNAL, message, {});
 }

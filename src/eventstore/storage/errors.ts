@@ -30,3 +30,15 @@ export class MaxAppendSizeExceeded extends Error {
 }
 
 export class InvalidArgument extends Error {}
+
+/**
+ * The disk holding the log has no room for an append (or LMDB could not grow
+ * its map): nothing of it was written, and the same append may succeed once
+ * space is freed. The gRPC layer answers RESOURCE_EXHAUSTED.
+ */
+export class StorageFull extends Error {
+  constructor(cause: unknown) {
+    const detail = cause instanceof Error ? cause.message : String(cause);
+    super(`No space left on the event store's disk; nothing was written (${detail})`, { cause });
+  }
+}

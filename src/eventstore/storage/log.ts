@@ -35,6 +35,7 @@ import { checkStructure, dataFileNow, needsStructureCheck } from './structure';
 import { Expected, InvalidArgument, MaxAppendSizeExceeded, StreamDeleted, WrongExpectedVersion } from './errors';
 import { applyMetadata, EMPTY_STREAM, exists, type StreamState } from './streamstate';
 import { HeadWatcher } from './head';
+import { commitDurably, settleWrites } from './commit';
 
 export interface ProposedEvent {
   id: string;
@@ -378,8 +379,9 @@ export class EventLog {
     let failed = false;
     try {
       // A child transaction: if any put throws (a key over LMDB's size limit,
-      // say), none of this write's puts stay in the batch.
-      await this.root.transaction(() =>
+      // say), none of this write's puts stay in the batch. A full disk fails
+      // it with StorageFull (commit.ts).
+      await commitDurably(this.root, this.dir, () =>
         this.root.childTransaction(() => {
           this.assertOnDisk(stream, s);
           for (const p of puts) p();
@@ -387,7 +389,6 @@ export class EventLog {
           if (metaTarget) void this.streams.put(metaTarget.stream, metaTarget.state);
         }),
       );
-      await this.root.flushed;
     } catch (err) {
       failed = true;
       throw err;
@@ -507,7 +508,8 @@ export class EventLog {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.markerTimer);
-    await this.root.flushed;
+    // A read-only open has nothing to settle (and may not write even an empty transaction).
+    if (this.options.readOnly !== true) await settleWrites(this.root, this.dir);
     this.refreshMarker();
     await this.root.close();
     this.recordCleanClose();

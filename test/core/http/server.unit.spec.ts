@@ -7,7 +7,8 @@ import { decodeInput } from '../../../src/core/http/decode';
 import { createLogger } from '../../../src/core/logger';
 import { RouteTable } from '../../../src/core/http/routes';
 import { BODY_LIMITS, MAX_JSON_DEPTH } from '../../../src/core/http/body';
-import { UnavailableError } from '@eventstore/db-client';
+import { UnavailableError, UnknownError } from '@eventstore/db-client';
+import { Metadata, status } from '@grpc/grpc-js';
 import { ClientOfflineError } from 'redis';
 import { redisDown } from '../../../src/core/redis/readiness';
 import { sleep } from '../../support/wait';
@@ -58,6 +59,14 @@ function routes(): Router {
   });
   r.get('/store-gone', () => {
     throw new UnavailableError(undefined, 'connect ECONNREFUSED');
+  });
+  // What the client makes of a call the store ended with this status (an unknown error that keeps the code).
+  const storeAnswered = (code: status, details: string) => new UnknownError(Object.assign(new Error(`${code} ${details}`), { code, details, metadata: new Metadata() }));
+  r.get('/store-full', () => {
+    throw storeAnswered(status.RESOURCE_EXHAUSTED, "No space left on the event store's disk; nothing was written");
+  });
+  r.get('/store-failed', () => {
+    throw storeAnswered(status.INTERNAL, 'Input/output error');
   });
   return r;
 }
@@ -226,6 +235,17 @@ describe('http server', () => {
       expect(res.headers.get('retry-after'), path).to.match(/^[1-9]\d*$/);
       expect(((await res.json()) as { message: string }).message, path).to.match(said);
     }
+  });
+
+  it('answers a write the event store has no disk space for with 503, Retry-After and the reason; another store failure stays a 500', async () => {
+    const res = await fetch(`${base}/itemsense/store-full`);
+    expect(res.status).to.equal(503);
+    expect(res.headers.get('retry-after')).to.equal('30');
+    expect(await res.json()).to.deep.equal({
+      message: 'The event store has no space left on its disk: nothing was written; retry once space is freed',
+      errors: [{ path: 'eventStore', reason: 'no space left on its disk', message: 'no space left on its disk' }],
+    });
+    expect((await fetch(`${base}/itemsense/store-failed`)).status).to.equal(500);
   });
 
   it('refuses every request under the root path at once while `refuse` says so (Redis down), not /healthz', async () => {

@@ -1,14 +1,18 @@
 // A write that fails to commit must leave the event log's in-memory view
 // equal to its disk: no revision or position counted that the disk lacks, no
 // half-written record visible in $all, and appends decided on top of the
-// failed one failing too rather than leaving a hole in the stream.
+// failed one failing too rather than leaving a hole in the stream. The
+// failure is answered with its cause, a full disk as StorageFull.
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { constants as osConstants } from 'node:os';
 import type { RootDatabase } from 'lmdb';
 import { EventLog, type ProposedEvent } from '../../../src/eventstore/storage/log';
+import { StorageFull } from '../../../src/eventstore/storage/errors';
+import { isCommitFailureEcho } from '../../../src/eventstore/storage/commit';
 
 const event = (type: string): ProposedEvent => ({
   id: randomUUID(),
@@ -19,16 +23,30 @@ const event = (type: string): ProposedEvent => ({
 });
 
 /** Makes the next `count` commits of the log's LMDB environment fail, as a full or broken disk would. */
-function failNextCommits(log: EventLog, count: number): void {
+function failNextCommits(log: EventLog, count: number, failure: () => unknown = () => new Error('injected commit failure')): void {
   const root = (log as unknown as { root: RootDatabase }).root;
   const original = root.transaction.bind(root);
   let left = count;
   root.transaction = (<T>(callback: () => T): Promise<T> => {
     if (left <= 0) return original(callback);
     left--;
-    return Promise.reject(new Error('injected commit failure'));
+    return Promise.reject(failure());
   }) as RootDatabase['transaction'];
 }
+
+/**
+ * A commit failure as lmdb-js reports it: a rejection that says only "Commit
+ * failed", and the cause (what the write thread got) in a second promise.
+ */
+function lmdbCommitFailure(cause: Error & { code?: unknown }): () => Error {
+  return () => {
+    const commitError = Promise.reject(cause);
+    commitError.catch(() => undefined); // lmdb leaves it to the caller; here the log must read it
+    return Object.assign(new Error('Commit failed (see commitError for details)'), { commitError });
+  };
+}
+
+const noSpace = (): Error => Object.assign(new Error('No space left on device: Attempting to write page at position 98304'), { code: osConstants.errno.ENOSPC });
 
 const rejection = async (p: Promise<unknown>): Promise<Error> => {
   try {
@@ -98,6 +116,31 @@ describe('event log: a failed commit rolls back', () => {
     const ok = await log.append('s-2', { kind: 'exact', revision: 0n }, [event('D')]);
     expect(ok.revision).to.equal(1n);
     expect(log.readStream('s-2', 0, 'forwards', 10).map((r) => r.revision)).to.deep.equal([0n, 1n]);
+  });
+
+  it('a commit that fails for want of disk space is answered StorageFull with lmdb\'s cause, and the next append is written', async () => {
+    await log.append('s-4', { kind: 'no_stream' }, [event('A')]);
+    failNextCommits(log, 1, lmdbCommitFailure(noSpace()));
+    const err = await rejection(log.append('s-4', { kind: 'exact', revision: 0n }, [event('B')]));
+    expect(err).to.be.instanceOf(StorageFull);
+    expect(err.message).to.contain('No space left on device: Attempting to write page');
+    expect(log.state('s-4').last).to.equal(0);
+    // Space is back: the same expectation holds and is written.
+    expect((await log.append('s-4', { kind: 'exact', revision: 0n }, [event('B')])).revision).to.equal(1n);
+  });
+
+  it('a commit that fails for another reason is answered with the cause lmdb gave, not as a full disk', async () => {
+    failNextCommits(log, 1, lmdbCommitFailure(Object.assign(new Error('Input/output error'), { code: osConstants.errno.EIO })));
+    const err = await rejection(log.append('s-5', { kind: 'no_stream' }, [event('A')]));
+    expect(err).not.to.be.instanceOf(StorageFull);
+    expect(err.message).to.equal('Input/output error');
+  });
+
+  it('lmdb\'s own rejection of a failed commit is recognised as its echo; other failures are not', () => {
+    expect(isCommitFailureEcho(lmdbCommitFailure(noSpace())())).to.equal(true);
+    expect(isCommitFailureEcho(new Error('Commit failed (see commitError for details)'))).to.equal(false);
+    expect(isCommitFailureEcho(new StorageFull(noSpace()))).to.equal(false);
+    expect(isCommitFailureEcho('Commit failed')).to.equal(false);
   });
 
   it('a put that fails inside the transaction (key over the size limit) leaves no record behind', async () => {
