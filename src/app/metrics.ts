@@ -6,8 +6,7 @@ import { hasRole, type Role } from '../config';
 import type { HealthCheck } from '../core/health';
 import { addScrapeProbe, ageSeconds, metrics } from '../core/metrics';
 import type { AppDeps } from '../slice';
-import { readModelStatuses } from '../../projections/read-model-status';
-import type { RebuildableReadModel } from '../../projections/read-model';
+import type { ReadModelStatus } from '../../projections/read-model-status';
 import { HealthReadModel } from '../health';
 import { readerDefinitionsOf } from '../readerdefinitions/kind';
 import { readerHealthAt } from '../health/status';
@@ -18,7 +17,8 @@ export interface ProbeSources {
   readonly deps: AppDeps;
   /** The /healthz checks of the event store, Redis and RabbitMQ. */
   readonly dependencies: Readonly<Record<'eventStore' | 'redis' | 'amqp', HealthCheck>>;
-  readonly readModels: readonly RebuildableReadModel[];
+  /** The read models' states, as /healthz reads them (one reading shared by both, src/app/start.ts). */
+  readonly readModelStates: () => Promise<Record<string, ReadModelStatus>>;
 }
 
 /** Registers the probes; returns their removal (at shutdown). */
@@ -41,7 +41,7 @@ export function startMetricsProbes(src: ProbeSources): () => void {
     removals.push(
       addScrapeProbe(async () => {
         if (!deps.redis.isReady) return;
-        const statuses = await readModelStatuses({ client: deps.client, redis: deps.redis, keys: deps.keys, models: src.readModels });
+        const statuses = await src.readModelStates();
         for (const [name, s] of Object.entries(statuses)) {
           const labels = { read_model: name };
           metrics.projectionLagEvents.set(labels, s.behindEvents);

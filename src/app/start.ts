@@ -13,16 +13,16 @@ import { eventStoreConnectionString, hasRole, type Config, type Role } from '../
 import type { Logger } from '../core/logger';
 import { systemClock, type Clock } from '../core/clock';
 import type { Shutdown } from '../core/shutdown';
-import { checkHealth, withTimeout } from '../core/health';
+import { checkHealth, sharedWhileRunning, withTimeout } from '../core/health';
 import { readModelStatuses } from '../../projections/read-model-status';
 import { READ_MODELS } from './read-models';
 import { redisDown } from '../core/redis/readiness';
-import { connectRedis, closeRedis, redisHealth } from '../core/redis/connect';
+import { connectRedis, closeRedis, redisHealth, type RedisClient } from '../core/redis/connect';
+import type { RedisKeys } from '../core/redis/keys';
 import { connectAmqp } from '../core/amqp/connect';
 import { createHttpApp, listen } from '../core/http/server';
 import { connectEventStore, eventStoreHealth } from './eventStoreClient';
 import { wireSlices, type Wired } from './wiring';
-import type { AppDeps } from '../slice';
 import { buildApi, bootstrapSlices } from './api';
 import { API_VERSION } from '../core/http/routes';
 import { SLICES } from './slices';
@@ -37,7 +37,7 @@ import { closeLiveStreams } from '../live/slice';
 import { consoleRouter } from '../console/static';
 import { startProcessMetrics } from '../core/metrics';
 import { createMetricsApp } from '../core/http/metrics';
-import { startMetricsProbes } from './metrics';
+import { startMetricsProbes, type ProbeSources } from './metrics';
 
 const HEALTH_TIMEOUT_MS = 2000;
 
@@ -139,16 +139,35 @@ async function connectClients(config: Config, connectionString: string, logger: 
 }
 
 type Clients = Awaited<ReturnType<typeof connectClients>>;
-type Dependencies = Parameters<typeof checkHealth>[0];
+
+/** What /healthz and the metrics scrape read: the dependencies' checks and the read models' states. */
+type Probes = Pick<ProbeSources, 'dependencies' | 'readModelStates'>;
+
+/**
+ * The read models' states for /healthz and the metrics scrape, read once
+ * for all the probes that ask while a reading runs.
+ *
+ * A reading counts, per read model, the events of the log after its
+ * checkpoint (up to 1000, with their data). Once Redis lost the read
+ * models every checkpoint is gone, so until the rebuild passes them each
+ * reading reads from the start of the log for every read model. A probe
+ * stops waiting after HEALTH_TIMEOUT_MS, but its reads go on: clients,
+ * load balancers and scrapers that asked again at once stacked reading on
+ * reading, without bound, on the one event store connection the rebuild
+ * reads through too, and the rebuild sat at 0 events applied (every read
+ * answering 503) for as long as they kept asking.
+ */
+function readModelStates(clients: Clients, keys: RedisKeys): Probes['readModelStates'] {
+  return sharedWhileRunning(() => readModelStatuses({ client: clients.eventStore, redis: clients.redis, keys, models: READ_MODELS }));
+}
 
 /** GET /healthz: the dependencies, every read model's state and the warnings (a default password in use). */
-function healthReport(clients: Clients, deps: AppDeps, dependencies: Dependencies, defaultPassword: DefaultPasswordCheck) {
-  const { eventStore, redis } = clients;
+function healthReport(redis: RedisClient, probes: Probes, defaultPassword: DefaultPasswordCheck) {
   return async () => {
     const [dependencyReport, models, warnings] = await Promise.all([
-      checkHealth(dependencies, HEALTH_TIMEOUT_MS),
+      checkHealth(probes.dependencies, HEALTH_TIMEOUT_MS),
       redis.isReady
-        ? withTimeout(readModelStatuses({ client: eventStore, redis, keys: deps.keys, models: READ_MODELS }), HEALTH_TIMEOUT_MS, 'read model states').catch((err: unknown) => ({
+        ? withTimeout(probes.readModelStates(), HEALTH_TIMEOUT_MS, 'read model states').catch((err: unknown) => ({
             error: err instanceof Error ? err.message : String(err),
           }))
         : { error: 'Redis is not reachable' },
@@ -164,7 +183,7 @@ function healthReport(clients: Clients, deps: AppDeps, dependencies: Dependencie
 }
 
 /** Role api: bootstraps the slices, then serves the REST API, broker authentication and the console. Returns the HTTP port. */
-async function startApi(config: Config, logger: Logger, shutdown: Shutdown, clients: Clients, wired: Wired, dependencies: Dependencies): Promise<number> {
+async function startApi(config: Config, logger: Logger, shutdown: Shutdown, clients: Clients, wired: Wired, probes: Probes): Promise<number> {
   const { eventStore, redis } = clients;
   const { deps, principals } = wired;
   await bootstrapSlices(SLICES, deps);
@@ -184,7 +203,7 @@ async function startApi(config: Config, logger: Logger, shutdown: Shutdown, clie
     // Every request needs Redis (authentication at least): while it is
     // away, answer at once rather than queue commands until it is back.
     refuse: () => (redis.isReady ? undefined : redisDown()),
-    health: healthReport(clients, deps, dependencies, defaultPassword),
+    health: healthReport(redis, probes, defaultPassword),
   });
   const http = await explainAddressInUse(listen(app, config.http.host, config.http.port, httpLogger), 'the HTTP server', 'PORT', config.http.host, config.http.port);
   // Leave at least half of the budget to the steps behind the HTTP server.
@@ -241,14 +260,15 @@ async function startRoles(config: Config, logger: Logger, shutdown: Shutdown, cl
     redis: () => redisHealth(redis),
     amqp: () => amqp.health(HEALTH_TIMEOUT_MS),
   };
-  const stopProbes = startMetricsProbes({ roles: config.roles, deps: wired.deps, dependencies, readModels: READ_MODELS });
+  const probes: Probes = { dependencies, readModelStates: readModelStates(clients, wired.deps.keys) };
+  const stopProbes = startMetricsProbes({ roles: config.roles, deps: wired.deps, ...probes });
   shutdown.add('metrics probes', async () => stopProbes());
   // Jobs projection (projections role) and job runner (jobs role).
   const jobsWork = startJobsWork(wired.deps, config.roles);
   if (jobsWork) shutdown.add('jobs runner', () => jobsWork.stop());
 
   if (!hasRole(config, 'api')) return started;
-  const httpPort = await startApi(config, logger, shutdown, clients, wired, dependencies);
+  const httpPort = await startApi(config, logger, shutdown, clients, wired, probes);
   checkpoint();
   return { eventStoreConnectionString: connectionString, httpPort, ...(metricsPort !== undefined ? { metricsPort } : {}) };
 }

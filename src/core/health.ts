@@ -1,6 +1,8 @@
 // Dependency health for /healthz: each check runs in parallel under its own
 // time limit, so one hung dependency cannot make the probe itself hang (load
-// balancers treat a slow probe as a dead instance anyway).
+// balancers treat a slow probe as a dead instance anyway). A time limit ends
+// the wait, not the work: what the probe started goes on, so work that many
+// callers ask for in a loop runs once for all of them (sharedWhileRunning).
 
 export type HealthCheck = () => Promise<void>;
 
@@ -28,6 +30,22 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
     timer = setTimeout(() => reject(new TimeoutError(what, ms)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * `work`, run once for every caller that asks while it runs: they all get
+ * the answer of the run in flight, and the first caller after it settled
+ * starts the next one. A caller whose wait a time limit cut short and who
+ * asks again joins the run it left instead of adding one beside it, so
+ * however many callers probe in a loop, one run at a time loads what it
+ * reads. A failure is shared the same way and not remembered.
+ */
+export function sharedWhileRunning<T>(work: () => Promise<T>): () => Promise<T> {
+  let running: Promise<T> | undefined;
+  return () =>
+    (running ??= work().finally(() => {
+      running = undefined;
+    }));
 }
 
 async function runCheck(name: string, check: HealthCheck, timeoutMs: number): Promise<DependencyHealth> {

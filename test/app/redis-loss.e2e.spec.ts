@@ -11,7 +11,7 @@ import { epc, eventually, JOBS, startLiveJob } from '../engine/live-job';
 import { expectStatus } from '../readerconfigurations/e2e-support';
 import { startTestApp, type TestApp, type TestResponse } from '../support/app';
 import { startOwnRedis, type OwnRedis } from '../support/redis-server';
-import { createClient } from 'redis';
+import { loseRedisKeys } from '../support/redis-prefix';
 import { sleep, waitFor } from '../support/wait';
 
 const READER = 'dock-1';
@@ -165,13 +165,7 @@ describe('Redis losing its data under a running service', function () {
 
   /** What a Redis restart without persistence does to this namespace (the server is the test's own): every key at once, in one UNLINK. */
   const loseEverything = async (): Promise<void> => {
-    const direct = createClient({ url: redis.url });
-    await direct.connect();
-    const all: string[] = [];
-    for await (const keys of direct.scanIterator({ MATCH: `${app.keyPrefix}*`, COUNT: 1000 })) all.push(...keys);
-    expect(all).to.include(`${app.keyPrefix}v1:generation`);
-    await direct.unlink(all);
-    await direct.close();
+    expect(await loseRedisKeys(app.keyPrefix, redis.url)).to.include(`${app.keyPrefix}v1:generation`);
   };
 
   before(async () => {

@@ -2,7 +2,8 @@
 // only keys a test run may touch (test/support/redis-key-guard.js checks it),
 // and their removal when the test is done, with the client queues the
 // service configured under it (the broker is shared with whatever else runs
-// on the machine: a test leaves nothing there either).
+// on the machine: a test leaves nothing there either). A test of a service
+// losing its Redis data deletes them all at once while the service runs.
 import { randomUUID } from 'node:crypto';
 import amqp from 'amqplib';
 import { createClient, type RedisClientType } from 'redis';
@@ -45,16 +46,40 @@ async function configuredQueues(redis: RedisClientType, prefix: string): Promise
  * first, from the broker at `amqpUrl`.
  */
 export async function removeRedisKeys(prefix: string, url = REDIS_URL(), amqpUrl = AMQP_URL()): Promise<void> {
-  if (!prefix.startsWith(TEST_PREFIX_ROOT) || prefix.length <= TEST_PREFIX_ROOT.length) {
-    throw new Error(`refusing to delete keys outside the test namespace: ${JSON.stringify(prefix)}`);
-  }
+  const pattern = testKeysPattern(prefix);
   const redis: RedisClientType = createClient({ url });
   await redis.connect();
   try {
     await deleteClientQueues(await configuredQueues(redis, prefix), amqpUrl);
-    const pattern = `${prefix.replace(/[*?[\]\\]/g, (c) => `\\${c}`)}*`;
     for await (const keys of redis.scanIterator({ MATCH: pattern, COUNT: 500 })) if (keys.length) await redis.del(keys);
   } finally {
     await redis.quit();
   }
+}
+
+/**
+ * What a Redis restart without persistence, or an operator flushing the
+ * namespace, does to a running service: every key under `prefix` (a test
+ * prefix) gone at once, in one UNLINK. Returns the keys it deleted.
+ */
+export async function loseRedisKeys(prefix: string, url = REDIS_URL()): Promise<string[]> {
+  const pattern = testKeysPattern(prefix);
+  const redis: RedisClientType = createClient({ url });
+  await redis.connect();
+  try {
+    const all: string[] = [];
+    for await (const keys of redis.scanIterator({ MATCH: pattern, COUNT: 1000 })) all.push(...keys);
+    if (all.length > 0) await redis.unlink(all);
+    return all;
+  } finally {
+    await redis.quit();
+  }
+}
+
+/** The SCAN pattern of every key under `prefix`, which must be a test prefix: a typo must not empty a service's namespace. */
+function testKeysPattern(prefix: string): string {
+  if (!prefix.startsWith(TEST_PREFIX_ROOT) || prefix.length <= TEST_PREFIX_ROOT.length) {
+    throw new Error(`refusing to delete keys outside the test namespace: ${JSON.stringify(prefix)}`);
+  }
+  return `${prefix.replace(/[*?[\]\\]/g, (c) => `\\${c}`)}*`;
 }
