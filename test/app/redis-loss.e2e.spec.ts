@@ -10,8 +10,7 @@ import { agentAuthorization } from '../../src/agents/guard';
 import { epc, eventually, JOBS, startLiveJob } from '../engine/live-job';
 import { expectStatus } from '../readerconfigurations/e2e-support';
 import { startTestApp, type TestApp, type TestResponse } from '../support/app';
-import { startOwnRedis, type OwnRedis } from '../support/redis-server';
-import { createClient } from 'redis';
+import { loseKeysUnder, startOwnRedis, type OwnRedis } from '../support/redis-server';
 import { sleep, waitFor } from '../support/wait';
 
 const READER = 'dock-1';
@@ -165,13 +164,7 @@ describe('Redis losing its data under a running service', function () {
 
   /** What a Redis restart without persistence does to this namespace (the server is the test's own): every key at once, in one UNLINK. */
   const loseEverything = async (): Promise<void> => {
-    const direct = createClient({ url: redis.url });
-    await direct.connect();
-    const all: string[] = [];
-    for await (const keys of direct.scanIterator({ MATCH: `${app.keyPrefix}*`, COUNT: 1000 })) all.push(...keys);
-    expect(all).to.include(`${app.keyPrefix}v1:generation`);
-    await direct.unlink(all);
-    await direct.close();
+    expect(await loseKeysUnder(redis.url, app.keyPrefix)).to.include(`${app.keyPrefix}v1:generation`);
   };
 
   before(async () => {

@@ -66,3 +66,21 @@ export async function startOwnRedis(): Promise<OwnRedis> {
   await own.start();
   return own;
 }
+
+/**
+ * What a Redis restart without persistence, or a flush, does to one service's
+ * namespace: every key under `prefix` deleted at once, in one UNLINK. Answers
+ * the keys it deleted.
+ */
+export async function loseKeysUnder(url: string, prefix: string): Promise<string[]> {
+  const direct = createClient({ url });
+  await direct.connect();
+  try {
+    const all: string[] = [];
+    for await (const keys of direct.scanIterator({ MATCH: `${prefix}*`, COUNT: 1000 })) all.push(...keys);
+    if (all.length > 0) await direct.unlink(all);
+    return all;
+  } finally {
+    await direct.close();
+  }
+}
