@@ -159,10 +159,12 @@ export class Outbox {
     const drained = new Promise<void>((resolve) => this.drainWaiters.push(resolve));
     this.wake();
     const bound = new AbortController();
-    await Promise.race([drained, sleep(drainMs, bound.signal)]);
+    const timeUp = sleep(drainMs, bound.signal);
+    await Promise.race([drained, timeUp]);
     this.stopped.abort();
     this.wake();
-    await Promise.race([this.loop, sleep(drainMs, bound.signal)]);
+    // An attempt still waiting for its answer is not waited for past the same bound.
+    await Promise.race([this.loop, timeUp]);
     bound.abort();
     const gone = new Error('the readers role stopped before these reads were stored');
     for (const p of this.pending.splice(0)) this.giveUp(p.report.jobId, p.report.observations, p.waiters, gone);
