@@ -51,7 +51,7 @@ describe('config', () => {
         jobs: { ackTimeoutMs: 60_000, stopTimeoutMs: 10_000 },
         health: { checkinIntervalSeconds: 10, missedCheckins: 3, statusWindowMinutes: 15 },
         readers: {
-          keepaliveMs: 10_000, reconnectMaxMs: 30_000, leaseMs: 15_000, scanMs: 1000, timeoutMs: 10_000,
+          keepaliveMs: 10_000, reconnectMaxMs: 30_000, leaseMs: 15_000, scanMs: 1000, timeoutMs: 10_000, heldObservations: 20_000,
           mqttUrl: 'mqtt://127.0.0.1:1883', mqttTopicPrefix: undefined, webhookBaseUrl: undefined,
         },
         upgrades: { readerTimeoutMs: 1_800_000 },
@@ -110,6 +110,7 @@ describe('config', () => {
         READERS_KEEPALIVE_SECONDS: '1',
         READERS_RECONNECT_MAX_SECONDS: '5',
         READERS_LEASE_SECONDS: '3',
+        READERS_HELD_OBSERVATIONS: '500',
         READERS_MQTT_URL: 'mqtts://broker:8883',
         READERS_MQTT_TOPIC_PREFIX: 'site/a',
         READERS_WEBHOOK_BASE_URL: 'https://tagtrail.example.com/itemsense',
@@ -143,7 +144,7 @@ describe('config', () => {
         jobs: { ackTimeoutMs: 2000, stopTimeoutMs: 0 },
         health: { checkinIntervalSeconds: 0.5, missedCheckins: 3, statusWindowMinutes: 30 },
         readers: {
-          keepaliveMs: 1000, reconnectMaxMs: 5000, leaseMs: 3000, scanMs: 1000, timeoutMs: 10_000,
+          keepaliveMs: 1000, reconnectMaxMs: 5000, leaseMs: 3000, scanMs: 1000, timeoutMs: 10_000, heldObservations: 500,
           mqttUrl: 'mqtts://broker:8883', mqttTopicPrefix: 'site/a', webhookBaseUrl: 'https://tagtrail.example.com/itemsense',
         },
         upgrades: { readerTimeoutMs: 600_000 },

@@ -1,10 +1,11 @@
 // What the agent routes do, apart from HTTP: issue secrets, check-ins, tag
 // reports, health events. See docs/agent-protocol.md.
 import { randomUUID } from 'node:crypto';
+import { BACKWARDS, END, StreamNotFoundError } from '@eventstore/db-client';
 import * as t from 'io-ts';
 import { type EventMetadata, encodeEvent } from '../core/events';
 import { appendEvents } from '../core/eventstore';
-import { conflict } from '../core/http/errors';
+import { ApiError } from '../core/http/errors';
 import { ingestion } from '../core/ingestion-summary';
 import type { AppDeps } from '../slice';
 import type { Assignment, JobsForAgents } from './assignment';
@@ -139,6 +140,29 @@ export async function checkin(deps: AppDeps, jobs: JobsForAgents, reader: string
 
 export type RefusalReason = 'NOT_ASSIGNED' | 'OTHER_JOB' | 'NOT_ACKNOWLEDGED';
 
+/**
+ * The refusals that mean a report can never be stored: the reader is no longer
+ * in the job it read for (the job ended, the reader failed in it or left it) or
+ * runs another job now. NOT_ACKNOWLEDGED is not one: the reader's start in the
+ * job may be recorded a moment later, and the same report is then taken.
+ */
+export const FINAL_REFUSALS: ReadonlySet<RefusalReason> = new Set<RefusalReason>(['NOT_ASSIGNED', 'OTHER_JOB']);
+
+/** acceptReport's refusal: a 409 naming the reason at `body.jobId`. */
+export class ReportRefused extends ApiError {
+  constructor(
+    readonly reason: RefusalReason,
+    message: string,
+  ) {
+    super('conflict', `Report refused: ${message}`, [{ path: 'body.jobId', reason }]);
+  }
+
+  /** The report can never be stored (FINAL_REFUSALS): sending it again is pointless. */
+  get final(): boolean {
+    return FINAL_REFUSALS.has(this.reason);
+  }
+}
+
 /** Why a report for `jobId` is refused given the reader's assignment, or undefined when accepted. */
 export function refusalOf(assignment: Assignment | undefined, jobId: string): { reason: RefusalReason; message: string } | undefined {
   if (assignment === undefined) return { reason: 'NOT_ASSIGNED', message: `the reader is in no STARTING or RUNNING job (report for JobId=${jobId})` };
@@ -172,7 +196,7 @@ export async function acceptReport(deps: AppDeps, jobs: JobsForAgents, reader: s
     const reason = refusal?.reason ?? 'NOT_ASSIGNED';
     await deps.redis.hIncrBy(keys.reportStats, statField.refused(reader, reason), 1);
     ingestion.reportRefused(reader, reason, report.observations.length);
-    throw conflict(`Report refused: ${refusal?.message ?? reason}`, [{ path: 'body.jobId', reason }]);
+    throw new ReportRefused(reason, refusal?.message ?? reason);
   }
   const data = { reader, jobId: report.jobId, facility: assignment.facility, from: report.from, to: report.to, observations: report.observations };
   await appendEvents(deps.client, tagReportsStream(reader), [encodeEvent(tagReportEvents, { type: 'TagsReported', data }, agentMetadata(reader), report.reportId)], 'any');
@@ -184,6 +208,23 @@ export async function acceptReport(deps: AppDeps, jobs: JobsForAgents, reader: s
     .exec();
   ingestion.reportAccepted(reader, report.observations.length);
   return { reportId: report.reportId, duplicate: false };
+}
+
+/**
+ * Whether `reportId` is the newest TagsReported of `reader`: a sender that sends
+ * one report at a time asks it of a report refused after an attempt that went
+ * unanswered (that attempt may have been stored, as the last append of the
+ * reader's stream).
+ */
+export async function isNewestReport(deps: AppDeps, reader: string, reportId: string): Promise<boolean> {
+  let newest: string | undefined;
+  try {
+    for await (const e of deps.client.readStream(tagReportsStream(reader), { direction: BACKWARDS, fromRevision: END, maxCount: 1 })) newest = e.event?.id;
+  } catch (err) {
+    if (err instanceof StreamNotFoundError) return false;
+    throw err;
+  }
+  return newest === reportId;
 }
 
 export interface ReaderReportStats {

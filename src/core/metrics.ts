@@ -27,6 +27,7 @@ export const metrics = {
   observationsAccepted: new Counter({ name: 'tagtrail_observations_accepted_total', help: 'Observations (tag reads) in accepted tag reports', labelNames: ['reader'], registers }),
   reportsRefused: new Counter({ name: 'tagtrail_tag_reports_refused_total', help: 'Tag reports refused, by reason', labelNames: ['reader', 'reason'], registers }),
   observationsRefused: new Counter({ name: 'tagtrail_observations_refused_total', help: 'Observations in refused tag reports, by reason', labelNames: ['reader', 'reason'], registers }),
+  readerReadsDropped: new Counter({ name: 'tagtrail_reader_reads_dropped_total', help: 'Tag reads a reader connection (LLRP, IoT) received and never stored, by reason (the reader no longer in the job, an antenna id out of range, left unsent at shutdown)', labelNames: ['reader', 'reason'], registers }),
   itemsChanged: new Counter({ name: 'tagtrail_items_changed_total', help: 'Item changes appended by the item engine', registers }),
   reportToItemSeconds: new Histogram({
     name: 'tagtrail_report_to_item_seconds',

@@ -124,6 +124,20 @@ export class LlrpClient {
     return this.closedWith === undefined && !this.socket.destroyed;
   }
 
+  /** Whether the connection is not being read (pause): what the reader sends waits in TCP, which holds it back. */
+  get paused(): boolean {
+    return this.socket.isPaused();
+  }
+
+  /** Stops reading the connection: nothing arrives (reports, keepalives, answers) until `resume`. */
+  pause(): void {
+    this.socket.pause();
+  }
+
+  resume(): void {
+    this.socket.resume();
+  }
+
   /** Sends a request built with a fresh message id and resolves with its response (or the reader's ERROR_MESSAGE). */
   request(type: number, build: (id: number) => Buffer, timeoutMs: number): Promise<LlrpMessage> {
     const responseType = RESPONSE_OF[type];

@@ -13,16 +13,17 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { readerConfigurationKind } from '../readerconfigurations';
 import type { ReaderConfigDetails } from '../readerconfigurations';
 import type { IotConnection } from '../readerdefinitions';
-import { failInJob, flushMsOf, JobFeed, readerHealth, storeReads } from './job-side';
+import { dropReads, failInJob, readerHealth } from './job-side';
 import type { TagRead } from './batch';
 import { ReaderLinkBase } from './link-base';
-import { CHECKIN_EVENT_INTERVAL_MS, type PendingCommand } from '../agents';
+import { CHECKIN_EVENT_INTERVAL_MS, type Assignment, type PendingCommand } from '../agents';
 import { done, failed, type CommandOutcome } from './commands';
 import { webhookPathOf } from './webhook';
 import { issueSecret } from '../agents';
 import { planPreset, tagReadOf, TAGTRAIL_PRESET } from './iot';
 import type { LinkDeps } from './link-base';
-import { reconnectBackoff } from './settings';
+import { reconnectBackoff, REPORT_RETRY_BACKOFF } from './settings';
+import { nameBasedUuid } from '../core/digest';
 
 export interface IotTarget {
   readonly name: string;
@@ -310,12 +311,21 @@ export class IotLink extends ReaderLinkBase {
       partial += decoder.decode(chunk, { stream: true });
       const lines = partial.split('\n');
       partial = lines.pop() ?? '';
-      for (const line of lines) this.onEvents(line);
+      // Kept whether or not the job is known yet (the reader may answer the start after its first reads).
+      for (const line of lines) this.outbox.add(this.readsOf(line));
+      if (!this.outbox.hasRoom) await this.holdBack();
     }
   }
 
-  private onEvents(text: string): void {
-    this.running?.add(this.readsOf(text));
+  /**
+   * Past the reads a link may hold (READERS_HELD_OBSERVATIONS): the stream is not read until the
+   * outbox has room again, so TCP holds the reader back.
+   */
+  private async holdBack(): Promise<void> {
+    const reader = this.target.name;
+    this.log.warn('reader held back: its reads are not stored as fast as they come; the event stream is not read meanwhile', { reader, held: this.outbox.size, cap: this.outbox.cap });
+    await this.outbox.room();
+    this.log.info('reader read again', { reader, held: this.outbox.size });
   }
 
   /** The tag reads of a delivery (a JSON event or an array of them); everything else is ignored. */
@@ -335,29 +345,42 @@ export class IotLink extends ReaderLinkBase {
   }
 
   /**
-   * Stores an MQTT delivery's reads; resolves once it may be acknowledged. With the reader's job
-   * running here, they join its feed (flushed now). Otherwise, while the reader is still in a job
-   * it acknowledged (a delivery the broker kept across a restart, whether or not the job could be
-   * started on the reader again), they are stored in that job directly; while the assignment is
-   * not acknowledged yet, the delivery waits. Only reads of a reader in no job at all are
+   * Stores an MQTT delivery's reads as one TagsReported; resolves once they are stored (or refused
+   * for good: dropped and counted), and only then is the delivery acknowledged. Its reportId comes
+   * from the delivery itself, so a delivery the broker sends again (stored, but the process ended
+   * before its acknowledgement) is answered as stored. Only reads of a reader in no job at all are
    * acknowledged unstored (as an agent's report outside a job is refused).
    */
   private async storeDelivery(text: string, client: MqttClient): Promise<void> {
     const reads = this.readsOf(text);
     if (reads.length === 0) return;
+    const jobId = await this.jobOfDelivery(client);
+    if (jobId !== null) return this.outbox.store(reads, jobId, nameBasedUuid(this.target.name, jobId, text));
+    const observations = new Set(reads.map((r) => `${r.epc}/${r.antennaId ?? 1}`)).size;
+    dropReads(this.side, 'NOT_ASSIGNED', { jobId: null, observations, reads: reads.length, detail: 'an MQTT delivery while the reader is in no job' });
+  }
+
+  /**
+   * The job a delivery's reads belong to: the one the reader runs here, else the job it is still
+   * assigned to and had acknowledged (a delivery the broker kept while the link was down, whether
+   * or not the job could be started on the reader again); while the assignment is not acknowledged
+   * yet, or cannot be read (a read model rebuilding, Redis away), the delivery waits. Null: in no job.
+   */
+  private async jobOfDelivery(client: MqttClient): Promise<string | null> {
+    const backoff = new Backoff(REPORT_RETRY_BACKOFF);
     for (;;) {
       if (this.mqttClient !== client) throw new Error('the MQTT connection closed before the delivery could be stored');
-      const running = this.running;
-      if (running !== undefined) {
-        running.add(reads);
-        return running.flush();
+      if (this.running !== undefined) return this.running.jobId;
+      let assignment: Assignment | undefined;
+      try {
+        assignment = await this.d.jobs.assignmentFor(this.d.deps, this.target.name);
+      } catch (err) {
+        this.log.debug('assignment not read; the delivery waits', { reader: this.target.name, err: (err as Error).message });
+        await delay(backoff.next());
+        continue;
       }
-      const assignment = await this.d.jobs.assignmentFor(this.d.deps, this.target.name);
-      if (assignment === undefined) {
-        this.log.debug('MQTT delivery while the reader is in no job: not stored', { reader: this.target.name, reads: reads.length });
-        return;
-      }
-      if (assignment.acknowledged) return storeReads(this.side, assignment.jobId, reads);
+      if (assignment === undefined) return null;
+      if (assignment.acknowledged) return assignment.jobId;
       await delay(this.d.settings.scanMs);
     }
   }
@@ -391,7 +414,7 @@ export class IotLink extends ReaderLinkBase {
       this.storeDelivery(Buffer.isBuffer(packet.payload) ? packet.payload.toString('utf8') : String(packet.payload), client).then(
         () => callback(),
         (err: unknown) => {
-          // Not stored: not acknowledged. The broker delivers it again when the session resumes.
+          // Not stored (the link closed meanwhile): not acknowledged. The broker delivers it again when the session resumes.
           this.log.warn('MQTT delivery not stored; left unacknowledged', { reader: this.target.name, err: (err as Error).message });
           client.end(true);
         },
@@ -423,14 +446,14 @@ export class IotLink extends ReaderLinkBase {
 
   protected async applyJob(wanted: string | null): Promise<void> {
     if (this.state !== 'connected') return;
-    if (this.running?.jobId === wanted) return;
+    if (this.running?.jobId === wanted) return this.acknowledge();
     if (this.running !== undefined) {
       const ended = this.running.jobId;
       await this.call('POST', '/profiles/stop').catch(() => undefined);
       this.endJobLocally();
       this.log.info('reader stopped its job', { reader: this.target.name, jobId: ended });
     }
-    if (wanted === null) return;
+    if (wanted === null) return this.outbox.noJob();
     const assignment = await this.d.jobs.assignmentFor(this.d.deps, this.target.name);
     if (assignment === undefined || assignment.jobId !== wanted) return;
     const config = await this.d.deps.readModel.get(readerConfigurationKind, String(assignment.readerConfiguration['name']));
@@ -441,10 +464,13 @@ export class IotLink extends ReaderLinkBase {
       await failInJob(this.side, wanted, `the reader cannot run the configuration: ${preset.left}`);
       return;
     }
+    // Before the start: the stream's first reads may come before the reader's answer to it.
+    this.beginJob(wanted, assignment.recipe);
     try {
       await this.must('PUT', `/profiles/inventory/presets/${TAGTRAIL_PRESET}`, preset.right);
       await this.must('POST', `/profiles/inventory/presets/${TAGTRAIL_PRESET}/start`);
     } catch (err) {
+      this.endJobLocally();
       if (err instanceof ReaderAnswer && err.status >= 400 && err.status < 500) {
         this.failedJobs.add(wanted);
         await readerHealth(this.side, 'SOFTWARE_FAULT', 'CONFIG_SERVICE_SET', { message: err.message });
@@ -453,8 +479,7 @@ export class IotLink extends ReaderLinkBase {
       }
       throw err;
     }
-    this.running = new JobFeed(this.side, wanted, flushMsOf(assignment.recipe));
-    await this.d.jobs.acknowledgeAssignment(this.d.deps, wanted, this.target.name, this.side.now());
+    await this.acknowledge();
     this.log.info('reader started its job', { reader: this.target.name, jobId: wanted, antennas: preset.right.antennaConfigs.map((a) => a.antennaPort) });
   }
 }

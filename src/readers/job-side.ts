@@ -1,16 +1,14 @@
 // What every connector (LLRP, IoT) does on tagtrail's side, whatever the
 // protocol: record the reader's health events, fail the reader in a job, and
-// feed its tag reads to the job as TagsReported through the agent gateway's
-// own acceptReport (the same events, duplicate guard and statistics).
-import { randomUUID } from 'node:crypto';
+// give up tag reads that can never be stored in the open (a warning line with
+// their count, and a metric). Its tag reads reach the job through the link's
+// outbox (./outbox.ts).
 import type { AppDeps } from '../slice';
 import type { Logger } from '../core/logger';
-import { ApiError } from '../core/http/errors';
-import { acceptReport, reportHealth, type AgentHealthEvent, type JobsForAgents } from '../agents';
+import { metrics } from '../core/metrics';
+import { reportHealth, type AgentHealthEvent, type JobsForAgents, type Observation, type RefusalReason } from '../agents';
 import { onJob, jobsWaiter } from '../jobs';
 import { runCommand } from '../core/command';
-import type { TagRead } from '../llrp';
-import { ReadBatch } from './batch';
 
 export interface ReaderSide {
   readonly deps: AppDeps;
@@ -38,68 +36,29 @@ export function flushMsOf(recipe: Record<string, unknown>): number {
   return Math.min(60, typeof interval === 'number' && interval > 0 ? interval : 1) * 1000;
 }
 
-/** Stores `reads` in the reader's job now, as one TagsReported (refused: not kept, as a late report). */
-export async function storeReads(s: ReaderSide, jobId: string, reads: readonly TagRead[]): Promise<void> {
-  const feed = new JobFeed(s, jobId, 60_000);
-  feed.add(reads);
-  await feed.close();
+/**
+ * Why a connector gives tag reads up (docs/readers.md, "What a connection
+ * keeps, retries and drops"): the agent gateway's final refusals (the reader is
+ * no longer in the job: NOT_ASSIGNED, OTHER_JOB), an antenna id no report may
+ * carry, one observation larger than an append, and what was not stored when
+ * the readers role stopped.
+ */
+export type DropReason = RefusalReason | 'ANTENNA_OUT_OF_RANGE' | 'TOO_LARGE' | 'SHUTDOWN';
+
+/** What was dropped: observations (reads folded per EPC and antenna) and the tag reads in them. */
+export interface Dropped {
+  readonly jobId: string | null;
+  readonly observations: number;
+  readonly reads: number;
+  /** Why, in the words of whoever refused. */
+  readonly detail?: string;
 }
 
-/** Tag reads of one reader in one job, appended as one TagsReported per interval. */
-export class JobFeed {
-  private readonly batch = new ReadBatch();
-  private timer: NodeJS.Timeout | undefined;
-  private flushing: Promise<void> = Promise.resolve();
-  private closed = false;
+/** Tag reads in observations (each counts its reads). */
+export const readsIn = (observations: readonly Observation[]): number => observations.reduce((n, o) => n + o.readCount, 0);
 
-  constructor(
-    private readonly s: ReaderSide,
-    readonly jobId: string,
-    private readonly flushMs: number,
-  ) {
-    this.schedule();
-  }
-
-  add(reads: readonly TagRead[]): void {
-    this.batch.add(reads, Date.now());
-  }
-
-  /** Appends what is held; resolves once it is stored (or refused for good). Flushes run one at a time. */
-  flush(): Promise<void> {
-    this.flushing = this.flushing.catch(() => undefined).then(() => this.flushNow());
-    return this.flushing;
-  }
-
-  /** Stops the timer and stores what is left. */
-  async close(): Promise<void> {
-    this.closed = true;
-    clearTimeout(this.timer);
-    await this.flush();
-  }
-
-  private schedule(): void {
-    if (this.closed) return;
-    this.timer = setTimeout(() => void this.flush().catch(() => undefined).finally(() => this.schedule()), this.flushMs);
-  }
-
-  private async flushNow(): Promise<void> {
-    const batch = this.batch.take();
-    if (batch === null) return;
-    const report = { reportId: randomUUID(), jobId: this.jobId, from: new Date(batch.fromMs).toISOString(), to: new Date(batch.toMs).toISOString(), observations: batch.observations };
-    try {
-      await acceptReport(this.s.deps, this.s.jobs, this.s.reader, report);
-    } catch (err) {
-      if (err instanceof ApiError) {
-        // Refused (the job stopped meanwhile): as an agent's late report, not kept.
-        this.s.logger.debug('tag report refused', { reader: this.s.reader, jobId: this.jobId, reason: err.message });
-        return;
-      }
-      this.s.logger.warn('tag report not stored; kept for the next flush', { reader: this.s.reader, err: (err as Error).message });
-      this.batch.add(
-        batch.observations.map((o) => ({ epc: o.epc, antennaId: o.antennaId, peakRssi: o.peakRssi, firstSeenUs: Date.parse(o.firstSeen) * 1000, lastSeenUs: Date.parse(o.lastSeen) * 1000, seenCount: o.readCount, channelIndex: null, phaseAngle: o.phaseAngle ?? null, tid: o.tid })),
-        Date.now(),
-      );
-      throw err;
-    }
-  }
+/** Tag reads given up for good: one warning line with their count, and the count in tagtrail_reader_reads_dropped_total. */
+export function dropReads(s: Pick<ReaderSide, 'logger' | 'reader'>, reason: DropReason, what: Dropped): void {
+  s.logger.warn('tag reads dropped', { reader: s.reader, reason, ...what });
+  metrics.readerReadsDropped.inc({ reader: s.reader, reason }, what.reads);
 }

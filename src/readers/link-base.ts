@@ -1,8 +1,10 @@
 // What a connection to one reader keeps whatever its protocol: the reader's
-// lease, the job it should run and the one it runs, one job change at a time.
+// lease, the job it should run and the one it runs, one job change at a time,
+// and the outbox its tag reads go through to the job.
 import type { Logger } from '../core/logger';
 import { RedisLease } from '../core/redis/lease';
-import type { JobFeed, ReaderSide } from './job-side';
+import { flushMsOf, type ReaderSide } from './job-side';
+import { Outbox } from './outbox';
 import type { AppDeps } from '../slice';
 import { type JobsForAgents, completeReaderCommand, markCommandsDelivered, type PendingCommand } from '../agents';
 import type { ReadersSettings } from './settings';
@@ -13,6 +15,15 @@ const COMPLETED_KEPT = 256;
 
 /** Who completes the commands of readers the role holds. */
 const COMMANDS_METADATA = { user: 'readers' };
+
+/** How long a stopping link goes on sending what it holds (docs/readers.md). */
+export const STOP_DRAIN_MS = 5000;
+
+/** The job the reader runs here, and whether its start in the job is recorded (the assignment acknowledged). */
+export interface RunningJob {
+  readonly jobId: string;
+  acknowledged: boolean;
+}
 
 export interface LinkDeps {
   readonly deps: AppDeps;
@@ -31,13 +42,16 @@ export abstract class ReaderLinkBase {
   temperature: number | null = null;
   /** An upgrade is installing on the reader: check-ins say UPDATING_FIRMWARE, as an agent's would. */
   upgrading = false;
-  protected running: JobFeed | undefined;
+  protected running: RunningJob | undefined;
+  /** The reader's tag reads on their way to the log. */
+  protected readonly outbox: Outbox;
   protected readonly failedJobs = new Set<string>();
   protected readonly stopping = new AbortController();
   protected readonly lease: RedisLease;
   protected readonly side: ReaderSide;
   protected readonly log: Logger;
-  private wantedJob: string | null = null;
+  /** undefined until the first look said which job the reader is in. */
+  private wantedJob: string | null | undefined = undefined;
   protected jobChain: Promise<void> = Promise.resolve();
   /** Job changes queued or under way. */
   private applying = 0;
@@ -53,6 +67,7 @@ export abstract class ReaderLinkBase {
     this.lease = new RedisLease(d.deps.redis, d.leaseKey, d.settings.leaseMs, d.logger, `reader ${name}`);
     this.log = d.logger;
     this.side = { deps: d.deps, jobs: d.jobs, logger: d.logger, reader: name, now: () => (d.now ?? (() => new Date()))() };
+    this.outbox = new Outbox(this.side, d.settings.heldObservations);
   }
 
   abstract get firmware(): string;
@@ -96,10 +111,15 @@ export abstract class ReaderLinkBase {
 
   /** The job the reader should run now (null: none). Applied as soon as the link is up. */
   setJob(jobId: string | null): void {
-    // The same job again is applied again while the reader does not run it (a start that failed
-    // on a reader error is retried at every look), unless the reader failed in it.
-    const settled = jobId === null || this.failedJobs.has(jobId) ? this.running === undefined : this.running?.jobId === jobId;
-    if (jobId === this.wantedJob && (settled || this.applying)) return;
+    // The same job again is applied again while the reader does not run it or its start is not
+    // recorded (a start or an acknowledgement that failed is retried at every look), unless the
+    // reader failed in it.
+    const settled = jobId === null || this.failedJobs.has(jobId) ? this.running === undefined : this.running?.jobId === jobId && this.running.acknowledged;
+    if (jobId === this.wantedJob && (settled || this.applying)) {
+      // Reads that came while the reader is in no job (a reader still reading) can never be stored.
+      if (jobId === null && settled && this.applying === 0) this.outbox.noJob();
+      return;
+    }
     this.wantedJob = jobId;
     this.kickJob();
   }
@@ -109,18 +129,21 @@ export abstract class ReaderLinkBase {
   }
 
   protected kickJob(): void {
+    // Not known yet: nothing is started nor stopped, and reads the reader sends meanwhile are held.
+    if (this.wantedJob === undefined) return;
     this.applying++;
     this.jobChain = this.jobChain
-      .then(() => this.applyJob(this.wantedJob !== null && !this.failedJobs.has(this.wantedJob) ? this.wantedJob : null))
+      .then(() => this.applyJob(typeof this.wantedJob === 'string' && !this.failedJobs.has(this.wantedJob) ? this.wantedJob : null))
       .catch((err: unknown) => this.log.warn('job change on the reader failed; retried at the next look', { reader: this.name, err: (err as Error).message }))
       .finally(() => this.applying--);
   }
 
-  /** Stops the reader's job (its last reads stored), then the connection loop; `beforeLoop` closes the connection. */
+  /** Stops the reader's job (its last reads stored within STOP_DRAIN_MS), then the connection loop; `beforeLoop` closes the connection. */
   protected async stopLink(beforeLoop: () => Promise<void> = async () => undefined): Promise<void> {
     this.wantedJob = null;
     this.kickJob();
     await this.jobChain.catch(() => undefined);
+    await this.outbox.stop(STOP_DRAIN_MS);
     this.stopping.abort();
     await beforeLoop();
     await this.loop;
@@ -128,9 +151,27 @@ export abstract class ReaderLinkBase {
     this.state = 'stopped';
   }
 
+  /**
+   * The reader runs `jobId` from now: created before the reader is told to start, so reads that
+   * come before its answer is read are the job's too.
+   */
+  protected beginJob(jobId: string, recipe: Record<string, unknown>): void {
+    this.running = { jobId, acknowledged: false };
+    this.outbox.openJob(jobId, flushMsOf(recipe));
+  }
+
+  /** Records the reader's start in its job, as an agent acknowledges its assignment; a failure is tried again at the next look. */
+  protected async acknowledge(): Promise<void> {
+    const running = this.running;
+    if (running === undefined || running.acknowledged) return;
+    await this.d.jobs.acknowledgeAssignment(this.d.deps, running.jobId, this.name, this.side.now());
+    running.acknowledged = true;
+  }
+
+  /** The job no longer runs here: its last reads are sent (the outbox keeps trying after this returns). */
   protected endJobLocally(): void {
-    const ended = this.running;
+    if (this.running === undefined) return;
     this.running = undefined;
-    void ended?.close().catch(() => undefined);
+    this.outbox.closeJob();
   }
 }

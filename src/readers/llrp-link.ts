@@ -8,7 +8,7 @@
 import * as E from 'fp-ts/Either';
 import type { AgentHealthEvent } from '../agents';
 import { IMPINJ, MSG, LlrpCertificateError, LlrpClient, type LlrpMessage, type LlrpTls, addRoSpec, closeConnection, decodeCapabilities, decodeReaderEvent, decodeTagReads, getImpinjTemperature, getReaderCapabilities, impinjEnableExtensions, readerTemperatureOf, keepaliveAck, roSpecCommand, setReaderConfig, statusOf, type Capabilities } from '../llrp';
-import { failInJob, flushMsOf, JobFeed, readerHealth } from './job-side';
+import { failInJob, readerHealth } from './job-side';
 import { ReaderLinkBase, type LinkDeps } from './link-base';
 import { readerConfigurationKind } from '../readerconfigurations';
 import type { ReaderConfigDetails } from '../readerconfigurations';
@@ -155,6 +155,8 @@ export class LlrpLink extends ReaderLinkBase {
       this.reportedDown = false;
       this.kickJob();
       const watchdog = setInterval(() => {
+        // A connection tagtrail does not read (holdBack) hears nothing: that silence is not the reader's.
+        if (client.paused) this.lastHeardMs = Date.now();
         if (Date.now() - this.lastHeardMs > 3 * this.d.settings.keepaliveMs) client.destroy(new Error(`no KEEPALIVE for ${3 * this.d.settings.keepaliveMs} ms`));
       }, Math.max(250, Math.floor(this.d.settings.keepaliveMs / 2)));
       // As often as a check-in event is written (the temperature rides on it).
@@ -199,12 +201,10 @@ export class LlrpLink extends ReaderLinkBase {
         case MSG.KEEPALIVE:
           this.client?.send(keepaliveAck(m.id));
           return;
-        case MSG.RO_ACCESS_REPORT: {
-          const running = this.running;
-          if (running === undefined) return;
-          running.add(decodeTagReads(m.body));
+        case MSG.RO_ACCESS_REPORT:
+          this.outbox.add(decodeTagReads(m.body));
+          this.holdBack();
           return;
-        }
         case MSG.READER_EVENT_NOTIFICATION:
           this.onReaderEvent(m).catch((err: unknown) => this.log.warn('reader event not understood', { reader: this.target.name, err: (err as Error).message }));
           return;
@@ -220,6 +220,22 @@ export class LlrpLink extends ReaderLinkBase {
       // A message tagtrail cannot read is logged, never a crash; the connection carries on.
       this.log.warn('LLRP message not understood', { reader: this.target.name, type: m.type, err: (err as Error).message });
     }
+  }
+
+  /**
+   * Past the reads a link may hold (READERS_HELD_OBSERVATIONS): the connection is not read until
+   * the outbox has room again, so TCP holds the reader back and its reports wait on the reader.
+   */
+  private holdBack(): void {
+    const client = this.client;
+    if (client === undefined || client.paused || this.outbox.hasRoom) return;
+    client.pause();
+    const reader = this.target.name;
+    this.log.warn('reader held back: its reads are not stored as fast as they come; the connection is not read meanwhile', { reader, held: this.outbox.size, cap: this.outbox.cap });
+    void this.outbox.room().then(() => {
+      client.resume();
+      this.log.info('reader read again', { reader, held: this.outbox.size });
+    });
   }
 
   private async onReaderEvent(m: LlrpMessage): Promise<void> {
@@ -239,7 +255,7 @@ export class LlrpLink extends ReaderLinkBase {
   protected async applyJob(wanted: string | null): Promise<void> {
     const client = this.client;
     if (client === undefined || this.state !== 'connected') return;
-    if (this.running?.jobId === wanted) return;
+    if (this.running?.jobId === wanted) return this.acknowledge();
     if (this.running !== undefined) {
       const ended = this.running;
       await client.request(MSG.STOP_ROSPEC, (id) => roSpecCommand(MSG.STOP_ROSPEC, id, TAGTRAIL_ROSPEC_ID), this.d.settings.timeoutMs).catch(() => undefined);
@@ -247,7 +263,7 @@ export class LlrpLink extends ReaderLinkBase {
       this.endJobLocally();
       this.log.info('reader stopped its job', { reader: this.target.name, jobId: ended.jobId });
     }
-    if (wanted === null) return;
+    if (wanted === null) return this.outbox.noJob();
     const assignment = await this.d.jobs.assignmentFor(this.d.deps, this.target.name);
     if (assignment === undefined || assignment.jobId !== wanted) return; // not assigned (yet): next look
     // The stored configuration (unset fields absent), not the response form the agent gets (unset fields null).
@@ -259,11 +275,13 @@ export class LlrpLink extends ReaderLinkBase {
       await failInJob(this.side, wanted, `the reader cannot run the configuration: ${plan.left}`);
       return;
     }
+    this.beginJob(wanted, assignment.recipe);
     try {
       await this.ask(client, MSG.ADD_ROSPEC, (id) => addRoSpec(id, plan.right));
       await this.ask(client, MSG.ENABLE_ROSPEC, (id) => roSpecCommand(MSG.ENABLE_ROSPEC, id, TAGTRAIL_ROSPEC_ID));
       await this.ask(client, MSG.START_ROSPEC, (id) => roSpecCommand(MSG.START_ROSPEC, id, TAGTRAIL_ROSPEC_ID));
     } catch (err) {
+      this.endJobLocally();
       if (err instanceof ReaderRefusal) {
         await this.health('SOFTWARE_FAULT', 'LLRP', { message: `ROSpec refused: ${err.message}` });
         this.failedJobs.add(wanted);
@@ -272,8 +290,7 @@ export class LlrpLink extends ReaderLinkBase {
       }
       throw err;
     }
-    this.running = new JobFeed(this.side, wanted, flushMsOf(assignment.recipe));
-    await this.d.jobs.acknowledgeAssignment(this.d.deps, wanted, this.target.name, this.now());
+    await this.acknowledge();
     this.log.info('reader started its job', { reader: this.target.name, jobId: wanted, antennas: plan.right.antennaIds });
   }
 }

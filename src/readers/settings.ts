@@ -13,9 +13,14 @@ export interface ReadersSettings {
   readonly scanMs: number;
   /** Connecting, and waiting for any answer of the reader (10 s). */
   readonly timeoutMs: number;
+  /** Observations a reader's link holds before it holds the reader back (READERS_HELD_OBSERVATIONS, 20000; outbox.ts). */
+  readonly heldObservations: number;
 }
 
-export const DEFAULT_READERS_SETTINGS: ReadersSettings = { keepaliveMs: 10_000, reconnectMaxMs: 30_000, leaseMs: 15_000, scanMs: 1000, timeoutMs: 10_000 };
+export const DEFAULT_READERS_SETTINGS: ReadersSettings = { keepaliveMs: 10_000, reconnectMaxMs: 30_000, leaseMs: 15_000, scanMs: 1000, timeoutMs: 10_000, heldObservations: 20_000 };
+
+/** Sending a tag report again after a failure: 0.5 s doubling up to 10 s, jittered. */
+export const REPORT_RETRY_BACKOFF: BackoffPolicy = { initialMs: 500, maxMs: 10_000, jitter: 0.5 };
 
 /** READERS_MQTT_TOPIC_PREFIX, else tagtrail/<REDIS_KEY_PREFIX without its separator>, made safe as a topic level. */
 export function mqttTopicPrefixOf(configured: string | undefined, keyBase: string): string {

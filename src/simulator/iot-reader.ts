@@ -39,6 +39,9 @@ interface Preset {
   antennaConfigs?: Array<{ antennaPort?: number; transmitPowerCdbm?: number; rfMode?: number; inventorySession?: number; inventorySearchMode?: string }>;
 }
 
+/** Attempts of a webhook delivery answered 503 (the first one included). */
+const WEBHOOK_ATTEMPTS = 4;
+
 /** Answers a request: a status and, if any, a JSON body. */
 type Send = (status: number, body?: unknown) => void;
 
@@ -321,10 +324,23 @@ export class SimIotReader {
     }, this.o.windowMs ?? 1000);
   }
 
-  /** A webhook batch: the events of a window as one JSON array. */
+  /**
+   * A webhook batch: the events of a window as one JSON array. A 503 is sent again after its
+   * Retry-After, a few times, as a reader retries (tagtrail answers 503 while it cannot store it
+   * yet, e.g. before the reader's start in its job is recorded).
+   */
   private async post(w: { url: string; authorization: string }, events: unknown[]): Promise<void> {
-    const res = await fetch(w.url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...(w.authorization ? { Authorization: w.authorization } : {}) }, body: JSON.stringify(events) }).catch(() => undefined);
-    if (res === undefined || res.status < 200 || res.status > 299) this.webhookFailures++;
+    const body = JSON.stringify(events);
+    for (let attempt = 1; ; attempt++) {
+      const res = await fetch(w.url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...(w.authorization ? { Authorization: w.authorization } : {}) }, body }).catch(() => undefined);
+      if (res !== undefined && res.status >= 200 && res.status <= 299) return;
+      if (res?.status !== 503 || attempt === WEBHOOK_ATTEMPTS || this.server === undefined) {
+        this.webhookFailures++;
+        return;
+      }
+      // Unref'd: a reader closed meanwhile is not kept waiting for it.
+      await new Promise((resolve) => setTimeout(resolve, Number(res.headers.get('retry-after') ?? 1) * 1000).unref());
+    }
   }
 
   private stopReading(): void {

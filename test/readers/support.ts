@@ -12,6 +12,15 @@ import { waitFor } from '../support/wait';
 export const until = <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> =>
   waitFor(what, probe, { timeoutMs, intervalMs: 200, retryErrors: true });
 
+/** A request of `app` that must answer 200 or 204; its body. */
+export type Must = (method: string, path: string, body?: unknown) => Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+export const mustOf = (app: TestApp): Must => async (method, path, body) => {
+  const res = await app.request(method, path, body === undefined ? {} : { body });
+  expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).to.be.oneOf([200, 204]);
+  return res.body;
+};
+
 /** Mocha hooks of a describe: the whole service in-process with `env` (settings); returns a getter of the app. */
 export function appWithEnv(env: Record<string, string>): () => TestApp {
   let app: TestApp | undefined;
@@ -25,17 +34,23 @@ export function appWithEnv(env: Record<string, string>): () => TestApp {
 }
 
 /**
- * The observations of every TagsReported stored for `reader` (its `tagReports-` stream), read
- * straight from the event store with the event codec: what the engine and read models are given.
+ * Every TagsReported stored for `reader` (its `tagReports-` stream): its event id (the reportId)
+ * and observations, read straight from the event store with the event codec: what the engine and
+ * read models are given.
  */
-export async function storedObservations(app: TestApp, reader: string): Promise<Observation[]> {
+export async function storedReports(app: TestApp, reader: string): Promise<Array<{ id: string; observations: Observation[] }>> {
   const store = EventStoreDBClient.connectionString(app.eventStoreConnectionString);
   try {
     const { events } = await readStream(store, tagReportsStream(reader), tagReportEvents);
-    return events.flatMap((e) => e.data.observations);
+    return events.map((e) => ({ id: e.id, observations: e.data.observations }));
   } finally {
     await store.dispose();
   }
+}
+
+/** The observations of every TagsReported stored for `reader`. */
+export async function storedObservations(app: TestApp, reader: string): Promise<Observation[]> {
+  return (await storedReports(app, reader)).flatMap((e) => e.observations);
 }
 
 /**

@@ -66,3 +66,4 @@ export async function startOwnRedis(): Promise<OwnRedis> {
   await own.start();
   return own;
 }
+

@@ -2,7 +2,7 @@
 // (`transitions`), and the iteration record of a decision when the recipe
 // has iterationDataLogEnabled (`iterations`). The transitions read model and
 // the AMQP relay read these; this file is their contract.
-import { createHash } from 'node:crypto';
+import { nameBasedUuid } from '../../core/digest';
 import * as t from 'io-ts';
 
 export const ThresholdTransitionCodec = t.type({
@@ -50,8 +50,5 @@ export type ThresholdIteration = t.TypeOf<typeof ThresholdIterationCodec>;
  * output) and the id is stable wherever the transition is shown.
  */
 export function transitionIdOf(jobId: string, thresholdId: number, epc: string, at: number): string {
-  const h = createHash('sha1').update(`${jobId}\u0000${thresholdId}\u0000${epc}\u0000${at}`).digest('hex');
-  // Version 5 layout (name-based, SHA-1): the version nibble and the RFC 4122 variant bits.
-  const variant = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  return nameBasedUuid(jobId, String(thresholdId), epc, String(at));
 }

@@ -81,6 +81,8 @@ export class EventLog {
   private readonly inFlight = new Map<string, number>();
   /** Settles with the latest write of each stream in flight. */
   private readonly lastWrite = new Map<string, Promise<void>>();
+  /** Per stream, the writes in flight by the id of their first event: a retry of one waits for it (findRetry). */
+  private readonly writingIds = new Map<string, Map<string, Promise<unknown>>>();
   /** Streams whose cached state a failed write left ahead of the disk. */
   private readonly stale = new Set<string>();
   private writesInFlight = 0;
@@ -255,6 +257,15 @@ export class EventLog {
     if (size > this.options.maxAppendSize) throw new MaxAppendSizeExceeded(this.options.maxAppendSize);
     const s = this.state(stream);
     if (s.tombstoned) throw new StreamDeleted(stream);
+    const first = this.writingIds.get(stream)?.get(events[0]?.id ?? '');
+    if (first !== undefined) {
+      // The same events again while their first append is still being written (a client that
+      // gave up on an answer and retried at once): they are not on disk yet, so findRetry would
+      // miss them. Decided again once that write has settled: the original result, or a write
+      // if it failed.
+      await first.catch(() => undefined);
+      return this.append(stream, expected, events);
+    }
     const retry = this.findRetry(stream, s, expected, events);
     if (retry) return retry;
     const refusal = this.refused(stream, s, expected);
@@ -263,7 +274,20 @@ export class EventLog {
       const lastPos = s.last >= 0 ? this.index.get([stream, s.last]) ?? 0 : 0;
       return { revision: s.last >= 0 ? BigInt(s.last) : -1n, position: BigInt(lastPos) };
     }
-    return this.write(stream, s, events, false);
+    return this.tracked(stream, events[0]?.id ?? '', this.write(stream, s, events, false));
+  }
+
+  /** Keeps `writing` findable by its first event id until it settles. */
+  private tracked(stream: string, id: string, writing: Promise<WriteResult>): Promise<WriteResult> {
+    let ids = this.writingIds.get(stream);
+    if (ids === undefined) this.writingIds.set(stream, (ids = new Map()));
+    ids.set(id, writing);
+    const forget = (): void => {
+      if (ids.get(id) === writing) ids.delete(id);
+      if (ids.size === 0 && this.writingIds.get(stream) === ids) this.writingIds.delete(stream);
+    };
+    writing.then(forget, forget);
+    return writing;
   }
 
   /**
