@@ -66,4 +66,3 @@ export async function startOwnRedis(): Promise<OwnRedis> {
   await own.start();
   return own;
 }
-
