@@ -2,7 +2,7 @@
 export { ingest, tick, type ExpiryStrategy } from './engine';
 export { emptyState, endJob } from './state';
 export { engineReaderOf, engineReaders, engineRecipeOf } from './context';
-export { locate, median } from './location';
+export { LOCATION_ZONE_HYSTERESIS, locate, median, type ZoneAt } from './estimate';
 export { zoneOfRead } from './inventory';
 export { ABSENT, FACILITY } from './zones';
 export {

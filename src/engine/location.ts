@@ -1,11 +1,13 @@
 // LOCATION placement: the readers' x/y estimates are kept for computeWindow;
-// at every multiple of reportingInterval the location is recomputed as the
-// component-wise median of the window, and reported only when it moved at
-// least minimumMovementInMeters from the last reported location.
+// at every multiple of reportingInterval the location is recomputed from the
+// window (estimate.ts: the zone most estimates fall in, the median of those),
+// and reported only when it moved at least minimumMovementInMeters from the
+// last reported location.
+import { locate, type ZoneAt } from './estimate';
 import type { EngineReport } from './report';
 import { observe } from './transition';
-import { FACILITY } from './zones';
-import { type ItemChange, type ItemState, type ItemView, type JobContext, type JobRuntime, type LocationSample, type Position } from './types';
+import { ABSENT, FACILITY } from './zones';
+import { type ItemChange, type ItemState, type ItemView, type JobContext, type JobRuntime, type Position } from './types';
 
 /** Keeps the estimates of one report. Observations without x/y (the reader could not locate the tag) are left out. */
 export function addSamples(runtime: JobRuntime, report: EngineReport, timeOf: (i: number) => number, now: number): void {
@@ -47,6 +49,7 @@ export function computeDue(runtime: JobRuntime, view: ItemView, now: number): It
 function computeAt(runtime: JobRuntime, view: ItemView, at: number): ItemChange[] {
   const { ctx } = runtime;
   const horizon = at - ctx.recipe.computeWindowMs;
+  const zoneAt: ZoneAt = (floor, x, y) => ctx.locator?.(floor, x, y) ?? FACILITY;
   const changes: ItemChange[] = [];
   for (const [epc, list] of runtime.samples) {
     const kept = list.filter((s) => s.time > horizon);
@@ -58,13 +61,17 @@ function computeAt(runtime: JobRuntime, view: ItemView, at: number): ItemChange[
     // Samples after `at` arrived before a late tick; they belong to a later computation.
     const window = kept.filter((s) => s.time <= at);
     if (window.length === 0) continue;
-    const estimate = locate(window);
-    const zone = ctx.locator?.(estimate.floor, estimate.x, estimate.y) ?? FACILITY;
-    const next: Position = { zone, floor: estimate.floor, facility: ctx.facility, x: estimate.x, y: estimate.y };
+    const estimate = locate(window, zoneAt, zoneHeld(view.get(epc), ctx));
+    const next: Position = { zone: estimate.zone, floor: estimate.floor, facility: ctx.facility, x: estimate.x, y: estimate.y };
     const change = observe(view, ctx, epc, estimate.tid, estimate.time, next, movedLocation);
     if (change !== undefined) changes.push(change);
   }
   return changes;
+}
+
+/** The zone the item is in for this job's facility: the window must clearly say otherwise to move it (estimate.ts). */
+function zoneHeld(prev: ItemState | undefined, ctx: JobContext): string | undefined {
+  return prev === undefined || prev.zone === ABSENT || prev.facility !== ctx.facility ? undefined : prev.zone;
 }
 
 /**
@@ -80,37 +87,3 @@ export function movedEnough(prev: ItemState, next: Position, minimum: number): b
 }
 
 const movedLocation = (prev: ItemState, next: Position, ctx: JobContext): boolean => movedEnough(prev, next, ctx.recipe.minimumMovementInMeters);
-
-export interface Estimate {
-  readonly x: number;
-  readonly y: number;
-  readonly floor: string | null;
-  readonly tid: string | null;
-  /** Time of the newest sample: when the tag was last observed there. */
-  readonly time: number;
-}
-
-/**
- * The robust average: the floor with the most samples (ties: the newest
- * sample's floor), then the median of x and of y over that floor's samples.
- * A median ignores up to half the window being outliers, where a mean would
- * be dragged by one bad estimate. Needs at least one sample.
- */
-export function locate(samples: readonly LocationSample[]): Estimate {
-  const newest = samples.reduce((a, b) => (b.time >= a.time ? b : a));
-  const counts = new Map<string | null, number>();
-  for (const s of samples) counts.set(s.floor, (counts.get(s.floor) ?? 0) + 1);
-  let floor = newest.floor;
-  for (const [f, n] of counts) if (n > (counts.get(floor) ?? 0)) floor = f;
-  const onFloor = samples.filter((s) => s.floor === floor);
-  const tid = [...samples].reverse().find((s) => s.tid !== null)?.tid ?? null;
-  return { x: median(onFloor.map((s) => s.x)), y: median(onFloor.map((s) => s.y)), floor, tid, time: newest.time };
-}
-
-export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  const upper = sorted[mid] ?? NaN;
-  if (sorted.length % 2 === 1) return upper;
-  return ((sorted[mid - 1] ?? NaN) + upper) / 2;
-}

@@ -5,9 +5,9 @@
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/Either';
 import { formatDecodeErrors, type FieldError } from '../core/decode-errors';
-import { defaultAntennas, FAMILIES, type Family, type Layout, type ReaderLayout } from './layout';
+import { defaultAntennas, FAMILIES, type Family, type Layout, type ReaderLayout, type Zone } from './layout';
 import { UPGRADE_FAULTS, type UpgradeFault } from './upgrade';
-import type { ScriptedMove } from './world';
+import { zoneContains, type ScriptedMove } from './world';
 import { PASSAGE_KINDS, PORTAL_ARRANGEMENTS, type Passage, type PortalArrangement, type PassageKind, type PortalDef } from './portal';
 
 const finite = new t.Type<number, number, unknown>(
@@ -33,7 +33,8 @@ const ReaderC = t.intersection([
   t.partial({ antennas: t.array(t.intersection([t.type({ id: antennaId, x: finite, y: finite }), t.partial({ z: finite })])) }),
 ]);
 const TagC = t.intersection([t.type({ epc: hexString }), t.partial({ tid: t.union([hexString, t.null]) })]);
-const EnterC = t.type({ epc: hexString, at: nonNegative, zone: nonBlank });
+/** `x`, `y`: the point of the zone the tag is at (both or neither); without them a point of the zone chosen from the seed. */
+const EnterC = t.intersection([t.type({ epc: hexString, at: nonNegative, zone: nonBlank }), t.partial({ x: finite, y: finite })]);
 const LeaveC = t.type({ epc: hexString, at: nonNegative, leave: t.literal(true) });
 /** `{epc, at, zone}` or `{epc, at, leave: true}`, told apart by `leave` so errors name the right field. */
 const MoveC = new t.Type<t.TypeOf<typeof EnterC> | t.TypeOf<typeof LeaveC>, unknown, unknown>(
@@ -111,7 +112,6 @@ export function decodeScenario(doc: unknown, defaults: { facility: string; prefi
   if (isLeft(decoded)) throw new ScenarioError(formatDecodeErrors(decoded.left));
   const s = decoded.right;
   const errors: FieldError[] = [];
-  const zoneNames = new Set(s.zones.map((z) => z.name));
   const epcs = new Set<string>();
   s.tags.forEach((tag, i) => {
     const epc = tag.epc.toUpperCase();
@@ -123,10 +123,8 @@ export function decodeScenario(doc: unknown, defaults: { facility: string; prefi
     if (readerNames.has(r.name)) errors.push({ path: `readers.${i}.name`, reason: `duplicate reader name "${r.name}"` });
     readerNames.add(r.name);
   });
-  s.timeline.forEach((m, i) => {
-    if (!epcs.has(m.epc.toUpperCase())) errors.push({ path: `timeline.${i}.epc`, reason: `no tag with EPC ${m.epc} in tags` });
-    if ('zone' in m && !zoneNames.has(m.zone)) errors.push({ path: `timeline.${i}.zone`, reason: `no zone named "${m.zone}" in zones` });
-  });
+  const zones: Zone[] = s.zones.map((z) => ({ name: z.name, floor: floorOf(z.floor), points: z.points.map((p) => ({ x: p.x, y: p.y })) }));
+  errors.push(...timelineErrors(s, epcs, zones));
   (s.faults ?? []).forEach((f, i) => {
     if (!readerNames.has(f.reader)) errors.push({ path: `faults.${i}.reader`, reason: `no reader named "${f.reader}" in readers` });
   });
@@ -155,11 +153,11 @@ export function decodeScenario(doc: unknown, defaults: { facility: string; prefi
     layout: {
       facility,
       zoneMapName: s.zoneMap ?? `${defaults.prefix ?? 'sim-'}zones-${facility}`,
-      zones: s.zones.map((z) => ({ name: z.name, floor: floorOf(z.floor), points: z.points.map((p) => ({ x: p.x, y: p.y })) })),
+      zones,
       readers,
       tags: s.tags.map((tag) => ({ epc: tag.epc.toUpperCase(), tid: tag.tid ? tag.tid.toUpperCase() : null })),
     },
-    moves: s.timeline.map((m) => ('zone' in m ? { epc: m.epc.toUpperCase(), at: m.at, zone: m.zone } : { epc: m.epc.toUpperCase(), at: m.at, leave: true })),
+    moves: s.timeline.map((m) => ('zone' in m ? { epc: m.epc.toUpperCase(), at: m.at, zone: m.zone, ...pointOf(m) } : { epc: m.epc.toUpperCase(), at: m.at, leave: true })),
     faults: (s.faults ?? []).map((f) => ({ reader: f.reader, at: f.at, fault: f.fault, seconds: f.seconds ?? null })),
     durationSeconds: s.durationSeconds ?? null,
     upgrades: { seconds: s.upgrades?.seconds ?? null, failures: s.upgrades?.failures ?? [] },
@@ -167,6 +165,26 @@ export function decodeScenario(doc: unknown, defaults: { facility: string; prefi
     passages: (s.passages ?? []).map((p) => ({ ...p, epc: p.epc.toUpperCase() })),
   };
 }
+
+type Decoded = t.TypeOf<typeof ScenarioC>;
+
+/** Timeline entries naming a tag or zone the scenario lacks, or a point outside the zone named. */
+function timelineErrors(s: Decoded, epcs: ReadonlySet<string>, zones: readonly Zone[]): FieldError[] {
+  const zoneNames = new Set(zones.map((z) => z.name));
+  const errors: FieldError[] = [];
+  s.timeline.forEach((m, i) => {
+    if (!epcs.has(m.epc.toUpperCase())) errors.push({ path: `timeline.${i}.epc`, reason: `no tag with EPC ${m.epc} in tags` });
+    if (!('zone' in m)) return;
+    if (!zoneNames.has(m.zone)) errors.push({ path: `timeline.${i}.zone`, reason: `no zone named "${m.zone}" in zones` });
+    else if ((m.x === undefined) !== (m.y === undefined)) errors.push({ path: `timeline.${i}.${m.x === undefined ? 'x' : 'y'}`, reason: 'x and y go together: give both or neither' });
+    else if (m.x !== undefined && m.y !== undefined && !zones.some((z) => z.name === m.zone && zoneContains(z, { x: m.x as number, y: m.y as number }))) {
+      errors.push({ path: `timeline.${i}`, reason: `point (${m.x}, ${m.y}) is not inside zone "${m.zone}"` });
+    }
+  });
+  return errors;
+}
+
+const pointOf = (m: { x?: number; y?: number }): { x: number; y: number } | Record<string, never> => (m.x !== undefined && m.y !== undefined ? { x: m.x, y: m.y } : {});
 
 /** Parses JSON text; a syntax error is a ScenarioError too. */
 export function parseScenario(text: string, defaults?: { facility: string; prefix?: string }): Scenario {

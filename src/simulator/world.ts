@@ -23,6 +23,9 @@ export interface ScriptedMove {
   readonly at: number;
   /** Zone name; absent with `leave`. */
   readonly zone?: string;
+  /** The point of the zone the tag is at; absent: a point of the zone chosen from the seed. */
+  readonly x?: number;
+  readonly y?: number;
   readonly leave?: boolean;
 }
 
@@ -102,6 +105,12 @@ function placeIn(zone: Zone, rng: Rng): TagPosition {
   return { x: p.x, y: p.y, zone: zone.name, floor: zone.floor };
 }
 
+/** A given point of a zone (of the part of a multi-floor zone that contains it). */
+function pointIn(zones: readonly Zone[], x: number, y: number): TagPosition {
+  const zone = zones.find((z) => zoneContains(z, { x, y })) ?? (zones[0] as Zone);
+  return { x, y, zone: zone.name, floor: zone.floor };
+}
+
 interface Track {
   readonly stays: Stay[];
   /** Random tracks grow on demand; null for scripted ones. */
@@ -139,7 +148,7 @@ export class World {
       sorted.forEach((m, i) => {
         const zones = layout.zones.filter((z) => z.name === m.zone);
         const rng = rngFor(seed, 'scripted', tag.epc, i);
-        const position = m.leave || zones.length === 0 ? null : placeIn(zones[intBelow(rng, zones.length)] as Zone, rng);
+        const position = m.leave || zones.length === 0 ? null : m.x !== undefined && m.y !== undefined ? pointIn(zones, m.x, m.y) : placeIn(zones[intBelow(rng, zones.length)] as Zone, rng);
         stays.push({ at: m.at, position });
       });
       w.tracks.set(tag.epc, { stays, rng: null });

@@ -62,6 +62,17 @@ describe('simulator scenario files', () => {
     expect(errors).to.deep.include({ path: 'tags.1.epc', reason: 'duplicate EPC E200AA' });
   });
 
+  it('places a tag at a given point of its zone; refuses x without y and a point outside the zone named', () => {
+    const doc = minimal();
+    doc.timeline.push({ epc: 'E200AA', at: 12, zone: 'A', x: 1.5, y: 4 });
+    expect(decodeScenario(doc).moves[2]).to.deep.equal({ epc: 'E200AA', at: 12, zone: 'A', x: 1.5, y: 4 });
+    doc.timeline.push({ epc: 'E200AA', at: 13, zone: 'A', x: 1 }, { epc: 'E200AA', at: 14, zone: 'A', x: 6, y: 1 });
+    expect(errorsOf(doc)).to.deep.equal([
+      { path: 'timeline.3.y', reason: 'x and y go together: give both or neither' },
+      { path: 'timeline.4', reason: 'point (6, 1) is not inside zone "A"' },
+    ]);
+  });
+
   it('reports bad JSON and a missing section', () => {
     expect(() => parseScenario('{')).to.throw(ScenarioError, /not valid JSON/);
     const { timeline: _t, ...noTimeline } = minimal();

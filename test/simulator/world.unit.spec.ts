@@ -73,4 +73,10 @@ describe('simulator world model', () => {
     expect(w.positionAt('E200AA', 20)).to.equal(null);
     expect(w.positionAt('E200AA', 1e6)).to.equal(null);
   });
+
+  it('puts a scripted tag at the point its timeline gives, on the floor of the zone', () => {
+    const l: Layout = { ...layout(), zones: [{ name: 'A', floor: '2', points: [{ x: 0, y: 0 }, { x: 5, y: 5 }] }], tags: [{ epc: 'E200AA', tid: null }] };
+    const w = World.scripted(l, 1, [{ epc: 'E200AA', at: 0, zone: 'A', x: 1.25, y: 4.5 }]);
+    expect(w.positionAt('E200AA', 3)).to.deep.equal({ x: 1.25, y: 4.5, zone: 'A', floor: '2' });
+  });
 });
