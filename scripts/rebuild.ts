@@ -12,6 +12,7 @@ import { redactUrl } from '../src/core/url';
 import { rebuildReadModel, type RebuildableReadModel, type RebuildResult } from '../projections/rebuild';
 import { READ_MODELS } from '../src/app/read-models';
 import { lastFactoryReset } from '../src/support/events';
+import { runMain } from './run-main';
 
 /** The read model `argv` names, or the usage text (listing the valid names) to print. */
 export function chooseReadModel(argv: readonly string[], models: readonly RebuildableReadModel[] = READ_MODELS): RebuildableReadModel | string {
@@ -61,12 +62,4 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (err: unknown) => {
-      process.stderr.write(`${String(err)}\n`);
-      process.exit(1);
-    },
-  );
-}
+if (require.main === module) runMain(main);

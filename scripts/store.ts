@@ -25,6 +25,7 @@ import { checkRecordsInChild, checkStructure } from '../src/eventstore/storage/s
 import { StoreDamaged } from '../src/eventstore/storage/damage';
 import { repairInto } from '../src/eventstore/storage/repair';
 import { DEFAULT_MAX_APPEND_SIZE } from '../src/eventstore/server';
+import { runMain } from './run-main';
 
 const STORE = 'eventstore';
 const USAGE = `usage: npm run verify-store [-- STORE_DIR] | npm run backup -- DIR | npm run restore -- DIR | npm run repair-store -- NEW_DIR\n`;
@@ -187,12 +188,4 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (err: unknown) => {
-      process.stderr.write(`${String(err)}\n`);
-      process.exit(1);
-    },
-  );
-}
+if (require.main === module) runMain(main);
