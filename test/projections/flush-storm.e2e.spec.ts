@@ -118,7 +118,9 @@ describe('read models lost again and again while clients keep retrying', functio
   };
 
   before(async () => {
-    app = await startTestApp();
+    // Closing waits for the last rebuild's reads, which a loaded machine makes slow: a bound far above the
+    // default, so a slow close is not cut short with the HTTP server, Redis and RabbitMQ still open.
+    app = await startTestApp({ SHUTDOWN_TIMEOUT_MS: '60000' });
     for (let i = 0; i < 5; i++) {
       expectStatus(await app.request('POST', '/configuration/v1/users/create', { body: { name: `user${i}`, password: 'user-password', roles: ['ConfigManager'] } }), 200);
     }
