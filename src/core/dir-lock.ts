@@ -16,6 +16,8 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
+import * as t from 'io-ts';
+import { decodeStoredOrAbsent } from './stored-json';
 
 export const LOCK_FILE = 'owner.lock';
 /** flock's exit code when the lock is taken (chosen: EX_TEMPFAIL). */
@@ -54,21 +56,17 @@ export class LockUnavailable extends Error {
   }
 }
 
-/** The holder written in `dir`'s lock file, as far as it can be read. */
+const LockHolderCodec = t.partial({ pid: t.number, host: t.string, since: t.string, what: t.string });
+
+/** The holder written in `dir`'s lock file, as far as it can be read (a holder still starting has written nothing). */
 export function readLockHolder(dir: string): LockHolder {
+  let raw: string | undefined;
   try {
-    const parsed: unknown = JSON.parse(readFileSync(path.join(dir, LOCK_FILE), 'utf8'));
-    if (typeof parsed !== 'object' || parsed === null) return {};
-    const o = parsed as Record<string, unknown>;
-    return {
-      ...(typeof o['pid'] === 'number' ? { pid: o['pid'] } : {}),
-      ...(typeof o['host'] === 'string' ? { host: o['host'] } : {}),
-      ...(typeof o['since'] === 'string' ? { since: o['since'] } : {}),
-      ...(typeof o['what'] === 'string' ? { what: o['what'] } : {}),
-    };
+    raw = readFileSync(path.join(dir, LOCK_FILE), 'utf8');
   } catch {
     return {};
   }
+  return decodeStoredOrAbsent(LockHolderCodec, raw) ?? {};
 }
 
 /** How long a lock whose holder has died is waited for: its flock child exits a moment after it. */

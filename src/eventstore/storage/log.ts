@@ -24,8 +24,7 @@
 // records are read back through their checksums; a damaged store throws
 // StoreDamaged instead of opening. Every record read later is checked too.
 import { open, type Database, type RootDatabase } from 'lmdb';
-import { mkdirSync, statSync } from 'node:fs';
-import path from 'node:path';
+import { mkdirSync } from 'node:fs';
 import { CorruptRecord, decodeHeader, decodeRecord, encodeRecord, RecordClock, TOMBSTONE_REVISION, type StoredRecord } from './records';
 import { checkDataFile, DATA_FILE } from './datafile';
 import { StoreDamaged } from './damage';
@@ -130,13 +129,8 @@ export class EventLog {
 
   /** Records the data file's size in the marker when it grew (never shrinks it). */
   private refreshMarker(): void {
-    if (!this.marker) return;
-    let bytes: number;
-    try {
-      bytes = statSync(path.join(this.dir, DATA_FILE)).size;
-    } catch {
-      return;
-    }
+    const bytes = dataFileNow(this.dir)?.bytes;
+    if (!this.marker || bytes === undefined) return;
     if (this.markerWritten && bytes <= this.marker.dataFileBytes) return;
     this.marker = { ...this.marker, dataFileBytes: Math.max(bytes, this.marker.dataFileBytes) };
     try {
@@ -172,7 +166,7 @@ export class EventLog {
     if (records.length === 0) return;
     const touched = new Map<string, StreamState>();
     const stateOf = (stream: string): StreamState => touched.get(stream) ?? this.state(stream);
-    await this.root.transaction(() => {
+    await commitDurably(this.root, this.dir, () => {
       for (const { position, raw, rec } of records) {
         void this.log.put(position, raw);
         const s = stateOf(rec.stream);
@@ -189,7 +183,6 @@ export class EventLog {
       }
       for (const [stream, state] of touched) void this.streams.put(stream, state);
     });
-    await this.root.flushed;
     for (const [stream, state] of touched) this.cache.set(stream, state);
     const last = records[records.length - 1]?.position ?? 0;
     this.nextPosition = Math.max(this.nextPosition, last + 1);
@@ -350,13 +343,8 @@ export class EventLog {
     const pos = this.index.get([METASTREAM_PREFIX + stream, ms.last]);
     const raw = pos === undefined ? undefined : this.log.get(pos);
     if (!raw) return {};
-    const rec = this.decode(pos ?? 0, raw);
-    try {
-      const parsed: unknown = JSON.parse(extractData(rec.proto).toString('utf8'));
-      return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
-    } catch {
-      return {};
-    }
+    const parsed = parseJsonOrEmpty(extractData(this.decode(pos ?? 0, raw).proto));
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
   }
 
   private setState(stream: string, s: StreamState): void {

@@ -6,6 +6,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import path from 'node:path';
+import * as t from 'io-ts';
+import { decodeStoredOrAbsent } from '../../core/stored-json';
 import { StoreDamaged } from './damage';
 import { DATA_FILE } from './datafile';
 import type { ClosedAs, StoreMarker } from './marker';
@@ -34,21 +36,18 @@ export function needsStructureCheck(dir: string, marker: StoreMarker | undefined
   return marker?.closedAs === undefined || marker.closedAs.bytes !== now.bytes || marker.closedAs.mtimeMs !== now.mtimeMs;
 }
 
-interface ChildResult {
-  findings?: string[];
-  error?: string;
-}
+const ChildResultCodec = t.partial({ findings: t.array(t.string), error: t.string });
+type ChildResult = t.TypeOf<typeof ChildResultCodec>;
+const ProgressCodec = t.type({ checked: t.number, total: t.number, damaged: t.number, last: t.number });
+export type RecordsProgress = t.TypeOf<typeof ProgressCodec>;
+/** One line of the child's output (./check-process.ts): progress while it works, then its result. */
+const ChildLineCodec = t.partial({ progress: ProgressCodec, result: ChildResultCodec });
 
-/** The child's last result line, or undefined when it printed none. */
+/** The child's last result line, or undefined when it printed none (it died first). */
 function resultOf(stdout: string): ChildResult | undefined {
-  const lines = stdout.trim().split('\n').reverse();
-  for (const line of lines) {
-    try {
-      const parsed = JSON.parse(line) as { result?: ChildResult };
-      if (parsed.result) return parsed.result;
-    } catch {
-      // a partial line from a child that died mid-write
-    }
+  for (const line of stdout.trim().split('\n').reverse()) {
+    const result = decodeStoredOrAbsent(ChildLineCodec, line)?.result;
+    if (result) return result;
   }
   return undefined;
 }
@@ -66,12 +65,6 @@ export function checkStructure(dir: string): void {
   judge(dir, 'walking its trees', resultOf(r.stdout), r.signal, r.status);
 }
 
-export interface RecordsProgress {
-  readonly checked: number;
-  readonly total: number;
-  readonly damaged: number;
-  readonly last: number;
-}
 
 /** Verifies every record in a child, calling `progress` as it goes; StoreDamaged naming what it found or where it crashed. */
 export async function checkRecordsInChild(dir: string, progress: (p: RecordsProgress) => void): Promise<void> {
@@ -84,12 +77,8 @@ export async function checkRecordsInChild(dir: string, progress: (p: RecordsProg
     const lines = (partial + chunk).split('\n');
     partial = lines.pop() ?? '';
     for (const line of lines) {
-      try {
-        const parsed = JSON.parse(line) as { progress?: RecordsProgress };
-        if (parsed.progress) progress((last = parsed.progress));
-      } catch {
-        // not a progress line
-      }
+      const reported = decodeStoredOrAbsent(ChildLineCodec, line)?.progress;
+      if (reported) progress((last = reported));
     }
   });
   const [status, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('exit', (c, s) => resolve([c, s])));
