@@ -133,6 +133,7 @@ async function main(): Promise<void> {
       isolated: [...captured.isolated],
       items: captured.views.reduce((n, v) => n + v.items.length, 0),
       chunks: chunkCount(captured),
+      configuration: [],
     };
     delay.enable();
     // A timer beside the write, as the engine's cycle would be: how late does it run?

@@ -5,6 +5,7 @@
 // consume. This file is the contract between the engine and its consumers.
 import * as t from 'io-ts';
 import { defineEvents, type EventOf } from '../core/events';
+import { ConfigEntryCodec } from './configuration';
 import { isItemChange } from './item-change-check';
 import { engineStream } from './partitions';
 import type { ItemChange } from './types';
@@ -72,7 +73,10 @@ export const itemEvents = defineEvents({
     t.type({
       /** $all commit position (decimal string) of the last input this batch covers. */
       inputPosition: t.string,
-      /** engine time (epoch ms) of the cycle */
+      /**
+       * The engine's time (epoch ms) as of inputPosition: the latest append
+       * time of its input up to there (./clock.ts). A restart goes on from it.
+       */
       at: t.number,
       changes: t.array(ItemChangeCodec),
     }),
@@ -89,6 +93,15 @@ export const itemEvents = defineEvents({
        * the last one, so a passage cut by a crash is finished, not lost.
        */
       passages: OpenPassagesCodec,
+      /**
+       * The configuration entries the engine folded from its input since the
+       * previous event that carried some, up to this event's inputPosition
+       * (./configuration.ts). A restart folds them back without reading the
+       * log again.
+       */
+      configuration: t.array(ConfigEntryCodec),
+      /** `configuration` is the whole fold as of inputPosition, not a change to the previous one. */
+      configurationComplete: t.boolean,
     }),
   ]),
 });

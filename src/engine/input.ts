@@ -1,26 +1,41 @@
-// The engine's input feed: tag reports, job events and item reset requests
-// from `$all`, after the input position the output last claimed. The output
-// is the only checkpoint: nothing is saved anywhere else.
+// The engine's input feed: tag reports, job events, item reset requests, the
+// configuration events jobs run with (./configuration.ts) and the engine's
+// clock ticks (./clock.ts), from `$all` after the input position the output
+// last claimed. The output is the only checkpoint: nothing is saved anywhere
+// else, and nothing the engine decides comes from anywhere but this feed.
 import { streamNameFilter, type EventStoreDBClient, type Position } from '@eventstore/db-client';
 import { TAG_REPORTS_STREAM_PREFIX } from '../agents';
 import type { RecordedDomainEvent } from '../core/events';
 import type { Logger } from '../core/logger';
 import { runSubscription, type RunningSubscription } from '../core/subscriptions';
 import { JOB_STREAM_PREFIX, jobEvents, type evolveJob } from '../jobs';
+import { ENGINE_CLOCK_STREAM, clockEvents } from './clock';
+import { CONFIG_STREAM_PREFIXES, configEvents } from './configuration';
 import { ITEM_RESET_STREAM, itemResetEvents, type ItemsResetRequestedData } from './item-reset';
 import { engineReportEvents, type EngineReport } from './report';
 
 // Item reset requests (support) are inputs too: carried out in order with the reports.
 // Reports are decoded straight into the engine's columns (report.ts), not into an object per observation.
-const INPUT_CODECS = { ...engineReportEvents, ...jobEvents, ...itemResetEvents };
+export const INPUT_CODECS = { ...engineReportEvents, ...jobEvents, ...itemResetEvents, ...configEvents, ...clockEvents };
 
 export type ItemsResetRequest = RecordedDomainEvent<{ type: 'ItemsResetRequested'; data: ItemsResetRequestedData }>;
+/** A configuration event: decoded by its kind's codec, folded by configEntryOf. */
+export interface ConfigInput {
+  type: string;
+  data: unknown;
+}
 export type InputEvent = RecordedDomainEvent<
-  { type: 'TagsReported'; data: EngineReport } | { type: 'ItemsResetRequested'; data: ItemsResetRequestedData } | Parameters<typeof evolveJob>[1]
+  | { type: 'TagsReported'; data: EngineReport }
+  | { type: 'ItemsResetRequested'; data: ItemsResetRequestedData }
+  | { type: 'EngineClockTicked'; data: Record<string, never> }
+  | Parameters<typeof evolveJob>[1]
+  | ConfigInput
 >;
 
 /** What the engine reads from the log. */
-export const INPUT_FILTER = streamNameFilter({ prefixes: [TAG_REPORTS_STREAM_PREFIX, JOB_STREAM_PREFIX, ITEM_RESET_STREAM] });
+export const INPUT_FILTER = streamNameFilter({
+  prefixes: [TAG_REPORTS_STREAM_PREFIX, JOB_STREAM_PREFIX, ITEM_RESET_STREAM, ENGINE_CLOCK_STREAM, ...CONFIG_STREAM_PREFIXES],
+});
 
 export const positionOf = (commit: string): Position => ({ commit: BigInt(commit), prepare: BigInt(commit) });
 

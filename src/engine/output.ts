@@ -21,21 +21,22 @@ const MAX_THRESHOLD_RECORDS_PER_EVENT = 300;
 
 export type ItemsChangedData = Extract<ItemsEvent, { type: 'ItemsChanged' }>['data'];
 
-/** Where ENGINE_STREAM ends: its last revision and the input position its last event covers. */
+/** Where ENGINE_STREAM ends: its last revision, the input position its last event covers and the engine's time there. */
 export interface LastOutput {
   readonly revision: StreamRevision;
   readonly inputPosition: string | undefined;
+  readonly at: number | undefined;
 }
 
 /** Reads the last ItemsChanged of a partition's output stream (backwards, one event; default ENGINE_STREAM). */
 export async function readLastOutput(client: EventStoreDBClient, stream: string = ENGINE_STREAM): Promise<LastOutput> {
-  let last: LastOutput = { revision: NO_STREAM, inputPosition: undefined };
+  let last: LastOutput = { revision: NO_STREAM, inputPosition: undefined, at: undefined };
   let failure: unknown;
   try {
     for await (const resolved of client.readStream(stream, { direction: BACKWARDS, fromRevision: END, maxCount: 1 })) {
       const decoded = decodeRecorded(resolved, itemEvents);
       if (isLeft(decoded)) failure = decoded.left;
-      else last = { revision: decoded.right.revision, inputPosition: decoded.right.data.inputPosition };
+      else last = { revision: decoded.right.revision, inputPosition: decoded.right.data.inputPosition, at: decoded.right.data.at };
     }
   } catch (err) {
     if (err instanceof StreamNotFoundError) return last;
@@ -72,8 +73,16 @@ export function outputParts(changes: ItemChange[], threshold: ThresholdOutput): 
   return parts;
 }
 
+/** Where a run appends its ItemsChanged: the partition's stream (FencedOutput), or a replay's scratch output. */
+export interface EngineOutput {
+  readonly revision: StreamRevision;
+  readonly flushedInputPosition: string | undefined;
+  readonly lastEventId: string | undefined;
+  append(data: ItemsChangedData): Promise<void>;
+}
+
 /** A partition's output stream (ENGINE_STREAM for partition 0) as one run wrote it: appends fenced by the revision it last wrote. */
-export class FencedOutput {
+export class FencedOutput implements EngineOutput {
   private current: StreamRevision;
   private flushed: string | undefined;
   private lastId: string | undefined;

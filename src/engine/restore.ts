@@ -10,6 +10,8 @@ import { isLeft } from 'fp-ts/Either';
 import { decodeRecorded } from '../core/events';
 import type { Logger } from '../core/logger';
 import { applyChange } from './apply';
+import { EngineConfiguration, type ConfigEntry } from './configuration';
+import type { JobInfo } from './jobs-book';
 import { ENGINE_STREAM, itemEvents, type ItemsReset } from './events';
 import { resetFacility } from './reset';
 import { decodeState, snapshotJobIds, type SnapshotPosition } from './snapshot';
@@ -33,10 +35,21 @@ export interface RestoreDeps {
   readonly logger: Logger;
   /** Where snapshots are kept; undefined = always replay the whole stream. */
   readonly snapshotDir: string | undefined;
-  /** A job's context, or undefined when it no longer is an item job. */
-  readonly contextOf: (jobId: string) => Promise<JobContext | undefined>;
-  /** The job's useOtherJobData as stored (true when the job is unknown): it chooses the view its changes replay into. */
-  readonly useOtherJobDataOf: (jobId: string) => Promise<boolean>;
+  /** A job's context under `config` as of the `$all` position `upTo`, or undefined when it is no item job then. */
+  readonly contextOf: (jobId: string, config: EngineConfiguration, upTo: bigint) => Promise<JobContext | undefined>;
+  /** The job's useOtherJobData as of `upTo` (true when the job is unknown): it chooses the view its changes replay into. */
+  readonly useOtherJobDataOf: (jobId: string, upTo: bigint) => Promise<boolean>;
+}
+
+/** RestoreDeps' job lookups from the jobs' own streams (the run's; jobs-book.ts loadJobAsOf). */
+export function jobLookups(jobAsOf: (jobId: string, upTo: bigint) => Promise<JobInfo>): Pick<RestoreDeps, 'contextOf' | 'useOtherJobDataOf'> {
+  return {
+    contextOf: async (jobId, config, upTo) => {
+      const { job } = await jobAsOf(jobId, upTo);
+      return job.status === 'NONE' ? undefined : config.jobContext(job);
+    },
+    useOtherJobDataOf: async (jobId, upTo) => (await jobAsOf(jobId, upTo)).job.job?.useOtherJobData ?? true,
+  };
 }
 
 export interface Restored {
@@ -47,6 +60,12 @@ export interface Restored {
   readonly jobIds: ReadonlySet<string>;
   /** The open threshold passages at the end of the stream: the last carried by a replayed event, else the snapshot's (tracker.ts restore). */
   readonly passages: OpenPassages;
+  /**
+   * The configuration as of the end of the stream: the snapshot's and the
+   * entries the events after it carry; undefined when the stream was written
+   * before the engine carried its configuration (the caller folds it from the log).
+   */
+  readonly configuration: EngineConfiguration | undefined;
   /** Events and changes replayed after the snapshot (or from the start). */
   readonly replayedEvents: number;
   readonly replayedChanges: number;
@@ -72,6 +91,8 @@ export async function forEachOutput(
     readonly changes: readonly ItemChange[];
     readonly reset?: ItemsReset | undefined;
     readonly passages?: OpenPassages | undefined;
+    readonly configuration?: readonly ConfigEntry[] | undefined;
+    readonly configurationComplete?: boolean | undefined;
   }) => void,
   stream: string = ENGINE_STREAM,
 ): Promise<number> {
@@ -96,7 +117,16 @@ export async function forEachOutput(
           continue;
         }
         visited++;
-        visit({ id: e.id, revision: e.revision, inputPosition: e.data.inputPosition, changes: e.data.changes, reset: e.data.reset, passages: e.data.passages });
+        visit({
+          id: e.id,
+          revision: e.revision,
+          inputPosition: e.data.inputPosition,
+          changes: e.data.changes,
+          reset: e.data.reset,
+          passages: e.data.passages,
+          configuration: e.data.configuration,
+          configurationComplete: e.data.configurationComplete,
+        });
         count++;
         next = e.revision + 1n;
       }
@@ -125,9 +155,11 @@ async function foreignReason(client: EventStoreDBClient, stream: string, positio
   return undefined;
 }
 
-async function decodeSnapshot(deps: RestoreDeps, stored: StoredSnapshot): Promise<EngineState> {
+/** The snapshot's state, its job runtimes given the contexts of the snapshot's own configuration and jobs as of its position. */
+async function decodeSnapshot(deps: RestoreDeps, stored: StoredSnapshot, config: EngineConfiguration): Promise<EngineState> {
   const contexts = new Map<string, JobContext | undefined>();
-  for (const jobId of snapshotJobIds(stored.header, stored.sections)) contexts.set(jobId, await deps.contextOf(jobId));
+  const upTo = BigInt(stored.header.position.inputPosition);
+  for (const jobId of snapshotJobIds(stored.header, stored.sections)) contexts.set(jobId, await deps.contextOf(jobId, config, upTo));
   return decodeState(stored.header, stored.sections, (jobId) => contexts.get(jobId));
 }
 
@@ -135,7 +167,7 @@ async function decodeSnapshot(deps: RestoreDeps, stored: StoredSnapshot): Promis
 async function newestUsable(
   deps: RestoreDeps,
   end: StreamEnd,
-): Promise<{ state: EngineState; position: SnapshotPosition; isolated: readonly string[]; passages: OpenPassages } | undefined> {
+): Promise<{ state: EngineState; position: SnapshotPosition; isolated: readonly string[]; passages: OpenPassages; configuration: EngineConfiguration } | undefined> {
   if (deps.snapshotDir === undefined) return undefined;
   for (const candidate of await readSnapshots(deps.snapshotDir)) {
     if (!candidate.ok) {
@@ -143,13 +175,19 @@ async function newestUsable(
       continue;
     }
     const { file, header } = candidate.snapshot;
+    if (header.configuration === undefined) {
+      // Written before the engine folded its configuration: its runtimes cannot be given the contexts of their time.
+      deps.logger.warn('engine snapshot ignored', { file, reason: 'it holds no configuration (written by an older version)' });
+      continue;
+    }
     try {
       const foreign = await foreignReason(deps.client, deps.stream ?? ENGINE_STREAM, header.position, end);
       if (foreign !== undefined) {
         deps.logger.warn('engine snapshot ignored', { file, reason: foreign });
         continue;
       }
-      return { state: await decodeSnapshot(deps, candidate.snapshot), position: header.position, isolated: header.isolated, passages: header.passages ?? [] };
+      const configuration = EngineConfiguration.of(header.configuration);
+      return { state: await decodeSnapshot(deps, candidate.snapshot, configuration), position: header.position, isolated: header.isolated, passages: header.passages ?? [], configuration };
     } catch (err) {
       // A snapshot that passed its checksum but does not decode is a bug or a foreign writer: replay instead.
       deps.logger.warn('engine snapshot ignored', { file, reason: err instanceof Error ? err.message : String(err) });
@@ -167,7 +205,7 @@ async function newestUsable(
 export async function restoreState(deps: RestoreDeps, end: StreamEnd | undefined): Promise<Restored> {
   const started = Date.now();
   if (end === undefined) {
-    return { state: emptyState(), snapshot: undefined, jobIds: new Set(), passages: [], replayedEvents: 0, replayedChanges: 0, loadMs: 0, replayMs: 0 };
+    return { state: emptyState(), snapshot: undefined, jobIds: new Set(), passages: [], configuration: new EngineConfiguration(), replayedEvents: 0, replayedChanges: 0, loadMs: 0, replayMs: 0 };
   }
   const snapshot = await newestUsable(deps, end);
   const loaded = Date.now();
@@ -178,8 +216,11 @@ export async function restoreState(deps: RestoreDeps, end: StreamEnd | undefined
   const steps: Array<ItemChange | { readonly resetFacility: string }> = [];
   const from = snapshot === undefined ? 0n : BigInt(snapshot.position.revision) + 1n;
   let passages = snapshot?.passages ?? [];
+  let configuration = snapshot?.configuration;
   const events = await forEachOutput(deps.client, from, end.revision, (e) => {
     if (e.passages !== undefined) passages = e.passages;
+    if (e.configurationComplete === true) configuration = EngineConfiguration.of(e.configuration ?? []);
+    else if (configuration !== undefined) for (const entry of e.configuration ?? []) configuration.apply(entry);
     if (e.reset !== undefined) steps.push({ resetFacility: e.reset.facility });
     for (const c of e.changes) {
       changes.push(c);
@@ -188,9 +229,10 @@ export async function restoreState(deps: RestoreDeps, end: StreamEnd | undefined
   }, deps.stream);
   // Each job's view (shared or its own) is chosen by its useOtherJobData, read once per job.
   const useOther = new Map<string, boolean>();
+  const upTo = end.inputPosition === undefined ? 0n : BigInt(end.inputPosition);
   for (const jobId of new Set(changes.map((c) => c.jobId))) {
     jobIds.add(jobId);
-    useOther.set(jobId, await deps.useOtherJobDataOf(jobId));
+    useOther.set(jobId, await deps.useOtherJobDataOf(jobId, upTo));
   }
   for (const step of steps) {
     if ('resetFacility' in step) resetFacility(state, step.resetFacility);
@@ -201,6 +243,7 @@ export async function restoreState(deps: RestoreDeps, end: StreamEnd | undefined
     snapshot: snapshot?.position,
     jobIds,
     passages,
+    configuration,
     replayedEvents: events,
     replayedChanges: changes.length,
     loadMs: loaded - started,

@@ -1,51 +1,65 @@
 // One run of the item engine for one partition (./partitions.ts; the only
 // one by default): state rebuilt from its output stream (ENGINE_STREAM for
-// partition 0), the input feed after the last inputPosition, of which it
-// handles its facilities' reports and item resets, a cycle timer. Any failure ends the run
-// (its state may be ahead of what was appended); the worker then starts a new
-// one, which rebuilds from the output: the output is the only truth.
+// partition 0), then the input feed after the last inputPosition, of which it
+// handles its facilities' reports and item resets, every job event, every
+// configuration event (./configuration.ts) and the clock's ticks
+// (./clock.ts). Everything it decides comes from that input: the jobs'
+// contexts are folded from it and its time is the input's append time, so a
+// run over the same log decides the same (docs/item-processing.md, "What the
+// engine reads"). A cycle timer appends what is pending and, when the log is
+// quiet, ticks the clock. Any failure ends the run (its state may be ahead of
+// what was appended); the worker then starts a new one, which rebuilds from
+// the output: the output is the only truth.
 import { NO_STREAM, type EventStoreDBClient, type Position } from '@eventstore/db-client';
 import { metrics } from '../core/metrics';
 import type { Logger } from '../core/logger';
-import type { ConfigReadModel } from '../core/resource/readmodel';
 import type { RunningSubscription } from '../core/subscriptions';
-import { JOB_STREAM_PREFIX } from '../jobs';
+import { JOB_STREAM_PREFIX, jobEvents } from '../jobs';
+import { tickClock } from './clock';
+import { configEntryOf, EngineConfiguration, type ConfigEntry } from './configuration';
+import { scanConfiguration } from './configuration-scan';
 import { ingest, tick } from './engine';
 import { positionOf, subscribeToInput, type InputEvent, type ItemsResetRequest } from './input';
-import { JobCache } from './job-cache';
-import { FencedOutput, outputParts, readLastOutput, type ItemsChangedData, type LastOutput } from './output';
+import { JobsBook, loadJobAsOf } from './jobs-book';
+import { FencedOutput, outputParts, readLastOutput, type EngineOutput, type ItemsChangedData, type LastOutput } from './output';
 import { engineStream, partitionOf } from './partitions';
 import { PendingOutput } from './pending';
 import { resetFacility } from './reset';
-import { restoreState } from './restore';
-import { Snapshotter, type SnapshotPolicy } from './snapshotter';
+import { jobLookups, restoreState } from './restore';
+import { Snapshotter, type SnapshotPolicy, type SnapshotSubject } from './snapshotter';
 import { emptyState, endJob, runtimeOf } from './state';
 import type { ThresholdJobContext } from './threshold/context';
 import type { OpenPassages } from './threshold/passages';
 import { ThresholdTracker } from './threshold/tracker';
+import type { EngineReport } from './report';
 import type { EngineState } from './types';
 
 export interface EngineRunOptions {
   readonly client: EventStoreDBClient;
-  readonly readModel: ConfigReadModel;
   readonly logger: Logger;
+  /** Wall clock: when to append, snapshot and tick the log's clock; never the time the engine decides with. */
   readonly clock: () => number;
   readonly cycleMs: number;
   readonly maxChanges: number;
+  /** Item expiry and LOCATION computations run each time the engine's time passes a multiple of this. */
   readonly tickMs: number;
-  readonly contextTtlMs: number;
+  /** How long the log may stay quiet (while a job runs) before the run appends a clock tick. */
+  readonly clockTickMs: number;
   /** Snapshots of this partition (its own directory). */
   readonly snapshots: SnapshotPolicy | undefined;
   /** The partition this run writes for, of how many. */
   readonly partition: { readonly index: number; readonly count: number };
+  /** Where the output goes; default the partition's stream, fenced. A replay passes a scratch output. */
+  readonly output?: (last: LastOutput) => EngineOutput;
 }
 
-type TagsReportedInput = Extract<InputEvent, { type: 'TagsReported' }>;
-type JobInput = Exclude<InputEvent, { type: 'TagsReported' | 'ItemsResetRequested' }>;
+type TagsReportedInput = Extract<InputEvent, { type: 'TagsReported'; data: EngineReport }>;
+type JobInput = Extract<InputEvent, { type: keyof typeof jobEvents }>;
+const JOB_EVENT_TYPES: ReadonlySet<string> = new Set(Object.keys(jobEvents));
 
 export class EngineRun {
   private state: EngineState = emptyState();
-  private output: FencedOutput | undefined;
+  private output: EngineOutput | undefined;
   /** Input position covered by what is appended plus what is pending. */
   private inputPosition: string | undefined;
   /** Input position whose item changes are all appended: read models can have them. */
@@ -54,12 +68,24 @@ export class EngineRun {
   private readonly thresholds = new ThresholdTracker();
   /** The last append carried open passages: the next one carries them again, if only to say none is left. */
   private carriedPassages = false;
-  private readonly jobs: JobCache;
+  private config = new EngineConfiguration();
+  private jobs: JobsBook;
+  /** Configuration entries folded since the last append; the next append carries them. */
+  private pendingConfig: ConfigEntry[] = [];
+  /** The next append carries the whole configuration (a fresh stream, or one written before configuration was carried). */
+  private configComplete = false;
+  /** The engine's time: the latest append time of the input handled (epoch ms); undefined before any. */
+  private time: number | undefined;
+  /** The engine's time as of the input the last append claimed. */
+  private appendedTime: number | undefined;
   private snapshots: Snapshotter | undefined;
   private sub: RunningSubscription | undefined;
   private timer: NodeJS.Timeout | undefined;
   private caughtUp = false;
-  private lastTick = -Infinity;
+  /** Wall-clock time of the last input handled and of the last clock tick tried. */
+  private lastInputWall: number;
+  private lastTickWall = -Infinity;
+  private ticking = false;
   private failed = false;
   private stopping: Promise<void> | undefined;
   private queue: Promise<unknown> = Promise.resolve();
@@ -73,7 +99,8 @@ export class EngineRun {
   ) {
     this.log = opts.logger;
     this.stream = engineStream(opts.partition.index);
-    this.jobs = new JobCache(opts.client, opts.readModel, opts.clock, opts.contextTtlMs);
+    this.jobs = new JobsBook(opts.client, this.config);
+    this.lastInputWall = opts.clock();
   }
 
   /**
@@ -87,8 +114,7 @@ export class EngineRun {
   }
 
   async start(): Promise<void> {
-    const last = await readLastOutput(this.opts.client, this.stream);
-    await this.rebuild(last);
+    const last = await this.restore();
     if (this.stopping) return;
     this.sub = subscribeToInput({
       client: this.opts.client,
@@ -105,14 +131,28 @@ export class EngineRun {
     this.log.info('item engine started', { partition: this.opts.partition.index, partitions: this.opts.partition.count, stream: this.stream, resumeAfter: last.inputPosition ?? 'start', revision: String(last.revision), items: this.state.shared.size });
   }
 
+  /** Rebuilds the state from the output (start, and a replay from a chosen point); returns where the output ends. */
+  async restore(last?: LastOutput): Promise<LastOutput> {
+    const end = last ?? (await readLastOutput(this.opts.client, this.stream));
+    await this.rebuild(end);
+    return end;
+  }
+
   /** Stops the input and the cycle; appends what is pending unless the run failed. */
   stop(): Promise<void> {
     this.stopping ??= (async () => {
       if (this.timer !== undefined) clearInterval(this.timer);
       await this.sub?.stop();
       await this.exclusive(async () => {
-        if (!this.failed) await this.flush();
-      }).catch((err: unknown) => this.log.warn('item engine: final append failed (the next run redoes it)', { err: String(err) }));
+        if (this.failed) return;
+        await this.flush();
+        // Input handled since the last append that decided nothing: claimed now, so the snapshot can stand there.
+        if (this.snapshots !== undefined && this.inputPosition !== undefined && this.sink.flushedInputPosition !== this.inputPosition) {
+          await this.append({ inputPosition: this.inputPosition, at: this.time ?? 0, changes: [], ...this.passagesField() });
+        }
+        const subject = this.snapshotSubject();
+        if (subject !== undefined) await this.snapshots?.takeNow(subject);
+      }).catch((err: unknown) => this.log.warn('item engine: final append or snapshot failed (the next run redoes it)', { err: String(err) }));
       await this.snapshots?.settled();
     })();
     return this.stopping;
@@ -133,40 +173,52 @@ export class EngineRun {
 
   /**
    * Rebuilds the state of the output up to `last`: the newest usable
-   * snapshot, then the events after it (restore.ts). Jobs are read once each
-   * to know whether they had stopped by the resume point; running jobs are
-   * registered so their items keep expiring without waiting for a report.
+   * snapshot, then the events after it (restore.ts), with the configuration
+   * they carry. Jobs are read as of the resume point to know whether they had
+   * stopped by then; running jobs are registered so their items keep
+   * expiring without waiting for a report.
    */
   private async rebuild(last: LastOutput): Promise<void> {
-    this.output = new FencedOutput(this.opts.client, this.log, last, this.stream);
+    this.output = this.opts.output?.(last) ?? new FencedOutput(this.opts.client, this.log, last, this.stream);
     this.inputPosition = last.inputPosition;
     this.appendedPosition = last.inputPosition;
+    this.time = last.at;
+    this.appendedTime = last.at;
+    if (last.at !== undefined) this.thresholds.resumeAt(last.at);
     if (this.opts.snapshots !== undefined) this.snapshots = new Snapshotter(this.opts.snapshots, this.opts.clock, this.log);
-    if (last.revision === NO_STREAM) return;
+    if (last.revision === NO_STREAM) {
+      this.configComplete = true;
+      return;
+    }
+    const resumeAt = last.inputPosition === undefined ? 0n : BigInt(last.inputPosition);
     const restored = await restoreState(
       {
         client: this.opts.client,
         stream: this.stream,
         logger: this.log,
         snapshotDir: this.opts.snapshots?.dir,
-        contextOf: async (jobId) => (await this.jobs.get(jobId)).ctx,
-        useOtherJobDataOf: async (jobId) => (await this.jobs.get(jobId)).info.job.job?.useOtherJobData ?? true,
+        ...jobLookups((jobId, upTo) => loadJobAsOf(this.opts.client, jobId, upTo)),
       },
       { revision: last.revision, inputPosition: last.inputPosition },
     );
     this.state = restored.state;
-    const resumeAt = last.inputPosition === undefined ? 0n : BigInt(last.inputPosition);
-    const stoppedBefore = (stoppedAt: bigint | undefined): boolean => stoppedAt !== undefined && stoppedAt <= resumeAt;
+    if (restored.configuration === undefined) {
+      // An output written before the engine carried its configuration: fold it from the log once, and carry it from now on.
+      this.config = await scanConfiguration(this.opts.client, resumeAt);
+      this.configComplete = true;
+      this.log.info('item engine: configuration folded from the log (the output did not carry it yet)', { entries: this.config.entries().length });
+    } else this.config = restored.configuration;
+    this.jobs = new JobsBook(this.opts.client, this.config);
     for (const jobId of restored.jobIds) {
-      const { info, ctx } = await this.jobs.get(jobId);
-      if (stoppedBefore(info.stoppedAt)) endJob(this.state, jobId);
+      const { info, ctx } = await this.jobs.get(jobId, resumeAt);
+      if (info.stoppedAt !== undefined) endJob(this.state, jobId);
       else if (ctx !== undefined) runtimeOf(this.state, ctx);
     }
     // Open passages of THRESHOLD jobs still running at the resume point go on where they were.
     const thresholdContexts = new Map<string, ThresholdJobContext>();
     for (const { jobId } of restored.passages) {
-      const { info, threshold } = await this.jobs.get(jobId);
-      if (threshold !== undefined && !stoppedBefore(info.stoppedAt)) thresholdContexts.set(jobId, threshold);
+      const { info, threshold } = await this.jobs.get(jobId, resumeAt);
+      if (threshold !== undefined && info.stoppedAt === undefined) thresholdContexts.set(jobId, threshold);
     }
     this.thresholds.restore(restored.passages, (jobId) => thresholdContexts.get(jobId));
     this.carriedPassages = restored.passages.length > 0;
@@ -179,39 +231,82 @@ export class EngineRun {
     });
   }
 
-  private async handle(events: ReadonlyArray<InputEvent>, position: Position): Promise<void> {
+  /** Handles one batch of input (the subscription's, or a replay's). */
+  async handle(events: ReadonlyArray<InputEvent>, position: Position): Promise<void> {
     // A failed run must not apply a batch twice (the subscription retries failed batches).
     if (this.failed || this.stopping) throw new Error('item engine run is stopping');
     try {
       // Input covered by the events before the current one (an item reset claims only that for the changes before it).
       let covered = this.inputPosition;
       for (const e of events) {
-        // Another partition's facility: that partition records the reset in its own output.
-        if (e.type === 'ItemsResetRequested') {
-          if (this.owns(e.data.facility)) await this.resetItems(e, covered);
-        }
-        else if (e.type === 'TagsReported') await this.ingestReport(e);
-        else this.jobChanged(e);
+        await this.step(e, covered);
         covered = e.position?.commit.toString() ?? covered;
       }
       this.inputPosition = position.commit.toString();
+      this.lastInputWall = this.opts.clock();
       if (this.pending.changeCount >= this.opts.maxChanges) await this.flush();
       // Input that decided nothing is done as it is handled.
-      if (this.pending.isEmpty) this.appendedPosition = this.inputPosition;
+      if (this.nothingPending) {
+        this.appendedPosition = this.inputPosition;
+        this.appendedTime = this.time;
+      }
     } catch (err) {
       this.fail(err);
       throw err;
     }
   }
 
+  private get nothingPending(): boolean {
+    return this.pending.isEmpty && this.pendingConfig.length === 0 && !this.configComplete;
+  }
+
+  /**
+   * One input event. A report is applied at its own append time, before the
+   * engine's time moves past it (a late report keeps its tags from expiring);
+   * an item reset appends, so time moves first and the append records where
+   * it stands. Then, when the time passed a tick or a sweep boundary, the
+   * work due by then.
+   */
+  private async step(e: InputEvent, covered: string | undefined): Promise<void> {
+    const at = e.created.getTime();
+    if (e.type === 'TagsReported') {
+      await this.ingestReport(e as TagsReportedInput);
+      this.advance(at);
+    } else if (e.type === 'ItemsResetRequested') {
+      this.advance(at);
+      const reset = e as ItemsResetRequest;
+      // Another partition's facility: that partition records the reset in its own output.
+      if (this.owns(reset.data.facility)) await this.resetItems(reset, covered);
+    } else if (JOB_EVENT_TYPES.has(e.type)) {
+      this.jobChanged(e as JobInput, at);
+      this.advance(at);
+    } else if (e.type === 'EngineClockTicked') {
+      this.advance(at);
+    } else {
+      const entry = configEntryOf(e.type, e.data);
+      if (entry !== undefined) this.configure(entry);
+      this.advance(at);
+    }
+  }
+
+  /** Moves the engine's time to `at` (never back) and runs what is due on the way. */
+  private advance(at: number): void {
+    const before = this.time;
+    this.time = before === undefined ? at : Math.max(before, at);
+    const now = this.time;
+    if (before !== undefined && Math.floor(now / this.opts.tickMs) > Math.floor(before / this.opts.tickMs)) this.pending.add(tick(this.state, now).changes);
+    if (this.thresholds.sweepDue(now)) this.thresholds.sweep(now, this.pending.threshold);
+  }
+
   private async ingestReport(e: TagsReportedInput): Promise<void> {
-    const { info, ctx, threshold } = await this.jobs.get(e.data.jobId);
+    const at = e.position?.commit;
+    if (at === undefined) throw new Error(`TagsReported ${e.id} has no $all position`);
+    const { info, ctx, threshold } = await this.jobs.get(e.data.jobId, at);
     // Reports of an unknown job, of a DO_NOTHING or LLRP recipe, or arriving after the job stopped, place nothing.
     if (ctx === undefined && threshold === undefined) return;
     // A job runs in one facility: its reports belong to that facility's partition.
     if (!this.owns(info.job.job?.facility ?? ctx?.facility ?? '')) return;
-    const at = e.position?.commit;
-    if (info.stoppedAt !== undefined && (at === undefined || info.stoppedAt < at)) return;
+    if (info.stoppedAt !== undefined) return;
     // The report's append time is the engine's time for it, so a replay reproduces it.
     const reportMs = e.created.getTime();
     if (ctx !== undefined) this.pending.add(ingest(this.state, e.data, ctx, reportMs).changes, reportMs);
@@ -223,26 +318,47 @@ export class EngineRun {
     return partitionOf(facility, this.opts.partition.count) === this.opts.partition.index;
   }
 
-  private jobChanged(e: JobInput): void {
+  private jobChanged(e: JobInput, at: number): void {
     const jobId = e.streamId.slice(JOB_STREAM_PREFIX.length);
-    this.jobs.forget(jobId); // refreshed on the job's next report
+    this.jobs.jobEvent(jobId, e);
     if (e.type === 'JobStopped') {
       endJob(this.state, jobId);
       // Passages still open when the job stops are decided on the reads it had.
-      this.thresholds.endJob(jobId, e.created.getTime(), this.pending.threshold);
+      this.thresholds.endJob(jobId, at, this.pending.threshold);
     }
   }
 
-  /** Every cycle: tick when caught up and due, then append what is pending. */
+  /**
+   * A configuration event: folded, carried by the next append, and given at
+   * once to the running jobs (not at their next report), so a run resumed
+   * after this point runs them with the same context as this one.
+   */
+  private configure(entry: ConfigEntry): void {
+    this.config.apply(entry);
+    this.pendingConfig.push(entry);
+    for (const jobId of this.state.jobs.keys()) {
+      const ctx = this.jobs.known(jobId).ctx;
+      if (ctx !== undefined) runtimeOf(this.state, ctx);
+    }
+    this.thresholds.refreshContexts((jobId) => this.jobs.known(jobId).threshold);
+  }
+
+  /** Every cycle: append what is pending, and tick the log's clock when it stays quiet while something waits on time. */
   private async cycle(): Promise<void> {
     if (this.failed || this.stopping) return;
-    const now = this.opts.clock();
-    if (this.caughtUp && now - this.lastTick >= this.opts.tickMs) {
-      this.lastTick = now;
-      this.pending.add(tick(this.state, now).changes);
-      this.thresholds.sweep(now, this.pending.threshold);
-    }
     await this.flush();
+    const now = this.opts.clock();
+    const waitsOnTime = this.state.jobs.size > 0 || this.thresholds.active;
+    if (!this.caughtUp || this.ticking || !waitsOnTime) return;
+    if (now - this.lastInputWall < this.opts.clockTickMs || now - this.lastTickWall < this.opts.clockTickMs) return;
+    this.lastTickWall = now;
+    this.ticking = true;
+    // Outside the exclusive section: the tick comes back as input like any other event.
+    void tickClock(this.opts.client, now, this.opts.clockTickMs)
+      .catch((err: unknown) => this.log.warn('item engine: clock tick not appended (the next cycle tries again)', { err: String(err) }))
+      .finally(() => {
+        this.ticking = false;
+      });
   }
 
   /**
@@ -253,32 +369,50 @@ export class EngineRun {
    * covered before the batch: a crash between them makes the next run ingest
    * the batch again on top of the state the written part already produced,
    * which repeats none of its history (the items are already where the
-   * written changes put them).
+   * written changes put them). Configuration entries go in an event of their
+   * own at the end, so a large zone map never pushes a full event over the
+   * limit.
    */
-  private async flush(): Promise<void> {
-    if (this.pending.isEmpty || this.failed) return;
-    if (this.inputPosition === undefined) throw new Error('item changes without any input position');
+  async flush(): Promise<void> {
+    if (this.nothingPending || this.failed || this.inputPosition === undefined) return;
     const { changes, threshold, oldestReportMs } = this.pending.take();
     const parts = outputParts(changes, threshold);
+    const configuration = this.configurationField();
+    const withRecords = parts.some((p) => p.changes.length + p.transitions.length + p.iterations.length > 0);
+    if (configuration !== undefined && withRecords) parts.push({ changes: [], transitions: [], iterations: [] });
     for (const [k, part] of parts.entries()) {
       const last = k === parts.length - 1;
       await this.append({
-        inputPosition: last ? this.inputPosition : (this.fenced.flushedInputPosition ?? '0'),
-        at: this.opts.clock(),
+        inputPosition: last ? this.inputPosition : (this.sink.flushedInputPosition ?? '0'),
+        at: (last ? this.time : this.appendedTime) ?? 0,
         changes: part.changes,
         ...(part.transitions.length > 0 ? { transitions: part.transitions } : {}),
         ...(part.iterations.length > 0 ? { iterations: part.iterations } : {}),
-        // The open passages as of the input the event claims: only the last part claims the newest input.
-        ...(last ? this.passagesField() : {}),
+        // The open passages and the configuration as of the input the event claims: only the last part claims the newest input.
+        ...(last ? { ...this.passagesField(), ...configuration } : {}),
       });
     }
     this.appendedPosition = this.inputPosition;
+    this.appendedTime = this.time;
     if (oldestReportMs !== undefined) metrics.reportToItemSeconds.observe(Math.max(0, Date.now() - oldestReportMs) / 1000);
     this.snapshots?.appended(changes.length);
     this.maybeSnapshot();
   }
 
-  private get fenced(): FencedOutput {
+  /** The configuration the next append carries (and forgets), or undefined when it carries none. */
+  private configurationField(): Pick<ItemsChangedData, 'configuration' | 'configurationComplete'> | undefined {
+    if (this.configComplete) {
+      this.configComplete = false;
+      this.pendingConfig = [];
+      return { configuration: this.config.entries(), configurationComplete: true };
+    }
+    if (this.pendingConfig.length === 0) return undefined;
+    const configuration = this.pendingConfig;
+    this.pendingConfig = [];
+    return { configuration };
+  }
+
+  private get sink(): EngineOutput {
     if (this.output === undefined) throw new Error('item engine run has not started');
     return this.output;
   }
@@ -286,7 +420,7 @@ export class EngineRun {
   /** Appends one ItemsChanged; a failure (fenced or not) ends the run. */
   private async append(data: ItemsChangedData): Promise<void> {
     try {
-      await this.fenced.append(data);
+      await this.sink.append(data);
     } catch (err) {
       this.fail(err);
       throw err;
@@ -315,7 +449,7 @@ export class EngineRun {
   private async resetItems(e: ItemsResetRequest, covered: string | undefined): Promise<void> {
     const at = e.position?.commit;
     if (at === undefined) throw new Error(`ItemsResetRequested ${e.id} has no $all position`);
-    if (this.pending.changeCount > 0) {
+    if (!this.nothingPending) {
       this.inputPosition = covered;
       await this.flush();
     }
@@ -323,19 +457,39 @@ export class EngineRun {
     this.inputPosition = at.toString();
     await this.append({
       inputPosition: this.inputPosition,
-      at: this.opts.clock(),
+      at: this.time ?? e.created.getTime(),
       changes: [],
       reset: { facility: e.data.facility, clearHistory: e.data.clearHistory, requestId: e.id },
       ...this.passagesField(),
+      ...this.configurationField(),
     });
+    this.appendedTime = this.time;
     this.log.info('item engine: items of a facility reset', { facility: e.data.facility, clearHistory: e.data.clearHistory, dropped, requestId: e.id });
   }
 
   /** Right after an append (snapshotter.ts): a snapshot when one is due. */
   private maybeSnapshot(): void {
-    if (this.snapshots === undefined || this.failed) return;
-    const { revision, lastEventId } = this.fenced;
-    if (revision === NO_STREAM || lastEventId === undefined || this.inputPosition === undefined) return;
-    this.snapshots.maybeTake({ state: this.state, revision, eventId: lastEventId, inputPosition: this.inputPosition, passages: () => this.thresholds.openPassages() });
+    if (this.failed) return;
+    const subject = this.snapshotSubject();
+    if (subject !== undefined) this.snapshots?.maybeTake(subject);
+  }
+
+  /**
+   * The state as of the last append, when nothing is pending since (a
+   * snapshot names the event it stands at); undefined otherwise, or before
+   * this run appended anything (the snapshot it started from still holds).
+   */
+  private snapshotSubject(): SnapshotSubject | undefined {
+    const { revision, lastEventId } = this.sink;
+    if (revision === NO_STREAM || lastEventId === undefined || this.inputPosition === undefined || !this.nothingPending) return undefined;
+    if (this.sink.flushedInputPosition !== this.inputPosition) return undefined;
+    return {
+      state: this.state,
+      revision,
+      eventId: lastEventId,
+      inputPosition: this.inputPosition,
+      passages: () => this.thresholds.openPassages(),
+      configuration: this.config.entries(),
+    };
   }
 }

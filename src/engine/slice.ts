@@ -17,7 +17,6 @@ export const engineSlice: Slice = {
     return startPartitionedEngine(
       {
         client: deps.client,
-        readModel: deps.readModel,
         logger: deps.logger.child('item-engine'),
         snapshots: deps.engineSnapshots,
         ...(clock ? { clock: () => clock.now().getTime() } : {}),

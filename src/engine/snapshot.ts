@@ -13,6 +13,7 @@
 import { deserialize, serialize } from 'node:v8';
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/Either';
+import { ConfigEntryCodec } from './configuration';
 import { IndexedView } from './expiry';
 import { OpenPassagesCodec } from './threshold/passages';
 import type { EngineState, InventoryCandidate, ItemState, ItemView, JobContext, LocationSample } from './types';
@@ -59,6 +60,12 @@ export const SnapshotHeaderCodec = t.intersection([
   t.partial({
     /** The open threshold passages at the snapshot's position. */
     passages: OpenPassagesCodec,
+    /**
+     * The engine's configuration at the snapshot's position (./configuration.ts).
+     * Snapshots written before the engine folded its configuration have none:
+     * a run does not use them (restore.ts).
+     */
+    configuration: t.array(ConfigEntryCodec),
   }),
 ]);
 export type SnapshotHeader = t.TypeOf<typeof SnapshotHeaderCodec>;

@@ -4,6 +4,7 @@
 // pending): the moment to capture it. Capturing copies references (cheap);
 // encoding and writing run in the background, one snapshot at a time.
 import type { Logger } from '../core/logger';
+import type { ConfigEntry } from './configuration';
 import { captureState, chunkCount, encodeSections, type SnapshotHeader } from './snapshot';
 import { writeSnapshot } from './snapshot-store';
 import type { OpenPassages } from './threshold/passages';
@@ -25,6 +26,8 @@ export interface SnapshotSubject {
   readonly eventId: string;
   readonly inputPosition: string;
   readonly passages: () => OpenPassages;
+  /** The engine's configuration as of inputPosition (./configuration.ts). */
+  readonly configuration: readonly ConfigEntry[];
 }
 
 export class Snapshotter {
@@ -52,6 +55,22 @@ export class Snapshotter {
     const byCount = this.policy.everyChanges > 0 && this.changesSinceSnapshot >= this.policy.everyChanges;
     const byTime = this.policy.everyMs > 0 && now - this.lastSnapshotAt >= this.policy.everyMs;
     if (!byCount && !byTime) return;
+    this.take(subject);
+  }
+
+  /**
+   * Takes a snapshot of `subject` now (after the one being written, if any).
+   * A run that stops takes one: the next run then starts with the reads still
+   * waiting in compute windows and decides them as this run would have.
+   */
+  async takeNow(subject: SnapshotSubject): Promise<void> {
+    await this.settled();
+    this.take(subject);
+    await this.settled();
+  }
+
+  private take(subject: SnapshotSubject): void {
+    const now = this.clock();
     this.changesSinceSnapshot = 0;
     this.lastSnapshotAt = now;
     const started = Date.now();
@@ -61,6 +80,7 @@ export class Snapshotter {
       position: { revision: subject.revision.toString(), eventId: subject.eventId, inputPosition: subject.inputPosition },
       takenAt: now,
       passages: subject.passages(),
+      configuration: [...subject.configuration],
       isolated: [...captured.isolated],
       items: captured.views.reduce((n, v) => n + v.items.length, 0),
       chunks: chunkCount(captured),

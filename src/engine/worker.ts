@@ -1,5 +1,5 @@
 // The item engine as a background worker (role `engine`): subscribes to the
-// reports and job events in `$all`, feeds them to the pure engine and appends
+// reports, job, configuration and clock events in `$all`, feeds them to the pure engine and appends
 // its changes to its partition's output stream (ENGINE_STREAM for partition 0
 // of 1, the default; ./partitions.ts), one ItemsChanged per cycle. A worker
 // handles the reports and item resets of its partition's facilities only. Exactly-once by
@@ -10,7 +10,7 @@
 // "Engine wiring").
 //
 // The parts: input.ts (the input feed), pending.ts (what a cycle appends),
-// output.ts (the fenced append), snapshotter.ts, job-cache.ts, run.ts (one
+// output.ts (the fenced append), snapshotter.ts, jobs-book.ts and configuration.ts (the jobs' contexts), clock.ts, run.ts (one
 // run, from the output's end to its first failure); here, the restarts.
 import type { EventStoreDBClient } from '@eventstore/db-client';
 import { addScrapeProbe, ageSeconds, metrics } from '../core/metrics';
@@ -19,7 +19,6 @@ import { behindLog } from '../core/subscriptions/behind';
 import type { Logger } from '../core/logger';
 import type { BackgroundWork } from '../slice';
 import { INPUT_FILTER } from './input';
-import type { ConfigReadModel } from '../core/resource/readmodel';
 import { snapshotDirOf } from './partitions';
 import { EngineRun } from './run';
 import type { SnapshotPolicy } from './snapshotter';
@@ -27,18 +26,17 @@ import { SnapshotDirLock } from './snapshot-lock';
 
 export interface EngineWorkerOptions {
   readonly client: EventStoreDBClient;
-  readonly readModel: ConfigReadModel;
   readonly logger: Logger;
-  /** Wall clock (epoch ms) for tick and ItemsChanged.at. */
+  /** Wall clock (epoch ms): when to append, snapshot and tick the log's clock (the engine decides with the log's time). */
   readonly clock?: () => number;
-  /** How often pending changes are appended (and tick runs). Default 250 ms. */
+  /** How often pending changes are appended. Default 250 ms. */
   readonly cycleMs?: number;
   /** Pending changes that trigger an append before the cycle ends. Default 500. */
   readonly maxChanges?: number;
-  /** Minimum time between two ticks. Default 500 ms. */
+  /** Expiry and LOCATION computations run each time the engine's (log) time passes a multiple of this. Default 500 ms. */
   readonly tickMs?: number;
-  /** How long a job's context (recipe, readers, zone map) is reused before it is rebuilt. Default 5 s. */
-  readonly contextTtlMs?: number;
+  /** How long the log may stay quiet while a job runs before a clock tick is appended (./clock.ts). Default 1 s. */
+  readonly clockTickMs?: number;
   /** Pause before resyncing after a failure (fenced, append or handler error). Default 1 s. */
   readonly retryMs?: number;
   /** State snapshots (docs/item-processing.md, "Snapshots"); undefined = none, every start replays the whole stream. */
@@ -65,13 +63,12 @@ function runOptionsOf(opts: EngineWorkerOptions) {
   const partition = opts.partition ?? { index: 0, count: 1 };
   return {
     client: opts.client,
-    readModel: opts.readModel,
     logger: opts.logger,
     clock: opts.clock ?? Date.now,
     cycleMs: opts.cycleMs ?? 250,
     maxChanges: opts.maxChanges ?? 500,
     tickMs: opts.tickMs ?? 500,
-    contextTtlMs: opts.contextTtlMs ?? 5000,
+    clockTickMs: opts.clockTickMs ?? 1000,
     partition,
     snapshots: opts.snapshots === undefined ? undefined : { ...opts.snapshots, dir: snapshotDirOf(opts.snapshots.dir, partition.index) },
   };

@@ -81,9 +81,11 @@ export async function factoryReset(deps: AppDeps, opts: { user: string | null; n
   for (const stream of await streamsToDelete(deps.client, marker.position)) {
     if (await softDelete(deps.client, stream)) deletedStreams++;
   }
-  // Every partition's engine resumes after the marker: a fence on each output stream.
+  // Every partition's engine resumes after the marker: a fence on each output stream. The configuration
+  // streams are deleted too, so the engine's configuration there is empty (what the bootstrap creates comes after).
   for (const stream of engineStreams(deps.config.enginePartitions.count)) {
-    const fence = encodeEvent(itemEvents, { type: 'ItemsChanged', data: { inputPosition: marker.position.commit.toString(), at: opts.now.getTime(), changes: [] } }, { user: 'factory-reset' });
+    const data = { inputPosition: marker.position.commit.toString(), at: opts.now.getTime(), changes: [], configuration: [], configurationComplete: true };
+    const fence = encodeEvent(itemEvents, { type: 'ItemsChanged', data }, { user: 'factory-reset' });
     await appendEvents(deps.client, stream, [fence], 'any');
   }
   const droppedKeys = await dropReadModels(deps);

@@ -121,7 +121,7 @@ describe('item engine wiring (role engine)', function () {
 
   it('a second engine instance beside the running one is fenced and resyncs: nothing is duplicated', async () => {
     const s = side ?? (side = await agentSide(app));
-    const second = startEngineWorker({ client: s.deps.client, readModel: s.deps.readModel, logger: silent, cycleMs: 50, retryMs: 100, clock: () => clock.now().getTime() });
+    const second = startEngineWorker({ client: s.deps.client, logger: silent, cycleMs: 50, retryMs: 100, clock: () => clock.now().getTime() });
     try {
       await waitForCaughtUp(app); // the second instance is at the tail of the log too
       for (let k = 0; k < 5; k++) {
@@ -146,7 +146,7 @@ describe('item engine wiring (role engine)', function () {
     app = await startTestApp({ ...env, ROLES: 'api,eventstore,projections,jobs' }, { clock });
     const s = side ?? (side = await agentSide(app));
     // A slow cycle holds the report's changes for 1.5 s after the report is handled.
-    const worker = startEngineWorker({ client: s.deps.client, readModel: s.deps.readModel, logger: silent, cycleMs: 1500, retryMs: 100, lagProbe: false, clock: () => clock.now().getTime() });
+    const worker = startEngineWorker({ client: s.deps.client, logger: silent, cycleMs: 1500, retryMs: 100, lagProbe: false, clock: () => clock.now().getTime() });
     try {
       await waitForValue('the engine to catch up with the log', async () => (await worker.lag())?.n, (n) => n === 0, { intervalMs: 20 });
       clock.advance(1100);

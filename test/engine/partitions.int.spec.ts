@@ -44,7 +44,7 @@ describe('engine partitions: two instances, leases, hand-over (embedded store, R
 
   const start = (owned: number[]): PartitionedEngine => {
     const e = startPartitionedEngine(
-      { client: side.deps.client, readModel: side.deps.readModel, logger: silent, cycleMs: 50, retryMs: 100, clock: () => app.clock.now().getTime() },
+      { client: side.deps.client, logger: silent, cycleMs: 50, retryMs: 100, clock: () => app.clock.now().getTime() },
       { count: 2, owned, lease: { redis, keyOf: (i) => keys.engineLease(i), ttlMs: LEASE_MS, membersKey: keys.engineMembers } },
     );
     engines.push(e);

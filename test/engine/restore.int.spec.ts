@@ -27,7 +27,7 @@ const contexts = new Map(jobsOf().map((c) => [c.jobId, c]));
 async function snapshot(dir: string, state: EngineState, position: SnapshotPosition, passages?: OpenPassages): Promise<void> {
   const captured = captureState(state);
   const items = captured.views.reduce((n, v) => n + v.items.length, 0);
-  const header = { position, takenAt: 0, isolated: [...captured.isolated], items, chunks: chunkCount(captured), ...(passages === undefined ? {} : { passages }) };
+  const header = { position, takenAt: 0, isolated: [...captured.isolated], items, chunks: chunkCount(captured), configuration: [], ...(passages === undefined ? {} : { passages }) };
   await writeSnapshot(dir, header, encodeSections(captured));
 }
 

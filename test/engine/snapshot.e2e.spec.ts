@@ -116,7 +116,7 @@ describe('item engine snapshots across a restart (role engine)', function () {
     const s = side ?? (side = await agentSide(app));
     const warnings: Array<{ msg: string; fields: unknown }> = [];
     const logger = { ...silent, warn: (msg: string, fields?: unknown) => warnings.push({ msg, fields }), child: () => logger };
-    const second = startEngineWorker({ client: s.deps.client, readModel: s.deps.readModel, logger, retryMs: 100, snapshots: { dir: snapshotDir, everyChanges: 1, everyMs: 0 } });
+    const second = startEngineWorker({ client: s.deps.client, logger, retryMs: 100, snapshots: { dir: snapshotDir, everyChanges: 1, everyMs: 0 } });
     try {
       await waitForValue('the second engine to be told', async () => warnings.length, (n) => n > 0, { timeoutMs: 10_000 });
       await sleep(500);

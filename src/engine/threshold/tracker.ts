@@ -148,7 +148,9 @@ export class ThresholdTracker {
         if (t != null) job.tids.set(epc[i]!, t);
       }
     }
-    if (now - this.lastSweep >= BIN_MS) this.sweep(now, out);
+    // On the BIN_MS grid of the engine's time, not "BIN_MS since the last sweep": a run resumed at a
+    // time (resumeAt) sweeps where the run before it did, so a replay decides the same passages.
+    if (Math.floor(now / BIN_MS) > Math.floor(this.lastSweep / BIN_MS)) this.sweep(now, out);
     return out;
   }
 
@@ -179,6 +181,21 @@ export class ThresholdTracker {
       }
     }
     return out;
+  }
+
+  /** Whether a sweep is due at `now` on the BIN_MS grid (the run sweeps after each input that moves time past a bin). */
+  sweepDue(now: number): boolean {
+    return this.active && Math.floor(now / BIN_MS) > Math.floor(this.lastSweep / BIN_MS);
+  }
+
+  /** A run resumed at the engine time `now`: its grid goes on from there (see ingest). */
+  resumeAt(now: number): void {
+    this.lastSweep = now;
+  }
+
+  /** The contexts of the jobs tracked, after the configuration changed; jobs without one keep theirs. */
+  refreshContexts(contextOf: (jobId: string) => ThresholdJobContext | undefined): void {
+    for (const [jobId, job] of this.jobs) job.ctx = contextOf(jobId) ?? job.ctx;
   }
 
   /** The job ended: every open track gets its final decision. */
