@@ -11,11 +11,13 @@ import { createLogger, setLogLevel } from '../src/core/logger';
 import { replayEngine, type ReplayResult } from '../src/engine/replay';
 import { runMain } from './run-main';
 
-const USAGE = 'usage: npm run replay -- engine [--from <$all commit position>] [--partition <n>]\n';
+const USAGE = 'usage: npm run replay -- engine [--from <$all commit position>] [--partition <n>] [--configuration-of-now]\n';
 
 export interface ReplayArgs {
   readonly from: bigint | undefined;
   readonly partition: number;
+  /** Every job with today's configuration instead of its time's (replay.ts). */
+  readonly configurationOfNow: boolean;
 }
 
 /** The arguments, or the usage text (with what was wrong) to print. */
@@ -23,14 +25,20 @@ export function parseReplayArgs(argv: readonly string[]): ReplayArgs | string {
   if (argv[0] !== 'engine') return `give what to replay (engine)\n${USAGE}`;
   let from: bigint | undefined;
   let partition = 0;
+  let configurationOfNow = false;
   for (let i = 1; i < argv.length; i += 2) {
     const [flag, value] = [argv[i], argv[i + 1]];
+    if (flag === '--configuration-of-now') {
+      configurationOfNow = true;
+      i--;
+      continue;
+    }
     if (value === undefined || !/^\d+$/.test(value)) return `${flag ?? ''} needs a whole number\n${USAGE}`;
     if (flag === '--from') from = BigInt(value);
     else if (flag === '--partition') partition = Number(value);
     else return `unknown option ${JSON.stringify(flag)}\n${USAGE}`;
   }
-  return { from, partition };
+  return { from, partition, configurationOfNow };
 }
 
 /** What the replay prints: a summary line, and the first difference when there is one. */
@@ -64,6 +72,7 @@ async function main(argv: readonly string[]): Promise<number> {
       logger,
       partition: { index: args.partition, count },
       ...(args.from === undefined ? {} : { from: args.from }),
+      configuration: args.configurationOfNow ? 'now' : 'log',
       onProgress: (events, decisions) => {
         if (Date.now() - lastReport < 5000) return;
         lastReport = Date.now();

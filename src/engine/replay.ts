@@ -13,6 +13,7 @@ import { isLeft } from 'fp-ts/Either';
 import { decodeRecorded } from '../core/events';
 import type { Logger } from '../core/logger';
 import { matchesFilter } from '../core/subscriptions';
+import { scanConfiguration } from './configuration-scan';
 import { itemEvents } from './events';
 import { INPUT_CODECS, INPUT_FILTER, positionOf, type InputEvent } from './input';
 import type { EngineOutput, ItemsChangedData, LastOutput } from './output';
@@ -52,6 +53,13 @@ export interface ReplayOptions {
    */
   readonly from?: bigint;
   readonly onProgress?: (inputEvents: number, decisions: number) => void;
+  /**
+   * 'now': every job runs with the configuration as of the end of the
+   * recorded output instead of the one of its time, which is what an engine
+   * reading the current configuration (a read model) would do. The first
+   * difference then shows where a configuration change mattered.
+   */
+  readonly configuration?: 'log' | 'now';
 }
 
 const INPUT_CHUNK = 2000;
@@ -166,6 +174,8 @@ export async function replayEngine(opts: ReplayOptions): Promise<ReplayResult> {
   const stream = engineStream(partition.index);
   const { base, last } = await outputBounds(opts.client, stream, opts.from);
   const recorded = new RecordedDecisions(opts.client, stream, base === undefined ? 0n : base.revision + 1n);
+  const until = last === undefined ? undefined : BigInt(last.data.inputPosition);
+  const fixed = opts.configuration === 'now' && until !== undefined ? { fixedConfiguration: await scanConfiguration(opts.client, until) } : {};
   let output: ComparingOutput | undefined;
   const run = new EngineRun(
     {
@@ -180,13 +190,13 @@ export async function replayEngine(opts: ReplayOptions): Promise<ReplayResult> {
       snapshots: undefined,
       partition,
       output: (end) => (output = new ComparingOutput(recorded, end)),
+      ...fixed,
     },
     (_run, err) => {
       if (!(err instanceof StopReplay)) opts.logger.warn('replay: engine run failed', { err: String(err) });
     },
   );
   await run.restore(base === undefined ? { revision: NO_STREAM, inputPosition: undefined, at: undefined } : { revision: base.revision, inputPosition: base.data.inputPosition, at: base.data.at });
-  const until = last === undefined ? undefined : BigInt(last.data.inputPosition);
   let inputEvents = 0;
   const result = (difference: ReplayDifference | undefined): ReplayResult => ({
     from: base === undefined ? undefined : { revision: base.revision.toString(), inputPosition: base.data.inputPosition },

@@ -51,6 +51,12 @@ export interface EngineRunOptions {
   readonly partition: { readonly index: number; readonly count: number };
   /** Where the output goes; default the partition's stream, fenced. A replay passes a scratch output. */
   readonly output?: (last: LastOutput) => EngineOutput;
+  /**
+   * One configuration for every job at every position instead of the one
+   * folded from the log: a replay's "what if every job had always run with
+   * today's configuration" (replay.ts). Never set for a live run.
+   */
+  readonly fixedConfiguration?: EngineConfiguration;
 }
 
 type TagsReportedInput = Extract<InputEvent, { type: 'TagsReported'; data: EngineReport }>;
@@ -99,6 +105,7 @@ export class EngineRun {
   ) {
     this.log = opts.logger;
     this.stream = engineStream(opts.partition.index);
+    if (opts.fixedConfiguration !== undefined) this.config = opts.fixedConfiguration;
     this.jobs = new JobsBook(opts.client, this.config);
     this.lastInputWall = opts.clock();
   }
@@ -208,6 +215,7 @@ export class EngineRun {
       this.configComplete = true;
       this.log.info('item engine: configuration folded from the log (the output did not carry it yet)', { entries: this.config.entries().length });
     } else this.config = restored.configuration;
+    if (this.opts.fixedConfiguration !== undefined) this.config = this.opts.fixedConfiguration;
     this.jobs = new JobsBook(this.opts.client, this.config);
     for (const jobId of restored.jobIds) {
       const { info, ctx } = await this.jobs.get(jobId, resumeAt);
@@ -334,6 +342,7 @@ export class EngineRun {
    * after this point runs them with the same context as this one.
    */
   private configure(entry: ConfigEntry): void {
+    if (this.opts.fixedConfiguration !== undefined) return;
     this.config.apply(entry);
     this.pendingConfig.push(entry);
     for (const jobId of this.state.jobs.keys()) {

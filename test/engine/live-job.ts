@@ -31,8 +31,8 @@ export interface Observation {
 
 export interface LiveJob {
   readonly jobId: string;
-  /** Posts one report of `reader` read at `at` (default now); each observation on antenna 1 unless told. */
-  report(reader: string, observations: readonly Observation[], at?: Date): Promise<void>;
+  /** Posts one report of `reader` read at `at` (default now); each observation on antenna 1 unless told. `via`: the app now serving (after a restart). */
+  report(reader: string, observations: readonly Observation[], at?: Date, via?: TestApp): Promise<void>;
 }
 
 export interface LiveJobSpec {
@@ -81,7 +81,7 @@ export async function startLiveJob(app: TestApp, spec: LiveJobSpec): Promise<Liv
   }
   return {
     jobId,
-    async report(reader, observations, at = app.clock.now()) {
+    async report(reader, observations, at = app.clock.now(), via = app) {
       const iso = at.toISOString();
       const body = {
         reportId: crypto.randomUUID(),
@@ -92,7 +92,7 @@ export async function startLiveJob(app: TestApp, spec: LiveJobSpec): Promise<Liv
           epc: o.epc, tid: null, antennaId: o.antennaId ?? 1, peakRssi: o.peakRssi ?? -60, readCount: 1, firstSeen: iso, lastSeen: iso, x: o.x ?? null, y: o.y ?? null,
         })),
       };
-      const res = await app.request('POST', `/agent/v1/readers/${reader}/reports`, { auth: auths.get(reader) ?? '', body });
+      const res = await via.request('POST', `/agent/v1/readers/${reader}/reports`, { auth: auths.get(reader) ?? '', body });
       expect(res.status, JSON.stringify(res.body)).to.be.oneOf([200, 202, 204]);
     },
   };
