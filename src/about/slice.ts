@@ -2,14 +2,9 @@
 // directory, connection targets without passwords), for the console's About
 // panel and for support questions. Any authenticated role may read it.
 import { execFileSync } from 'node:child_process';
-import path from 'node:path';
 import type { Slice } from '../slice';
 import { API_VERSION } from '../core/http/routes';
-
-const REPO_ROOT = path.resolve(__dirname, '..', '..');
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const PACKAGE_VERSION = (require('../../package.json') as { version: string }).version;
+import { APP_ROOT, APP_VERSION } from '../core/app-root';
 
 let commit: string | null | undefined;
 /** GIT_COMMIT (set by image builds), else the checkout's HEAD, else null; looked up once. */
@@ -17,7 +12,7 @@ function currentCommit(configured: string | undefined): string | null {
   if (configured !== undefined) return configured;
   if (commit !== undefined) return commit;
   try {
-    commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 }).toString().trim() || null;
+    commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: APP_ROOT, stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 }).toString().trim() || null;
   } catch {
     commit = null;
   }
@@ -64,7 +59,7 @@ export const aboutSlice: Slice = {
         const about = deps.about;
         ctx.set('Cache-Control', 'no-store');
         ctx.body = {
-          version: PACKAGE_VERSION,
+          version: APP_VERSION,
           apiVersion: API_VERSION,
           commit: currentCommit(deps.config?.gitCommit),
           node: process.version,

@@ -9,11 +9,11 @@ import path from 'node:path';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { notFound } from '../core/http/errors';
+import { APP_ROOT } from '../core/app-root';
 
 export const CONSOLE_PATH = '/console';
 
-const REPO_ROOT = path.resolve(__dirname, '..', '..');
-const CONSOLE_DIR = path.join(REPO_ROOT, 'console');
+const CONSOLE_DIR = path.join(APP_ROOT, 'console');
 
 /** URL name under /console/vendor/ -> file in node_modules. */
 export const VENDOR_FILES: Readonly<Record<string, string>> = {
@@ -68,7 +68,7 @@ const escapeAttr = (s: string): string => s.replace(/&/g, '&amp;').replace(/"/g,
  */
 export function consoleRouter(rootPath: string, version: string): Router {
   const files = consoleFiles(CONSOLE_DIR);
-  const vendor = new Map(Object.entries(VENDOR_FILES).map(([name, rel]) => [name, load(path.join(REPO_ROOT, 'node_modules', rel))]));
+  const vendor = new Map(Object.entries(VENDOR_FILES).map(([name, rel]) => [name, load(path.join(APP_ROOT, 'node_modules', rel))]));
   const index = files.get('index.html');
   if (!index) throw new Error(`console/index.html missing under ${CONSOLE_DIR}`);
   const page = index.body.toString('utf8').replace('%API_ROOT%', escapeAttr(rootPath)).replace('%VERSION%', escapeAttr(version));

@@ -103,8 +103,11 @@ export async function lockDirectory(dir: string, what: string): Promise<DirLock>
 async function tryLock(dir: string, what: string): Promise<DirLock> {
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, LOCK_FILE);
+  // In a process group of its own: a SIGTERM or Ctrl-C sent to this process's group would
+  // otherwise end flock at once and free the directory while this process is still closing it.
   const child = spawn('flock', ['--nonblock', '--conflict-exit-code', String(CONFLICT_EXIT), file, 'sh', '-c', `echo ${LOCKED_LINE}; exec cat >/dev/null`], {
     stdio: ['pipe', 'pipe', 'pipe'],
+    detached: true,
   });
   await whenLocked(child, dir);
   writeFileSync(file, `${JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString(), what })}\n`);

@@ -18,6 +18,28 @@ export interface ShutdownOptions {
   readonly exit?: (code: number) => void;
 }
 
+/** The signals that ask for a graceful stop. */
+export const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGINT'];
+/** The signal that asks to stop now, whatever is under way. */
+export const FORCE_SIGNAL: NodeJS.Signals = 'SIGQUIT';
+
+export type SignalAnswer = 'shut down' | 'ignore' | 'exit now';
+
+/**
+ * What a signal does, given how many stop signals came before it. A stop
+ * signal sent to a process group often arrives twice: once from the sender
+ * and once more from a parent that passes it on (npm does, for a Ctrl-C in a
+ * terminal, systemd's stop of the whole unit or `docker stop` of an image
+ * started through npm). So the second stop signal is no reason to cut the
+ * shutdown short: closing in order is what keeps the last reads and lets the
+ * readers hear CLOSE_CONNECTION. Only a third, which no forwarding produces,
+ * or SIGQUIT, forces the exit.
+ */
+export function answerToSignal(signal: NodeJS.Signals, stopSignalsBefore: number): SignalAnswer {
+  if (signal === FORCE_SIGNAL || stopSignalsBefore >= 2) return 'exit now';
+  return stopSignalsBefore === 0 ? 'shut down' : 'ignore';
+}
+
 export class Shutdown {
   private readonly steps: ShutdownStep[] = [];
   private running: Promise<number> | undefined;
@@ -61,17 +83,30 @@ export class Shutdown {
     this.exit(Math.max(code, result));
   }
 
-  /** SIGTERM/SIGINT start a graceful shutdown; a second signal exits at once. */
-  installSignalHandlers(signals: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGINT']): void {
-    for (const signal of signals) {
+  /**
+   * SIGTERM and SIGINT start a graceful shutdown; SIGQUIT, or a third stop
+   * signal, ends the process at once (exit code 1). See answerToSignal.
+   */
+  installSignalHandlers(): void {
+    let stopSignals = 0;
+    for (const signal of [...STOP_SIGNALS, FORCE_SIGNAL]) {
       process.on(signal, () => {
-        if (this.started) {
-          this.logger.warn('second signal during shutdown, exiting now', { signal });
-          this.exit(1);
-          return;
-        }
-        void this.runAndExit(signal);
+        const answer = answerToSignal(signal, stopSignals);
+        if (signal !== FORCE_SIGNAL) stopSignals++;
+        this.answer(signal, answer);
       });
+    }
+  }
+
+  /** Acts on what answerToSignal decided (public so tests can drive it without signalling their own process). */
+  answer(signal: NodeJS.Signals, answer: SignalAnswer): void {
+    if (answer === 'shut down') {
+      void this.runAndExit(signal);
+    } else if (answer === 'ignore') {
+      this.logger.info('signal repeated during shutdown; carrying on (a third one, or SIGQUIT, exits at once)', { signal });
+    } else {
+      this.logger.warn('exiting now without finishing shutdown', { signal });
+      this.exit(1);
     }
   }
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Shutdown } from '../../src/core/shutdown';
+import { Shutdown, answerToSignal } from '../../src/core/shutdown';
 import { createLogger } from '../../src/core/logger';
 import { sleep } from '../support/wait';
 
@@ -78,5 +78,39 @@ describe('Shutdown', () => {
     broken.add('broken', () => Promise.reject(new Error('nope')));
     await broken.runAndExit('SIGTERM');
     expect(codes).to.deep.equal([1, 1]);
+  });
+
+  describe('signals', () => {
+    it('the first stop signal shuts down, a second is ignored, a third or SIGQUIT exits at once', () => {
+      for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+        expect([0, 1, 2, 3].map((before) => answerToSignal(signal, before)), signal).to.deep.equal(['shut down', 'ignore', 'exit now', 'exit now']);
+      }
+      expect([0, 1, 2].map((before) => answerToSignal('SIGQUIT', before))).to.deep.equal(['exit now', 'exit now', 'exit now']);
+    });
+
+    it('given a shutdown under way, when the same signal comes again, then the steps finish and the exit code is 0', async () => {
+      const exits: number[] = [];
+      const closed: string[] = [];
+      const s = new Shutdown({ logger, timeoutMs: 5000, exit: (c) => void exits.push(c) });
+      s.add('reader links', async () => {
+        await sleep(50);
+        closed.push('reader links');
+      });
+      s.answer('SIGINT', answerToSignal('SIGINT', 0));
+      s.answer('SIGINT', answerToSignal('SIGINT', 1));
+      expect(exits, 'no exit while the steps run').to.deep.equal([]);
+      await s.run('SIGINT');
+      await sleep(1);
+      expect(closed).to.deep.equal(['reader links']);
+      expect(exits).to.deep.equal([0]);
+    });
+
+    it('given a shutdown under way, when a third stop signal comes, then it exits 1 at once', () => {
+      const exits: number[] = [];
+      const s = new Shutdown({ logger, timeoutMs: 100, exit: (c) => void exits.push(c) });
+      s.add('hangs', () => new Promise<void>(() => undefined));
+      for (const before of [0, 1, 2]) s.answer('SIGTERM', answerToSignal('SIGTERM', before));
+      expect(exits).to.deep.equal([1]);
+    });
   });
 });

@@ -53,10 +53,21 @@ function lineCollector(target: string[], onLine: () => void): (chunk: Buffer) =>
 export const CHILD_START_MS = 120_000;
 
 export function runEntryPoint(entry: string, env: NodeJS.ProcessEnv): RunningProcess {
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', entry], {
+  return runCommand(process.execPath, ['--require', 'tsx/cjs', entry], env);
+}
+
+/**
+ * Any command in the checkout (`npm run dev`, ...), collected like an entry
+ * point. `detached`: the child leads a process group of its own, so the test
+ * can signal the whole group (`process.kill(-child.pid, signal)`) as a
+ * terminal's Ctrl-C or systemd's stop does.
+ */
+export function runCommand(command: string, args: readonly string[], env: NodeJS.ProcessEnv, opts: { detached?: boolean } = {}): RunningProcess {
+  const child = spawn(command, args, {
     cwd: REPO_ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: opts.detached ?? false,
   });
   const stdoutLines: string[] = [];
   const stderrLines: string[] = [];

@@ -52,7 +52,20 @@ function resultOf(stdout: string): ChildResult | undefined {
   return undefined;
 }
 
+/** The signals a process dies of when it reads memory it must not (a damaged tree walked by LMDB). */
+const CRASH_SIGNALS: ReadonlySet<NodeJS.Signals> = new Set(['SIGSEGV', 'SIGBUS', 'SIGILL', 'SIGFPE', 'SIGABRT', 'SIGTRAP', 'SIGSYS']);
+
+/**
+ * What the child's death by `signal` says of the store. A crash is damage; any other signal was
+ * sent to the child (a Ctrl-C or a stop sent to the whole process group while the check ran) and
+ * says nothing of the store: calling it damage would send the operator to repair a sound store.
+ */
+export function deathBySignal(signal: NodeJS.Signals): 'crashed' | 'interrupted' {
+  return CRASH_SIGNALS.has(signal) ? 'crashed' : 'interrupted';
+}
+
 function judge(dir: string, what: string, result: ChildResult | undefined, signal: NodeJS.Signals | null, status: number | null): void {
+  if (signal !== null && deathBySignal(signal) === 'interrupted') throw new Error(`the check of ${dir} was interrupted by ${signal} while ${what}; nothing is known of the store's state: run it again`);
   if (signal !== null) throw new StoreDamaged(dir, `LMDB's structure in ${DATA_FILE} is damaged: ${what} crashed (${signal})`);
   if (result?.findings && result.findings.length > 0) throw new StoreDamaged(dir, `${what} found: ${result.findings.slice(0, 20).join('; ')}${result.findings.length > 20 ? `; and ${result.findings.length - 20} more` : ''}`);
   if (status !== 0) throw new StoreDamaged(dir, `${what} failed: ${result?.error ?? `exit code ${status}`}`);
