@@ -6,7 +6,9 @@
 // buttons: click, or Tab to one and Enter. From CANVAS_AT items on, the dots
 // are painted on a canvas above the SVG (thousands of SVG nodes cannot move
 // smoothly); a click there opens the nearest dot. Also the editor surface:
-// drawing rectangles (zone maps) and dragging readers (placement).
+// drawing rectangles (zone maps) and dragging readers (placement). The
+// legend's swatches have classes of their own (key-*), so a query for the
+// map's readers or items never counts them.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { html } from './html.js';
 import { clusterPoints, doorOf, scaleBar, spreadItems } from './map-layout.js';
@@ -290,12 +292,12 @@ export function MapView(props) {
     ${useCanvas && html`<canvas ref=${canvas} aria-hidden="true"></canvas>`}
     ${legend && html`<div class="map-scale" data-testid="map-scale" data-metres=${bar.metres} aria-label=${`Scale: the bar is ${bar.metres} m`}><span style=${`width:${bar.px}px`}></span>${bar.metres} m</div>`}
     ${legend && html`<details class="map-legend" data-testid="map-legend" open=${!narrow}><summary>Legend</summary><ul>
-      <li><svg viewBox="-6 -6 12 12"><circle class="item" r="4" /></svg>item</li>
-      <li><svg viewBox="-6 -6 12 12"><circle class="item absent" r="4" /></svg>absent</li>
-      <li><svg viewBox="-9 -9 18 18"><g class="cluster"><circle r="8" style="stroke-width:1" /><text dy=".35em" text-anchor="middle" style="font-size:8px">12</text></g></svg>items close together: click to zoom in</li>
-      <li><svg viewBox="-6 -6 12 12"><rect class="reader" x="-4" y="-4" width="8" height="8" /></svg>reader (items it places at itself are spread around it)</li>
-      <li><svg viewBox="-6 -6 12 12"><rect class="zone" x="-5" y="-5" width="10" height="10" style="stroke-width:1" /></svg>zone</li>
-      <li><svg viewBox="-8 -6 16 12"><rect class="door-side in" x="-7" y="-5" width="7" height="10" /><rect class="door-side out" x="0" y="-5" width="7" height="10" /><line class="door" x1="0" y1="-6" x2="0" y2="6" style="stroke-width:2" /></svg>door: IN side green, OUT side orange</li>
+      <li><svg viewBox="-6 -6 12 12"><circle class="key-item" r="4" /></svg>item</li>
+      <li><svg viewBox="-6 -6 12 12"><circle class="key-item absent" r="4" /></svg>absent</li>
+      <li><svg viewBox="-9 -9 18 18"><circle class="key-cluster" r="8" /><text class="key-cluster-count" dy=".35em" text-anchor="middle">12</text></svg>items close together: click to zoom in</li>
+      <li><svg viewBox="-6 -6 12 12"><rect class="key-reader" x="-4" y="-4" width="8" height="8" /></svg>reader (items it places at itself are spread around it)</li>
+      <li><svg viewBox="-6 -6 12 12"><rect class="key-zone" x="-5" y="-5" width="10" height="10" /></svg>zone</li>
+      <li><svg viewBox="-8 -6 16 12"><rect class="door-side in" x="-7" y="-5" width="7" height="10" /><rect class="door-side out" x="0" y="-5" width="7" height="10" /><line class="key-door" x1="0" y1="-6" x2="0" y2="6" /></svg>door: IN side green, OUT side orange</li>
     </ul></details>`}
   </div>`;
 }
