@@ -327,7 +327,7 @@ function Door({ d, px, font, labels }) {
   const label = (sign) => ({ x: d.mid.x + d.inward.x * depth * 0.5 * sign, y: -(d.mid.y + d.inward.y * depth * 0.5 * sign) });
   const li = label(1), lo = label(-1);
   // The name beyond the OUT band, away from the readers' own labels at the door's ends.
-  const name = { x: d.mid.x - d.inward.x * (depth + 0.2), y: -(d.mid.y - d.inward.y * (depth + 0.2)) };
+  const name = { x: d.mid.x - d.inward.x * (depth + 0.7), y: -(d.mid.y - d.inward.y * (depth + 0.7)) };
   return html`<g class="door-group" data-door=${d.name} data-testid="map-door">
     <polygon class="door-side in" points=${band(1)} />
     <polygon class="door-side out" points=${band(-1)} />

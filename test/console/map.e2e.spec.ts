@@ -269,7 +269,7 @@ describe('console floor map and door passages in Chromium', function () {
     await appendPassages(client, door, doorJob, [{ epc: invEpc(8), destination: 'IN', at: Date.now() }]);
     await until(page, 'the new passage counted', async () => (await counts())[0] === `IN ${inCount + 1}`);
     expect(await page.getAttribute('[data-testid=job-passages-latest] li:first-child', 'data-epc')).to.equal(invEpc(8));
-    await screenshot(page, '10b-job-passages');
+    await screenshot(page, '10c-job-passages');
   });
 
   it('an item\'s history has its door passages among its zone changes, by time', async () => {
@@ -280,7 +280,7 @@ describe('console floor map and door passages in Chromium', function () {
     expect(lines.length).to.equal(2);
     expect(lines[0]).to.contain('OUT').and.to.contain('Back door');
     expect(lines[1]).to.contain('Back');
-    await screenshot(page, '11b-item-history-passage');
+    await screenshot(page, '11c-item-history-passage');
   });
 
   it('an operator\'s morning: log in, the INVENTORY floor, an item found by EPC, a door passage followed to its item', async () => {
