@@ -7,7 +7,7 @@ import { get } from '../api.js';
 import { Time, confidence, metres } from '../format.js';
 import { MapView } from '../mapview.js';
 import { ErrorText, PAGE_SIZES, Pager, usePagedRows, useWindow, VirtualTable } from './common.js';
-import { currentZoneMap } from './floor-data.js';
+import { currentZoneMap, readersOf, thresholdsOf } from './floor-data.js';
 import { Direction, passagesOf } from './passages.js';
 
 const FILTERS = [
@@ -99,7 +99,7 @@ export function Items({ params }) {
 export function ItemPage({ epc }) {
   const [item, setItem] = useState(null);
   const [history, setHistory] = useState(null);
-  const [zoneMap, setZoneMap] = useState(null);
+  const [floor, setFloor] = useState(null); // {facility, zoneMap, readers, thresholds}
   const [error, setError] = useState(null);
   useEffect(() => {
     (async () => {
@@ -119,14 +119,15 @@ export function ItemPage({ epc }) {
       setItem(items[0] ?? null);
       setHistory(merged);
       const facility = items[0]?.facility ?? records[records.length - 1]?.toFacility;
-      if (facility) setZoneMap(await currentZoneMap(facility));
+      // The doors it went through are drawn on its path's map (through their readers, which are not drawn).
+      if (facility) setFloor({ facility, zoneMap: await currentZoneMap(facility), readers: await readersOf(facility), thresholds: await thresholdsOf(facility) });
     })().catch(setError);
   }, [epc]);
   const path = [];
   for (const h of history ?? []) if (!h.passage && typeof h.toX === 'number' && typeof h.toY === 'number') path.push({ x: h.toX, y: h.toY, label: `${h.toZone} at ${h.observationTime}` });
   if (item && typeof item.xLocation === 'number') path.push({ x: item.xLocation, y: item.yLocation, label: `now: ${item.zone}` });
   return html`<h1>Item <code>${epc}</code></h1>
-  <p><a href="#/items">‹ Items</a></p>
+  <p><a href="#/items">‹ Items</a>${floor && html` · <a data-testid="item-on-map" href=${`#/map?facility=${encodeURIComponent(floor.facility)}&epc=${encodeURIComponent(epc)}`}>on the floor map</a>`}</p>
   <${ErrorText} error=${error} />
   ${item && html`<p data-testid="item-now">Now in <strong>${item.zone}</strong> (${item.facility ?? '–'}${item.floor ? `, floor ${item.floor}` : ''}) at ${metres(item.xLocation)}, ${metres(item.yLocation)} m · tag id ${item.tagId || '–'} · last modified <${Time} iso=${item.lastModifiedTime} /></p>`}
   <div class="editor">
@@ -134,7 +135,7 @@ export function ItemPage({ epc }) {
       ${history === null ? html`<p class="muted">Loading…</p>` : history.length === 0 ? html`<p class="muted">No zone transition or door passage recorded.</p>` : html`<${Timeline} records=${history} />`}
     </section>
     <section><h2>Path on the floor</h2>
-      <${MapView} testid="item-map" zones=${zoneMap?.zones ?? []} items=${null} path=${path} layers=${{ zones: true, labels: true, readers: false, items: false }} />
+      <${MapView} testid="item-map" zones=${floor?.zoneMap?.zones ?? []} readers=${floor?.readers ?? []} thresholds=${floor?.thresholds ?? []} items=${null} path=${path} layers=${{ zones: true, labels: true, readers: false, items: false, doors: true }} />
     </section>
   </div>`;
 }

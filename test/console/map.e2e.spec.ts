@@ -272,7 +272,7 @@ describe('console floor map and door passages in Chromium', function () {
     await screenshot(page, '10c-job-passages');
   });
 
-  it('an item\'s history has its door passages among its zone changes, by time', async () => {
+  it('an item\'s history has its door passages among its zone changes, by time, the door on its path\'s map, and a way to the item on the floor map', async () => {
     await page.goto(`${consoleUrl}#/item/${locEpc(1)}`);
     await page.waitForSelector('[data-testid=item-history] li.passage-record');
     const lines = await page.$$eval('[data-testid=item-history] li[data-row]', (els) => els.map((el) => el.textContent ?? ''));
@@ -280,7 +280,11 @@ describe('console floor map and door passages in Chromium', function () {
     expect(lines.length).to.equal(2);
     expect(lines[0]).to.contain('OUT').and.to.contain('Back door');
     expect(lines[1]).to.contain('Back');
+    // The door it went through is drawn on its path's map; from here the floor map opens on the item.
+    await page.waitForSelector('[data-testid=item-map] [data-testid=map-door][data-door="Back door"]');
     await screenshot(page, '11c-item-history-passage');
+    await page.click('[data-testid=item-on-map]');
+    await page.waitForSelector(`[data-testid=floor-map] [data-testid=map-focus][data-epc-focus="${locEpc(1)}"]`);
   });
 
   it('an operator\'s morning: log in, the INVENTORY floor, an item found by EPC, a door passage followed to its item', async () => {
