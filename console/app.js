@@ -8,6 +8,7 @@ import { Overview } from './screens/overview.js';
 import { FloorMap } from './screens/map.js';
 import { Items, ItemPage } from './screens/items.js';
 import { Jobs } from './screens/jobs.js';
+import { Transitions } from './screens/passages.js';
 import { ConfigScreen, CONFIG_KINDS } from './screens/config.js';
 import { HealthScreen } from './screens/health.js';
 import { Software } from './screens/software.js';
@@ -21,6 +22,7 @@ const SCREENS = [
   { id: 'overview', label: 'Overview', roles: ANY, view: Overview },
   { id: 'map', label: 'Floor map', roles: ANY, view: FloorMap },
   { id: 'items', label: 'Items', roles: ['DataReader'], view: Items },
+  { id: 'transitions', label: 'Door passages', roles: ['DataReader'], view: Transitions },
   { id: 'jobs', label: 'Jobs', roles: ['JobRunner'], view: Jobs },
   { id: 'health', label: 'Reader health', roles: ANY, view: HealthScreen },
   { id: 'queues', label: 'Queues', roles: ['DataReader'], view: Queues },

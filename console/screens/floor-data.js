@@ -1,5 +1,5 @@
 // What the floor map and the editors draw: facilities, the current zone map
-// of a facility, reader definitions, each read with the caller's roles (a
+// of a facility, reader definitions, thresholds, each read with the caller's roles (a
 // DataReader may read zone maps in use but not reader definitions).
 import { get } from '../api.js';
 
@@ -24,11 +24,17 @@ export async function currentZoneMap(facility) {
   }
 }
 
-export async function readersOf(facility) {
+/** What `load` answers, or `[]` when the user's roles may not read it (403). */
+async function noneIfForbidden(load) {
   try {
-    return (await get('/configuration/v1/readerDefinitions/show')).filter((r) => !facility || r.facility === facility);
+    return await load();
   } catch (err) {
     if (err.status === 403) return [];
     throw err;
   }
 }
+
+export const readersOf = (facility) => noneIfForbidden(async () => (await get('/configuration/v1/readerDefinitions/show')).filter((r) => !facility || r.facility === facility));
+
+/** The thresholds (doors) of a facility. */
+export const thresholdsOf = (facility) => noneIfForbidden(async () => (await get('/configuration/v1/thresholds/show')).filter((t) => !facility || t.facility === facility));

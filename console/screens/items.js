@@ -1,13 +1,14 @@
 // Items: a server-paged table with every filter of the items query and
 // epcFormat, CSV export of the filtered set; an item's page with its
-// history as a timeline and its path on the floor map.
+// history (zone changes and door passages) as a timeline and its path on the floor map.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from '../html.js';
 import { get } from '../api.js';
-import { Time, metres } from '../format.js';
+import { Time, confidence, metres } from '../format.js';
 import { MapView } from '../mapview.js';
 import { ErrorText, PAGE_SIZES, Pager, usePagedRows, useWindow, VirtualTable } from './common.js';
-import { currentZoneMap } from './floor-data.js';
+import { currentZoneMap, readersOf, thresholdsOf } from './floor-data.js';
+import { Direction, passagesOf } from './passages.js';
 
 const FILTERS = [
   { name: 'epcPrefix', label: 'EPC prefix (hex)' },
@@ -98,7 +99,7 @@ export function Items({ params }) {
 export function ItemPage({ epc }) {
   const [item, setItem] = useState(null);
   const [history, setHistory] = useState(null);
-  const [zoneMap, setZoneMap] = useState(null);
+  const [floor, setFloor] = useState(null); // {facility, zoneMap, readers, thresholds}
   const [error, setError] = useState(null);
   useEffect(() => {
     (async () => {
@@ -111,37 +112,44 @@ export function ItemPage({ epc }) {
         records.push(...p.history.filter((h) => h.epc === epc));
         marker = p.nextPageMarker;
       } while (marker && records.length < 10_000);
+      // Door passages join the zone changes in one timeline, by time (both ISO 8601 UTC, so they sort as text).
+      const passages = await passagesOf(epc, 10_000);
+      const merged = [...records.map((h) => ({ ...h, at: h.observationTime })), ...passages.map((t) => ({ ...t, passage: true, at: t.creationTime }))]
+        .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
       setItem(items[0] ?? null);
-      setHistory(records);
+      setHistory(merged);
       const facility = items[0]?.facility ?? records[records.length - 1]?.toFacility;
-      if (facility) setZoneMap(await currentZoneMap(facility));
+      // The doors it went through are drawn on its path's map (through their readers, which are not drawn).
+      if (facility) setFloor({ facility, zoneMap: await currentZoneMap(facility), readers: await readersOf(facility), thresholds: await thresholdsOf(facility) });
     })().catch(setError);
   }, [epc]);
   const path = [];
-  for (const h of history ?? []) if (typeof h.toX === 'number' && typeof h.toY === 'number') path.push({ x: h.toX, y: h.toY, label: `${h.toZone} at ${h.observationTime}` });
+  for (const h of history ?? []) if (!h.passage && typeof h.toX === 'number' && typeof h.toY === 'number') path.push({ x: h.toX, y: h.toY, label: `${h.toZone} at ${h.observationTime}` });
   if (item && typeof item.xLocation === 'number') path.push({ x: item.xLocation, y: item.yLocation, label: `now: ${item.zone}` });
   return html`<h1>Item <code>${epc}</code></h1>
-  <p><a href="#/items">‹ Items</a></p>
+  <p><a href="#/items">‹ Items</a>${floor && html` · <a data-testid="item-on-map" href=${`#/map?facility=${encodeURIComponent(floor.facility)}&epc=${encodeURIComponent(epc)}`}>on the floor map</a>`}</p>
   <${ErrorText} error=${error} />
   ${item && html`<p data-testid="item-now">Now in <strong>${item.zone}</strong> (${item.facility ?? '–'}${item.floor ? `, floor ${item.floor}` : ''}) at ${metres(item.xLocation)}, ${metres(item.yLocation)} m · tag id ${item.tagId || '–'} · last modified <${Time} iso=${item.lastModifiedTime} /></p>`}
   <div class="editor">
     <section><h2>History</h2>
-      ${history === null ? html`<p class="muted">Loading…</p>` : history.length === 0 ? html`<p class="muted">No zone transition recorded.</p>` : html`<${Timeline} records=${history} />`}
+      ${history === null ? html`<p class="muted">Loading…</p>` : history.length === 0 ? html`<p class="muted">No zone transition or door passage recorded.</p>` : html`<${Timeline} records=${history} />`}
     </section>
     <section><h2>Path on the floor</h2>
-      <${MapView} testid="item-map" zones=${zoneMap?.zones ?? []} items=${null} path=${path} layers=${{ zones: true, labels: true, readers: false, items: false }} />
+      <${MapView} testid="item-map" zones=${floor?.zoneMap?.zones ?? []} readers=${floor?.readers ?? []} thresholds=${floor?.thresholds ?? []} items=${null} path=${path} layers=${{ zones: true, labels: true, readers: false, items: false, doors: true }} />
     </section>
   </div>`;
 }
 
-/** An item's history, newest first, rendering only the records in view (up to 10,000 are loaded). */
+/** An item's history and door passages, newest first, rendering only the records in view (up to 10,000 of each are loaded). */
 function Timeline({ records }) {
   const ref = useRef(null);
   const newest = [...records].reverse();
   const w = useWindow(ref, newest.length, 30);
   return html`<div class="timeline-wrap" ref=${ref} data-testid="item-history-scroll"><ol class="timeline" data-testid="item-history" data-rows=${newest.length}>
     ${w.before > 0 && html`<li class="spacer" aria-hidden="true" style=${`height:${w.before}px`}></li>`}
-    ${newest.slice(w.first, w.last).map((h, i) => html`<li data-row=${w.first + i}><${Time} iso=${h.observationTime} />: ${h.fromZone} → <strong>${h.toZone}</strong>${h.toFacility !== h.fromFacility ? html` <span class="muted">(${h.fromFacility ?? '–'} → ${h.toFacility ?? '–'})</span>` : ''}${typeof h.toX === 'number' ? html` <span class="muted">at ${metres(h.toX)}, ${metres(h.toY)} m</span>` : ''}</li>`)}
+    ${newest.slice(w.first, w.last).map((h, i) => h.passage
+      ? html`<li data-row=${w.first + i} class="passage-record" data-passage=${h.destination}><${Time} iso=${h.creationTime} />: <${Direction} d=${h.destination} /> through door <strong>${h.thresholdName}</strong> <span class="muted">confidence ${confidence(h.confidence)}</span></li>`
+      : html`<li data-row=${w.first + i}><${Time} iso=${h.observationTime} />: ${h.fromZone} → <strong>${h.toZone}</strong>${h.toFacility !== h.fromFacility ? html` <span class="muted">(${h.fromFacility ?? '–'} → ${h.toFacility ?? '–'})</span>` : ''}${typeof h.toX === 'number' ? html` <span class="muted">at ${metres(h.toX)}, ${metres(h.toY)} m</span>` : ''}</li>`)}
     ${w.after > 0 && html`<li class="spacer" aria-hidden="true" style=${`height:${w.after}px`}></li>`}
   </ol></div>`;
 }

@@ -5,8 +5,9 @@ import { html } from '../html.js';
 import { api, get } from '../api.js';
 import { StatusPill, Time, num } from '../format.js';
 import { useLive, useLoad } from '../live.js';
-import { ErrorText } from './common.js';
+import { ErrorText, has } from './common.js';
 import { facilityNames } from './floor-data.js';
+import { JobPassages } from './passages.js';
 
 function StartForm({ onStarted }) {
   const [recipes] = useLoad(() => get('/configuration/v1/recipes/show'));
@@ -46,8 +47,11 @@ function StartForm({ onStarted }) {
   </form>`;
 }
 
-function JobDetail({ id, onClose }) {
+function JobDetail({ id, onClose, session }) {
   const [job, error, reload] = useLoad(() => get(`/control/v1/jobs/show/${id}`), [id]);
+  // A door job's page also shows its passages (they need DataReader, as the transitions query does).
+  const [recipe] = useLoad(async () => (job ? get(`/configuration/v1/recipes/show/${encodeURIComponent(job.job.recipeName)}`).catch(() => null) : null), [job?.job.recipeName]);
+  const showPassages = recipe?.type === 'THRESHOLD' && has(session, 'DataReader');
   const [stats, setStats] = useState(null);
   const [health, setHealth] = useState([]);
   const [stopError, setStopError] = useState(null);
@@ -83,18 +87,19 @@ function JobDetail({ id, onClose }) {
     <h2>Readers</h2>
     <table><thead><tr><th>Reader</th><th>In this job</th><th>Agent state</th><th>Last check-in</th></tr></thead>
     <tbody>${[...job.readerNames, ...job.failedReaderNames.filter((n) => !job.readerNames.includes(n))].map((n) => html`<tr><td>${n}</td><td><${StatusPill} status=${job.failedReaderNames.includes(n) ? 'FAILED' : job.status} /></td><td><${StatusPill} status=${healthOf.get(n)?.state} /></td><td><${Time} iso=${healthOf.get(n)?.lastCheckin} /></td></tr>`)}</tbody></table>
+    ${showPassages && html`<${JobPassages} jobId=${id} />`}
     <h2>Errors</h2>
     ${job.errors.length === 0 ? html`<p class="muted">None.</p>` : html`<ul>${job.errors.map((e) => html`<li><${Time} iso=${e.time} />: ${e.message}</li>`)}</ul>`}
   </section>`;
 }
 
-export function Jobs({ params }) {
+export function Jobs({ params, session }) {
   const [jobs, error, reload] = useLoad(() => get('/control/v1/jobs/show', { latest: 50 }));
   const [selected, setSelected] = useState(params.get('job'));
   useLive((name) => { if (name === 'job') void reload(); });
   return html`<h1>Jobs</h1>
   <${StartForm} onStarted=${(job) => { setSelected(job.id); void reload(); }} />
-  ${selected && html`<${JobDetail} id=${selected} onClose=${() => setSelected(null)} key=${selected} />`}
+  ${selected && html`<${JobDetail} id=${selected} session=${session} onClose=${() => setSelected(null)} key=${selected} />`}
   <h2>Latest jobs</h2>
   <${ErrorText} error=${error} />
   <table data-testid="jobs-table"><thead><tr><th>Name</th><th>Recipe</th><th>Status</th><th>Readers</th><th>Created</th><th>Last activity</th><th>Errors</th></tr></thead>

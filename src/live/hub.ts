@@ -12,7 +12,7 @@ import { backoffDelay, type BackoffPolicy } from '../core/retry';
 import { ENGINE_STREAM_PREFIX } from '../engine';
 import { JOB_STREAM_PREFIX } from '../jobs';
 import { HEALTH_STREAM_PREFIX, AGENT_STREAM_PREFIX } from '../health';
-import { liveMessage, type LiveMessage, type Topic } from './messages';
+import { liveMessages, type LiveMessage, type Topic } from './messages';
 
 /** Bytes a stream may have waiting in its socket before it is dropped as too slow. */
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
@@ -22,7 +22,7 @@ const RESUBSCRIBE: BackoffPolicy = { initialMs: 1_000, maxMs: 1_000, factor: 1 }
 
 export interface LiveClient {
   readonly topics: ReadonlySet<Topic>;
-  /** Only item changes into or out of this facility; undefined: all. */
+  /** Only item changes into or out of this facility and passages through its doors; undefined: all. */
   readonly facility: string | undefined;
 }
 
@@ -118,14 +118,14 @@ export class LiveHub {
   }
 
   private onEvent(resolved: AllStreamResolvedEvent): void {
-    let message: LiveMessage | undefined;
+    let messages: LiveMessage[];
     try {
-      message = liveMessage(resolved);
+      messages = liveMessages(resolved);
     } catch (err) {
       this.logger.warn('live: event not sent, it does not decode', { err, stream: resolved.event?.streamId });
       return;
     }
-    if (message) this.broadcast(message);
+    for (const m of messages) this.broadcast(m);
   }
 
   private broadcast(message: LiveMessage): void {
@@ -139,6 +139,13 @@ export class LiveHub {
         if (text === undefined) {
           const data = { ...message.data, changes: message.data.changes.filter((c) => c.facility === s.facility || c.fromFacility === s.facility) };
           text = data.changes.length > 0 || data.reset ? frame(message.event, data) : '';
+          perFacility.set(s.facility, text);
+        }
+      } else if (message.event === 'transitions' && s.facility !== undefined) {
+        text = perFacility.get(s.facility);
+        if (text === undefined) {
+          const passages = message.data.transitions.filter((t) => t.facility === s.facility);
+          text = passages.length > 0 ? frame(message.event, { ...message.data, transitions: passages }) : '';
           perFacility.set(s.facility, text);
         }
       } else text = all ??= frame(message.event, message.data);

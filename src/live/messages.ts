@@ -8,9 +8,10 @@ import { decodeRecorded } from '../core/events';
 import { isEngineStream, itemEvents } from '../engine';
 import { JOB_STREAM_PREFIX, jobEvents } from '../jobs';
 import { healthEvents } from '../health';
+import { transitionRecordOf } from '../items';
 
 /** Topics a stream can carry; each follows the roles of the REST query that shows the same data. */
-export const TOPICS = ['items', 'jobs', 'health'] as const;
+export const TOPICS = ['items', 'jobs', 'health', 'transitions'] as const;
 export type Topic = (typeof TOPICS)[number];
 
 export interface LiveItemChange {
@@ -28,8 +29,12 @@ export interface LiveItemChange {
   readonly time: string;
 }
 
+/** A door passage as the transitions query shows it, with the facility of its threshold (streams may be asked for one facility). */
+export type LiveTransition = ReturnType<typeof transitionRecordOf> & { readonly facility: string };
+
 export type LiveMessage =
   | { readonly event: 'items'; readonly topics: 'items'; readonly data: { readonly at: string; readonly changes: readonly LiveItemChange[]; readonly reset?: { readonly facility: string } } }
+  | { readonly event: 'transitions'; readonly topics: 'transitions'; readonly data: { readonly at: string; readonly transitions: readonly LiveTransition[] } }
   | { readonly event: 'job'; readonly topics: 'jobs'; readonly data: { readonly jobId: string; readonly type: string; readonly time: string; readonly status?: string; readonly message?: string } }
   | { readonly event: 'health'; readonly topics: 'health'; readonly data: Record<string, unknown> }
   | { readonly event: 'gap'; readonly topics: 'all'; readonly data: { readonly reason: string } };
@@ -45,14 +50,14 @@ const JOB_STATUS: Record<string, string> = {
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-/** The message for one watched event; undefined for events the stream does not forward. Throws when it does not decode. */
-export function liveMessage(resolved: AllStreamResolvedEvent): LiveMessage | undefined {
+/** The messages for one watched event (none for events the stream does not forward). Throws when it does not decode. */
+export function liveMessages(resolved: AllStreamResolvedEvent): LiveMessage[] {
   const streamId = resolved.event?.streamId ?? '';
   if (isEngineStream(streamId)) {
     const decoded = decodeRecorded(resolved, itemEvents);
     if (isLeft(decoded)) throw decoded.left;
-    const { at, changes, reset } = decoded.right.data;
-    return {
+    const { at, changes, reset, transitions } = decoded.right.data;
+    const items: LiveMessage = {
       event: 'items',
       topics: 'items',
       data: {
@@ -65,7 +70,15 @@ export function liveMessage(resolved: AllStreamResolvedEvent): LiveMessage | und
         ...(reset ? { reset: { facility: reset.facility } } : {}),
       },
     };
+    // Passages kept out of the transitions read model likewise stay in.
+    const passages = (transitions ?? []).filter((t) => t.reportToDatabaseEnabled).map((t) => ({ ...transitionRecordOf(t), facility: t.facility }));
+    return passages.length > 0 ? [items, { event: 'transitions', topics: 'transitions', data: { at: iso(at), transitions: passages } }] : [items];
   }
+  const one = otherMessage(resolved, streamId);
+  return one ? [one] : [];
+}
+
+function otherMessage(resolved: AllStreamResolvedEvent, streamId: string): LiveMessage | undefined {
   if (streamId.startsWith(JOB_STREAM_PREFIX)) {
     const decoded = decodeRecorded(resolved, jobEvents);
     if (isLeft(decoded)) throw decoded.left;

@@ -1,5 +1,5 @@
-// GET /live/v1/stream: server-sent events of item changes, job state changes
-// and reader health, for clients that show things as they happen (the web
+// GET /live/v1/stream: server-sent events of item changes, door passages, job
+// state changes and reader health, for clients that show things as they happen (the web
 // console). Authenticated like every route; each topic follows the roles of
 // the REST query that shows the same data, so the stream never tells a user
 // more than the queries would. Format: docs/api.md, "Live updates".
@@ -12,11 +12,12 @@ import { TOPICS, type Topic } from './messages';
 
 export const LIVE_STREAM_PATH = '/live/v1/stream';
 
-/** Who may receive each topic: the roles of the items, jobs and reader health queries. */
+/** Who may receive each topic: the roles of the items, jobs, reader health and transitions queries. */
 export const TOPIC_ROLES: Readonly<Record<Topic, readonly Role[]>> = {
   items: ['DataReader'],
   jobs: ['JobRunner'],
   health: ['ConfigManager', 'DataReader', 'JobRunner'],
+  transitions: ['DataReader'],
 };
 
 // One hub per process (per event store client), made on the first stream.
@@ -69,13 +70,13 @@ export const liveSlice: Slice = {
         roles: ['DataReader', 'JobRunner', 'ConfigManager'],
         tag: 'Live updates',
         produces: 'text/event-stream',
-        summary: 'Server-sent events (text/event-stream): item changes, job state changes, reader health, from now on',
+        summary: 'Server-sent events (text/event-stream): item changes, threshold transitions, job state changes, reader health, from now on',
         query: [
-          { name: 'topics', description: `comma-separated subset of ${TOPICS.join(', ')}; default: every topic the caller's roles allow (items: DataReader; jobs: JobRunner; health: ConfigManager, DataReader, JobRunner; Admin: all)` },
-          { name: 'facility', description: 'only item changes into or out of this facility' },
+          { name: 'topics', description: `comma-separated subset of ${TOPICS.join(', ')}; default: every topic the caller's roles allow (items, transitions: DataReader; jobs: JobRunner; health: ConfigManager, DataReader, JobRunner; Admin: all)` },
+          { name: 'facility', description: 'only item changes into or out of this facility and passages through its thresholds' },
         ],
         responses: {
-          200: 'text/event-stream: events hello, items, job, health, gap (see docs/api.md, "Live updates")',
+          200: 'text/event-stream: events hello, items, transitions, job, health, gap (see docs/api.md, "Live updates")',
           400: 'unknown topic or blank facility (named in errors[])',
           403: 'a requested topic the caller\'s roles do not allow',
         },

@@ -1,12 +1,13 @@
 // GET /live/v1/stream over HTTP: authentication, topics by role, item changes
-// appended to the engine stream arrive as `items` events (filtered by
-// facility), a job started through the REST interface arrives as `job`
+// appended to the engine stream arrive as `items` events and door passages as
+// `transitions` events (both filtered by facility), a job started through the REST interface arrives as `job`
 // events, agent secrets never leave, and the service shuts down with a
 // stream open.
 import { expect } from 'chai';
 import { EventStoreDBClient } from '@eventstore/db-client';
 import { encodeEvent } from '../../src/core/events';
 import { ENGINE_STREAM, itemEvents, type ItemChangeCodec } from '../../src/engine/events';
+import type { ThresholdTransition } from '../../src/engine/threshold/transition';
 import { startTestApp, ADMIN, type TestApp } from '../support/app';
 import { createUser, expectStatus, RC, RECIPES } from '../readerconfigurations/e2e-support';
 import type * as t from 'io-ts';
@@ -115,9 +116,9 @@ describe('live event stream', function () {
     const admin = await open(ADMIN);
     expect(admin.status).to.equal(200);
     expect(admin.contentType).to.match(/^text\/event-stream/);
-    expect((await admin.waitFor((e) => e.event === 'hello', 'hello')).data.topics).to.deep.equal(['health', 'items', 'jobs']);
+    expect((await admin.waitFor((e) => e.event === 'hello', 'hello')).data.topics).to.deep.equal(['health', 'items', 'jobs', 'transitions']);
     const dataReader = await open(reader);
-    expect((await dataReader.waitFor((e) => e.event === 'hello', 'hello')).data.topics).to.deep.equal(['health', 'items']);
+    expect((await dataReader.waitFor((e) => e.event === 'hello', 'hello')).data.topics).to.deep.equal(['health', 'items', 'transitions']);
   });
 
   it('sends item changes as the engine appends them, only those of the facility asked for', async () => {
@@ -137,6 +138,30 @@ describe('live event stream', function () {
     ]);
     const southItems = await south.waitFor((e) => e.event === 'items', 'items event');
     expect(southItems.data.changes.map((c: { epc: string }) => c.epc)).to.deep.equal(['E280000000000000000000A2']);
+  });
+
+  it('sends door passages as the engine appends them, as the transitions query shows them, only those of the facility asked for', async () => {
+    const all = await open(reader, '?topics=transitions');
+    const south = await open(reader, '?facility=South&topics=transitions');
+    await all.waitFor((e) => e.event === 'hello', 'hello');
+    await south.waitFor((e) => e.event === 'hello', 'hello');
+    const passage = (epc: string, facility: string, over: Partial<ThresholdTransition> = {}): ThresholdTransition => ({
+      transitionId: `t-${epc}`, jobId: 'door-job', thresholdId: 7, thresholdName: `${facility} door`, facility, epc, tid: null,
+      destination: 'IN', confidence: 0.875, observationTime: T0 + 500, reportToDatabaseEnabled: true, reportToMessageQueueEnabled: true, ...over,
+    });
+    await client.appendToStream(ENGINE_STREAM, [encodeEvent(itemEvents, { type: 'ItemsChanged', data: { inputPosition: '0', at: T0, changes: [], transitions: [
+      passage('E280000000000000000000C1', 'North'),
+      passage('E280000000000000000000C2', 'South', { destination: 'OUT' }),
+      passage('E280000000000000000000C3', 'North', { reportToDatabaseEnabled: false }),
+    ] } })]);
+    const got = await all.waitFor((e) => e.event === 'transitions', 'transitions event');
+    expect(got.data.transitions).to.deep.equal([
+      { thresholdId: 7, thresholdName: 'North door', epc: 'E280000000000000000000C1', jobId: 'door-job', transitionId: 't-E280000000000000000000C1', destination: 'IN', confidence: 0.875, creationTime: new Date(T0 + 500).toISOString(), facility: 'North' },
+      { thresholdId: 7, thresholdName: 'South door', epc: 'E280000000000000000000C2', jobId: 'door-job', transitionId: 't-E280000000000000000000C2', destination: 'OUT', confidence: 0.875, creationTime: new Date(T0 + 500).toISOString(), facility: 'South' },
+    ]);
+    const southGot = await south.waitFor((e) => e.event === 'transitions', 'transitions event');
+    expect(southGot.data.transitions.map((t: { epc: string }) => t.epc)).to.deep.equal(['E280000000000000000000C2']);
+    expect(all.events.filter((e) => e.event === 'items'), 'a stream asking for transitions only gets no item changes').to.deep.equal([]);
   });
 
   it('sends job state changes to job runners only, and never an agent secret', async () => {
