@@ -26,6 +26,7 @@ import {
 } from './events';
 import { newAgentSecret, sha256Hex } from './guard';
 import { ReadModelGate } from '../core/redis/readiness';
+import { bestEffort, isRedisOutage, LastKnown } from './last-known';
 import { decodeStoredOrAbsent } from '../core/stored-json';
 import { CONFIG_READ_MODEL } from '../core/resource/readmodel';
 import type { AgentHealthEvent } from './health-codes';
@@ -50,8 +51,17 @@ export async function issueSecret(deps: AppDeps, reader: string, metadata: Event
 /** The stored digest of a reader's secret (projected from AgentSecretIssued). */
 export async function storedSecretDigest(deps: AppDeps, reader: string): Promise<string | undefined> {
   // Part of the config read model: while it rebuilds, "no secret" would
-  // refuse a reader with a 401 it cannot recover from; the gate answers 503.
-  return (await new ReadModelGate(deps.redis, deps.keys).read(CONFIG_READ_MODEL, () => deps.redis.hGet(agentKeys(deps.keys).secrets, reader))) ?? undefined;
+  // refuse a reader with a 401 it cannot recover from; the gate answers 503,
+  // unless this process read the reader's digest before (last-known.ts).
+  return knownDigests.read(reader, async () => (await new ReadModelGate(deps.redis, deps.keys).read(CONFIG_READ_MODEL, () => deps.redis.hGet(agentKeys(deps.keys).secrets, reader))) ?? undefined);
+}
+
+const knownDigests = new LastKnown<string | undefined>();
+const knownAssignments = new LastKnown<Assignment | undefined>();
+
+/** The reader's assignment; while Redis cannot answer, the last one this process read (last-known.ts). */
+function assignmentOf(deps: AppDeps, jobs: JobsForAgents, reader: string): Promise<Assignment | undefined> {
+  return knownAssignments.read(reader, () => jobs.assignmentFor(deps, reader), (err) => deps.logger.debug('report accepted on the last known assignment (Redis cannot answer)', { reader, err: String(err) }));
 }
 
 export interface FeatureChangeOrder {
@@ -188,24 +198,30 @@ const statField = {
  */
 export async function acceptReport(deps: AppDeps, jobs: JobsForAgents, reader: string, report: TagReport): Promise<ReportOutcome> {
   const keys = agentKeys(deps.keys);
-  const recent = await deps.redis.lRange(keys.recentReports(reader), 0, -1);
+  // Without Redis the recent ids are unknown: a retry racing its first attempt is then deduplicated by the store at the tail.
+  const recent: string[] = await deps.redis.lRange(keys.recentReports(reader), 0, -1).catch((err: unknown): string[] => {
+    if (isRedisOutage(err)) return [];
+    throw err;
+  });
   if (recent.includes(report.reportId)) return { reportId: report.reportId, duplicate: true };
-  const assignment = await jobs.assignmentFor(deps, reader);
+  const assignment = await assignmentOf(deps, jobs, reader);
   const refusal = refusalOf(assignment, report.jobId);
   if (refusal !== undefined || assignment === undefined) {
     const reason = refusal?.reason ?? 'NOT_ASSIGNED';
-    await deps.redis.hIncrBy(keys.reportStats, statField.refused(reader, reason), 1);
+    await bestEffort(() => deps.redis.hIncrBy(keys.reportStats, statField.refused(reader, reason), 1));
     ingestion.reportRefused(reader, reason, report.observations.length);
     throw new ReportRefused(reason, refusal?.message ?? reason);
   }
   const data = { reader, jobId: report.jobId, facility: assignment.facility, from: report.from, to: report.to, observations: report.observations };
   await appendEvents(deps.client, tagReportsStream(reader), [encodeEvent(tagReportEvents, { type: 'TagsReported', data }, agentMetadata(reader), report.reportId)], 'any');
-  await deps.redis
-    .multi()
-    .lPush(keys.recentReports(reader), report.reportId)
-    .lTrim(keys.recentReports(reader), 0, RECENT_REPORT_IDS - 1)
-    .hIncrBy(keys.reportStats, statField.accepted(reader), 1)
-    .exec();
+  await bestEffort(() =>
+    deps.redis
+      .multi()
+      .lPush(keys.recentReports(reader), report.reportId)
+      .lTrim(keys.recentReports(reader), 0, RECENT_REPORT_IDS - 1)
+      .hIncrBy(keys.reportStats, statField.accepted(reader), 1)
+      .exec(),
+  );
   ingestion.reportAccepted(reader, report.observations.length);
   return { reportId: report.reportId, duplicate: false };
 }

@@ -16,6 +16,7 @@ import type { Shutdown } from '../core/shutdown';
 import { checkHealth, sharedWhileRunning, withTimeout } from '../core/health';
 import { readModelStatuses } from '../../projections/read-model-status';
 import { READ_MODELS } from './read-models';
+import { AGENT_BASE } from '../agents/slice';
 import { redisDown } from '../core/redis/readiness';
 import { connectRedis, closeRedis, redisHealth, type RedisClient } from '../core/redis/connect';
 import type { RedisKeys } from '../core/redis/keys';
@@ -202,7 +203,10 @@ async function startApi(config: Config, logger: Logger, shutdown: Shutdown, clie
     outerRouters: [brokerAuth, consoleRouter(config.http.rootPath, API_VERSION)],
     // Every request needs Redis (authentication at least): while it is
     // away, answer at once rather than queue commands until it is back.
-    refuse: () => (redis.isReady ? undefined : redisDown()),
+    // Readers' reports go on: the agent routes authenticate and assign from
+    // what the gateway last read (src/agents/last-known.ts); those of them
+    // that need Redis answer 503 on their own.
+    refuse: (path) => (redis.isReady || path.startsWith(`${config.http.rootPath}${AGENT_BASE}/`) ? undefined : redisDown()),
     health: healthReport(redis, probes, defaultPassword),
   });
   const http = await explainAddressInUse(listen(app, config.http.host, config.http.port, httpLogger), 'the HTTP server', 'PORT', config.http.host, config.http.port);

@@ -1,6 +1,6 @@
 // The item engine's output is a function of the log: a job run through
 // configuration changes (zone map, reader placement, recipe), a Redis loss
-// and two engine restarts, then `npm run replay -- engine` (replayEngine)
+// (items expire and reports are placed meanwhile) and two engine restarts, then `npm run replay -- engine` (replayEngine)
 // runs the engine again over the log and must find every recorded item
 // change identical. The control: the same replay with today's configuration
 // for every job (what an engine reading the configuration read model would
@@ -76,7 +76,7 @@ describe('engine replay: the output is a function of the log (npm run replay -- 
   };
   const changes = async () => (await readStream(store(), ENGINE_STREAM, itemEvents)).events.flatMap((e) => e.data.changes);
 
-  it('zone map changed, reader moved, recipe changed, Redis lost, two restarts: the replay finds every decision identical; with today\'s configuration it does not', async () => {
+  it('zone map changed, reader moved, recipe changed, Redis lost (ingestion and expiry go on), two restarts: the replay finds every decision identical; with today\'s configuration it does not', async () => {
     await restart();
     expectStatus(await live().request('POST', '/configuration/v1/zoneMaps/create', { body: { name: 'hall', zones: [box('WEST', 0, 5), box('EAST', 5, 10)] } }), 200);
     expectStatus(await live().request('POST', '/control/v1/currentZoneMap/select/hall'), 200);
@@ -109,6 +109,11 @@ describe('engine replay: the output is a function of the log (npm run replay -- 
     clock.advance(4000);
     const expired = await waitForValue('EXPIRED changes while Redis is away', async () => (await changes()).filter((c) => c.kind === 'EXPIRED').length, (n) => n >= before + 20, { timeoutMs: 30_000, intervalMs: 200 });
     expect(expired - before).to.equal(20);
+    // ... and ingestion goes on: a report accepted while Redis is away is placed.
+    const seenBefore = (await changes()).length;
+    await round(['r1']);
+    const seen = await waitForValue('changes of a report sent while Redis is away', async () => (await changes()).slice(seenBefore), (c) => c.length >= 10, { timeoutMs: 30_000, intervalMs: 200 });
+    expect(seen.map((c) => `${c.fromZone}->${c.toZone}`)).to.deep.equal(Array(10).fill('ABSENT->MIDDLE'));
     await redis.start(); // back, empty: the read models are rebuilt from the log
     await restart(); // engine restart 2
     await sleep(200);

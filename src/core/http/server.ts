@@ -30,7 +30,7 @@ export interface HttpAppOptions {
    * Checked before every request under rootPath: an error to answer at once
    * (e.g. 503 while Redis is not reachable), or undefined to go on.
    */
-  readonly refuse?: () => Error | undefined;
+  readonly refuse?: (path: string) => Error | undefined;
 }
 
 export function createHttpApp(opts: HttpAppOptions): Koa {
@@ -61,8 +61,8 @@ export function createHttpApp(opts: HttpAppOptions): Koa {
   const api = opts.rootPath === '' ? new Router() : new Router({ prefix: opts.rootPath });
   const refuse = opts.refuse;
   if (refuse) {
-    api.use(async (_ctx, next) => {
-      const err = refuse();
+    api.use(async (ctx, next) => {
+      const err = refuse(ctx.path);
       if (err) throw err;
       await next();
     });
