@@ -20,9 +20,22 @@ export interface Assignment {
   readonly readerDefinition: Record<string, unknown>;
 }
 
+/** The job a reader's reports may be for: the one it holds, STARTING, RUNNING or stopping gracefully. */
+export interface ReportTarget {
+  readonly jobId: string;
+  readonly facility: string;
+  readonly acknowledged: boolean;
+}
+
 export interface JobsForAgents {
   /** The reader's assignment: its job that is STARTING or RUNNING, if any. */
   assignmentFor(deps: AppDeps, readerName: string): Promise<Assignment | undefined>;
+  /**
+   * The job the reader's reports are taken for: its assignment, or the job
+   * it held that is STOPPING (a graceful stop: the reader learns it at its
+   * next check-in and sends the reads of its last interval meanwhile).
+   */
+  reportTargetFor(deps: AppDeps, readerName: string): Promise<ReportTarget | undefined>;
   /** Records that the reader took its assignment (idempotent); 404/409 ApiError when not assigned. */
   acknowledgeAssignment(deps: AppDeps, jobId: string, readerName: string, now: Date): Promise<void>;
 }

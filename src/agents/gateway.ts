@@ -8,7 +8,7 @@ import { appendEvents } from '../core/eventstore';
 import { ApiError } from '../core/http/errors';
 import { ingestion } from '../core/ingestion-summary';
 import type { AppDeps } from '../slice';
-import type { Assignment, JobsForAgents } from './assignment';
+import type { Assignment, JobsForAgents, ReportTarget } from './assignment';
 import { requireReader, ReaderFeatureReadModel, FEATURE_NAMES, type FeatureName, type FeatureStatusValue } from '../readerdefinitions';
 import type { CheckinBody, TagReport } from './codecs';
 import { markCommandsDelivered, pendingCommandsOf, type ReaderCommandType } from './commands';
@@ -57,11 +57,11 @@ export async function storedSecretDigest(deps: AppDeps, reader: string): Promise
 }
 
 const knownDigests = new LastKnown<string | undefined>();
-const knownAssignments = new LastKnown<Assignment | undefined>();
+const knownTargets = new LastKnown<ReportTarget | undefined>();
 
-/** The reader's assignment; while Redis cannot answer, the last one this process read (last-known.ts). */
-function assignmentOf(deps: AppDeps, jobs: JobsForAgents, reader: string): Promise<Assignment | undefined> {
-  return knownAssignments.read(reader, () => jobs.assignmentFor(deps, reader), (err) => deps.logger.debug('report accepted on the last known assignment (Redis cannot answer)', { reader, err: String(err) }));
+/** The job the reader's reports are taken for; while Redis cannot answer, the last one this process read (last-known.ts). */
+function reportTargetOf(deps: AppDeps, jobs: JobsForAgents, reader: string): Promise<ReportTarget | undefined> {
+  return knownTargets.read(reader, () => jobs.reportTargetFor(deps, reader), (err) => deps.logger.debug('report checked against the last known job (Redis cannot answer)', { reader, err: String(err) }));
 }
 
 export interface FeatureChangeOrder {
@@ -174,8 +174,8 @@ export class ReportRefused extends ApiError {
 }
 
 /** Why a report for `jobId` is refused given the reader's assignment, or undefined when accepted. */
-export function refusalOf(assignment: Assignment | undefined, jobId: string): { reason: RefusalReason; message: string } | undefined {
-  if (assignment === undefined) return { reason: 'NOT_ASSIGNED', message: `the reader is in no STARTING or RUNNING job (report for JobId=${jobId})` };
+export function refusalOf(assignment: ReportTarget | undefined, jobId: string): { reason: RefusalReason; message: string } | undefined {
+  if (assignment === undefined) return { reason: 'NOT_ASSIGNED', message: `the reader is in no STARTING, RUNNING or STOPPING job (report for JobId=${jobId})` };
   if (assignment.jobId !== jobId) return { reason: 'OTHER_JOB', message: `the reader is assigned to JobId=${assignment.jobId}, not JobId=${jobId}` };
   if (!assignment.acknowledged) return { reason: 'NOT_ACKNOWLEDGED', message: `the assignment to JobId=${jobId} is not acknowledged yet` };
   return undefined;
@@ -204,7 +204,7 @@ export async function acceptReport(deps: AppDeps, jobs: JobsForAgents, reader: s
     throw err;
   });
   if (recent.includes(report.reportId)) return { reportId: report.reportId, duplicate: true };
-  const assignment = await assignmentOf(deps, jobs, reader);
+  const assignment = await reportTargetOf(deps, jobs, reader);
   const refusal = refusalOf(assignment, report.jobId);
   if (refusal !== undefined || assignment === undefined) {
     const reason = refusal?.reason ?? 'NOT_ASSIGNED';

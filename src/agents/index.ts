@@ -8,4 +8,4 @@ export { secretMatches } from './guard';
 export { type AgentHealthEvent } from './health-codes';
 export { TagsReportedEpcs, decodeColumns } from './report-columns';
 export { isoMsReader } from './iso-time';
-export { type Assignment, type AssignmentStatus, type JobsForAgents } from './assignment';
+export { type Assignment, type AssignmentStatus, type JobsForAgents, type ReportTarget } from './assignment';

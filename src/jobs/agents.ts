@@ -5,13 +5,21 @@ import type { AppDeps } from '../slice';
 import { readerConfigurationFor, toResponse as recipeResponse } from '../recipes';
 import { readerConfigurationKind, toResponse as configurationResponse } from '../readerconfigurations';
 import { readerDefinitionOf, toResponse as definitionResponse } from '../readerdefinitions';
-import type { Assignment, JobsForAgents } from '../agents';
+import type { Assignment, JobsForAgents, ReportTarget } from '../agents';
 import { runCommand } from '../core/command';
 import { onJob } from './commands';
 import { jobsReadModel, jobsWaiter, recipeOf } from './context';
 import { heldReaders } from './model';
 
 export const jobsForAgents: JobsForAgents = {
+  async reportTargetFor(deps: AppDeps, readerName: string): Promise<ReportTarget | undefined> {
+    const held = (await jobsReadModel(deps).active()).filter((s) => (s.status === 'STARTING' || s.status === 'RUNNING' || s.status === 'STOPPING') && heldReaders(s).includes(readerName));
+    // A job starting on the reader comes before the one it is leaving.
+    const job = held.find((s) => s.status !== 'STOPPING') ?? held[0];
+    if (job === undefined || job.job === null) return undefined;
+    return { jobId: job.id, facility: job.job.facility, acknowledged: job.acknowledged.includes(readerName) };
+  },
+
   async assignmentFor(deps: AppDeps, readerName: string): Promise<Assignment | undefined> {
     const jobs = await jobsReadModel(deps).active();
     const job = jobs

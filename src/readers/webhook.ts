@@ -78,7 +78,7 @@ export function registerWebhookRoute(table: RouteTable, deps: AppDeps, jobs: Job
 async function storeDelivery(deps: AppDeps, jobs: JobsForAgents, reader: string, taken: Batch, text: string): Promise<void> {
   const dropped = (reason: DropReason, jobId: string | null, detail: string): void =>
     dropReads({ logger: deps.logger, reader }, reason, { jobId, observations: taken.observations.length, reads: readsIn(taken.observations), detail });
-  const assignment = await jobs.assignmentFor(deps, reader);
+  const assignment = await jobs.reportTargetFor(deps, reader);
   if (assignment === undefined) return dropped('NOT_ASSIGNED', null, 'a webhook delivery while the reader is in no job');
   if (!assignment.acknowledged) throw unavailable(`The start of reader ${reader} in job ${assignment.jobId} is not recorded yet; send the events again`, 1);
   const report = { reportId: nameBasedUuid(reader, assignment.jobId, text), jobId: assignment.jobId, from: new Date(taken.fromMs).toISOString(), to: new Date(taken.toMs).toISOString(), observations: taken.observations };

@@ -240,7 +240,7 @@ describe('agent gateway over HTTP', function () {
       const assignment: Assignment = {
         jobId: 'job-1', facility: 'DEFAULT', status: 'RUNNING', acknowledged: true, recipe: {}, readerConfiguration: {}, readerDefinition: {},
       };
-      const jobs: JobsForAgents = { assignmentFor: async () => assignment, acknowledgeAssignment: async () => undefined };
+      const jobs: JobsForAgents = { assignmentFor: async () => assignment, reportTargetFor: async () => assignment, acknowledgeAssignment: async () => undefined };
       const deps = { ...side.deps, redis, keys } as unknown as AppDeps;
       const r = report();
       const stored = { ...r, observations: [observation] };

@@ -77,7 +77,7 @@ describe('readers: the outbox of a reader link', function () {
       },
     });
     const deps = { redis, keys, client, logger: recordingLogger(lines) } as unknown as AppDeps;
-    const jobs: JobsForAgents = { assignmentFor: () => r.answer(), acknowledgeAssignment: async () => undefined };
+    const jobs: JobsForAgents = { assignmentFor: () => r.answer(), reportTargetFor: () => r.answer(), acknowledgeAssignment: async () => undefined };
     outbox = new Outbox({ deps, jobs, logger: recordingLogger(lines), reader, now: () => new Date() }, cap);
     return Object.assign(r, { outbox });
   };
