@@ -9,6 +9,7 @@ import { metrics } from '../core/metrics';
 import { reportHealth, type AgentHealthEvent, type JobsForAgents, type Observation, type RefusalReason } from '../agents';
 import { onJob, jobsWaiter } from '../jobs';
 import { runCommand } from '../core/command';
+import { DOOR_REPORT_MS } from './plan';
 
 export interface ReaderSide {
   readonly deps: AppDeps;
@@ -30,8 +31,9 @@ export async function failInJob(s: ReaderSide, jobId: string, message: string): 
   await runCommand(s.deps.client, onJob(jobId), { type: 'FailReader', readerName: s.reader, message }, { now: s.now(), metadata: { user: `reader:${s.reader}` }, waiter: jobsWaiter(s.deps) });
 }
 
-/** The recipe's reporting interval of an assignment, in ms (1 s when it has none; at most a minute). */
+/** The recipe's reporting interval of an assignment, in ms (1 s when it has none; at most a minute); a THRESHOLD recipe's door readers DOOR_REPORT_MS. */
 export function flushMsOf(recipe: Record<string, unknown>): number {
+  if (recipe['type'] === 'THRESHOLD') return DOOR_REPORT_MS;
   const interval = recipe['reportingInterval'];
   return Math.min(60, typeof interval === 'number' && interval > 0 ? interval : 1) * 1000;
 }
