@@ -64,11 +64,17 @@ export interface PlanInput {
 
 const dbm = (n: number): string => `${Math.round(n * 100) / 100} dBm`;
 
+/**
+ * The TransmitPowerLevelTable index for `wanted` dBm. Unset: the table's highest level, the
+ * reader's maximum in its region (the reader lists only what its region allows), so the power is
+ * always stated and a reader never keeps what an earlier host left; a reader with no table (null)
+ * gets no RFTransmitter.
+ */
 function powerIndex(wanted: number | undefined, c: Capabilities): E.Either<string, number | null> {
-  if (wanted === undefined) return E.right(null);
   const table = [...c.transmitPower].sort((a, b) => a.dbm - b.dbm);
   const lowest = table[0];
   const highest = table[table.length - 1];
+  if (wanted === undefined) return E.right(highest?.index ?? null);
   if (lowest === undefined || highest === undefined) return E.left('the reader reports no transmit power table, so transmitPowerInDbm cannot be set');
   if (wanted > highest.dbm + 1e-6) return E.left(`transmitPowerInDbm ${dbm(wanted)} is above the reader's maximum ${dbm(highest.dbm)}`);
   if (wanted < lowest.dbm - 1e-6) return E.left(`transmitPowerInDbm ${dbm(wanted)} is below the reader's minimum ${dbm(lowest.dbm)}`);
