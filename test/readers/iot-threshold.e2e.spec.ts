@@ -1,7 +1,8 @@
 // A THRESHOLD job on Impinj IoT readers: a doorway with a reader on each jamb
 // (antenna 1 facing IN, 2 facing OUT, as their threshold antenna
 // configurations say), both simulated IoT-interface readers (bodies checked
-// against the interface's schema) reading tags carried through the door. The
+// against the interface's schema), one delivering over the HTTP stream, the
+// other over MQTT, reading tags carried through the door. The
 // readers run presets on the door antennas only, their reads reach the same
 // direction engine as an agent's, and every crossing comes out of the
 // transitions query with its direction.
@@ -42,8 +43,9 @@ describe('THRESHOLD over the Impinj IoT interface', function () {
       await sim.listen();
     }
     const must = mustOf(app());
-    for (const s of sims) {
-      await must('PUT', '/configuration/v1/readerDefinitions/createOrReplace', { name: s.name, address: '127.0.0.1', type: 'XPORTAL', facility: 'DEFAULT', connection: { protocol: 'IOT', scheme: 'http', port: s.port, password, delivery: 'STREAM' } });
+    // One jamb delivers over the HTTP stream, the other through the machine's Mosquitto (a topic of this run).
+    for (const [i, s] of sims.entries()) {
+      await must('PUT', '/configuration/v1/readerDefinitions/createOrReplace', { name: s.name, address: '127.0.0.1', type: 'XPORTAL', facility: 'DEFAULT', connection: { protocol: 'IOT', scheme: 'http', port: s.port, password, delivery: i === 0 ? 'STREAM' : 'MQTT' } });
     }
     for (const s of sims) await until(`${s.name} reachable`, async () => ((await app().request('GET', `/health/v1/readers/${s.name}`)).body?.version?.Firmware ? true : undefined));
     const job = await must('POST', '/control/v1/jobs/start', { recipeName: setup.recipe, facility: 'DEFAULT', startDelay: 'PT0S' });
