@@ -260,8 +260,11 @@ export class IotLink extends ReaderLinkBase {
   }
 
   private async session(signal: AbortSignal): Promise<'was-up'> {
-    const status = (await this.must('GET', '/status')) as Record<string, unknown> | undefined;
-    this.firmware = typeof status?.['firmwareVersion'] === 'string' ? status['firmwareVersion'] : '';
+    await this.must('GET', '/status');
+    // The reader's status carries no firmware version; its image does (SystemImage.primaryFirmware: the booted one).
+    const image = await this.call('GET', '/system/image').catch(() => undefined);
+    const firmware = image?.status === 200 && typeof image.body === 'object' && image.body !== null ? (image.body as Record<string, unknown>)['primaryFirmware'] : undefined;
+    this.firmware = typeof firmware === 'string' ? firmware : '';
     // Before the link counts as connected, so the first check-in carries it.
     let temperatureAt = Date.now();
     await this.readTemperature();

@@ -85,7 +85,7 @@ export class SimIotReader {
   /** Bodies refused for not fitting the interface's schema, with why. */
   readonly refusedBodies: string[] = [];
   private bootingUntil = 0;
-  /** What GET /status says of the firmware; an installed upgrade changes it. */
+  /** What GET /system/image says of the booted firmware (primaryFirmware); an installed upgrade changes it. */
   firmwareVersion = '8.2.1-sim';
   /** The installation under way or last done (GET /system/image/upgrade). */
   private install: { version: string; doneAt: number } | null = null;
@@ -237,7 +237,11 @@ export class SimIotReader {
     if (req.method !== 'GET') return false;
     if (path === '/status') {
       this.o.stats?.add(this.name, 'checkins');
-      send(200, { status: this.activePreset ? 'running' : 'idle', activePreset: this.activePreset ? { id: this.activePreset } : null, firmwareVersion: this.firmwareVersion });
+      send(200, { status: this.activePreset ? 'running' : 'idle', ...(this.activePreset ? { activePreset: { id: this.activePreset, profile: 'inventory' } } : {}), time: new Date().toISOString() });
+      return true;
+    }
+    if (path === '/system/image') {
+      send(200, { primaryFirmware: this.firmwareVersion });
       return true;
     }
     if (path === '/profiles/inventory/presets-schema') {
