@@ -163,7 +163,7 @@ async function endToEndPhase(): Promise<{ agentPerSecond: number; llrpPerSecond:
   let service: ChildProcess | undefined;
   let sim: SimLlrpReader | undefined;
   try {
-    service = await startChild('src/main.ts', env, 'http listening');
+    service = await startChild('src/main.ts', env, 'http listening', true);
     const base = `http://127.0.0.1:${port}/itemsense`;
     const must = async (method: string, path: string, body?: unknown, auth?: string): Promise<any> => { // eslint-disable-line @typescript-eslint/no-explicit-any
       const res = auth === undefined ? await call(base, method, path, body) : await agentCall(base, method, path, auth, body);

@@ -13,14 +13,14 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { readerConfigurationKind } from '../readerconfigurations';
 import type { ReaderConfigDetails } from '../readerconfigurations';
 import type { IotConnection } from '../readerdefinitions';
-import { dropReads, failInJob, readerHealth } from './job-side';
+import { doorAntennasFor, dropReads, failInJob, readerHealth } from './job-side';
 import type { TagRead } from './batch';
 import { ReaderLinkBase } from './link-base';
 import { CHECKIN_EVENT_INTERVAL_MS, type Assignment, type PendingCommand } from '../agents';
 import { done, failed, type CommandOutcome } from './commands';
 import { webhookPathOf } from './webhook';
 import { issueSecret } from '../agents';
-import { planPreset, tagReadOf, TAGTRAIL_PRESET } from './iot';
+import { FALLBACK_MAX_POWER_CDBM, maxPowerOf, mqttSettings, planPreset, systemTimeBody, tagReadOf, TAGTRAIL_PRESET, webhookSettings } from './iot';
 import type { LinkDeps } from './link-base';
 import { reconnectBackoff, REPORT_RETRY_BACKOFF } from './settings';
 import { nameBasedUuid } from '../core/digest';
@@ -62,6 +62,8 @@ export class IotLink extends ReaderLinkBase {
   /** The reason of a reboot this link asked for, reported once the reader is back. */
   private rebootReason: string | null = null;
   private mqttClient: MqttClient | undefined;
+  /** The reader's highest transmit power (its preset schema), read at each connection: a preset without a configured power states it. */
+  private maxPowerCdbm = FALLBACK_MAX_POWER_CDBM;
 
   constructor(
     readonly target: IotTarget,
@@ -71,10 +73,11 @@ export class IotLink extends ReaderLinkBase {
   }
 
   /**
-   * The IoT interface's system endpoints: REBOOT is POST /system/reboot; TIME_SYNC is PUT
-   * /system/time (the reader refuses it while it keeps time by NTP: FAILED with its words); UPGRADE
-   * uploads the image from the command's `imageUrl` (SHA-256 checked against `checksum` when
-   * given) to POST /system/image/upgrade, which installs it and reboots.
+   * The IoT interface's system endpoints: REBOOT is POST /system/reboot; TIME_SYNC follows the
+   * reader's NTP settings (GET /system/time/ntp): a reader keeping time by NTP sets its own clock
+   * from its servers (GET /system/time/ntp/servers), else tagtrail's time is set with PUT
+   * /system/time; UPGRADE uploads the image from the command's `imageUrl` (SHA-256 checked against
+   * `checksum` when given) to POST /system/image/upgrade, which installs it and reboots.
    */
   protected async perform(c: PendingCommand): Promise<CommandOutcome> {
     const answer = async (f: () => Promise<CommandOutcome>): Promise<CommandOutcome> => {
@@ -93,14 +96,29 @@ export class IotLink extends ReaderLinkBase {
           return done('the reader is rebooting (POST /api/v1/system/reboot)');
         });
       case 'TIME_SYNC':
-        return answer(async () => {
-          const time = this.side.now().toISOString();
-          await this.must('PUT', '/system/time', { time });
-          return done(`reader clock set to ${time} (PUT /api/v1/system/time)`);
-        });
+        return answer(() => this.timeSync());
       case 'UPGRADE':
         return answer(() => this.upgrade(c.args));
     }
+  }
+
+  /**
+   * NTP on (`active`): the reader's clock is its NTP servers' to set, and the reader refuses a time
+   * set by hand; DONE when a server is in use (its state named), FAILED when NTP has no server.
+   * NTP off: PUT /system/time with tagtrail's UTC time.
+   */
+  private async timeSync(): Promise<CommandOutcome> {
+    const ntp = (await this.must('GET', '/system/time/ntp')) as Record<string, unknown> | undefined;
+    if (ntp?.['active'] === true) {
+      const listed = await this.must('GET', '/system/time/ntp/servers');
+      const servers = (Array.isArray(listed) ? listed : []).filter((x): x is Record<string, unknown> => typeof x === 'object' && x !== null && typeof (x as Record<string, unknown>)['server'] === 'string');
+      if (servers.length === 0) return failed('the reader keeps time by NTP but has no NTP server (GET /api/v1/system/time/ntp/servers is empty): add one on the reader, or turn NTP off');
+      const named = servers.map((x) => `${String(x['server'])}${typeof x['status'] === 'string' ? ` (${x['status']})` : ''}`).join(', ');
+      return done(`the reader keeps its clock by NTP from ${named}; not set by hand`);
+    }
+    const body = systemTimeBody(this.side.now());
+    await this.must('PUT', '/system/time', body);
+    return done(`reader clock set to ${body.systemTime} (PUT /api/v1/system/time)`);
   }
 
   private async upgrade(args: Record<string, unknown>): Promise<CommandOutcome> {
@@ -242,11 +260,15 @@ export class IotLink extends ReaderLinkBase {
   }
 
   private async session(signal: AbortSignal): Promise<'was-up'> {
-    const status = (await this.must('GET', '/status')) as Record<string, unknown> | undefined;
-    this.firmware = typeof status?.['firmwareVersion'] === 'string' ? status['firmwareVersion'] : '';
+    await this.must('GET', '/status');
+    // The reader's status carries no firmware version; its image does (SystemImage.primaryFirmware: the booted one).
+    const image = await this.call('GET', '/system/image').catch(() => undefined);
+    const firmware = image?.status === 200 && typeof image.body === 'object' && image.body !== null ? (image.body as Record<string, unknown>)['primaryFirmware'] : undefined;
+    this.firmware = typeof firmware === 'string' ? firmware : '';
     // Before the link counts as connected, so the first check-in carries it.
     let temperatureAt = Date.now();
     await this.readTemperature();
+    await this.readMaxPower();
     const stream = new AbortController();
     const onStop = (): void => stream.abort();
     signal.addEventListener('abort', onStop, { once: true });
@@ -298,6 +320,19 @@ export class IotLink extends ReaderLinkBase {
       if (res.status === 200 && typeof t === 'number' && Number.isFinite(t)) this.temperature = t;
     } catch (err) {
       this.log.debug('reader temperature not read', { reader: this.target.name, err: (err as Error).message });
+    }
+  }
+
+  /**
+   * GET /profiles/inventory/presets-schema: the reader's own limits, its highest transmitPowerCdbm
+   * among them. A reader without it, or a schema stating none, keeps FALLBACK_MAX_POWER_CDBM.
+   */
+  private async readMaxPower(): Promise<void> {
+    try {
+      const res = await this.call('GET', '/profiles/inventory/presets-schema');
+      this.maxPowerCdbm = (res.status === 200 ? maxPowerOf(res.body) : null) ?? FALLBACK_MAX_POWER_CDBM;
+    } catch (err) {
+      this.log.debug('reader preset schema not read', { reader: this.target.name, err: (err as Error).message });
     }
   }
 
@@ -393,7 +428,7 @@ export class IotLink extends ReaderLinkBase {
     const base = this.d.deps.config.readers.webhookBaseUrl;
     if (!base) throw new Error('delivery WEBHOOK needs READERS_WEBHOOK_BASE_URL: the address of tagtrail (with its root path) the reader can reach');
     const secret = await issueSecret(this.d.deps, this.target.name, { user: 'readers' }, this.side.now());
-    await this.must('PUT', '/webhooks/event', { active: true, url: `${base.replace(/\/+$/, '')}${webhookPathOf(this.target.name)}`, authentication: { type: 'BASIC', username: this.target.name, password: secret } });
+    await this.must('PUT', '/webhooks/event', webhookSettings(`${base.replace(/\/+$/, '')}${webhookPathOf(this.target.name)}`, this.target.name, secret));
   }
 
   /**
@@ -403,7 +438,7 @@ export class IotLink extends ReaderLinkBase {
    */
   private async startMqtt(): Promise<{ subscribed: Promise<unknown> }> {
     const url = new URL(this.iot.mqtt.url);
-    await this.must('PUT', '/mqtt', { active: true, brokerHostname: url.hostname, brokerPort: Number(url.port || 1883), clientId: `${this.target.name}-reader`, eventTopic: this.topic, eventQualityOfService: 1, cleanSession: false });
+    await this.must('PUT', '/mqtt', mqttSettings(url, this.topic, `reader/${this.d.deps.keys.base}/${this.target.name}`));
     const clientId = `tt-${createHash('sha256').update(`${this.d.deps.keys.base}/${this.target.name}`).digest('hex').slice(0, 20)}`;
     // Connected only once handleMessage is ours: a resumed session's deliveries may come with the
     // CONNACK, and mqtt.js's default handler would acknowledge them unstored.
@@ -458,7 +493,8 @@ export class IotLink extends ReaderLinkBase {
     if (assignment === undefined || assignment.jobId !== wanted) return;
     const config = await this.d.deps.readModel.get(readerConfigurationKind, String(assignment.readerConfiguration['name']));
     if (config === undefined) return;
-    const preset = planPreset(config.operation, config.configuration as ReaderConfigDetails);
+    const door = config.operation === 'THRESHOLD' ? await doorAntennasFor(this.side, assignment) : undefined;
+    const preset = door !== undefined && E.isLeft(door) ? door : planPreset(config.operation, config.configuration as ReaderConfigDetails, { maxPowerCdbm: this.maxPowerCdbm, ...(door === undefined ? {} : { doorAntennas: door.right }) });
     if (E.isLeft(preset)) {
       this.failedJobs.add(wanted);
       await failInJob(this.side, wanted, `the reader cannot run the configuration: ${preset.left}`);

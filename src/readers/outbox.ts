@@ -24,7 +24,7 @@ import { Backoff, sleep } from '../core/retry';
 import { acceptReport, isNewestReport, ReportRefused, type Observation, type TagReport } from '../agents';
 import { ReadBatch, type TagRead } from './batch';
 import { dropReads, readsIn, type DropReason, type ReaderSide } from './job-side';
-import { REPORT_RETRY_BACKOFF } from './settings';
+import { BURST_PAUSE_MS, BURST_READS, REPORT_RETRY_BACKOFF } from './settings';
 
 /** Someone waiting for reads to be stored (an MQTT delivery's acknowledgement). */
 interface Waiter {
@@ -62,6 +62,9 @@ export class Outbox {
   private readonly backoff = new Backoff(REPORT_RETRY_BACKOFF);
   private readonly stopped = new AbortController();
   private flushTimer: NodeJS.Timeout | undefined;
+  /** Reads folded into the running job's open batch since it was last sealed, and the timer that seals a burst once it pauses. */
+  private burst = 0;
+  private pauseTimer: NodeJS.Timeout | undefined;
   private wakeUp: (() => void) | undefined;
   private roomWaiters: Array<() => void> = [];
   private drainWaiters: Array<() => void> = [];
@@ -98,6 +101,20 @@ export class Outbox {
     let h = this.held[this.held.length - 1];
     if (h === undefined || !h.open) this.held.push((h = newHeld(null, true)));
     this.fold(h, reads);
+    if (h.jobId === null || this.flushTimer === undefined) return;
+    this.burst += reads.length;
+    if (this.burst < BURST_READS) return;
+    // Restarted by every read of the burst: it fires once the reader pauses.
+    if (this.pauseTimer === undefined) this.pauseTimer = setTimeout(() => this.burstEnded(), BURST_PAUSE_MS).unref();
+    else this.pauseTimer.refresh();
+  }
+
+  /** A burst of the running job's reads paused: its batch is sealed now rather than at the end of the interval. */
+  private burstEnded(): void {
+    const open = this.held[this.held.length - 1];
+    if (this.burst < BURST_READS || open?.open !== true || open.jobId === null) return;
+    open.due = true;
+    this.wake();
   }
 
   /** Stores `reads` in `jobId` as a report of their own, `reportId`; resolves once stored, or dropped as refused for good. */
@@ -132,6 +149,9 @@ export class Outbox {
   closeJob(): void {
     clearInterval(this.flushTimer);
     this.flushTimer = undefined;
+    clearTimeout(this.pauseTimer);
+    this.pauseTimer = undefined;
+    this.burst = 0;
     const last = this.held[this.held.length - 1];
     if (last?.open !== true || last.jobId === null) return;
     last.open = false;
@@ -225,6 +245,7 @@ export class Outbox {
     for (const h of [...this.held]) {
       if (h.jobId === null || !h.due) continue;
       h.due = false;
+      if (h.open) this.burst = 0;
       const taken = h.batch.take();
       const waiters = h.waiters.splice(0);
       if (!h.open) this.held.splice(this.held.indexOf(h), 1);

@@ -6,6 +6,7 @@
 import * as E from 'fp-ts/Either';
 import type { ReaderConfigDetails } from '../readerconfigurations';
 import { IMPINJ, type AntennaPlan, type Capabilities, type RoSpec } from '../llrp';
+import type { AntennaConfiguration, Threshold } from '../thresholds';
 
 /**
  * Reader modes as Impinj numbers them in the RF mode table (ModeIdentifier):
@@ -28,6 +29,31 @@ export const RF_MODE_OF: Readonly<Record<string, number>> = {
 /** Impinj InventorySearchMode values (0 reader selected, 1 single target, 2 dual target, 3 single target with suppression). */
 export const SEARCH_MODE_OF: Readonly<Record<string, number>> = { READER_SELECTED: 0, SINGLE_TARGET: 1, DUAL_TARGET: 2, TAG_FOCUS: 3 };
 
+/**
+ * How often a door reader's reads are stored in a THRESHOLD job, whatever its protocol: the
+ * direction engine bins reads in 250 ms steps and decides a passage after `quietSeconds` (1.5 s by
+ * default) without reads, so reads must reach it well within that; 500 ms is what agent door
+ * readers report at too (docs/item-processing.md, "Threshold transitions").
+ */
+export const DOOR_REPORT_MS = 500;
+
+/**
+ * Which of `reader`'s antennas a THRESHOLD job reads with: every antenna the reader's antenna
+ * configuration names `in` or `out` in the thresholds the job watches (`ignored` ones and those in
+ * no list count for nothing, so they stay off). Pure. A Left when the job's thresholds give the
+ * reader no such antenna: it could only read in vain.
+ */
+export function doorAntennas(reader: string, thresholds: readonly Threshold[], antennaConfigurations: readonly AntennaConfiguration[]): E.Either<string, number[]> {
+  const byId = new Map(antennaConfigurations.map((c) => [c.id, c]));
+  const ids = new Set<number>();
+  for (const t of thresholds) {
+    const config = byId.get(t.readers[reader]?.antennaConfigurationId ?? -1);
+    for (const a of [...(config?.in ?? []), ...(config?.out ?? [])]) ids.add(a.antennaId);
+  }
+  if (ids.size === 0) return E.left(`no threshold of the job names an in or out antenna of reader ${reader}`);
+  return E.right([...ids].sort((a, b) => a - b));
+}
+
 export const TAGTRAIL_ROSPEC_ID = 0x7474; // "tt": recognisable in a reader's ROSpec list
 
 export interface PlanInput {
@@ -38,11 +64,17 @@ export interface PlanInput {
 
 const dbm = (n: number): string => `${Math.round(n * 100) / 100} dBm`;
 
+/**
+ * The TransmitPowerLevelTable index for `wanted` dBm. Unset: the table's highest level, the
+ * reader's maximum in its region (the reader lists only what its region allows), so the power is
+ * always stated and a reader never keeps what an earlier host left; a reader with no table (null)
+ * gets no RFTransmitter.
+ */
 function powerIndex(wanted: number | undefined, c: Capabilities): E.Either<string, number | null> {
-  if (wanted === undefined) return E.right(null);
   const table = [...c.transmitPower].sort((a, b) => a.dbm - b.dbm);
   const lowest = table[0];
   const highest = table[table.length - 1];
+  if (wanted === undefined) return E.right(highest?.index ?? null);
   if (lowest === undefined || highest === undefined) return E.left('the reader reports no transmit power table, so transmitPowerInDbm cannot be set');
   if (wanted > highest.dbm + 1e-6) return E.left(`transmitPowerInDbm ${dbm(wanted)} is above the reader's maximum ${dbm(highest.dbm)}`);
   if (wanted < lowest.dbm - 1e-6) return E.left(`transmitPowerInDbm ${dbm(wanted)} is below the reader's minimum ${dbm(lowest.dbm)}`);

@@ -19,6 +19,16 @@ export interface ReadersSettings {
 
 export const DEFAULT_READERS_SETTINGS: ReadersSettings = { keepaliveMs: 10_000, reconnectMaxMs: 30_000, leaseMs: 15_000, scanMs: 1000, timeoutMs: 10_000, heldObservations: 20_000 };
 
+/**
+ * A burst: at least BURST_READS reads into a running job's open batch, then a pause of
+ * BURST_PAUSE_MS without any. Its batch is sealed then, not at the end of the reporting interval:
+ * a reader that delivered a burst (an LLRP reader emptying its buffer, a stream catching up) has
+ * its reads stored as soon as the burst ends. A trickle of reads, or a reader reading without
+ * pause, is sealed once per interval as before, so this adds no reports to a steady reader.
+ */
+export const BURST_READS = 1000;
+export const BURST_PAUSE_MS = 50;
+
 /** Sending a tag report again after a failure: 0.5 s doubling up to 10 s, jittered. */
 export const REPORT_RETRY_BACKOFF: BackoffPolicy = { initialMs: 500, maxMs: 10_000, jitter: 0.5 };
 

@@ -12,9 +12,12 @@ import { newSessionState, readWindow, type ReadSettings, type SearchMode } from 
 import type { World } from './world';
 import type { Stats } from './stats';
 import { simulatedPhase, simulatedTid } from './tag-extras';
-import { RF_MODE_OF } from '../readers';
+import { IOT_BODIES_SCHEMA, RF_MODE_OF } from '../readers';
+import { schemaProblem, type SchemaDocument } from './json-schema';
+import type { Observation } from './radio';
 
 const MODE_NAME = new Map(Object.entries(RF_MODE_OF).map(([k, v]) => [v, k]));
+const SCHEMA = IOT_BODIES_SCHEMA as unknown as SchemaDocument;
 const SEARCH: Readonly<Record<string, SearchMode>> = { 'single-target': 'SINGLE_TARGET', 'dual-target': 'DUAL_TARGET', 'single-target-with-suppression': 'TAG_FOCUS' };
 
 export interface IotReaderOptions {
@@ -32,11 +35,20 @@ export interface IotReaderOptions {
   readonly refusePreset?: string | null;
   /** Run counters: a status call counts as a check-in, each window's events as a report sent. */
   readonly stats?: Stats;
+  /** The highest transmitPowerCdbm of its region, stated in its preset schema (3300: an R700 on PoE+ under FCC rules). */
+  readonly maxPowerCdbm?: number;
+  /** Where its reads come from instead of the world's radio model (a doorway, say): observations of [from, to), world seconds. */
+  readonly source?: (from: number, to: number) => Observation[];
 }
 
-interface Preset {
+/** A preset as the schema lets it through (required members present). */
+export interface Preset {
   eventConfig?: { tagInventory?: { tidHex?: string; phaseAngle?: string } };
-  antennaConfigs?: Array<{ antennaPort?: number; transmitPowerCdbm?: number; rfMode?: number; inventorySession?: number; inventorySearchMode?: string }>;
+  antennaConfigs: Array<{ antennaPort: number; transmitPowerCdbm: number; rfMode: number; inventorySession: number; inventorySearchMode: string; fastId?: string }>;
+}
+
+class BodyRefused extends Error {
+  override name = 'BodyRefused';
 }
 
 /** Attempts of a webhook delivery answered 503 (the first one included). */
@@ -65,10 +77,15 @@ export class SimIotReader {
   reboots = 0;
   clockSetTo: string | null = null;
   readonly upgrades: Array<{ name: string; bytes: number }> = [];
-  /** A reader keeping time by NTP refuses PUT /system/time, as the interface documents. */
+  /** A reader keeping time by NTP refuses PUT /system/time, as the interface documents; its servers as GET /system/time/ntp/servers lists them. */
   ntp = false;
+  ntpServers: Array<{ serverId: number; server: string; serverType: string; status: string }> = [];
+  /** The last preset defined (PUT /profiles/inventory/presets/{id}), as sent. */
+  lastPreset: Preset | null = null;
+  /** Bodies refused for not fitting the interface's schema, with why. */
+  readonly refusedBodies: string[] = [];
   private bootingUntil = 0;
-  /** What GET /status says of the firmware; an installed upgrade changes it. */
+  /** What GET /system/image says of the booted firmware (primaryFirmware); an installed upgrade changes it. */
   firmwareVersion = '8.2.1-sim';
   /** The installation under way or last done (GET /system/image/upgrade). */
   private install: { version: string; doneAt: number } | null = null;
@@ -79,6 +96,10 @@ export class SimIotReader {
 
   get name(): string {
     return this.o.reader.name;
+  }
+
+  private get maxPower(): number {
+    return this.o.maxPowerCdbm ?? 3300;
   }
 
   async listen(): Promise<number> {
@@ -104,11 +125,23 @@ export class SimIotReader {
     if (server) await new Promise<void>((r) => server.close(() => r()));
   }
 
-  private async body(req: http.IncomingMessage): Promise<unknown> {
+  /** A JSON body that fits `definition` of the interface's schema; else a BodyRefused (answered 400 with why, as a reader does). */
+  private async body(req: http.IncomingMessage, definition: string): Promise<unknown> {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const text = Buffer.concat(chunks).toString('utf8');
-    return text ? JSON.parse(text) : undefined;
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      throw new BodyRefused('the body is not JSON');
+    }
+    const problem = schemaProblem(SCHEMA, definition, parsed);
+    if (problem !== null) {
+      this.refusedBodies.push(`${req.method} ${req.url}: ${problem}`);
+      throw new BodyRefused(problem);
+    }
+    return parsed;
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -134,11 +167,12 @@ export class SimIotReader {
         (await this.deliveryRoutes(req, res, path, send));
       if (!handled) send(404, { message: `no ${req.method} ${path}` });
     } catch (err) {
-      return send(400, { message: (err as Error).message });
+      // A body the interface refuses is the client's fault; anything else the reader's own.
+      return send(err instanceof BodyRefused ? 400 : 500, { message: (err as Error).message });
     }
   }
 
-  /** Reboot and the system time. */
+  /** Reboot, the system time and its NTP settings. */
   private async systemRoutes(req: http.IncomingMessage, path: string, send: Send): Promise<boolean> {
     if (req.method === 'POST' && path === '/system/reboot') {
       this.reboots++;
@@ -146,15 +180,23 @@ export class SimIotReader {
       this.reboot();
       return true;
     }
+    if (req.method === 'GET' && path === '/system/time/ntp') {
+      send(200, { active: this.ntp });
+      return true;
+    }
+    if (req.method === 'GET' && path === '/system/time/ntp/servers') {
+      send(200, this.ntpServers);
+      return true;
+    }
     if (req.method !== 'PUT' || path !== '/system/time') return false;
     if (this.ntp) {
       send(403, { message: 'the system time cannot be set while NTP is enabled' });
       return true;
     }
-    const t = (await this.body(req)) as { time?: unknown };
-    if (typeof t?.time !== 'string' || Number.isNaN(Date.parse(t.time))) send(400, { message: 'time must be an RFC 3339 time' });
+    const t = (await this.body(req, 'SystemTime')) as { systemTime: string };
+    if (Number.isNaN(Date.parse(t.systemTime))) send(400, { message: 'systemTime must be an RFC 3339 time' });
     else {
-      this.clockSetTo = t.time;
+      this.clockSetTo = t.systemTime;
       send(204);
     }
     return true;
@@ -195,7 +237,16 @@ export class SimIotReader {
     if (req.method !== 'GET') return false;
     if (path === '/status') {
       this.o.stats?.add(this.name, 'checkins');
-      send(200, { status: this.activePreset ? 'running' : 'idle', activePreset: this.activePreset ? { id: this.activePreset } : null, firmwareVersion: this.firmwareVersion });
+      send(200, { status: this.activePreset ? 'running' : 'idle', ...(this.activePreset ? { activePreset: { id: this.activePreset, profile: 'inventory' } } : {}), time: new Date().toISOString() });
+      return true;
+    }
+    if (path === '/system/image') {
+      send(200, { primaryFirmware: this.firmwareVersion });
+      return true;
+    }
+    if (path === '/profiles/inventory/presets-schema') {
+      // The reader's own limits, as a reader fills its schema for its region.
+      send(200, { type: 'object', properties: { antennaConfigs: { type: 'array', items: { type: 'object', properties: { transmitPowerCdbm: { type: 'integer', minimum: 1000, maximum: this.maxPower } } } } } });
       return true;
     }
     if (path !== '/system/temperature') return false;
@@ -207,11 +258,12 @@ export class SimIotReader {
   private async presetRoutes(req: http.IncomingMessage, path: string, send: Send): Promise<boolean> {
     const preset = /^\/profiles\/inventory\/presets\/([^/]+)(\/start)?$/.exec(path);
     if (preset && req.method === 'PUT' && !preset[2]) {
-      const p = (await this.body(req)) as Preset;
+      const p = (await this.body(req, 'InventoryRequest')) as Preset;
       const refusal = this.o.refusePreset ?? this.check(p);
       if (refusal) send(400, { message: refusal });
       else {
         this.presets.set(decodeURIComponent(preset[1] as string), p);
+        this.lastPreset = p;
         send(204);
       }
       return true;
@@ -236,17 +288,19 @@ export class SimIotReader {
   /** Where reads go: MQTT, a webhook, or the HTTP stream. */
   private async deliveryRoutes(req: http.IncomingMessage, res: http.ServerResponse, path: string, send: Send): Promise<boolean> {
     if (req.method === 'PUT' && path === '/mqtt') {
-      const m = (await this.body(req)) as { brokerHostname: string; brokerPort: number; clientId: string; eventTopic: string };
+      const m = (await this.body(req, 'MqttConfiguration')) as { brokerHostname: string; brokerPort?: number; clientId: string; eventTopic: string };
       await this.mqttClient?.endAsync().catch(() => undefined);
-      this.mqttClient = await mqtt.connectAsync(`mqtt://${m.brokerHostname}:${m.brokerPort}`, { clientId: `${m.clientId}-${process.pid}`, reconnectPeriod: 1000 });
+      this.mqttClient = await mqtt.connectAsync(`mqtt://${m.brokerHostname}:${m.brokerPort ?? 1883}`, { clientId: `${m.clientId}-${process.pid}`, reconnectPeriod: 1000 });
       this.mqttTopic = m.eventTopic;
       send(204);
       return true;
     }
     if (req.method === 'PUT' && path === '/webhooks/event') {
-      const w = (await this.body(req)) as { url: string; authentication?: { username: string; password: string } };
-      const auth = w.authentication;
-      this.webhook = { url: w.url, authorization: auth ? `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}` : '' };
+      const w = (await this.body(req, 'EventWebhookConfiguration')) as { active?: boolean; serverConfiguration?: { url: string; authentication?: { username?: string; password?: string } } };
+      const server = w.serverConfiguration;
+      const auth = server?.authentication;
+      // Inactive, or no server to post to: no deliveries.
+      this.webhook = w.active === true && server !== undefined ? { url: server.url, authorization: auth ? `Basic ${Buffer.from(`${auth.username ?? ''}:${auth.password ?? ''}`).toString('base64')}` : '' } : undefined;
       send(204);
       return true;
     }
@@ -268,24 +322,24 @@ export class SimIotReader {
 
   private check(p: Preset): string | null {
     const ports = this.o.reader.antennas.length;
-    for (const a of p.antennaConfigs ?? []) {
-      if (a.antennaPort === undefined || a.antennaPort < 1 || a.antennaPort > ports) return `antennaPort ${a.antennaPort} is not one of 1-${ports}`;
-      if (a.transmitPowerCdbm !== undefined && (a.transmitPowerCdbm < 1000 || a.transmitPowerCdbm > 3300)) return `transmitPowerCdbm ${a.transmitPowerCdbm} is outside 1000-3300`;
+    for (const a of p.antennaConfigs) {
+      if (a.antennaPort > ports) return `antennaPort ${a.antennaPort} is not one of 1-${ports}`;
+      if (a.transmitPowerCdbm < 1000 || a.transmitPowerCdbm > this.maxPower) return `transmitPowerCdbm ${a.transmitPowerCdbm} is outside 1000-${this.maxPower}`;
     }
     return null;
   }
 
   private settingsOf(p: Preset): ReadSettings {
-    const first = p.antennaConfigs?.[0];
+    const first = p.antennaConfigs[0];
     return {
       operation: 'INVENTORY',
-      readerMode: first?.rfMode === undefined ? 'MAX_THROUGHPUT' : (MODE_NAME.get(first.rfMode) ?? 'MAX_THROUGHPUT'),
+      readerMode: first === undefined ? 'MAX_THROUGHPUT' : (MODE_NAME.get(first.rfMode) ?? 'MAX_THROUGHPUT'),
       session: first?.inventorySession ?? 2,
-      searchMode: first?.inventorySearchMode === undefined ? null : (SEARCH[first.inventorySearchMode] ?? null),
+      searchMode: first === undefined ? null : (SEARCH[first.inventorySearchMode] ?? null),
       polarization: false,
-      antennas: (p.antennaConfigs ?? []).map((a) => a.antennaPort ?? 1),
+      antennas: p.antennaConfigs.map((a) => a.antennaPort),
       disabledAntennas: [],
-      transmitPowerInDbm: first?.transmitPowerCdbm === undefined ? null : first.transmitPowerCdbm / 100,
+      transmitPowerInDbm: first === undefined ? null : first.transmitPowerCdbm / 100,
     };
   }
 
@@ -294,13 +348,16 @@ export class SimIotReader {
     this.activePreset = id;
     this.windowFrom = Date.now();
     const settings = this.settingsOf(p);
-    const withTid = p.eventConfig?.tagInventory?.tidHex === 'enabled';
+    const ports = new Set(p.antennaConfigs.map((a) => a.antennaPort));
+    // The reader has a tag's TID only from antennas running fastId; tidHex alone reports none.
+    const tidPorts = new Set(p.eventConfig?.tagInventory?.tidHex === 'enabled' ? p.antennaConfigs.filter((a) => a.fastId === 'enabled').map((a) => a.antennaPort) : []);
     const withPhase = p.eventConfig?.tagInventory?.phaseAngle === 'enabled';
     const world = (ms: number): number => ((ms - this.o.t0) / 1000) * this.o.timeScale;
     const real = (s: number): string => new Date(this.o.t0 + (s * 1000) / this.o.timeScale).toISOString();
     this.timer = setInterval(() => {
       const to = Date.now();
-      const observations = readWindow({ world: this.o.world, reader: this.o.reader, settings, from: world(this.windowFrom), to: world(to), seed: this.o.seed, state: this.state });
+      const from = world(this.windowFrom);
+      const observations = this.o.source ? this.o.source(from, world(to)).filter((o) => ports.has(o.antennaId)) : readWindow({ world: this.o.world, reader: this.o.reader, settings, from, to: world(to), seed: this.o.seed, state: this.state });
       this.windowFrom = to;
       const events = observations.map((o) => ({
         timestamp: real(o.lastSeen),
@@ -308,7 +365,7 @@ export class SimIotReader {
         eventType: 'tagInventory',
         tagInventoryEvent: {
           epcHex: o.epc, antennaPort: o.antennaId, antennaName: `Antenna ${o.antennaId}`, peakRssiCdbm: Math.round(o.peakRssi * 100), lastSeenTime: real(o.lastSeen),
-          ...(withTid ? { tidHex: simulatedTid(o.epc) } : {}),
+          ...(tidPorts.has(o.antennaId) ? { tidHex: simulatedTid(o.epc) } : {}),
           ...(withPhase ? { phaseAngle: simulatedPhase(o.epc, Date.parse(real(o.lastSeen))) } : {}),
         },
       }));

@@ -82,11 +82,20 @@ describe('reader commands for LLRP and IoT readers (simulated)', function () {
     expect(synced.get(iot.name)?.status).to.equal('DONE');
     expect(Math.abs(Date.parse(iot.clockSetTo ?? '') - Date.now())).to.be.lessThan(60_000);
     expect(synced.get(llrp.name)?.message).to.match(/LLRP cannot set the reader clock/);
+    // A reader keeping time by NTP without a server: FAILED, saying so; with servers: DONE, naming them, its clock left to NTP.
     iot.ntp = true;
-    const refused = await request('/support/v1/timeSync', { readerNames: [iot.name] });
-    const [onNtp] = await completed(refused.requestId);
-    expect(onNtp).to.include({ status: 'FAILED' });
-    expect(onNtp?.message).to.contain('NTP is enabled');
+    iot.clockSetTo = null;
+    const noServer = await request('/support/v1/timeSync', { readerNames: [iot.name] });
+    const [withoutServer] = await completed(noServer.requestId);
+    expect(withoutServer).to.include({ status: 'FAILED' });
+    expect(withoutServer?.message).to.contain('has no NTP server');
+    iot.ntpServers = [{ serverId: 1, server: 'pool.ntp.example', serverType: 'static', status: 'current' }];
+    const onNtp = await request('/support/v1/timeSync', { readerNames: [iot.name] });
+    const [byNtp] = await completed(onNtp.requestId);
+    expect(byNtp).to.include({ status: 'DONE' });
+    expect(byNtp?.message).to.contain('pool.ntp.example (current)');
+    expect(iot.clockSetTo).to.equal(null);
+    expect(iot.refusedBodies).to.deep.equal([]);
 
     const redis = createClient({ url: 'redis://127.0.0.1:6379' });
     await redis.connect();

@@ -23,7 +23,8 @@ describe('IoT reader over the HTTP stream: reads before the answer to the start'
       res.end(body === undefined ? undefined : JSON.stringify(body));
     };
     req.resume();
-    if (req.method === 'GET' && path === '/status') return answer(200, { status: 'idle', firmwareVersion: '8.2.1-hand' });
+    if (req.method === 'GET' && path === '/status') return answer(200, { status: 'idle' });
+    if (req.method === 'GET' && path === '/system/image') return answer(200, { primaryFirmware: '8.2.1-hand' });
     if (req.method === 'GET' && path === '/data/stream') {
       res.writeHead(200, { 'Content-Type': 'application/x-ndjson' });
       res.write('\r\n');

@@ -95,6 +95,9 @@ describe('Impinj IoT readers (readers role against simulated IoT-interface reade
     });
     expect(items.every((i) => epcs.has(i.epc))).to.equal(true);
     expect(hooked.webhookFailures, 'webhook deliveries answered non-2xx').to.equal(0);
+    // Every body tagtrail sent fitted the interface's schema (the simulated readers check each), and every preset stated its power.
+    for (const s of sims) expect(s.refusedBodies, s.name).to.deep.equal([]);
+    for (const s of [streamed, viaMqtt, hooked]) expect(s.lastPreset?.antennaConfigs.map((a) => a.transmitPowerCdbm), s.name).to.deep.equal([3000, 3000, 3000, 3000]);
     // The webhook route takes only the reader's own credentials.
     const anonymous = await app.request('POST', `/agent/v1/readers/${hooked.name}/iot/events`, { body: [], auth: null });
     expect(anonymous.status).to.equal(401);

@@ -17,6 +17,7 @@ import type { Assignment, JobsForAgents } from '../../src/agents';
 import type { AppDeps } from '../../src/slice';
 import type { TagRead } from '../../src/readers/batch';
 import { Outbox } from '../../src/readers/outbox';
+import { BURST_PAUSE_MS, BURST_READS } from '../../src/readers/settings';
 import { withEventStore, testLogger } from '../support/eventstore';
 import { dropKeysAndQuit, recordingLogger, type LogLine } from '../queues/relay-fixture';
 import { sleep, waitFor } from '../support/wait';
@@ -166,6 +167,28 @@ describe('readers: the outbox of a reader link', function () {
     await sent(r);
     const events = await readStream(es.client, tagReportsStream(r.reader), tagReportEvents);
     expect(events.events.map((e) => e.data.observations.map((o) => [o.epc, o.readCount]))).to.deep.equal([epcs('05', 6).map((e) => [e, 1]), epcs('05', 6).map((e) => [e, 3])]);
+  });
+
+  it('a burst of BURST_READS reads that pauses is stored without waiting for the interval; a trickle waits for it', async () => {
+    const r = rig();
+    r.outbox.openJob(JOB, 60_000);
+    r.outbox.add(epcs('0A', 2).map(read));
+    await sleep(BURST_PAUSE_MS * 6);
+    expect(await stored(r.reader), 'a trickle sealed before its interval').to.deep.equal([]);
+    // The same five tags read again and again: a burst counts reads, not the observations they fold into.
+    for (let i = 0; i < BURST_READS / 100; i++) r.outbox.add(Array.from({ length: 100 }, (_, k) => read(epcs('0B', 5)[k % 5] as string)));
+    const events = await waitFor('the burst stored', async () => {
+      const e = await readStream(es.client, tagReportsStream(r.reader), tagReportEvents);
+      return e.events.length > 0 ? e.events : undefined;
+    });
+    expect(events.map((e) => e.data.observations.map((o) => [o.epc, o.readCount]))).to.deep.equal([[...epcs('0A', 2).map((e) => [e, 1]), ...epcs('0B', 5).map((e) => [e, BURST_READS / 5])]]);
+    // Fewer reads than a burst afterwards: held for the interval again.
+    r.outbox.add(epcs('0C', 3).map(read));
+    await sleep(BURST_PAUSE_MS * 6);
+    expect(await stored(r.reader)).to.have.length(1);
+    r.outbox.closeJob();
+    await sent(r);
+    expect((await stored(r.reader)).map((e) => e.epcs)).to.deep.equal([[...epcs('0A', 2), ...epcs('0B', 5)], epcs('0C', 3)]);
   });
 
   it('a report larger than one append: sent in halves, every read stored once', async () => {

@@ -20,12 +20,14 @@ const plan = (c: ReaderConfigDetails, caps = impinj, operation = 'INVENTORY') =>
 const reason = (r: ReturnType<typeof plan>): string => (E.isLeft(r) ? r.left : expect.fail(`planned: ${JSON.stringify(r.right)}`));
 
 describe('readers/plan: reader configuration -> ROSpec through the capabilities', () => {
-  it('given a plain configuration, when planned, then every antenna (AntennaIDs 0), the RF mode, session, search mode and no power index', () => {
+  it('given a plain configuration, when planned, then every antenna (AntennaIDs 0), the RF mode, session, search mode and the reader\'s highest power level', () => {
     const r = plan(cfg({ searchMode: 'DUAL_TARGET', tagPopulationEstimate: 100 }));
     if (E.isLeft(r)) expect.fail(r.left);
     expect(r.right.antennaIds).to.deep.equal([0]);
     expect(r.right.antennas.map((a) => a.antennaId)).to.deep.equal([1, 2, 3, 4]);
-    expect(r.right.antennas[0]).to.deep.include({ modeIndex: 0, session: 2, impinjSearchMode: 2, tagPopulation: 100, transmitPowerIndex: null });
+    expect(r.right.antennas[0]).to.deep.include({ modeIndex: 0, session: 2, impinjSearchMode: 2, tagPopulation: 100, transmitPowerIndex: 4 });
+    const noTable = plan(cfg(), { ...impinj, transmitPower: [] });
+    expect(E.isRight(noTable) && noTable.right.antennas[0]?.transmitPowerIndex).to.equal(null);
     expect(r.right.impinjPeakRssi).to.equal(true);
   });
 
