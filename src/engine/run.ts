@@ -82,8 +82,8 @@ export class EngineRun {
   private configComplete = false;
   /** The engine's time: the latest append time of the input handled (epoch ms); undefined before any. */
   private time: number | undefined;
-  /** The engine's time as of the input the last append claimed. */
-  private appendedTime: number | undefined;
+  /** The engine's time as of the input the last append claimed (what a part claiming only that input records). */
+  private claimedTime: number | undefined;
   private snapshots: Snapshotter | undefined;
   private sub: RunningSubscription | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -155,7 +155,7 @@ export class EngineRun {
         await this.flush();
         // Input handled since the last append that decided nothing: claimed now, so the snapshot can stand there.
         if (this.snapshots !== undefined && this.inputPosition !== undefined && this.sink.flushedInputPosition !== this.inputPosition) {
-          await this.append({ inputPosition: this.inputPosition, at: this.time ?? 0, changes: [], ...this.passagesField() });
+          await this.append({ inputPosition: this.inputPosition, at: this.time ?? 0, changes: [], ...this.passagesField(), ...this.configurationField() });
         }
         const subject = this.snapshotSubject();
         if (subject !== undefined) await this.snapshots?.takeNow(subject);
@@ -190,7 +190,7 @@ export class EngineRun {
     this.inputPosition = last.inputPosition;
     this.appendedPosition = last.inputPosition;
     this.time = last.at;
-    this.appendedTime = last.at;
+    this.claimedTime = last.at;
     if (last.at !== undefined) this.thresholds.resumeAt(last.at);
     if (this.opts.snapshots !== undefined) this.snapshots = new Snapshotter(this.opts.snapshots, this.opts.clock, this.log);
     if (last.revision === NO_STREAM) {
@@ -253,19 +253,23 @@ export class EngineRun {
       this.inputPosition = position.commit.toString();
       this.lastInputWall = this.opts.clock();
       if (this.pending.changeCount >= this.opts.maxChanges) await this.flush();
-      // Input that decided nothing is done as it is handled.
-      if (this.nothingPending) {
-        this.appendedPosition = this.inputPosition;
-        this.appendedTime = this.time;
-      }
+      // Input that decided nothing is done as it is handled (configuration it folded rides on the next append).
+      if (this.nothingPending) this.appendedPosition = this.inputPosition;
     } catch (err) {
       this.fail(err);
       throw err;
     }
   }
 
+  /**
+   * No item change or threshold record waits for an append. Configuration
+   * folded since the last append does not count: it rides on the next append
+   * that happens anyway (an append claims input only with the configuration
+   * folded up to there, so a restart before it reads those configuration
+   * events again), and configuration alone never makes the engine append.
+   */
   private get nothingPending(): boolean {
-    return this.pending.isEmpty && this.pendingConfig.length === 0 && !this.configComplete;
+    return this.pending.isEmpty;
   }
 
   /**
@@ -393,7 +397,7 @@ export class EngineRun {
       const last = k === parts.length - 1;
       await this.append({
         inputPosition: last ? this.inputPosition : (this.sink.flushedInputPosition ?? '0'),
-        at: (last ? this.time : this.appendedTime) ?? 0,
+        at: (last ? this.time : this.claimedTime) ?? 0,
         changes: part.changes,
         ...(part.transitions.length > 0 ? { transitions: part.transitions } : {}),
         ...(part.iterations.length > 0 ? { iterations: part.iterations } : {}),
@@ -402,7 +406,6 @@ export class EngineRun {
       });
     }
     this.appendedPosition = this.inputPosition;
-    this.appendedTime = this.time;
     if (oldestReportMs !== undefined) metrics.reportToItemSeconds.observe(Math.max(0, Date.now() - oldestReportMs) / 1000);
     this.snapshots?.appended(changes.length);
     this.maybeSnapshot();
@@ -430,6 +433,7 @@ export class EngineRun {
   private async append(data: ItemsChangedData): Promise<void> {
     try {
       await this.sink.append(data);
+      this.claimedTime = data.at;
     } catch (err) {
       this.fail(err);
       throw err;
@@ -472,7 +476,6 @@ export class EngineRun {
       ...this.passagesField(),
       ...this.configurationField(),
     });
-    this.appendedTime = this.time;
     this.log.info('item engine: items of a facility reset', { facility: e.data.facility, clearHistory: e.data.clearHistory, dropped, requestId: e.id });
   }
 
@@ -491,7 +494,8 @@ export class EngineRun {
   private snapshotSubject(): SnapshotSubject | undefined {
     const { revision, lastEventId } = this.sink;
     if (revision === NO_STREAM || lastEventId === undefined || this.inputPosition === undefined || !this.nothingPending) return undefined;
-    if (this.sink.flushedInputPosition !== this.inputPosition) return undefined;
+    // The configuration it holds must be the one as of its position: none folded and not yet carried.
+    if (this.sink.flushedInputPosition !== this.inputPosition || this.pendingConfig.length > 0 || this.configComplete) return undefined;
     return {
       state: this.state,
       revision,

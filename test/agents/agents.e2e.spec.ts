@@ -257,7 +257,7 @@ describe('agent gateway over HTTP', function () {
       await acceptReport(deps, jobs, R1, { ...stored, reportId: crypto.randomUUID() });
       expect((await acceptReport(deps, jobs, R1, stored)).duplicate).to.equal(true);
       expect(await events(tagReportsStream(R1), tagReportEvents)).to.have.length(2);
-      const refused = await acceptReport(deps, { ...jobs, assignmentFor: async () => ({ ...assignment, acknowledged: false }) }, R1, { ...stored, reportId: crypto.randomUUID() }).catch((e: unknown) => e);
+      const refused = await acceptReport(deps, { ...jobs, reportTargetFor: async () => ({ ...assignment, acknowledged: false }) }, R1, { ...stored, reportId: crypto.randomUUID() }).catch((e: unknown) => e);
       expect(refused).to.be.instanceOf(ApiError);
       expect((refused as ApiError).status).to.equal(409);
     });

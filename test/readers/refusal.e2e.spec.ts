@@ -53,7 +53,7 @@ describe('reader connections: a batch refused because the job ended', function (
     logs.restore();
     logs = undefined;
     expect(dropped).to.deep.include({ level: 'warn', reason: 'NOT_ASSIGNED', jobId: job.id, observations: READS, reads: READS });
-    expect(dropped['detail']).to.match(/Report refused: the reader is in no STARTING or RUNNING job/);
+    expect(dropped['detail']).to.match(/Report refused: the reader is in no STARTING, RUNNING or STOPPING job/);
     expect((await droppedReads(reader)) - droppedBefore).to.equal(READS);
     expect((await storedObservations(app(), reader)).filter((o) => epcs.includes(o.epc))).to.deep.equal([]);
   });
