@@ -6,6 +6,9 @@
 import * as E from 'fp-ts/Either';
 import type { ReaderConfigDetails } from '../readerconfigurations';
 import { IMPINJ, type AntennaPlan, type Capabilities, type RoSpec } from '../llrp';
+import { thresholdJobContext } from '../engine';
+import type { ThresholdRecipe } from '../recipes';
+import type { AntennaConfiguration, Threshold } from '../thresholds';
 
 /**
  * Reader modes as Impinj numbers them in the RF mode table (ModeIdentifier):
@@ -30,10 +33,54 @@ export const SEARCH_MODE_OF: Readonly<Record<string, number>> = { READER_SELECTE
 
 export const TAGTRAIL_ROSPEC_ID = 0x7474; // "tt": recognisable in a reader's ROSpec list
 
+/**
+ * How long one report of a THRESHOLD reader may fold reads for. The direction
+ * engine places an observation at the middle of its first and last sighting
+ * and weighs it in 250 ms bins (src/engine/threshold/decide.ts); an
+ * observation spanning more than two bins smears the moment a tag went from
+ * one side's antennas to the other's. Agent readers report doors every 500 ms;
+ * readers of every other protocol are held to the same.
+ */
+export const THRESHOLD_REPORT_INTERVAL_MS = 500;
+
+/** What a reader runs for a THRESHOLD job, whatever its protocol. */
+export interface DoorPlan {
+  /** The reader's antennas a threshold of the job names as facing in or out, ascending: exactly those the engine classifies. */
+  readonly antennaIds: readonly number[];
+  /** Longest span of reads one report may fold (THRESHOLD_REPORT_INTERVAL_MS). */
+  readonly reportIntervalMs: number;
+}
+
+export interface DoorPlanInput {
+  readonly reader: string;
+  readonly recipe: ThresholdRecipe;
+  readonly facility: string;
+  readonly thresholds: readonly Threshold[];
+  readonly antennaConfigurations: readonly AntennaConfiguration[];
+}
+
+/**
+ * The antennas and reporting timing of a reader in a THRESHOLD job: from the
+ * antenna configuration the job's thresholds give this reader (its `in` and
+ * `out` lists; `ignored` antennas are not run). The engine's own mapping is
+ * used, so the reader reads exactly the antennas whose reads count. A reader
+ * no threshold of the job gives an in or out antenna is a Left naming that.
+ */
+export function thresholdDoorPlan(input: DoorPlanInput): E.Either<string, DoorPlan> {
+  const ctx = thresholdJobContext({ jobId: '', facility: input.facility, recipe: input.recipe, thresholds: input.thresholds, antennaConfigurations: input.antennaConfigurations, reportToDatabaseEnabled: false, reportToMessageQueueEnabled: false });
+  const byAntenna = ctx.antennas.get(input.reader);
+  // Polarized ids (xArray beams) are not LLRP antenna ports: their port is what a reader runs.
+  const ids = [...new Set([...(byAntenna?.keys() ?? [])].map((a) => (a > 1000 ? a % 1000 : a)))].sort((a, b) => a - b);
+  if (ids.length === 0) return E.left(`no threshold of the job gives reader ${input.reader} an antenna facing in or out (check the thresholds' antenna configurations)`);
+  return E.right({ antennaIds: ids, reportIntervalMs: THRESHOLD_REPORT_INTERVAL_MS });
+}
+
 export interface PlanInput {
   readonly operation: string;
   readonly configuration: ReaderConfigDetails;
   readonly capabilities: Capabilities;
+  /** THRESHOLD: the door's antennas of this reader (thresholdDoorPlan); they replace `antennas`. */
+  readonly door?: DoorPlan;
 }
 
 const dbm = (n: number): string => `${Math.round(n * 100) / 100} dBm`;
@@ -51,9 +98,9 @@ function powerIndex(wanted: number | undefined, c: Capabilities): E.Either<strin
   return E.right(entry.index);
 }
 
-function antennaIds(cfg: ReaderConfigDetails, c: Capabilities): E.Either<string, number[]> {
+function antennaIds(cfg: ReaderConfigDetails, c: Capabilities, door: DoorPlan | undefined): E.Either<string, number[]> {
   const all = Array.from({ length: c.maxAntennas }, (_, i) => i + 1);
-  const asked = cfg.antennas && cfg.antennas.length > 0 ? [...cfg.antennas] : all;
+  const asked = door !== undefined ? [...door.antennaIds] : cfg.antennas && cfg.antennas.length > 0 ? [...cfg.antennas] : all;
   const bad = [...asked, ...(cfg.disabledAntennas ?? [])].filter((a) => !all.includes(a));
   if (bad.length > 0) return E.left(`antenna ${bad.join(', ')} not on the reader: it has antennas 1-${c.maxAntennas}`);
   const ids = asked.filter((a) => !(cfg.disabledAntennas ?? []).includes(a));
@@ -63,8 +110,9 @@ function antennaIds(cfg: ReaderConfigDetails, c: Capabilities): E.Either<string,
 
 export function planRoSpec(input: PlanInput): E.Either<string, RoSpec> {
   const { configuration: cfg, capabilities: caps } = input;
-  if (input.operation !== 'INVENTORY' && input.operation !== 'NORMAL') {
-    return E.left(`operation ${input.operation} is not available over LLRP: tagtrail runs INVENTORY on LLRP readers`);
+  if (input.operation === 'THRESHOLD' && input.door === undefined) return E.left('THRESHOLD needs the antennas of the job\'s thresholds for this reader');
+  if (input.operation !== 'INVENTORY' && input.operation !== 'NORMAL' && input.operation !== 'THRESHOLD') {
+    return E.left(`operation ${input.operation} is not available over LLRP: tagtrail runs INVENTORY, NORMAL and THRESHOLD on LLRP readers`);
   }
   if (cfg.polarization === true) return E.left('polarization needs the beam antennas of an xArray/xSpan driven by its agent; not available over LLRP');
   if (cfg.channelConfig !== undefined) return E.left('channelConfig is not supported over LLRP');
@@ -87,7 +135,7 @@ export function planRoSpec(input: PlanInput): E.Either<string, RoSpec> {
   }
   const power = powerIndex(cfg.transmitPowerInDbm, caps);
   if (E.isLeft(power)) return power;
-  const ids = antennaIds(cfg, caps);
+  const ids = antennaIds(cfg, caps, input.door);
   if (E.isLeft(ids)) return ids;
   const antennas = ids.right.map((antennaId): AntennaPlan => ({
     antennaId,

@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import * as E from 'fp-ts/Either';
 import type { Capabilities } from '../../src/llrp/messages';
-import { planRoSpec } from '../../src/readers/plan';
+import { planRoSpec, thresholdDoorPlan, type DoorPlan } from '../../src/readers/plan';
+import type { AntennaConfiguration, Threshold } from '../../src/thresholds';
+import type { ThresholdRecipe } from '../../src/recipes';
 import { ReadBatch } from '../../src/readers/batch';
 import { backoffDelay } from '../../src/core/retry';
 import { reconnectBackoff } from '../../src/readers/settings';
@@ -54,6 +56,41 @@ describe('readers/plan: reader configuration -> ROSpec through the capabilities'
     const r = plan(cfg({ filter: { tagMask: '3008', memoryBank: 1, pointer: 32 } }));
     expect(E.isRight(r) && r.right.antennas[0]?.filter).to.deep.equal({ memoryBank: 1, pointer: 32, mask: Buffer.from('3008', 'hex') });
     expect(reason(plan(cfg({ filter: { tagMask: '300', memoryBank: 1, pointer: 32 } })))).to.contain('even number of hex digits');
+  });
+});
+
+describe('readers/plan: THRESHOLD doors', () => {
+  const door = (id: number, facility: string, readers: Record<string, number>): Threshold => ({ id, name: `door ${id}`, facility, readerArrangement: 'SIDE_BY_SIDE', readers: Object.fromEntries(Object.entries(readers).map(([r, c]) => [r, { antennaConfigurationId: c }])) });
+  const antennas = (id: number, inIds: number[], outIds: number[], ignored: number[] = []): AntennaConfiguration => ({
+    id, name: `c${id}`, side: 'LEFT', readerType: 'SPEEDWAY', readerArrangement: 'SIDE_BY_SIDE',
+    in: inIds.map((antennaId) => ({ antennaId })), out: outIds.map((antennaId) => ({ antennaId })), ignored: ignored.map((antennaId) => ({ antennaId })),
+  });
+  const recipe = (thresholdIds: number[] = []): ThresholdRecipe => ({ name: 'r', type: 'THRESHOLD', readerConfigurations: {}, thresholdIds, iterationDataLogEnabled: false });
+  const thresholds = [door(1, 'F', { dock: 1 }), door(2, 'F', { dock: 2, other: 1 }), door(3, 'G', { dock: 3 })];
+  const configs = [antennas(1, [3], [1], [2]), antennas(2, [4], [2]), antennas(3, [5], [6])];
+  const planDoor = (reader: string, r = recipe()) => thresholdDoorPlan({ reader, recipe: r, facility: 'F', thresholds, antennaConfigurations: configs });
+
+  it('given a reader on two doors of the facility, when planned, then the in and out antennas of both, not the ignored nor another facility\'s, reported every 500 ms', () => {
+    const r = planDoor('dock');
+    expect(r).to.deep.equal(E.right({ antennaIds: [1, 2, 3, 4], reportIntervalMs: 500 }));
+  });
+
+  it('given a recipe naming one threshold, when planned, then only that door\'s antennas', () => {
+    expect(planDoor('dock', recipe([1]))).to.deep.equal(E.right({ antennaIds: [1, 3], reportIntervalMs: 500 }));
+  });
+
+  it('given a reader no threshold of the job uses, when planned, then a reason naming the reader', () => {
+    const r = planDoor('stranger');
+    expect(E.isLeft(r) && r.left).to.contain('reader stranger');
+  });
+
+  it('given a door plan, when the ROSpec is planned, then exactly its antennas; one the reader lacks is refused; THRESHOLD without a door plan is refused', () => {
+    const doorPlan: DoorPlan = { antennaIds: [1, 3], reportIntervalMs: 500 };
+    const r = planRoSpec({ operation: 'THRESHOLD', configuration: cfg(), capabilities: impinj, door: doorPlan });
+    expect(E.isRight(r) && r.right.antennaIds).to.deep.equal([1, 3]);
+    expect(E.isRight(r) && r.right.antennas.map((a) => a.antennaId)).to.deep.equal([1, 3]);
+    expect(reason(planRoSpec({ operation: 'THRESHOLD', configuration: cfg(), capabilities: impinj, door: { antennaIds: [1, 8], reportIntervalMs: 500 } }))).to.equal('antenna 8 not on the reader: it has antennas 1-4');
+    expect(reason(plan(cfg(), impinj, 'THRESHOLD'))).to.contain('THRESHOLD needs the antennas');
   });
 });
 
