@@ -13,6 +13,7 @@ import { ReaderLinkBase, type LinkDeps } from './link-base';
 import { readerConfigurationKind } from '../readerconfigurations';
 import type { ReaderConfigDetails } from '../readerconfigurations';
 import { planRoSpec, TAGTRAIL_ROSPEC_ID } from './plan';
+import { doorPlanOf } from './door';
 import { reconnectBackoff } from './settings';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Backoff } from '../core/retry';
@@ -96,8 +97,9 @@ export class LlrpLink extends ReaderLinkBase {
       this.endJobLocally();
       if (signal.aborted) break;
       this.state = 'waiting';
-      if (outcome === 'was-up') backoff.reset();
-      const message = outcome instanceof Error ? outcome.message : 'connection lost';
+      if (!(outcome instanceof Error)) backoff.reset();
+      // Why a link that was up ended (the reader closed it, missed keepalives, the lease lost) is part of the report.
+      const message = outcome instanceof Error ? outcome.message : `connection lost: ${outcome.lost.message}`;
       if (!this.reportedDown) {
         this.reportedDown = true;
         const refusal = outcome instanceof ReaderRefusal;
@@ -112,8 +114,8 @@ export class LlrpLink extends ReaderLinkBase {
     }
   }
 
-  /** One connection, from connect to close. Resolves 'was-up' when the host sequence had completed. */
-  private async session(): Promise<'was-up'> {
+  /** One connection, from connect to close. Resolves (with why it closed) when the host sequence had completed. */
+  private async session(): Promise<{ readonly lost: Error }> {
     const { host, port, name } = this.target;
     const timeout = this.d.settings.timeoutMs;
     let greeted: (m: LlrpMessage) => void = () => undefined;
@@ -157,17 +159,18 @@ export class LlrpLink extends ReaderLinkBase {
       const watchdog = setInterval(() => {
         // A connection tagtrail does not read (holdBack) hears nothing: that silence is not the reader's.
         if (client.paused) this.lastHeardMs = Date.now();
-        if (Date.now() - this.lastHeardMs > 3 * this.d.settings.keepaliveMs) client.destroy(new Error(`no KEEPALIVE for ${3 * this.d.settings.keepaliveMs} ms`));
+        if (Date.now() - this.lastHeardMs > 3 * this.d.settings.keepaliveMs) client.destroy(new Error(`missed keepalives: nothing from the reader for ${3 * this.d.settings.keepaliveMs} ms (3 KEEPALIVE periods)`));
       }, Math.max(250, Math.floor(this.d.settings.keepaliveMs / 2)));
       // As often as a check-in event is written (the temperature rides on it).
       const thermometer = impinj ? setInterval(() => void this.readTemperature(client), CHECKIN_EVENT_INTERVAL_MS) : undefined;
+      let lost: Error | undefined;
       try {
-        await client.closed;
+        lost = await client.closed;
       } finally {
         clearInterval(watchdog);
         clearInterval(thermometer);
       }
-      return 'was-up';
+      return { lost: lost ?? new Error('the connection closed') };
     } finally {
       client.destroy();
     }
@@ -269,13 +272,15 @@ export class LlrpLink extends ReaderLinkBase {
     // The stored configuration (unset fields absent), not the response form the agent gets (unset fields null).
     const config = await this.d.deps.readModel.get(readerConfigurationKind, String(assignment.readerConfiguration['name']));
     if (config === undefined) return; // deleted under the job: the assignment goes next look
-    const plan = planRoSpec({ operation: config.operation, configuration: config.configuration as ReaderConfigDetails, capabilities: this.capabilities as Capabilities });
+    const door = config.operation === 'THRESHOLD' ? await doorPlanOf(this.d.deps.readModel, this.target.name, assignment) : undefined;
+    const doorPlan = door !== undefined && E.isRight(door) ? door.right : undefined;
+    const plan = door !== undefined && E.isLeft(door) ? door : planRoSpec({ operation: config.operation, configuration: config.configuration as ReaderConfigDetails, capabilities: this.capabilities as Capabilities, ...(doorPlan ? { door: doorPlan } : {}) });
     if (E.isLeft(plan)) {
       this.failedJobs.add(wanted);
       await failInJob(this.side, wanted, `the reader cannot run the configuration: ${plan.left}`);
       return;
     }
-    this.beginJob(wanted, assignment.recipe);
+    this.beginJob(wanted, assignment.recipe, doorPlan?.reportIntervalMs);
     try {
       await this.ask(client, MSG.ADD_ROSPEC, (id) => addRoSpec(id, plan.right));
       await this.ask(client, MSG.ENABLE_ROSPEC, (id) => roSpecCommand(MSG.ENABLE_ROSPEC, id, TAGTRAIL_ROSPEC_ID));
