@@ -4,7 +4,8 @@
 // no code with tagtrail's codec (src/llrp) on purpose: a mistake made the
 // same way in an encoder and a decoder passes every round trip, so the
 // reader tagtrail is tested against writes its bytes by its own hand.
-// Big-endian throughout; no import from src/llrp.
+// Big-endian throughout; nothing but a type from src/llrp.
+import type { Capabilities } from '../llrp';
 
 const VERSION = 1; // LLRP 1.0.1
 const IMPINJ_VENDOR = 25882;
@@ -91,18 +92,11 @@ export const wireEnableExtensionsResponse = (id: number): Buffer => wireMessage(
 /** GET_READER_CONFIG_RESPONSE (16.1.6) with ImpinjReaderTemperature (subtype 37: s16 degrees Celsius). */
 export const wireTemperatureResponse = (id: number, celsius: number): Buffer => wireMessage(WIRE_MSG.GET_READER_CONFIG_RESPONSE, id, llrpStatus(0), impinjParam(37, be.s16(celsius)));
 
-export interface WireCapabilities {
-  readonly maxAntennas: number;
-  readonly manufacturer: number;
-  readonly model: number;
-  readonly firmware: string;
-  /** TransmitPowerLevelTable: index and dBm (sent in hundredths). */
-  readonly transmitPower: ReadonlyArray<{ readonly index: number; readonly dbm: number }>;
-  /** ModeIdentifiers of the UHF C1G2 RF mode table. */
-  readonly rfModes: readonly number[];
+/** What the reader says of itself: tagtrail's capabilities shape (a type only, no code), plus whether it computes locations. */
+export type WireCapabilities = Capabilities & {
   /** Impinj's ImpinjxArrayCapabilities (subtype 1521): present on readers that compute locations. */
   readonly computesLocations?: boolean;
-}
+};
 
 /**
  * GET_READER_CAPABILITIES_RESPONSE (16.1.2): LLRPStatus; GeneralDeviceCapabilities
