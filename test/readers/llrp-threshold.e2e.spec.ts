@@ -7,25 +7,21 @@
 import { expect } from 'chai';
 import { SimLlrpReader } from '../../src/simulator/llrp-reader';
 import { portalReaders, type Passage, type PortalDef, type PortalReader } from '../../src/simulator/portal';
-import { startTestApp, type TestApp } from '../support/app';
-import { mustOf, storedObservations, until } from './support';
+import { appWithEnv, mustOf, storedObservations, until } from './support';
 import { silent } from '../support/logger';
 
 const ENV = { READERS_KEEPALIVE_SECONDS: '1', READERS_RECONNECT_MAX_SECONDS: '2', HEALTH_CHECKIN_INTERVAL_SECONDS: '1', JOB_ACK_TIMEOUT_SECONDS: '30' };
 
 describe('LLRP readers: THRESHOLD on a door of two plain antennas', function () {
   this.timeout(120_000);
-  let app: TestApp;
+  const appOf = appWithEnv(ENV);
   let sim: SimLlrpReader | undefined;
-  before(async () => {
-    app = await startTestApp(ENV);
-  });
   after(async () => {
     await sim?.close();
-    await app?.stop();
   });
 
   it('the reader runs the in and out antennas only, and every walk through the door is one transition the right way', async () => {
+    const app = appOf();
     const must = mustOf(app);
     const portal: PortalDef = { name: `door-${crypto.randomUUID().slice(0, 8)}`, arrangement: 'SIDE_BY_SIDE', x: 0, y: 0, floor: '1' };
     const jamb = portalReaders(portal, 'llrp-')[0]!;
