@@ -3,6 +3,7 @@
 // and decoders of what comes back. Section numbers are LLRP 1.0.1's.
 import { IMPINJ, MSG, P, STATUS_NAMES, TV, TV_VALUE_BYTES } from './constants';
 import { encodeMessage, type LlrpMessage } from './frame';
+import { TID_OPSPEC_ID } from './access';
 import { bytes, child, children, custom, customParam, decodeParams, encodeParams, LlrpDecodeError, num, nums, str, type Param, type ParamInput } from './params';
 
 const u8 = (n: number): Buffer => Buffer.from([n & 0xff]);
@@ -169,6 +170,8 @@ export interface RoSpec {
   readonly impinjPeakRssi: boolean;
   readonly impinjPhase: boolean;
   readonly impinjTid: boolean;
+  /** Each tag's TID read by an AccessSpec of its own (access.ts) beside this ROSpec: readers without Impinj's serialized TID. */
+  readonly accessTid?: boolean;
 }
 
 /** TagReportContentSelector bits (13.2.1.1), most significant first. */
@@ -462,6 +465,11 @@ function decodeTagReportData(b: Buffer, start: number, end: number): TagRead | n
       const bytesLen = Math.ceil(bits / 8);
       if (v + 2 + bytesLen > next) throw new LlrpDecodeError('EPCData shorter than its bit count');
       r.epc = b.toString('hex', v + 2, v + 2 + bytesLen).toUpperCase();
+    } else if (type === P.C1G2ReadOpSpecResult && next - v >= 5) {
+      // Result (0 = success), OpSpecID, word count, the words: the TID read of tagtrail's AccessSpec (access.ts).
+      const words = b.readUInt16BE(v + 3);
+      if (v + 5 + words * 2 > next) throw new LlrpDecodeError('C1G2ReadOpSpecResult shorter than its word count');
+      if (b.readUInt8(v) === 0 && b.readUInt16BE(v + 1) === TID_OPSPEC_ID && words > 0) r.tid ??= b.toString('hex', v + 5, v + 5 + words * 2).toUpperCase();
     } else if (type === P.Custom && next - v >= 8 && b.readUInt32BE(v) === IMPINJ.VENDOR) {
       const subtype = b.readUInt32BE(v + 4);
       if (subtype === IMPINJ.PeakRSSI && next - v >= 10) impinjRssi = b.readInt16BE(v + 8) / 100;

@@ -7,7 +7,7 @@
 // events; what the reader cannot do fails the reader in the job.
 import * as E from 'fp-ts/Either';
 import type { AgentHealthEvent } from '../agents';
-import { IMPINJ, MSG, LlrpCertificateError, LlrpClient, type LlrpMessage, type LlrpTls, addRoSpec, closeConnection, decodeCapabilities, decodeReaderEvent, decodeTagReads, getImpinjTemperature, getReaderCapabilities, impinjEnableExtensions, readerTemperatureOf, keepaliveAck, roSpecCommand, setReaderConfig, statusOf, type Capabilities } from '../llrp';
+import { IMPINJ, MSG, TAGTRAIL_ACCESSSPEC_ID, accessSpecCommand, addTidAccessSpec, LlrpCertificateError, LlrpClient, type LlrpMessage, type LlrpTls, addRoSpec, closeConnection, decodeCapabilities, decodeReaderEvent, decodeTagReads, getImpinjTemperature, getReaderCapabilities, impinjEnableExtensions, readerTemperatureOf, keepaliveAck, roSpecCommand, setReaderConfig, statusOf, type Capabilities } from '../llrp';
 import { failInJob, readerHealth } from './job-side';
 import { ReaderLinkBase, type LinkDeps } from './link-base';
 import { readerConfigurationKind } from '../readerconfigurations';
@@ -41,6 +41,8 @@ export class LlrpLink extends ReaderLinkBase {
   private client: LlrpClient | undefined;
   /** One health event per streak of failed attempts, not one per retry. */
   private reportedDown = false;
+  /** tagtrail's TID AccessSpec is on the reader (the running job asked for TIDs from a reader of another maker than Impinj). */
+  private accessSpecAdded = false;
 
   constructor(
     readonly target: LinkTarget,
@@ -263,6 +265,9 @@ export class LlrpLink extends ReaderLinkBase {
       const ended = this.running;
       await client.request(MSG.STOP_ROSPEC, (id) => roSpecCommand(MSG.STOP_ROSPEC, id, TAGTRAIL_ROSPEC_ID), this.d.settings.timeoutMs).catch(() => undefined);
       await client.request(MSG.DELETE_ROSPEC, (id) => roSpecCommand(MSG.DELETE_ROSPEC, id, TAGTRAIL_ROSPEC_ID), this.d.settings.timeoutMs).catch(() => undefined);
+      // Deleting the ROSpec does not delete an AccessSpec naming it: it goes too.
+      if (this.accessSpecAdded) await client.request(MSG.DELETE_ACCESSSPEC, (id) => accessSpecCommand(MSG.DELETE_ACCESSSPEC, id, TAGTRAIL_ACCESSSPEC_ID), this.d.settings.timeoutMs).catch(() => undefined);
+      this.accessSpecAdded = false;
       this.endJobLocally();
       this.log.info('reader stopped its job', { reader: this.target.name, jobId: ended.jobId });
     }
@@ -283,6 +288,13 @@ export class LlrpLink extends ReaderLinkBase {
     this.beginJob(wanted, assignment.recipe, doorPlan?.reportIntervalMs);
     try {
       await this.ask(client, MSG.ADD_ROSPEC, (id) => addRoSpec(id, plan.right));
+      if (plan.right.accessTid === true) {
+        // One a process before this one left (it died with the job running) would make the ADD fail.
+        await client.request(MSG.DELETE_ACCESSSPEC, (id) => accessSpecCommand(MSG.DELETE_ACCESSSPEC, id, TAGTRAIL_ACCESSSPEC_ID), this.d.settings.timeoutMs).catch(() => undefined);
+        await this.ask(client, MSG.ADD_ACCESSSPEC, (id) => addTidAccessSpec(id, TAGTRAIL_ROSPEC_ID));
+        this.accessSpecAdded = true;
+        await this.ask(client, MSG.ENABLE_ACCESSSPEC, (id) => accessSpecCommand(MSG.ENABLE_ACCESSSPEC, id, TAGTRAIL_ACCESSSPEC_ID));
+      }
       await this.ask(client, MSG.ENABLE_ROSPEC, (id) => roSpecCommand(MSG.ENABLE_ROSPEC, id, TAGTRAIL_ROSPEC_ID));
       await this.ask(client, MSG.START_ROSPEC, (id) => roSpecCommand(MSG.START_ROSPEC, id, TAGTRAIL_ROSPEC_ID));
     } catch (err) {

@@ -158,5 +158,7 @@ export function planRoSpec(input: PlanInput): E.Either<string, RoSpec> {
     impinjPeakRssi: impinj,
     impinjPhase: impinj && cfg.reportConfig?.phaseAngleIncluded === true,
     impinjTid: impinj && cfg.reportConfig?.tidIncluded === true,
+    // Other makers' readers have no serialized TID: an AccessSpec reads the TID bank instead.
+    accessTid: !impinj && cfg.reportConfig?.tidIncluded === true,
   });
 }

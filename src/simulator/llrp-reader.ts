@@ -10,7 +10,8 @@ import net from 'node:net';
 import tls from 'node:tls';
 // What the host sends is read with tagtrail's decoder; what the reader sends is written by its own encoder (llrp-wire.ts).
 import { IMPINJ, MSG, asksImpinjTemperature, LlrpFramer, type LlrpMessage, decodeAddRoSpec, readKeepaliveSpec, roSpecIdOf, type RoSpec } from '../llrp';
-import { wireCapabilities, wireConnectionAttempt, wireEnableExtensionsResponse, wireKeepalive, wireRoAccessReport, wireStatus, wireTagReportData, wireTemperatureResponse, type WireCapabilities } from './llrp-wire';
+import { readAccessSpec, type SimAccessRead } from './llrp-access';
+import { wireCapabilities, wireConnectionAttempt, wireEnableExtensionsResponse, wireKeepalive, wireRoAccessReport, wireStatus, wireTagReportData, wireTemperatureResponse, type WireCapabilities, type WireTagRead } from './llrp-wire';
 import { RF_MODE_OF, SEARCH_MODE_OF } from '../readers';
 import type { Logger } from '../core/logger';
 import type { ReaderLayout } from './layout';
@@ -71,6 +72,7 @@ export class SimLlrpReader {
   private server: net.Server | undefined;
   private host: net.Socket | undefined;
   private readonly rospecs = new Map<number, ReaderRoSpec>();
+  private readonly accessSpecs = new Map<number, { readonly read: SimAccessRead; enabled: boolean }>();
   private keepaliveTimer: NodeJS.Timeout | undefined;
   private readTimer: NodeJS.Timeout | undefined;
   private running: RoSpec | undefined;
@@ -194,6 +196,10 @@ export class SimLlrpReader {
       case MSG.STOP_ROSPEC:
       case MSG.DELETE_ROSPEC:
         return reply(this.rospecCommand(m));
+      case MSG.ADD_ACCESSSPEC:
+      case MSG.ENABLE_ACCESSSPEC:
+      case MSG.DELETE_ACCESSSPEC:
+        return reply(this.accessSpecCommand(m));
       case MSG.CLOSE_CONNECTION:
         socket.end(this.ok(MSG.CLOSE_CONNECTION_RESPONSE, m.id));
         return;
@@ -212,6 +218,33 @@ export class SimLlrpReader {
     for (const a of spec.antennas) {
       if (a.transmitPowerIndex !== null && !SIM_POWER_TABLE.some((e) => e.index === a.transmitPowerIndex)) return `TransmitPower index ${a.transmitPowerIndex} not in the power table`;
       if (a.modeIndex !== null && !SIM_RF_MODES.includes(a.modeIndex)) return `ModeIndex ${a.modeIndex} not in the RF mode table`;
+    }
+    return null;
+  }
+
+  /** ADD / ENABLE / DELETE_ACCESSSPEC: a reader keeps AccessSpecs until deleted; only a C1G2Read is honoured. */
+  private accessSpecCommand(m: LlrpMessage): Buffer {
+    const responseType = m.type + 10;
+    if (m.type === MSG.ADD_ACCESSSPEC) {
+      const spec = readAccessSpec(m.body);
+      if (spec === null) return wireStatus(responseType, m.id, 300, 'only AccessSpecs of one C1G2Read are supported');
+      if (this.accessSpecs.has(spec.accessSpecId)) return wireStatus(responseType, m.id, 300, `AccessSpec ${spec.accessSpecId} exists`);
+      this.accessSpecs.set(spec.accessSpecId, { read: spec, enabled: false });
+      return this.ok(responseType, m.id);
+    }
+    const id = m.body.length >= 4 ? m.body.readUInt32BE(0) : 0;
+    if (m.type === MSG.DELETE_ACCESSSPEC && id === 0) this.accessSpecs.clear();
+    else if (!this.accessSpecs.has(id)) return wireStatus(responseType, m.id, 300, `no AccessSpec ${id}`);
+    else if (m.type === MSG.DELETE_ACCESSSPEC) this.accessSpecs.delete(id);
+    else this.accessSpecs.get(id)!.enabled = true;
+    return this.ok(responseType, m.id);
+  }
+
+  /** What an enabled AccessSpec reads of a tag: its TID words when it reads the TID bank. */
+  private accessReadOf(epc: string): WireTagRead['accessRead'] {
+    for (const { read, enabled } of this.accessSpecs.values()) {
+      if (!enabled || read.bank !== 2) continue;
+      return { accessSpecId: read.accessSpecId, opSpecId: read.opSpecId, words: simulatedTid(epc).slice(read.wordPointer * 4, (read.wordPointer + read.wordCount) * 4) };
     }
     return null;
   }
@@ -276,7 +309,7 @@ export class SimLlrpReader {
       const realUs = (worldS: number): number => (this.o.t0 + (worldS * 1000) / this.o.timeScale) * 1000;
       const reads = observations.map((o) =>
         wireTagReportData({ epc: o.epc, antennaId: o.antennaId, peakRssiCdbm: Math.round(o.peakRssi * 100), firstSeenUs: realUs(o.firstSeen), lastSeenUs: realUs(o.lastSeen), seenCount: o.readCount, roSpecId: spec.roSpecId, impinjPeakRssi: spec.impinjPeakRssi,
-          phaseAngle: spec.impinjPhase ? simulatedPhase(o.epc, realUs(o.lastSeen) / 1000) : null, tid: spec.impinjTid ? simulatedTid(o.epc) : null }),
+          phaseAngle: spec.impinjPhase ? simulatedPhase(o.epc, realUs(o.lastSeen) / 1000) : null, tid: spec.impinjTid ? simulatedTid(o.epc) : null, accessRead: this.accessReadOf(o.epc) }),
       );
       // Every N tags a report (N = 0: all of the window in one); all written at once, so the host meets coalesced messages.
       const n = spec.reportEveryN > 0 ? spec.reportEveryN : Math.max(1, reads.length);

@@ -24,6 +24,7 @@ import {
   statusOf,
   type RoSpec,
 } from '../../src/llrp/messages';
+import { accessSpecCommand, addTidAccessSpec } from '../../src/llrp/access';
 
 const hex = (s: string): Buffer => Buffer.from(s.replace(/\s+/g, ''), 'hex');
 const h16 = (n: number): string => n.toString(16).padStart(4, '0');
@@ -117,6 +118,19 @@ describe('llrp/messages tag reports', () => {
     expect(() => decodeTagReads(hex(tlv(240, `8D ${EPC96} ${tlv(1023, `${h32(25882)} ${h32(55)} 0004 E2801160`)}`)))).to.throw(LlrpDecodeError, /word count/);
   });
 
+  it('given TagReportData with AccessSpecID and the C1G2ReadOpSpecResult of the TID read, when decoded, then the words as the TID; a failed read or another OpSpec gives none', () => {
+    const read = (result: string, opSpec: string): Buffer => hex(tlv(240, [
+      `8D ${EPC96}`,
+      '81 0001',
+      '90 00007474', // AccessSpecID (TV 16, 4 bytes)
+      tlv(349, `${result} ${opSpec} 0006 E2801160 20005A1B 2C3D4E5F`), // C1G2ReadOpSpecResult: result, OpSpecID, word count, the words
+    ].join('')));
+    expect(decodeTagReads(read('00', '7469'))[0]).to.deep.include({ epc: EPC96, antennaId: 1, tid: 'E280116020005A1B2C3D4E5F' });
+    expect(decodeTagReads(read('03', '7469'))[0]).to.deep.include({ tid: null }); // 3: insufficient power (a failed read)
+    expect(decodeTagReads(read('00', '0001'))[0]).to.deep.include({ tid: null }); // someone else's read
+    expect(() => decodeTagReads(hex(tlv(240, `8D ${EPC96} ${tlv(349, '00 7469 0004 E2801160')}`)))).to.throw(LlrpDecodeError, /word count/);
+  });
+
   it('given an unknown TV type, when decoded, then a decode error (its length is unknown)', () => {
     const bad = hex(tlv(240, `8D ${EPC96} FF 0001`));
     expect(() => decodeTagReads(bad)).to.throw(LlrpDecodeError, /unknown TV parameter type 127/);
@@ -189,6 +203,20 @@ describe('llrp/messages reader temperature (Impinj extension)', () => {
 });
 
 describe('llrp/messages host requests', () => {
+  it('given the TID AccessSpec, when encoded, then ADD_ACCESSSPEC (40) laid out field by field: AccessSpec, null stop trigger, a target matching every tag, C1G2Read of 6 TID words, AccessReportSpec 0', () => {
+    const expected = msg(40, 9, tlv(207, [
+      '00007474 0000 01 00 00007474', // AccessSpecID, AntennaID 0 (all), ProtocolID 1 (C1G2), CurrentState 0 (disabled), ROSpecID
+      tlv(208, '00 0000'), // AccessSpecStopTrigger: null, operation count 0
+      tlv(209, [ // AccessCommand
+        tlv(338, tlv(339, '60 0000 0000 0000')), // C1G2TagSpec > C1G2TargetTag: MB 1, Match 1 (0110 0000), pointer 0, empty mask, empty data
+        tlv(341, '7469 00000000 80 0000 0006'), // C1G2Read: OpSpecID, password 0, MB 2 (10 000000), word pointer 0, 6 words
+      ].join('')),
+      tlv(239, '00'), // AccessReportSpec: with the RO report
+    ].join('')));
+    expect(addTidAccessSpec(9, 0x7474).toString('hex')).to.equal(expected.toString('hex'));
+    expect(accessSpecCommand(MSG.ENABLE_ACCESSSPEC, 3, 0x7474).toString('hex')).to.equal(msg(42, 3, '00007474').toString('hex'));
+  });
+
   it('given SET_READER_CONFIG, when encoded, then the layout: reset bit, ReaderEventNotificationSpec, KeepaliveSpec(periodic, ms)', () => {
     const m = setReaderConfig(9, { keepaliveMs: 5000 });
     const [framed] = new LlrpFramer().push(m);

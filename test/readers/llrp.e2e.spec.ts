@@ -122,8 +122,10 @@ describe('LLRP readers: TID and phase angle', function () {
   this.timeout(120_000);
   const app = appWithEnv(ENV);
   let sim: SimLlrpReader | undefined;
+  const others: SimLlrpReader[] = [];
   after(async () => {
     await sim?.close();
+    for (const o of others) await o.close();
   });
 
   it('a configuration with reportConfig tidIncluded and phaseAngleIncluded: each stored observation has the tag\'s TID and a phase angle', async () => {
@@ -131,6 +133,14 @@ describe('LLRP readers: TID and phase angle', function () {
     sim = new SimLlrpReader({ reader: layout.readers[0]!, world: World.random(layout, 6), seed: 6, t0: Date.now(), timeScale: 1, port: 0, log: silent, windowMs: 300 });
     await sim.listen();
     await expectTidAndPhase(app(), sim.name, { protocol: 'LLRP', port: sim.port });
+  });
+
+  it('a reader of another maker: the TID read by an AccessSpec of the TID bank is each observation\'s TID (no phase: only Impinj reports it)', async () => {
+    const layout = generateLayout({ facility: 'DEFAULT', readers: 1, families: ['SPEEDWAY'], tags: 20, seed: 7, prefix: 'llrp-tid-any-' });
+    const other = new SimLlrpReader({ reader: layout.readers[0]!, world: World.random(layout, 7), manufacturer: 161, seed: 7, t0: Date.now(), timeScale: 1, port: 0, log: silent, windowMs: 300 });
+    others.push(other);
+    await other.listen();
+    await expectTidAndPhase(app(), other.name, { protocol: 'LLRP', port: other.port }, { phase: false });
   });
 });
 

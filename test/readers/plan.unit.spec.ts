@@ -52,6 +52,16 @@ describe('readers/plan: reader configuration -> ROSpec through the capabilities'
     expect(reason(plan(cfg({ transmitPowerInDbm: 30 }), { ...impinj, transmitPower: [] }))).to.contain('no transmit power table');
   });
 
+  it('given tidIncluded, when planned, then Impinj\'s serialized TID on an Impinj reader, an AccessSpec of the TID bank on another maker\'s', () => {
+    const tid = cfg({ reportConfig: { tidIncluded: true } });
+    const onImpinj = plan(tid);
+    const onOther = plan(tid, { ...impinj, manufacturer: 161 });
+    expect(E.isRight(onImpinj) && [onImpinj.right.impinjTid, onImpinj.right.accessTid]).to.deep.equal([true, false]);
+    expect(E.isRight(onOther) && [onOther.right.impinjTid, onOther.right.accessTid]).to.deep.equal([false, true]);
+    const none = plan(cfg());
+    expect(E.isRight(none) && [none.right.impinjTid, none.right.accessTid]).to.deep.equal([false, false]);
+  });
+
   it('given a filter, when planned, then its mask bytes, bank and pointer', () => {
     const r = plan(cfg({ filter: { tagMask: '3008', memoryBank: 1, pointer: 32 } }));
     expect(E.isRight(r) && r.right.antennas[0]?.filter).to.deep.equal({ memoryBank: 1, pointer: 32, mask: Buffer.from('3008', 'hex') });
