@@ -4,6 +4,7 @@
 import { IMPINJ, MSG, P, STATUS_NAMES, TV, TV_VALUE_BYTES } from './constants';
 import { encodeMessage, type LlrpMessage } from './frame';
 import { TID_OPSPEC_ID } from './access';
+import { decodeLocationReads, liSpec, supportsLISpecs, type LocationPlan } from './location';
 import { bytes, child, children, custom, customParam, decodeParams, encodeParams, LlrpDecodeError, num, nums, str, type Param, type ParamInput } from './params';
 
 const u8 = (n: number): Buffer => Buffer.from([n & 0xff]);
@@ -172,6 +173,8 @@ export interface RoSpec {
   readonly impinjTid: boolean;
   /** Each tag's TID read by an AccessSpec of its own (access.ts) beside this ROSpec: readers without Impinj's serialized TID. */
   readonly accessTid?: boolean;
+  /** The reader locates tags itself: an ImpinjLISpec (location.ts) in place of the AISpec. */
+  readonly location?: LocationPlan;
 }
 
 /** TagReportContentSelector bits (13.2.1.1), most significant first. */
@@ -218,7 +221,7 @@ export function encodeRoSpec(s: RoSpec): ParamInput {
           { type: P.ROSpecStopTrigger, fields: { triggerType: s.durationMs > 0 ? 1 : 0, durationTriggerValue: s.durationMs } },
         ],
       },
-      {
+      s.location !== undefined ? liSpec(s.location) : {
         type: P.AISpec,
         fields: { antennaIds: [...s.antennaIds] },
         params: [
@@ -296,6 +299,8 @@ export interface Capabilities {
   readonly transmitPower: ReadonlyArray<{ readonly index: number; readonly dbm: number }>;
   /** UHF C1G2 RF mode table: the ModeIdentifiers the reader offers. */
   readonly rfModes: readonly number[];
+  /** The reader computes tag locations itself (Impinj's ImpinjxArrayCapabilities with SupportsLISpecs: xArray, xSpan). */
+  readonly computesLocations?: boolean;
 }
 
 export function decodeCapabilities(m: LlrpMessage): { status: LlrpStatus; capabilities: Capabilities } {
@@ -314,6 +319,7 @@ export function decodeCapabilities(m: LlrpMessage): { status: LlrpStatus; capabi
       firmware: str(general, 'readerFirmwareVersion'),
       transmitPower: band === undefined ? [] : children(band, P.TransmitPowerLevelTableEntry).map((e) => ({ index: num(e, 'index'), dbm: num(e, 'transmitPowerValue') / 100 })),
       rfModes: table === undefined ? [] : children(table, P.C1G2UHFRFModeTableEntry).map((e) => num(e, 'modeIdentifier')),
+      computesLocations: supportsLISpecs(m.body, 0),
     },
   };
 }
@@ -417,6 +423,9 @@ export interface TagRead {
   phaseAngle: number | null;
   /** The tag's TID (upper-case hex): Impinj's ImpinjSerializedTID, the IoT interface's tidHex. */
   tid: string | null;
+  /** Where the reader located the tag (metres, facility coordinates): Impinj's ImpinjLocationReportData. */
+  x?: number | null;
+  y?: number | null;
 }
 
 /**
@@ -435,6 +444,11 @@ export function decodeTagReads(body: Buffer): TagRead[] {
       if (read !== null) out.push(read);
     }
     at = next;
+  }
+  // A reader locating tags reports each as ImpinjExtendedTagInformation beside the TagReportData; an EXIT says it left, not where it is.
+  for (const l of decodeLocationReads(body)) {
+    if (l.type === 2) continue;
+    out.push({ epc: l.epc, antennaId: null, peakRssi: null, firstSeenUs: l.timestampUs, lastSeenUs: l.timestampUs, seenCount: 1, channelIndex: null, phaseAngle: null, tid: null, x: l.x, y: l.y });
   }
   return out;
 }

@@ -7,13 +7,14 @@
 // events; what the reader cannot do fails the reader in the job.
 import * as E from 'fp-ts/Either';
 import type { AgentHealthEvent } from '../agents';
-import { IMPINJ, MSG, TAGTRAIL_ACCESSSPEC_ID, accessSpecCommand, addTidAccessSpec, LlrpCertificateError, LlrpClient, type LlrpMessage, type LlrpTls, addRoSpec, closeConnection, decodeCapabilities, decodeReaderEvent, decodeTagReads, getImpinjTemperature, getReaderCapabilities, impinjEnableExtensions, readerTemperatureOf, keepaliveAck, roSpecCommand, setReaderConfig, statusOf, type Capabilities } from '../llrp';
+import { IMPINJ, MSG, setLocationConfig, TAGTRAIL_ACCESSSPEC_ID, accessSpecCommand, addTidAccessSpec, LlrpCertificateError, LlrpClient, type LlrpMessage, type LlrpTls, addRoSpec, closeConnection, decodeCapabilities, decodeReaderEvent, decodeTagReads, getImpinjTemperature, getReaderCapabilities, impinjEnableExtensions, readerTemperatureOf, keepaliveAck, roSpecCommand, setReaderConfig, statusOf, type Capabilities } from '../llrp';
 import { failInJob, readerHealth } from './job-side';
 import { ReaderLinkBase, type LinkDeps } from './link-base';
 import { readerConfigurationKind } from '../readerconfigurations';
 import type { ReaderConfigDetails } from '../readerconfigurations';
 import { planRoSpec, TAGTRAIL_ROSPEC_ID } from './plan';
 import { doorPlanOf } from './door';
+import { readerDefinitionOf, type ReaderDefinition } from '../readerdefinitions';
 import { reconnectBackoff } from './settings';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Backoff } from '../core/retry';
@@ -33,6 +34,10 @@ export interface LinkTarget {
 class ReaderRefusal extends Error {
   override name = 'ReaderRefusal';
 }
+
+/** A definition's placement as the location plan takes it (yaw in degrees); null without one. */
+const placementOf = (def: ReaderDefinition | undefined): { x: number; y: number; z: number; yawDegrees: number } | null =>
+  def?.placement == null ? null : { x: def.placement.x, y: def.placement.y, z: def.placement.z, yawDegrees: def.placement.yaw };
 
 export class LlrpLink extends ReaderLinkBase {
   capabilities: Capabilities | null = null;
@@ -140,13 +145,14 @@ export class LlrpLink extends ReaderLinkBase {
       if (attemptStatus !== null && attemptStatus !== 0) {
         throw new ReaderRefusal(`the reader refused the connection (ConnectionAttemptEvent status ${attemptStatus}): another host holds it`);
       }
-      const caps = await this.ask(client, MSG.GET_READER_CAPABILITIES, getReaderCapabilities);
-      const decoded = decodeCapabilities(caps);
-      this.capabilities = decoded.capabilities;
+      let decoded = decodeCapabilities(await this.ask(client, MSG.GET_READER_CAPABILITIES, getReaderCapabilities));
       if (decoded.capabilities.manufacturer === IMPINJ.VENDOR) {
-        // Impinj readers take their own parameters (search mode, peak RSSI) only once extensions are on.
-        await client.customRequest(impinjEnableExtensions, timeout).catch((err: unknown) => this.log.debug('IMPINJ_ENABLE_EXTENSIONS failed', { reader: name, err }));
+        // Impinj readers take their own parameters (search mode, peak RSSI) only once extensions are on,
+        // and only then list their own capabilities (whether they locate tags): asked again.
+        const on = await client.customRequest(impinjEnableExtensions, timeout).then(() => true, (err: unknown) => (this.log.debug('IMPINJ_ENABLE_EXTENSIONS failed', { reader: name, err }), false));
+        if (on) decoded = decodeCapabilities(await this.ask(client, MSG.GET_READER_CAPABILITIES, getReaderCapabilities));
       }
+      this.capabilities = decoded.capabilities;
       await this.ask(client, MSG.SET_READER_CONFIG, (id) => setReaderConfig(id, { keepaliveMs: this.d.settings.keepaliveMs }));
       // Whatever a previous host left on the reader (ROSpec 0 = every ROSpec).
       await this.ask(client, MSG.DELETE_ROSPEC, (id) => roSpecCommand(MSG.DELETE_ROSPEC, id, 0));
@@ -279,7 +285,8 @@ export class LlrpLink extends ReaderLinkBase {
     if (config === undefined) return; // deleted under the job: the assignment goes next look
     const door = config.operation === 'THRESHOLD' ? await doorPlanOf(this.d.deps.readModel, this.target.name, assignment) : undefined;
     const doorPlan = door !== undefined && E.isRight(door) ? door.right : undefined;
-    const plan = door !== undefined && E.isLeft(door) ? door : planRoSpec({ operation: config.operation, configuration: config.configuration as ReaderConfigDetails, capabilities: this.capabilities as Capabilities, ...(doorPlan ? { door: doorPlan } : {}) });
+    const placement = config.operation === 'LOCATION' ? placementOf(await readerDefinitionOf(this.d.deps.readModel, this.target.name)) : undefined;
+    const plan = door !== undefined && E.isLeft(door) ? door : planRoSpec({ operation: config.operation, configuration: config.configuration as ReaderConfigDetails, capabilities: this.capabilities as Capabilities, ...(doorPlan ? { door: doorPlan } : {}), placement });
     if (E.isLeft(plan)) {
       this.failedJobs.add(wanted);
       await failInJob(this.side, wanted, `the reader cannot run the configuration: ${plan.left}`);
@@ -287,6 +294,9 @@ export class LlrpLink extends ReaderLinkBase {
     }
     this.beginJob(wanted, assignment.recipe, doorPlan?.reportIntervalMs);
     try {
+      const location = plan.right.location;
+      // The reader must know where it stands and how to report before it locates anything.
+      if (location !== undefined) await this.ask(client, MSG.SET_READER_CONFIG, (id) => setLocationConfig(id, location));
       await this.ask(client, MSG.ADD_ROSPEC, (id) => addRoSpec(id, plan.right));
       if (plan.right.accessTid === true) {
         // One a process before this one left (it died with the job running) would make the ADD fail.

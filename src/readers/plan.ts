@@ -5,7 +5,7 @@
 // setting and the reader's limit; the job records it for that reader.
 import * as E from 'fp-ts/Either';
 import type { ReaderConfigDetails } from '../readerconfigurations';
-import { IMPINJ, type AntennaPlan, type Capabilities, type RoSpec } from '../llrp';
+import { IMPINJ, type AntennaPlan, type Capabilities, type LocationPlan, type RoSpec } from '../llrp';
 import { thresholdJobContext } from '../engine';
 import type { ThresholdRecipe } from '../recipes';
 import type { AntennaConfiguration, Threshold } from '../thresholds';
@@ -81,6 +81,26 @@ export interface PlanInput {
   readonly capabilities: Capabilities;
   /** THRESHOLD: the door's antennas of this reader (thresholdDoorPlan); they replace `antennas`. */
   readonly door?: DoorPlan;
+  /** LOCATION: where the reader stands (its definition's placement: metres, yaw in degrees), told to the reader. */
+  readonly placement?: LocationPlan['placement'] | null;
+}
+
+/** How often a reader locating tags reports each one: the shortest reportingInterval a LOCATION recipe takes. */
+export const LOCATION_REPORT_SECONDS = 1;
+
+function locationRoSpec(input: PlanInput, modeIndex: number, impinj: boolean): E.Either<string, RoSpec> {
+  const { configuration: cfg, capabilities: caps } = input;
+  if (caps.computesLocations !== true) {
+    return E.left(`LOCATION needs a reader that computes tag locations itself (an Impinj xArray or xSpan, which reports ImpinjxArrayCapabilities); this reader (manufacturer ${caps.manufacturer}, model ${caps.model}) does not`);
+  }
+  if (input.placement == null) return E.left('LOCATION needs the reader definition\'s placement: the reader is told where it stands to place tags in the facility');
+  if ((cfg.disabledAntennas ?? []).length > 0) return E.left('disabledAntennas is not available for LOCATION over LLRP: the reader chooses its own beams');
+  if (cfg.filter !== undefined || cfg.transmitPowerInDbm !== undefined) return E.left('filter and transmitPowerInDbm are not available for LOCATION over LLRP');
+  return E.right({
+    roSpecId: TAGTRAIL_ROSPEC_ID, startTrigger: 0, durationMs: 0, antennaIds: [0], antennas: [],
+    reportTrigger: 1, reportEveryN: 1, impinjPeakRssi: impinj, impinjPhase: false, impinjTid: false,
+    location: { modeIndex, session: cfg.session, reportIntervalSeconds: LOCATION_REPORT_SECONDS, placement: input.placement },
+  });
 }
 
 const dbm = (n: number): string => `${Math.round(n * 100) / 100} dBm`;
@@ -111,8 +131,8 @@ function antennaIds(cfg: ReaderConfigDetails, c: Capabilities, door: DoorPlan | 
 export function planRoSpec(input: PlanInput): E.Either<string, RoSpec> {
   const { configuration: cfg, capabilities: caps } = input;
   if (input.operation === 'THRESHOLD' && input.door === undefined) return E.left('THRESHOLD needs the antennas of the job\'s thresholds for this reader');
-  if (input.operation !== 'INVENTORY' && input.operation !== 'NORMAL' && input.operation !== 'THRESHOLD') {
-    return E.left(`operation ${input.operation} is not available over LLRP: tagtrail runs INVENTORY, NORMAL and THRESHOLD on LLRP readers`);
+  if (!['INVENTORY', 'NORMAL', 'THRESHOLD', 'LOCATION'].includes(input.operation)) {
+    return E.left(`operation ${input.operation} is not available over LLRP: tagtrail runs INVENTORY, NORMAL, THRESHOLD and (on readers that locate tags) LOCATION on LLRP readers`);
   }
   if (cfg.polarization === true) return E.left('polarization needs the beam antennas of an xArray/xSpan driven by its agent; not available over LLRP');
   if (cfg.channelConfig !== undefined) return E.left('channelConfig is not supported over LLRP');
@@ -121,6 +141,7 @@ export function planRoSpec(input: PlanInput): E.Either<string, RoSpec> {
   if (mode === undefined || !caps.rfModes.includes(mode)) {
     return E.left(`readerMode ${cfg.readerMode} (RF mode ${mode ?? '?'}) is not in the reader's RF mode table (${caps.rfModes.join(', ') || 'empty'})`);
   }
+  if (input.operation === 'LOCATION') return locationRoSpec(input, mode, impinj);
   let searchMode: number | null = null;
   if (cfg.searchMode !== undefined && cfg.searchMode !== 'READER_SELECTED') {
     if (!impinj) return E.left(`searchMode ${cfg.searchMode} is an Impinj extension; this reader (manufacturer ${caps.manufacturer}) does not offer it`);

@@ -49,3 +49,20 @@ export function readAccessSpec(body: Buffer): SimAccessRead | null {
   }
   return null;
 }
+
+/** Whether an ADD_ROSPEC body's ROSpec (177: u32 id, u8 priority, u8 state, then its parameters) holds Impinj's ImpinjLISpec (custom subtype 1541): the host asks the reader to locate tags. */
+export function asksLocations(body: Buffer): boolean {
+  for (const [type, v, next] of tlvs(body, 0, body.length)) {
+    if (type !== 177) continue;
+    for (const [inner, iv, inext] of tlvs(body, v + 6, next)) {
+      if (inner === 1023 && inext - iv >= 8 && body.readUInt32BE(iv) === 25882 && body.readUInt32BE(iv + 4) === 1541) return true;
+    }
+  }
+  return false;
+}
+
+/** Whether a message body holds a top-level parameter of `type` from byte `start` (SET_READER_CONFIG: after its 1-byte reset flag). */
+export function hasParam(body: Buffer, start: number, type: number): boolean {
+  for (const [t] of tlvs(body, start, body.length)) if (t === type) return true;
+  return false;
+}

@@ -10,8 +10,8 @@ import net from 'node:net';
 import tls from 'node:tls';
 // What the host sends is read with tagtrail's decoder; what the reader sends is written by its own encoder (llrp-wire.ts).
 import { IMPINJ, MSG, asksImpinjTemperature, LlrpFramer, type LlrpMessage, decodeAddRoSpec, readKeepaliveSpec, roSpecIdOf, type RoSpec } from '../llrp';
-import { readAccessSpec, type SimAccessRead } from './llrp-access';
-import { wireCapabilities, wireConnectionAttempt, wireEnableExtensionsResponse, wireKeepalive, wireRoAccessReport, wireStatus, wireTagReportData, wireTemperatureResponse, type WireCapabilities, type WireTagRead } from './llrp-wire';
+import { asksLocations, hasParam, readAccessSpec, type SimAccessRead } from './llrp-access';
+import { wireCapabilities, wireConnectionAttempt, wireEnableExtensionsResponse, wireKeepalive, wireRoAccessReport, wireStatus, wireTagReportData, wireTemperatureResponse, wireLocationReport, type WireCapabilities, type WireTagRead } from './llrp-wire';
 import { RF_MODE_OF, SEARCH_MODE_OF } from '../readers';
 import type { Logger } from '../core/logger';
 import type { ReaderLayout } from './layout';
@@ -66,6 +66,8 @@ export interface LlrpReaderSettings {
 interface ReaderRoSpec {
   readonly spec: RoSpec;
   enabled: boolean;
+  /** An ImpinjLISpec: the reader reports where tags are, not tag reads. */
+  readonly location: boolean;
 }
 
 export class SimLlrpReader {
@@ -87,7 +89,9 @@ export class SimLlrpReader {
 
   constructor(private readonly o: LlrpReaderOptions) {
     const ids = ('door' in o ? o.door.reader : o.reader).antennas.map((a) => a.id);
-    this.capabilities = { maxAntennas: Math.max(1, ...ids), manufacturer: o.manufacturer ?? IMPINJ.VENDOR, model: 2001002, firmware: '7.6.1-sim', transmitPower: SIM_POWER_TABLE, rfModes: SIM_RF_MODES };
+    // xArray and xSpan readers locate tags themselves (Impinj's readers only).
+    const locates = !('door' in o) && (o.reader.family === 'XARRAY' || o.reader.family === 'XSPAN') && (o.manufacturer ?? IMPINJ.VENDOR) === IMPINJ.VENDOR;
+    this.capabilities = { computesLocations: locates, maxAntennas: Math.max(1, ...ids), manufacturer: o.manufacturer ?? IMPINJ.VENDOR, model: 2001002, firmware: '7.6.1-sim', transmitPower: SIM_POWER_TABLE, rfModes: SIM_RF_MODES };
   }
 
   get name(): string {
@@ -171,9 +175,12 @@ export class SimLlrpReader {
       case MSG.GET_READER_CONFIG:
         return reply(asksImpinjTemperature(m) ? wireTemperatureResponse(m.id, this.temperature) : this.ok(MSG.GET_READER_CONFIG_RESPONSE, m.id));
       case MSG.SET_READER_CONFIG: {
-        const period = readKeepaliveSpec(m);
-        clearInterval(this.keepaliveTimer);
-        if (period > 0) this.keepaliveTimer = setInterval(() => socket.write(wireKeepalive(this.nextId++)), period);
+        // A SET_READER_CONFIG without a KeepaliveSpec (a location configuration, say) leaves the keepalives as they are.
+        if (hasParam(m.body, 1, 220)) {
+          const period = readKeepaliveSpec(m);
+          clearInterval(this.keepaliveTimer);
+          if (period > 0) this.keepaliveTimer = setInterval(() => socket.write(wireKeepalive(this.nextId++)), period);
+        }
         return reply(this.ok(MSG.SET_READER_CONFIG_RESPONSE, m.id));
       }
       case MSG.CUSTOM_MESSAGE: {
@@ -188,7 +195,7 @@ export class SimLlrpReader {
           this.o.log.info('ROSpec refused', { reader: this.name, reason: refusal });
           return reply(wireStatus(MSG.ADD_ROSPEC_RESPONSE, m.id, 301, refusal));
         }
-        this.rospecs.set(spec.roSpecId, { spec, enabled: false });
+        this.rospecs.set(spec.roSpecId, { spec, enabled: false, location: asksLocations(m.body) });
         return reply(this.ok(MSG.ADD_ROSPEC_RESPONSE, m.id));
       }
       case MSG.ENABLE_ROSPEC:
@@ -263,7 +270,7 @@ export class SimLlrpReader {
     if (m.type === MSG.ENABLE_ROSPEC) r.enabled = true;
     else if (m.type === MSG.START_ROSPEC) {
       if (!r.enabled) return wireStatus(responseType, m.id, 300, `ROSpec ${id} is not enabled`);
-      this.startReading(r.spec);
+      this.startReading(r);
     } else if (m.type === MSG.STOP_ROSPEC) this.stopReading();
     return this.ok(responseType, m.id);
   }
@@ -295,19 +302,21 @@ export class SimLlrpReader {
     return settings.antennas === null ? reads : reads.filter((o) => settings.antennas?.includes(o.antennaId));
   }
 
-  private startReading(spec: RoSpec): void {
+  private startReading(r: ReaderRoSpec): void {
+    const spec = r.spec;
     this.stopReading();
     this.running = spec;
     this.windowFrom = this.now();
     if (this.o.stats) this.o.stats.reader(this.name).state = 'RUNNING_JOB';
-    const settings = this.settingsOf(spec);
+    const settings: ReadSettings = { ...this.settingsOf(spec), ...(r.location ? { operation: 'LOCATION' } : {}) };
     const every = this.o.windowMs ?? 1000;
     this.readTimer = setInterval(() => {
       const to = this.now();
       const observations = this.observe(settings, this.worldSeconds(this.windowFrom), this.worldSeconds(to));
       this.windowFrom = to;
       const realUs = (worldS: number): number => (this.o.t0 + (worldS * 1000) / this.o.timeScale) * 1000;
-      const reads = observations.map((o) =>
+      // Locating: each located tag an ImpinjExtendedTagInformation with an UPDATE of its place (centimetres).
+      const reads = r.location ? observations.flatMap((o) => (o.x === null || o.y === null ? [] : [wireLocationReport({ epc: o.epc, timestampUs: realUs(o.lastSeen), xCm: Math.round(o.x * 100), yCm: Math.round(o.y * 100), confidence: 1, type: 1 })])) : observations.map((o) =>
         wireTagReportData({ epc: o.epc, antennaId: o.antennaId, peakRssiCdbm: Math.round(o.peakRssi * 100), firstSeenUs: realUs(o.firstSeen), lastSeenUs: realUs(o.lastSeen), seenCount: o.readCount, roSpecId: spec.roSpecId, impinjPeakRssi: spec.impinjPeakRssi,
           phaseAngle: spec.impinjPhase ? simulatedPhase(o.epc, realUs(o.lastSeen) / 1000) : null, tid: spec.impinjTid ? simulatedTid(o.epc) : null, accessRead: this.accessReadOf(o.epc) }),
       );

@@ -47,7 +47,7 @@ describe('readers/plan: reader configuration -> ROSpec through the capabilities'
   it('given what the reader or LLRP cannot do, when planned, then a reason naming the setting', () => {
     expect(reason(plan(cfg({ readerMode: 'MODE_1004' })))).to.contain("readerMode MODE_1004 (RF mode 1004) is not in the reader's RF mode table (0, 1, 2, 1002)");
     expect(reason(plan(cfg({ searchMode: 'SINGLE_TARGET' }), { ...impinj, manufacturer: 161 }))).to.contain('Impinj extension');
-    expect(reason(plan(cfg(), impinj, 'LOCATION'))).to.contain('operation LOCATION is not available over LLRP');
+    expect(reason(plan(cfg(), impinj, 'DO_NOTHING'))).to.contain('operation DO_NOTHING is not available over LLRP');
     expect(reason(plan(cfg({ polarization: true })))).to.contain('polarization');
     expect(reason(plan(cfg({ transmitPowerInDbm: 30 }), { ...impinj, transmitPower: [] }))).to.contain('no transmit power table');
   });
@@ -60,6 +60,17 @@ describe('readers/plan: reader configuration -> ROSpec through the capabilities'
     expect(E.isRight(onOther) && [onOther.right.impinjTid, onOther.right.accessTid]).to.deep.equal([false, true]);
     const none = plan(cfg());
     expect(E.isRight(none) && [none.right.impinjTid, none.right.accessTid]).to.deep.equal([false, false]);
+  });
+
+  it('given LOCATION, when planned, then refused on a reader that computes no locations or without a placement; on an xArray an ImpinjLISpec with the mode, session and placement', () => {
+    const placement = { x: 1, y: 2, z: 4, yawDegrees: 0 };
+    const locate = (caps: Capabilities, p: typeof placement | null = placement, c = cfg({ readerMode: 'AUTOSET_DENSE_READER' })) => planRoSpec({ operation: 'LOCATION', configuration: c, capabilities: { ...caps, rfModes: [...caps.rfModes, 1000] }, placement: p });
+    expect(reason(locate(impinj))).to.equal('LOCATION needs a reader that computes tag locations itself (an Impinj xArray or xSpan, which reports ImpinjxArrayCapabilities); this reader (manufacturer 25882, model 1) does not');
+    const xarray = { ...impinj, computesLocations: true };
+    expect(reason(locate(xarray, null))).to.contain("reader definition's placement");
+    expect(reason(locate(xarray, placement, cfg({ readerMode: 'AUTOSET_DENSE_READER', disabledAntennas: [3] })))).to.contain('disabledAntennas');
+    const r = locate(xarray);
+    expect(E.isRight(r) && r.right.location).to.deep.equal({ modeIndex: 1000, session: 2, reportIntervalSeconds: 1, placement });
   });
 
   it('given a filter, when planned, then its mask bytes, bank and pointer', () => {
@@ -130,6 +141,13 @@ describe('readers/batch', () => {
     expect(withBoth).to.include({ epc: 'E2802', tid: 'E2801160', phaseAngle: 30, readCount: 3 });
     expect(plain).to.include({ epc: 'E2803', tid: null });
     expect(plain).to.not.have.property('phaseAngle');
+  });
+
+  it('given located reads of one tag, when taken, then the observation is where the latest of them placed it', () => {
+    const b = new ReadBatch();
+    const read = { epc: 'E2804', antennaId: null, channelIndex: null, peakRssi: null, seenCount: 1, phaseAngle: null, tid: null };
+    b.add([{ ...read, firstSeenUs: 2_000_000, lastSeenUs: 2_000_000, x: 3.5, y: -1 }, { ...read, firstSeenUs: 1_000_000, lastSeenUs: 1_000_000, x: 9, y: 9 }], 0);
+    expect(b.take()?.observations[0]).to.include({ epc: 'E2804', antennaId: 1, x: 3.5, y: -1, readCount: 2 });
   });
 
   it('backoff doubles from 0.5 s to the maximum, jittered between half and whole', () => {

@@ -33,6 +33,15 @@ export function appWithEnv(env: Record<string, string>): () => TestApp {
   return () => app as TestApp;
 }
 
+/** Mocha hooks of a describe: what the tests put in the list (simulated readers) is closed after them. */
+export function closedAfter<T extends { close(): Promise<void> }>(): T[] {
+  const list: T[] = [];
+  after(async () => {
+    for (const s of list) await s.close();
+  });
+  return list;
+}
+
 /**
  * Every TagsReported stored for `reader` (its `tagReports-` stream): its event id (the reportId)
  * and observations, read straight from the event store with the event codec: what the engine and
