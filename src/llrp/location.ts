@@ -1,6 +1,6 @@
 // Impinj's LLRP extensions (vendor 25882) for readers that compute tag
 // locations themselves (xArray, xSpan), from Impinj's published extension
-// definitions: a ROSpec whose spec is an ImpinjLISpec instead of an AISpec,
+// definitions: a ROSpec holding an ImpinjLISpec instead of an AISpec,
 // the reader's placement and location reporting in SET_READER_CONFIG, and the
 // locations reported as ImpinjExtendedTagInformation at the RO_ACCESS_REPORT's
 // top level. Subtypes and layouts below are Impinj's.

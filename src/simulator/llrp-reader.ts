@@ -233,10 +233,10 @@ export class SimLlrpReader {
   private accessSpecCommand(m: LlrpMessage): Buffer {
     const responseType = m.type + 10;
     if (m.type === MSG.ADD_ACCESSSPEC) {
-      const spec = readAccessSpec(m.body);
-      if (spec === null) return wireStatus(responseType, m.id, 300, 'only AccessSpecs of one C1G2Read are supported');
-      if (this.accessSpecs.has(spec.accessSpecId)) return wireStatus(responseType, m.id, 300, `AccessSpec ${spec.accessSpecId} exists`);
-      this.accessSpecs.set(spec.accessSpecId, { read: spec, enabled: false });
+      const asked = readAccessSpec(m.body);
+      if (asked === null) return wireStatus(responseType, m.id, 300, 'only AccessSpecs of one C1G2Read are supported');
+      if (this.accessSpecs.has(asked.accessSpecId)) return wireStatus(responseType, m.id, 300, `AccessSpec ${asked.accessSpecId} exists`);
+      this.accessSpecs.set(asked.accessSpecId, { read: asked, enabled: false });
       return this.ok(responseType, m.id);
     }
     const id = m.body.length >= 4 ? m.body.readUInt32BE(0) : 0;
