@@ -87,7 +87,10 @@ export class SimLlrpReader {
   temperature = 41;
   readonly capabilities: WireCapabilities;
 
+  private t0: number;
+
   constructor(private readonly o: LlrpReaderOptions) {
+    this.t0 = o.t0;
     const ids = ('door' in o ? o.door.reader : o.reader).antennas.map((a) => a.id);
     // xArray and xSpan readers locate tags themselves (Impinj's readers only).
     const locates = !('door' in o) && (o.reader.family === 'XARRAY' || o.reader.family === 'XSPAN') && (o.manufacturer ?? IMPINJ.VENDOR) === IMPINJ.VENDOR;
@@ -290,8 +293,13 @@ export class SimLlrpReader {
     };
   }
 
+  /** World time 0 from now on is `t0` (real epoch ms): a run whose world starts once its jobs run. */
+  startWorld(t0: number): void {
+    this.t0 = t0;
+  }
+
   private worldSeconds(ms: number): number {
-    return ((ms - this.o.t0) / 1000) * this.o.timeScale;
+    return ((ms - this.t0) / 1000) * this.o.timeScale;
   }
 
   /** What the ROSpec's antennas read between two world times (seconds). */
@@ -314,7 +322,7 @@ export class SimLlrpReader {
       const to = this.now();
       const observations = this.observe(settings, this.worldSeconds(this.windowFrom), this.worldSeconds(to));
       this.windowFrom = to;
-      const realUs = (worldS: number): number => (this.o.t0 + (worldS * 1000) / this.o.timeScale) * 1000;
+      const realUs = (worldS: number): number => (this.t0 + (worldS * 1000) / this.o.timeScale) * 1000;
       // Locating: each located tag an ImpinjExtendedTagInformation with an UPDATE of its place (centimetres).
       const reads = r.location ? observations.flatMap((o) => (o.x === null || o.y === null ? [] : [wireLocationReport({ epc: o.epc, timestampUs: realUs(o.lastSeen), xCm: Math.round(o.x * 100), yCm: Math.round(o.y * 100), confidence: 1, type: 1 })])) : observations.map((o) =>
         wireTagReportData({ epc: o.epc, antennaId: o.antennaId, peakRssiCdbm: Math.round(o.peakRssi * 100), firstSeenUs: realUs(o.firstSeen), lastSeenUs: realUs(o.lastSeen), seenCount: o.readCount, roSpecId: spec.roSpecId, impinjPeakRssi: spec.impinjPeakRssi,
