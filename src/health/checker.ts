@@ -37,6 +37,8 @@ export function responsivenessChanges(readers: readonly ResponsivenessInput[], n
 export interface CheckerSource {
   states(): Promise<Map<string, ReaderHealthState>>;
   lastCheckins(): Promise<Map<string, string>>;
+  /** Readers with a definition now: a deleted reader's health stays readable, but nothing more is recorded for it. */
+  definedReaders(): Promise<ReadonlySet<string>>;
 }
 
 export interface ResponsivenessChecker {
@@ -64,8 +66,9 @@ export function startResponsivenessChecker(opts: {
   let running: Promise<unknown> = Promise.resolve();
 
   const tick = async (): Promise<ResponsivenessEvent[]> => {
-    const [states, checkins] = await Promise.all([opts.source.states(), opts.source.lastCheckins()]);
-    const names = new Set([...states.keys(), ...checkins.keys()]);
+    const [states, checkins, defined] = await Promise.all([opts.source.states(), opts.source.lastCheckins(), opts.source.definedReaders()]);
+    // A deleted reader stops checking in because it was deleted, not because it went silent.
+    const names = new Set([...states.keys(), ...checkins.keys()].filter((name) => defined.has(name)));
     const inputs = [...names].map((readerName): ResponsivenessInput => {
       const projected = states.get(readerName)?.notRespondingRecorded ?? false;
       const mine = appended.get(readerName);

@@ -3,6 +3,8 @@
 // and decoders of what comes back. Section numbers are LLRP 1.0.1's.
 import { IMPINJ, MSG, P, STATUS_NAMES, TV, TV_VALUE_BYTES } from './constants';
 import { encodeMessage, type LlrpMessage } from './frame';
+import { TID_OPSPEC_ID } from './access';
+import { decodeLocationReads, liSpec, supportsLISpecs, type LocationPlan } from './location';
 import { bytes, child, children, custom, customParam, decodeParams, encodeParams, LlrpDecodeError, num, nums, str, type Param, type ParamInput } from './params';
 
 const u8 = (n: number): Buffer => Buffer.from([n & 0xff]);
@@ -169,6 +171,10 @@ export interface RoSpec {
   readonly impinjPeakRssi: boolean;
   readonly impinjPhase: boolean;
   readonly impinjTid: boolean;
+  /** Each tag's TID read by an AccessSpec of its own (access.ts) beside this ROSpec: readers without Impinj's serialized TID. */
+  readonly accessTid?: boolean;
+  /** The reader locates tags itself: an ImpinjLISpec (location.ts) in place of the AISpec. */
+  readonly location?: LocationPlan;
 }
 
 /** TagReportContentSelector bits (13.2.1.1), most significant first. */
@@ -215,7 +221,7 @@ export function encodeRoSpec(s: RoSpec): ParamInput {
           { type: P.ROSpecStopTrigger, fields: { triggerType: s.durationMs > 0 ? 1 : 0, durationTriggerValue: s.durationMs } },
         ],
       },
-      {
+      s.location !== undefined ? liSpec(s.location) : {
         type: P.AISpec,
         fields: { antennaIds: [...s.antennaIds] },
         params: [
@@ -293,6 +299,8 @@ export interface Capabilities {
   readonly transmitPower: ReadonlyArray<{ readonly index: number; readonly dbm: number }>;
   /** UHF C1G2 RF mode table: the ModeIdentifiers the reader offers. */
   readonly rfModes: readonly number[];
+  /** The reader computes tag locations itself (Impinj's ImpinjxArrayCapabilities with SupportsLISpecs: xArray, xSpan). */
+  readonly computesLocations?: boolean;
 }
 
 export function decodeCapabilities(m: LlrpMessage): { status: LlrpStatus; capabilities: Capabilities } {
@@ -311,6 +319,7 @@ export function decodeCapabilities(m: LlrpMessage): { status: LlrpStatus; capabi
       firmware: str(general, 'readerFirmwareVersion'),
       transmitPower: band === undefined ? [] : children(band, P.TransmitPowerLevelTableEntry).map((e) => ({ index: num(e, 'index'), dbm: num(e, 'transmitPowerValue') / 100 })),
       rfModes: table === undefined ? [] : children(table, P.C1G2UHFRFModeTableEntry).map((e) => num(e, 'modeIdentifier')),
+      computesLocations: supportsLISpecs(m.body, 0),
     },
   };
 }
@@ -414,6 +423,9 @@ export interface TagRead {
   phaseAngle: number | null;
   /** The tag's TID (upper-case hex): Impinj's ImpinjSerializedTID, the IoT interface's tidHex. */
   tid: string | null;
+  /** Where the reader located the tag (metres, facility coordinates): Impinj's ImpinjLocationReportData. */
+  x?: number | null;
+  y?: number | null;
 }
 
 /**
@@ -432,6 +444,11 @@ export function decodeTagReads(body: Buffer): TagRead[] {
       if (read !== null) out.push(read);
     }
     at = next;
+  }
+  // A reader locating tags reports each as ImpinjExtendedTagInformation beside the TagReportData; an EXIT says it left, not where it is.
+  for (const l of decodeLocationReads(body)) {
+    if (l.type === 2) continue;
+    out.push({ epc: l.epc, antennaId: null, peakRssi: null, firstSeenUs: l.timestampUs, lastSeenUs: l.timestampUs, seenCount: 1, channelIndex: null, phaseAngle: null, tid: null, x: l.x, y: l.y });
   }
   return out;
 }
@@ -462,6 +479,11 @@ function decodeTagReportData(b: Buffer, start: number, end: number): TagRead | n
       const bytesLen = Math.ceil(bits / 8);
       if (v + 2 + bytesLen > next) throw new LlrpDecodeError('EPCData shorter than its bit count');
       r.epc = b.toString('hex', v + 2, v + 2 + bytesLen).toUpperCase();
+    } else if (type === P.C1G2ReadOpSpecResult && next - v >= 5) {
+      // Result (0 = success), OpSpecID, word count, the words: the TID read of tagtrail's AccessSpec (access.ts).
+      const words = b.readUInt16BE(v + 3);
+      if (v + 5 + words * 2 > next) throw new LlrpDecodeError('C1G2ReadOpSpecResult shorter than its word count');
+      if (b.readUInt8(v) === 0 && b.readUInt16BE(v + 1) === TID_OPSPEC_ID && words > 0) r.tid ??= b.toString('hex', v + 5, v + 5 + words * 2).toUpperCase();
     } else if (type === P.Custom && next - v >= 8 && b.readUInt32BE(v) === IMPINJ.VENDOR) {
       const subtype = b.readUInt32BE(v + 4);
       if (subtype === IMPINJ.PeakRSSI && next - v >= 10) impinjRssi = b.readInt16BE(v + 8) / 100;

@@ -70,6 +70,14 @@ export const PARAMS: Readonly<Record<number, ParamSpec>> = {
   [P.C1G2RFControl]: { name: 'C1G2RFControl', fields: [['modeIndex', 'u16'], ['tari', 'u16']] },
   [P.C1G2SingulationControl]: { name: 'C1G2SingulationControl', fields: [['flags', 'u8'], ['tagPopulation', 'u16'], ['tagTransitTime', 'u32']] },
   [P.C1G2EPCMemorySelector]: { name: 'C1G2EPCMemorySelector', fields: [['flags', 'u8']] },
+  [P.AccessSpec]: { name: 'AccessSpec', fields: [['accessSpecId', 'u32'], ['antennaId', 'u16'], ['protocolId', 'u8'], ['currentState', 'u8'], ['roSpecId', 'u32']] },
+  [P.AccessSpecStopTrigger]: { name: 'AccessSpecStopTrigger', fields: [['triggerType', 'u8'], ['operationCountValue', 'u16']] },
+  [P.AccessCommand]: { name: 'AccessCommand', fields: [] },
+  [P.AccessReportSpec]: { name: 'AccessReportSpec', fields: [['accessReportTrigger', 'u8']] },
+  [P.C1G2TagSpec]: { name: 'C1G2TagSpec', fields: [] },
+  [P.C1G2TargetTag]: { name: 'C1G2TargetTag', fields: [['flags', 'u8'], ['pointer', 'u16'], ['tagMask', 'u1v'], ['tagData', 'u1v']] },
+  [P.C1G2Read]: { name: 'C1G2Read', fields: [['opSpecId', 'u16'], ['accessPassword', 'u32'], ['flags', 'u8'], ['wordPointer', 'u16'], ['wordCount', 'u16']] },
+  [P.C1G2ReadOpSpecResult]: { name: 'C1G2ReadOpSpecResult', fields: [['result', 'u8'], ['opSpecId', 'u16'], ['readData', 'u16v']] },
   // Vendor extension: the data after the subtype is the vendor's, decoded by vendor tables (custom.ts).
   [P.Custom]: { name: 'Custom', fields: [['vendorIdentifier', 'u32'], ['parameterSubtype', 'u32'], ['data', 'rest']] },
 };

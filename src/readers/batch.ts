@@ -1,7 +1,7 @@
 // Tag reads of one reader between two flushes, folded into the observations
 // of one TagsReported: one per (EPC, antenna), with the read count summed,
 // the peak RSSI the highest and first/last seen the reader's own times; the
-// TID the first one given, the phase angle that of the last read that had one.
+// TID the first one given, the phase angle and the location those of the last read that had one.
 import { isoTime } from '../core/iso-time';
 import { type Observation, isAntennaId } from '../agents';
 import type { TagRead } from '../llrp';
@@ -19,6 +19,10 @@ interface Acc {
   phaseAngle: number | null;
   /** lastMs of the read the phase angle comes from. */
   phaseMs: number;
+  /** Where the reader located the tag last (metres), from reads that carry a location. */
+  x: number | null;
+  y: number | null;
+  locatedMs: number;
 }
 
 export interface Batch {
@@ -52,13 +56,18 @@ export class ReadBatch {
       const rssi = r.peakRssi ?? 0;
       const count = Math.max(1, r.seenCount ?? 1);
       if (a === undefined) {
-        this.accs.set(key, { epc: r.epc, antennaId, peakRssi: rssi, readCount: count, firstMs: first, lastMs: last, tid: r.tid, phaseAngle: r.phaseAngle, phaseMs: last });
+        this.accs.set(key, { epc: r.epc, antennaId, peakRssi: rssi, readCount: count, firstMs: first, lastMs: last, tid: r.tid, phaseAngle: r.phaseAngle, phaseMs: last, x: r.x ?? null, y: r.y ?? null, locatedMs: last });
       } else {
         a.readCount += count;
         a.tid ??= r.tid;
         if (r.phaseAngle !== null && (a.phaseAngle === null || last >= a.phaseMs)) {
           a.phaseAngle = r.phaseAngle;
           a.phaseMs = last;
+        }
+        if (r.x != null && r.y != null && (a.x === null || last >= a.locatedMs)) {
+          a.x = r.x;
+          a.y = r.y;
+          a.locatedMs = last;
         }
         if (rssi > a.peakRssi) a.peakRssi = rssi;
         if (first < a.firstMs) a.firstMs = first;
@@ -76,7 +85,7 @@ export class ReadBatch {
     for (const a of this.accs.values()) {
       if (a.firstMs < fromMs) fromMs = a.firstMs;
       if (a.lastMs > toMs) toMs = a.lastMs;
-      const o: Observation = { epc: a.epc, tid: a.tid, antennaId: a.antennaId, peakRssi: a.peakRssi, readCount: a.readCount, firstSeen: isoTime(a.firstMs), lastSeen: isoTime(a.lastMs), x: null, y: null };
+      const o: Observation = { epc: a.epc, tid: a.tid, antennaId: a.antennaId, peakRssi: a.peakRssi, readCount: a.readCount, firstSeen: isoTime(a.firstMs), lastSeen: isoTime(a.lastMs), x: a.x, y: a.y };
       if (a.phaseAngle !== null) o.phaseAngle = a.phaseAngle;
       observations.push(o);
     }

@@ -56,7 +56,7 @@ export interface IotPreset {
 export interface PresetContext {
   /** The reader's highest transmit power in its region (its preset schema), sent when the configuration gives none. */
   readonly maxPowerCdbm: number;
-  /** THRESHOLD: the antennas the job's thresholds name for this reader (plan.ts, doorAntennas). */
+  /** THRESHOLD: the antennas the job's thresholds name for this reader (door.ts, the door plan). */
   readonly doorAntennas?: readonly number[];
 }
 

@@ -9,11 +9,10 @@ import { metrics } from '../core/metrics';
 import { reportHealth, type AgentHealthEvent, type JobsForAgents, type Observation, type RefusalReason } from '../agents';
 import { onJob, jobsWaiter } from '../jobs';
 import { runCommand } from '../core/command';
-import { doorAntennas, DOOR_REPORT_MS } from './plan';
+import { doorPlanOf } from './door';
+import { THRESHOLD_REPORT_INTERVAL_MS, type DoorPlan } from './plan';
 import * as E from 'fp-ts/Either';
 import type { Assignment } from '../agents';
-import { recipeOf, thresholdsOfRecipe } from '../recipes';
-import { listAntennaConfigurations, listThresholds } from '../thresholds';
 
 export interface ReaderSide {
   readonly deps: AppDeps;
@@ -35,24 +34,22 @@ export async function failInJob(s: ReaderSide, jobId: string, message: string): 
   await runCommand(s.deps.client, onJob(jobId), { type: 'FailReader', readerName: s.reader, message }, { now: s.now(), metadata: { user: `reader:${s.reader}` }, waiter: jobsWaiter(s.deps) });
 }
 
-/** The recipe's reporting interval of an assignment, in ms (1 s when it has none; at most a minute); a THRESHOLD recipe's door readers DOOR_REPORT_MS. */
+/** The recipe's reporting interval of an assignment, in ms (1 s when it has none; at most a minute); a THRESHOLD recipe's door readers THRESHOLD_REPORT_INTERVAL_MS. */
 export function flushMsOf(recipe: Record<string, unknown>): number {
-  if (recipe['type'] === 'THRESHOLD') return DOOR_REPORT_MS;
+  if (recipe['type'] === 'THRESHOLD') return THRESHOLD_REPORT_INTERVAL_MS;
   const interval = recipe['reportingInterval'];
   return Math.min(60, typeof interval === 'number' && interval > 0 ? interval : 1) * 1000;
 }
 
 /**
- * The antennas a door reader reads with in its THRESHOLD job (`doorAntennas` of the thresholds the
- * job's recipe watches in its facility), as the stored configuration says now; a Left saying why
- * there are none.
+ * The antennas a door reader reads with in its THRESHOLD job (door.ts, the
+ * door plan every connector runs), as the stored configuration says now; a
+ * Left saying why there are none.
  */
-export async function doorAntennasFor(s: ReaderSide, assignment: Assignment): Promise<E.Either<string, number[]>> {
-  const rm = s.deps.readModel;
-  const recipe = await recipeOf(rm, String(assignment.recipe['name']));
-  if (recipe?.type !== 'THRESHOLD') return E.left(`recipe ${String(assignment.recipe['name'])} is not a THRESHOLD recipe`);
-  const [thresholds, configs] = await Promise.all([listThresholds(rm), listAntennaConfigurations(rm)]);
-  return doorAntennas(s.reader, thresholdsOfRecipe(recipe, assignment.facility, thresholds), configs);
+export async function doorAntennasFor(s: ReaderSide, assignment: Assignment): Promise<E.Either<string, readonly number[]>> {
+  const plan = await doorPlanOf(s.deps.readModel, s.reader, assignment);
+  if (plan === undefined) return E.left(`recipe ${String(assignment.recipe['name'])} is not a THRESHOLD recipe`);
+  return E.map((p: DoorPlan) => p.antennaIds)(plan);
 }
 
 /**

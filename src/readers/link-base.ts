@@ -153,11 +153,12 @@ export abstract class ReaderLinkBase {
 
   /**
    * The reader runs `jobId` from now: created before the reader is told to start, so reads that
-   * come before its answer is read are the job's too.
+   * come before its answer is read are the job's too. `flushMs`: how long its reads fold (a THRESHOLD
+   * door's timing; the recipe's reporting interval otherwise).
    */
-  protected beginJob(jobId: string, recipe: Record<string, unknown>): void {
+  protected beginJob(jobId: string, recipe: Record<string, unknown>, flushMs = flushMsOf(recipe)): void {
     this.running = { jobId, acknowledged: false };
-    this.outbox.openJob(jobId, flushMsOf(recipe));
+    this.outbox.openJob(jobId, flushMs);
   }
 
   /** Records the reader's start in its job, as an agent acknowledges its assignment; a failure is tried again at the next look. */

@@ -7,12 +7,14 @@
 // events; what the reader cannot do fails the reader in the job.
 import * as E from 'fp-ts/Either';
 import type { AgentHealthEvent } from '../agents';
-import { IMPINJ, MSG, LlrpCertificateError, LlrpClient, type LlrpMessage, type LlrpTls, addRoSpec, closeConnection, decodeCapabilities, decodeReaderEvent, decodeTagReads, getImpinjTemperature, getReaderCapabilities, impinjEnableExtensions, readerTemperatureOf, keepaliveAck, roSpecCommand, setReaderConfig, statusOf, type Capabilities } from '../llrp';
+import { IMPINJ, MSG, setLocationConfig, TAGTRAIL_ACCESSSPEC_ID, accessSpecCommand, addTidAccessSpec, LlrpCertificateError, LlrpClient, type LlrpMessage, type LlrpTls, addRoSpec, closeConnection, decodeCapabilities, decodeReaderEvent, decodeTagReads, getImpinjTemperature, getReaderCapabilities, impinjEnableExtensions, readerTemperatureOf, keepaliveAck, roSpecCommand, setReaderConfig, statusOf, type Capabilities } from '../llrp';
 import { failInJob, readerHealth } from './job-side';
 import { ReaderLinkBase, type LinkDeps } from './link-base';
 import { readerConfigurationKind } from '../readerconfigurations';
 import type { ReaderConfigDetails } from '../readerconfigurations';
 import { planRoSpec, TAGTRAIL_ROSPEC_ID } from './plan';
+import { doorPlanOf } from './door';
+import { readerDefinitionOf, type ReaderDefinition } from '../readerdefinitions';
 import { reconnectBackoff } from './settings';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Backoff } from '../core/retry';
@@ -33,6 +35,10 @@ class ReaderRefusal extends Error {
   override name = 'ReaderRefusal';
 }
 
+/** A definition's placement as the location plan takes it (yaw in degrees); null without one. */
+const placementOf = (def: ReaderDefinition | undefined): { x: number; y: number; z: number; yawDegrees: number } | null =>
+  def?.placement == null ? null : { x: def.placement.x, y: def.placement.y, z: def.placement.z, yawDegrees: def.placement.yaw };
+
 export class LlrpLink extends ReaderLinkBase {
   capabilities: Capabilities | null = null;
   /** Last time anything arrived from the reader (ms). */
@@ -40,6 +46,8 @@ export class LlrpLink extends ReaderLinkBase {
   private client: LlrpClient | undefined;
   /** One health event per streak of failed attempts, not one per retry. */
   private reportedDown = false;
+  /** tagtrail's TID AccessSpec is on the reader (the running job asked for TIDs from a reader of another maker than Impinj). */
+  private accessSpecAdded = false;
 
   constructor(
     readonly target: LinkTarget,
@@ -96,8 +104,9 @@ export class LlrpLink extends ReaderLinkBase {
       this.endJobLocally();
       if (signal.aborted) break;
       this.state = 'waiting';
-      if (outcome === 'was-up') backoff.reset();
-      const message = outcome instanceof Error ? outcome.message : 'connection lost';
+      if (!(outcome instanceof Error)) backoff.reset();
+      // Why a link that was up ended (the reader closed it, missed keepalives, the lease lost) is part of the report.
+      const message = outcome instanceof Error ? outcome.message : `connection lost: ${outcome.lost.message}`;
       if (!this.reportedDown) {
         this.reportedDown = true;
         const refusal = outcome instanceof ReaderRefusal;
@@ -112,8 +121,8 @@ export class LlrpLink extends ReaderLinkBase {
     }
   }
 
-  /** One connection, from connect to close. Resolves 'was-up' when the host sequence had completed. */
-  private async session(): Promise<'was-up'> {
+  /** One connection, from connect to close. Resolves (with why it closed) when the host sequence had completed. */
+  private async session(): Promise<{ readonly lost: Error }> {
     const { host, port, name } = this.target;
     const timeout = this.d.settings.timeoutMs;
     let greeted: (m: LlrpMessage) => void = () => undefined;
@@ -136,13 +145,14 @@ export class LlrpLink extends ReaderLinkBase {
       if (attemptStatus !== null && attemptStatus !== 0) {
         throw new ReaderRefusal(`the reader refused the connection (ConnectionAttemptEvent status ${attemptStatus}): another host holds it`);
       }
-      const caps = await this.ask(client, MSG.GET_READER_CAPABILITIES, getReaderCapabilities);
-      const decoded = decodeCapabilities(caps);
-      this.capabilities = decoded.capabilities;
+      let decoded = decodeCapabilities(await this.ask(client, MSG.GET_READER_CAPABILITIES, getReaderCapabilities));
       if (decoded.capabilities.manufacturer === IMPINJ.VENDOR) {
-        // Impinj readers take their own parameters (search mode, peak RSSI) only once extensions are on.
-        await client.customRequest(impinjEnableExtensions, timeout).catch((err: unknown) => this.log.debug('IMPINJ_ENABLE_EXTENSIONS failed', { reader: name, err }));
+        // Impinj readers take their own parameters (search mode, peak RSSI) only once extensions are on,
+        // and only then list their own capabilities (whether they locate tags): asked again.
+        const on = await client.customRequest(impinjEnableExtensions, timeout).then(() => true, (err: unknown) => (this.log.debug('IMPINJ_ENABLE_EXTENSIONS failed', { reader: name, err }), false));
+        if (on) decoded = decodeCapabilities(await this.ask(client, MSG.GET_READER_CAPABILITIES, getReaderCapabilities));
       }
+      this.capabilities = decoded.capabilities;
       await this.ask(client, MSG.SET_READER_CONFIG, (id) => setReaderConfig(id, { keepaliveMs: this.d.settings.keepaliveMs }));
       // Whatever a previous host left on the reader (ROSpec 0 = every ROSpec).
       await this.ask(client, MSG.DELETE_ROSPEC, (id) => roSpecCommand(MSG.DELETE_ROSPEC, id, 0));
@@ -157,17 +167,18 @@ export class LlrpLink extends ReaderLinkBase {
       const watchdog = setInterval(() => {
         // A connection tagtrail does not read (holdBack) hears nothing: that silence is not the reader's.
         if (client.paused) this.lastHeardMs = Date.now();
-        if (Date.now() - this.lastHeardMs > 3 * this.d.settings.keepaliveMs) client.destroy(new Error(`no KEEPALIVE for ${3 * this.d.settings.keepaliveMs} ms`));
+        if (Date.now() - this.lastHeardMs > 3 * this.d.settings.keepaliveMs) client.destroy(new Error(`missed keepalives: nothing from the reader for ${3 * this.d.settings.keepaliveMs} ms (3 KEEPALIVE periods)`));
       }, Math.max(250, Math.floor(this.d.settings.keepaliveMs / 2)));
       // As often as a check-in event is written (the temperature rides on it).
       const thermometer = impinj ? setInterval(() => void this.readTemperature(client), CHECKIN_EVENT_INTERVAL_MS) : undefined;
+      let lost: Error | undefined;
       try {
-        await client.closed;
+        lost = await client.closed;
       } finally {
         clearInterval(watchdog);
         clearInterval(thermometer);
       }
-      return 'was-up';
+      return { lost: lost ?? new Error('the connection closed') };
     } finally {
       client.destroy();
     }
@@ -260,6 +271,9 @@ export class LlrpLink extends ReaderLinkBase {
       const ended = this.running;
       await client.request(MSG.STOP_ROSPEC, (id) => roSpecCommand(MSG.STOP_ROSPEC, id, TAGTRAIL_ROSPEC_ID), this.d.settings.timeoutMs).catch(() => undefined);
       await client.request(MSG.DELETE_ROSPEC, (id) => roSpecCommand(MSG.DELETE_ROSPEC, id, TAGTRAIL_ROSPEC_ID), this.d.settings.timeoutMs).catch(() => undefined);
+      // Deleting the ROSpec does not delete an AccessSpec naming it: it goes too.
+      if (this.accessSpecAdded) await client.request(MSG.DELETE_ACCESSSPEC, (id) => accessSpecCommand(MSG.DELETE_ACCESSSPEC, id, TAGTRAIL_ACCESSSPEC_ID), this.d.settings.timeoutMs).catch(() => undefined);
+      this.accessSpecAdded = false;
       this.endJobLocally();
       this.log.info('reader stopped its job', { reader: this.target.name, jobId: ended.jobId });
     }
@@ -269,15 +283,28 @@ export class LlrpLink extends ReaderLinkBase {
     // The stored configuration (unset fields absent), not the response form the agent gets (unset fields null).
     const config = await this.d.deps.readModel.get(readerConfigurationKind, String(assignment.readerConfiguration['name']));
     if (config === undefined) return; // deleted under the job: the assignment goes next look
-    const plan = planRoSpec({ operation: config.operation, configuration: config.configuration as ReaderConfigDetails, capabilities: this.capabilities as Capabilities });
+    const door = config.operation === 'THRESHOLD' ? await doorPlanOf(this.d.deps.readModel, this.target.name, assignment) : undefined;
+    const doorPlan = door !== undefined && E.isRight(door) ? door.right : undefined;
+    const placement = config.operation === 'LOCATION' ? placementOf(await readerDefinitionOf(this.d.deps.readModel, this.target.name)) : undefined;
+    const plan = door !== undefined && E.isLeft(door) ? door : planRoSpec({ operation: config.operation, configuration: config.configuration as ReaderConfigDetails, capabilities: this.capabilities as Capabilities, ...(doorPlan ? { door: doorPlan } : {}), placement });
     if (E.isLeft(plan)) {
       this.failedJobs.add(wanted);
       await failInJob(this.side, wanted, `the reader cannot run the configuration: ${plan.left}`);
       return;
     }
-    this.beginJob(wanted, assignment.recipe);
+    this.beginJob(wanted, assignment.recipe, doorPlan?.reportIntervalMs);
     try {
+      const location = plan.right.location;
+      // The reader must know where it stands and how to report before it locates anything.
+      if (location !== undefined) await this.ask(client, MSG.SET_READER_CONFIG, (id) => setLocationConfig(id, location));
       await this.ask(client, MSG.ADD_ROSPEC, (id) => addRoSpec(id, plan.right));
+      if (plan.right.accessTid === true) {
+        // One a process before this one left (it died with the job running) would make the ADD fail.
+        await client.request(MSG.DELETE_ACCESSSPEC, (id) => accessSpecCommand(MSG.DELETE_ACCESSSPEC, id, TAGTRAIL_ACCESSSPEC_ID), this.d.settings.timeoutMs).catch(() => undefined);
+        await this.ask(client, MSG.ADD_ACCESSSPEC, (id) => addTidAccessSpec(id, TAGTRAIL_ROSPEC_ID));
+        this.accessSpecAdded = true;
+        await this.ask(client, MSG.ENABLE_ACCESSSPEC, (id) => accessSpecCommand(MSG.ENABLE_ACCESSSPEC, id, TAGTRAIL_ACCESSSPEC_ID));
+      }
       await this.ask(client, MSG.ENABLE_ROSPEC, (id) => roSpecCommand(MSG.ENABLE_ROSPEC, id, TAGTRAIL_ROSPEC_ID));
       await this.ask(client, MSG.START_ROSPEC, (id) => roSpecCommand(MSG.START_ROSPEC, id, TAGTRAIL_ROSPEC_ID));
     } catch (err) {

@@ -5,7 +5,9 @@
 // setting and the reader's limit; the job records it for that reader.
 import * as E from 'fp-ts/Either';
 import type { ReaderConfigDetails } from '../readerconfigurations';
-import { IMPINJ, type AntennaPlan, type Capabilities, type RoSpec } from '../llrp';
+import { IMPINJ, type AntennaPlan, type Capabilities, type LocationPlan, type RoSpec } from '../llrp';
+import { thresholdJobContext } from '../engine';
+import type { ThresholdRecipe } from '../recipes';
 import type { AntennaConfiguration, Threshold } from '../thresholds';
 
 /**
@@ -29,37 +31,76 @@ export const RF_MODE_OF: Readonly<Record<string, number>> = {
 /** Impinj InventorySearchMode values (0 reader selected, 1 single target, 2 dual target, 3 single target with suppression). */
 export const SEARCH_MODE_OF: Readonly<Record<string, number>> = { READER_SELECTED: 0, SINGLE_TARGET: 1, DUAL_TARGET: 2, TAG_FOCUS: 3 };
 
-/**
- * How often a door reader's reads are stored in a THRESHOLD job, whatever its protocol: the
- * direction engine bins reads in 250 ms steps and decides a passage after `quietSeconds` (1.5 s by
- * default) without reads, so reads must reach it well within that; 500 ms is what agent door
- * readers report at too (docs/item-processing.md, "Threshold transitions").
- */
-export const DOOR_REPORT_MS = 500;
+export const TAGTRAIL_ROSPEC_ID = 0x7474; // "tt": recognisable in a reader's ROSpec list
 
 /**
- * Which of `reader`'s antennas a THRESHOLD job reads with: every antenna the reader's antenna
- * configuration names `in` or `out` in the thresholds the job watches (`ignored` ones and those in
- * no list count for nothing, so they stay off). Pure. A Left when the job's thresholds give the
- * reader no such antenna: it could only read in vain.
+ * How long one report of a THRESHOLD reader may fold reads for. The direction
+ * engine places an observation at the middle of its first and last sighting
+ * and weighs it in 250 ms bins (src/engine/threshold/decide.ts); an
+ * observation spanning more than two bins smears the moment a tag went from
+ * one side's antennas to the other's. Agent readers report doors every 500 ms;
+ * readers of every other protocol are held to the same.
  */
-export function doorAntennas(reader: string, thresholds: readonly Threshold[], antennaConfigurations: readonly AntennaConfiguration[]): E.Either<string, number[]> {
-  const byId = new Map(antennaConfigurations.map((c) => [c.id, c]));
-  const ids = new Set<number>();
-  for (const t of thresholds) {
-    const config = byId.get(t.readers[reader]?.antennaConfigurationId ?? -1);
-    for (const a of [...(config?.in ?? []), ...(config?.out ?? [])]) ids.add(a.antennaId);
-  }
-  if (ids.size === 0) return E.left(`no threshold of the job names an in or out antenna of reader ${reader}`);
-  return E.right([...ids].sort((a, b) => a - b));
+export const THRESHOLD_REPORT_INTERVAL_MS = 500;
+
+/** What a reader runs for a THRESHOLD job, whatever its protocol. */
+export interface DoorPlan {
+  /** The reader's antennas a threshold of the job names as facing in or out, ascending: exactly those the engine classifies. */
+  readonly antennaIds: readonly number[];
+  /** Longest span of reads one report may fold (THRESHOLD_REPORT_INTERVAL_MS). */
+  readonly reportIntervalMs: number;
 }
 
-export const TAGTRAIL_ROSPEC_ID = 0x7474; // "tt": recognisable in a reader's ROSpec list
+export interface DoorPlanInput {
+  readonly reader: string;
+  readonly recipe: ThresholdRecipe;
+  readonly facility: string;
+  readonly thresholds: readonly Threshold[];
+  readonly antennaConfigurations: readonly AntennaConfiguration[];
+}
+
+/**
+ * The antennas and reporting timing of a reader in a THRESHOLD job: from the
+ * antenna configuration the job's thresholds give this reader (its `in` and
+ * `out` lists; `ignored` antennas are not run). The engine's own mapping is
+ * used, so the reader reads exactly the antennas whose reads count. A reader
+ * no threshold of the job gives an in or out antenna is a Left naming that.
+ */
+export function thresholdDoorPlan(input: DoorPlanInput): E.Either<string, DoorPlan> {
+  const ctx = thresholdJobContext({ jobId: '', facility: input.facility, recipe: input.recipe, thresholds: input.thresholds, antennaConfigurations: input.antennaConfigurations, reportToDatabaseEnabled: false, reportToMessageQueueEnabled: false });
+  const byAntenna = ctx.antennas.get(input.reader);
+  // Polarized ids (xArray beams) are not LLRP antenna ports: their port is what a reader runs.
+  const ids = [...new Set([...(byAntenna?.keys() ?? [])].map((a) => (a > 1000 ? a % 1000 : a)))].sort((a, b) => a - b);
+  if (ids.length === 0) return E.left(`no threshold of the job gives reader ${input.reader} an antenna facing in or out (check the thresholds' antenna configurations)`);
+  return E.right({ antennaIds: ids, reportIntervalMs: THRESHOLD_REPORT_INTERVAL_MS });
+}
 
 export interface PlanInput {
   readonly operation: string;
   readonly configuration: ReaderConfigDetails;
   readonly capabilities: Capabilities;
+  /** THRESHOLD: the door's antennas of this reader (thresholdDoorPlan); they replace `antennas`. */
+  readonly door?: DoorPlan;
+  /** LOCATION: where the reader stands (its definition's placement: metres, yaw in degrees), told to the reader. */
+  readonly placement?: LocationPlan['placement'] | null;
+}
+
+/** How often a reader locating tags reports each one: the shortest reportingInterval a LOCATION recipe takes. */
+export const LOCATION_REPORT_SECONDS = 1;
+
+function locationRoSpec(input: PlanInput, modeIndex: number, impinj: boolean): E.Either<string, RoSpec> {
+  const { configuration: cfg, capabilities: caps } = input;
+  if (caps.computesLocations !== true) {
+    return E.left(`LOCATION needs a reader that computes tag locations itself (an Impinj xArray or xSpan, which reports ImpinjxArrayCapabilities); this reader (manufacturer ${caps.manufacturer}, model ${caps.model}) does not`);
+  }
+  if (input.placement == null) return E.left('LOCATION needs the reader definition\'s placement: the reader is told where it stands to place tags in the facility');
+  if ((cfg.disabledAntennas ?? []).length > 0) return E.left('disabledAntennas is not available for LOCATION over LLRP: the reader chooses its own beams');
+  if (cfg.filter !== undefined || cfg.transmitPowerInDbm !== undefined) return E.left('filter and transmitPowerInDbm are not available for LOCATION over LLRP');
+  return E.right({
+    roSpecId: TAGTRAIL_ROSPEC_ID, startTrigger: 0, durationMs: 0, antennaIds: [0], antennas: [],
+    reportTrigger: 1, reportEveryN: 1, impinjPeakRssi: impinj, impinjPhase: false, impinjTid: false,
+    location: { modeIndex, session: cfg.session, reportIntervalSeconds: LOCATION_REPORT_SECONDS, placement: input.placement },
+  });
 }
 
 const dbm = (n: number): string => `${Math.round(n * 100) / 100} dBm`;
@@ -83,9 +124,9 @@ function powerIndex(wanted: number | undefined, c: Capabilities): E.Either<strin
   return E.right(entry.index);
 }
 
-function antennaIds(cfg: ReaderConfigDetails, c: Capabilities): E.Either<string, number[]> {
+function antennaIds(cfg: ReaderConfigDetails, c: Capabilities, door: DoorPlan | undefined): E.Either<string, number[]> {
   const all = Array.from({ length: c.maxAntennas }, (_, i) => i + 1);
-  const asked = cfg.antennas && cfg.antennas.length > 0 ? [...cfg.antennas] : all;
+  const asked = door !== undefined ? [...door.antennaIds] : cfg.antennas && cfg.antennas.length > 0 ? [...cfg.antennas] : all;
   const bad = [...asked, ...(cfg.disabledAntennas ?? [])].filter((a) => !all.includes(a));
   if (bad.length > 0) return E.left(`antenna ${bad.join(', ')} not on the reader: it has antennas 1-${c.maxAntennas}`);
   const ids = asked.filter((a) => !(cfg.disabledAntennas ?? []).includes(a));
@@ -95,8 +136,9 @@ function antennaIds(cfg: ReaderConfigDetails, c: Capabilities): E.Either<string,
 
 export function planRoSpec(input: PlanInput): E.Either<string, RoSpec> {
   const { configuration: cfg, capabilities: caps } = input;
-  if (input.operation !== 'INVENTORY' && input.operation !== 'NORMAL') {
-    return E.left(`operation ${input.operation} is not available over LLRP: tagtrail runs INVENTORY on LLRP readers`);
+  if (input.operation === 'THRESHOLD' && input.door === undefined) return E.left('THRESHOLD needs the antennas of the job\'s thresholds for this reader');
+  if (!['INVENTORY', 'NORMAL', 'THRESHOLD', 'LOCATION'].includes(input.operation)) {
+    return E.left(`operation ${input.operation} is not available over LLRP: tagtrail runs INVENTORY, NORMAL, THRESHOLD and (on readers that locate tags) LOCATION on LLRP readers`);
   }
   if (cfg.polarization === true) return E.left('polarization needs the beam antennas of an xArray/xSpan driven by its agent; not available over LLRP');
   if (cfg.channelConfig !== undefined) return E.left('channelConfig is not supported over LLRP');
@@ -105,6 +147,7 @@ export function planRoSpec(input: PlanInput): E.Either<string, RoSpec> {
   if (mode === undefined || !caps.rfModes.includes(mode)) {
     return E.left(`readerMode ${cfg.readerMode} (RF mode ${mode ?? '?'}) is not in the reader's RF mode table (${caps.rfModes.join(', ') || 'empty'})`);
   }
+  if (input.operation === 'LOCATION') return locationRoSpec(input, mode, impinj);
   let searchMode: number | null = null;
   if (cfg.searchMode !== undefined && cfg.searchMode !== 'READER_SELECTED') {
     if (!impinj) return E.left(`searchMode ${cfg.searchMode} is an Impinj extension; this reader (manufacturer ${caps.manufacturer}) does not offer it`);
@@ -119,7 +162,7 @@ export function planRoSpec(input: PlanInput): E.Either<string, RoSpec> {
   }
   const power = powerIndex(cfg.transmitPowerInDbm, caps);
   if (E.isLeft(power)) return power;
-  const ids = antennaIds(cfg, caps);
+  const ids = antennaIds(cfg, caps, input.door);
   if (E.isLeft(ids)) return ids;
   const antennas = ids.right.map((antennaId): AntennaPlan => ({
     antennaId,
@@ -142,5 +185,7 @@ export function planRoSpec(input: PlanInput): E.Either<string, RoSpec> {
     impinjPeakRssi: impinj,
     impinjPhase: impinj && cfg.reportConfig?.phaseAngleIncluded === true,
     impinjTid: impinj && cfg.reportConfig?.tidIncluded === true,
+    // Other makers' readers have no serialized TID: an AccessSpec reads the TID bank instead.
+    accessTid: !impinj && cfg.reportConfig?.tidIncluded === true,
   });
 }

@@ -8,11 +8,15 @@
 // and reads go out as RO_ACCESS_REPORT every N tags (N of the ROReportSpec).
 import net from 'node:net';
 import tls from 'node:tls';
-import { IMPINJ, MSG, P, asksImpinjTemperature, encodeMessage, temperatureResponse, LlrpFramer, type LlrpMessage, capabilitiesResponse, decodeAddRoSpec, readerEventNotification, readKeepaliveSpec, roAccessReport, roSpecIdOf, statusMessage, tagReportData, type Capabilities, type RoSpec, encodeParams } from '../llrp';
+// What the host sends is read with tagtrail's decoder; what the reader sends is written by its own encoder (llrp-wire.ts).
+import { IMPINJ, MSG, asksImpinjTemperature, LlrpFramer, type LlrpMessage, decodeAddRoSpec, readKeepaliveSpec, roSpecIdOf, type RoSpec } from '../llrp';
+import { asksLocations, hasParam, readAccessSpec, type SimAccessRead } from './llrp-access';
+import { wireCapabilities, wireConnectionAttempt, wireEnableExtensionsResponse, wireKeepalive, wireRoAccessReport, wireStatus, wireTagReportData, wireTemperatureResponse, wireLocationReport, type WireCapabilities, type WireTagRead } from './llrp-wire';
 import { RF_MODE_OF, SEARCH_MODE_OF } from '../readers';
 import type { Logger } from '../core/logger';
 import type { ReaderLayout } from './layout';
-import { newSessionState, readWindow, type ReadSettings, type SearchMode } from './radio';
+import { newSessionState, readWindow, type Observation, type ReadSettings, type SearchMode } from './radio';
+import { readPortalWindow, type Passage, type PortalDef, type PortalNoise, type PortalReader } from './portal';
 import type { World } from './world';
 import type { Stats } from './stats';
 import { simulatedPhase, simulatedTid } from './tag-extras';
@@ -25,9 +29,22 @@ export const SIM_POWER_TABLE = Array.from({ length: 91 }, (_, i) => ({ index: i 
 /** Impinj mode identifiers offered (no mode 5: a configuration asking DENSE_READER_M4_TWO is refused). */
 export const SIM_RF_MODES = [0, 1, 2, 3, 4, 1000, 1002, 1003, 1004];
 
-export interface LlrpReaderOptions {
-  readonly reader: ReaderLayout;
-  readonly world: World;
+/** A door the reader watches instead of the world (THRESHOLD): the portal model's passages and noise. */
+export interface DoorPlay {
+  readonly portal: PortalDef;
+  readonly reader: PortalReader;
+  readonly passages: readonly Passage[];
+  readonly noise: PortalNoise;
+}
+
+/** What the reader reads: the world's tags through a reader of the layout, or a door's passages (antennas as the portal model places them). */
+export type ReaderPlay = { readonly reader: ReaderLayout; readonly world: World } | { readonly door: DoorPlay };
+
+export type LlrpReaderOptions = ReaderPlay & LlrpReaderSettings;
+
+export interface LlrpReaderSettings {
+  /** DeviceManufacturerName it reports (default Impinj's 25882; another maker's reader gets no Impinj extension). */
+  readonly manufacturer?: number;
   readonly seed: number;
   /** Real ms of world second 0, and how much faster world time runs. */
   readonly t0: number;
@@ -49,12 +66,15 @@ export interface LlrpReaderOptions {
 interface ReaderRoSpec {
   readonly spec: RoSpec;
   enabled: boolean;
+  /** An ImpinjLISpec: the reader reports where tags are, not tag reads. */
+  readonly location: boolean;
 }
 
 export class SimLlrpReader {
   private server: net.Server | undefined;
   private host: net.Socket | undefined;
   private readonly rospecs = new Map<number, ReaderRoSpec>();
+  private readonly accessSpecs = new Map<number, { readonly read: SimAccessRead; enabled: boolean }>();
   private keepaliveTimer: NodeJS.Timeout | undefined;
   private readTimer: NodeJS.Timeout | undefined;
   private running: RoSpec | undefined;
@@ -65,15 +85,20 @@ export class SimLlrpReader {
   readsSent = 0;
   /** What the reader says of its temperature (degrees Celsius) when asked (Impinj's GET_READER_CONFIG extension). */
   temperature = 41;
-  readonly capabilities: Capabilities;
+  readonly capabilities: WireCapabilities;
+
+  private t0: number;
 
   constructor(private readonly o: LlrpReaderOptions) {
-    const ids = o.reader.antennas.map((a) => a.id);
-    this.capabilities = { maxAntennas: Math.max(1, ...ids), manufacturer: IMPINJ.VENDOR, model: 2001002, firmware: '7.6.1-sim', transmitPower: SIM_POWER_TABLE, rfModes: SIM_RF_MODES };
+    this.t0 = o.t0;
+    const ids = ('door' in o ? o.door.reader : o.reader).antennas.map((a) => a.id);
+    // xArray and xSpan readers locate tags themselves (Impinj's readers only).
+    const locates = !('door' in o) && (o.reader.family === 'XARRAY' || o.reader.family === 'XSPAN') && (o.manufacturer ?? IMPINJ.VENDOR) === IMPINJ.VENDOR;
+    this.capabilities = { computesLocations: locates, maxAntennas: Math.max(1, ...ids), manufacturer: o.manufacturer ?? IMPINJ.VENDOR, model: 2001002, firmware: '7.6.1-sim', transmitPower: SIM_POWER_TABLE, rfModes: SIM_RF_MODES };
   }
 
   get name(): string {
-    return this.o.reader.name;
+    return 'door' in this.o ? this.o.door.reader.name : this.o.reader.name;
   }
 
   /** Starts listening (again, on the same port after `disappear`). */
@@ -114,7 +139,7 @@ export class SimLlrpReader {
     socket.setNoDelay(true);
     if (this.host !== undefined && !this.host.destroyed) {
       // One host at a time (status 2: a client-initiated connection already exists).
-      socket.end(readerEventNotification(0, this.now() * 1000, { kind: 'connectionAttempt', status: 2 }));
+      socket.end(wireConnectionAttempt(0, this.now() * 1000, 2));
       return;
     }
     this.host = socket;
@@ -136,46 +161,44 @@ export class SimLlrpReader {
       }
     });
     socket.on('error', () => undefined);
-    socket.write(readerEventNotification(0, this.now() * 1000, { kind: 'connectionAttempt', status: 0 }));
+    socket.write(wireConnectionAttempt(0, this.now() * 1000, 0));
     this.o.stats?.add(this.name, 'checkins');
     this.o.log.info('LLRP host connected', { reader: this.name, from: `${socket.remoteAddress}:${socket.remotePort}` });
   }
 
   private ok(type: number, id: number): Buffer {
-    return statusMessage(type, id, 0);
+    return wireStatus(type, id);
   }
 
   private onMessage(socket: net.Socket, m: LlrpMessage): void {
     const reply = (b: Buffer): void => void socket.write(b);
     switch (m.type) {
       case MSG.GET_READER_CAPABILITIES:
-        return reply(capabilitiesResponse(m.id, this.capabilities));
+        return reply(wireCapabilities(m.id, this.capabilities));
       case MSG.GET_READER_CONFIG:
-        return reply(asksImpinjTemperature(m) ? temperatureResponse(m.id, this.temperature) : this.ok(MSG.GET_READER_CONFIG_RESPONSE, m.id));
+        return reply(asksImpinjTemperature(m) ? wireTemperatureResponse(m.id, this.temperature) : this.ok(MSG.GET_READER_CONFIG_RESPONSE, m.id));
       case MSG.SET_READER_CONFIG: {
-        const period = readKeepaliveSpec(m);
-        clearInterval(this.keepaliveTimer);
-        if (period > 0) this.keepaliveTimer = setInterval(() => socket.write(encodeMessage(MSG.KEEPALIVE, this.nextId++)), period);
+        // A SET_READER_CONFIG without a KeepaliveSpec (a location configuration, say) leaves the keepalives as they are.
+        if (hasParam(m.body, 1, 220)) {
+          const period = readKeepaliveSpec(m);
+          clearInterval(this.keepaliveTimer);
+          if (period > 0) this.keepaliveTimer = setInterval(() => socket.write(wireKeepalive(this.nextId++)), period);
+        }
         return reply(this.ok(MSG.SET_READER_CONFIG_RESPONSE, m.id));
       }
       case MSG.CUSTOM_MESSAGE: {
         const vendor = m.body.length >= 5 ? m.body.readUInt32BE(0) : 0;
-        if (vendor === IMPINJ.VENDOR && m.body.readUInt8(4) === IMPINJ.ENABLE_EXTENSIONS) {
-          const head = Buffer.alloc(5);
-          head.writeUInt32BE(IMPINJ.VENDOR, 0);
-          head.writeUInt8(IMPINJ.ENABLE_EXTENSIONS_RESPONSE, 4);
-          return reply(encodeMessage(MSG.CUSTOM_MESSAGE, m.id, Buffer.concat([head, encodeParams([{ type: P.LLRPStatus, fields: { statusCode: 0, errorDescription: '' } }])])));
-        }
-        return reply(statusMessage(MSG.ERROR_MESSAGE, m.id, 109, 'unsupported custom message'));
+        if (vendor === IMPINJ.VENDOR && m.body.readUInt8(4) === IMPINJ.ENABLE_EXTENSIONS) return reply(wireEnableExtensionsResponse(m.id));
+        return reply(wireStatus(MSG.ERROR_MESSAGE, m.id, 109, 'unsupported custom message'));
       }
       case MSG.ADD_ROSPEC: {
         const spec = decodeAddRoSpec(m);
         const refusal = this.o.refuseRoSpec ?? this.check(spec);
         if (refusal !== null) {
           this.o.log.info('ROSpec refused', { reader: this.name, reason: refusal });
-          return reply(statusMessage(MSG.ADD_ROSPEC_RESPONSE, m.id, 301, refusal));
+          return reply(wireStatus(MSG.ADD_ROSPEC_RESPONSE, m.id, 301, refusal));
         }
-        this.rospecs.set(spec.roSpecId, { spec, enabled: false });
+        this.rospecs.set(spec.roSpecId, { spec, enabled: false, location: asksLocations(m.body) });
         return reply(this.ok(MSG.ADD_ROSPEC_RESPONSE, m.id));
       }
       case MSG.ENABLE_ROSPEC:
@@ -183,13 +206,17 @@ export class SimLlrpReader {
       case MSG.STOP_ROSPEC:
       case MSG.DELETE_ROSPEC:
         return reply(this.rospecCommand(m));
+      case MSG.ADD_ACCESSSPEC:
+      case MSG.ENABLE_ACCESSSPEC:
+      case MSG.DELETE_ACCESSSPEC:
+        return reply(this.accessSpecCommand(m));
       case MSG.CLOSE_CONNECTION:
         socket.end(this.ok(MSG.CLOSE_CONNECTION_RESPONSE, m.id));
         return;
       case MSG.KEEPALIVE_ACK:
         return;
       default:
-        return reply(statusMessage(MSG.ERROR_MESSAGE, m.id, 109, `message type ${m.type} is not supported`));
+        return reply(wireStatus(MSG.ERROR_MESSAGE, m.id, 109, `message type ${m.type} is not supported`));
     }
   }
 
@@ -205,21 +232,48 @@ export class SimLlrpReader {
     return null;
   }
 
+  /** ADD / ENABLE / DELETE_ACCESSSPEC: a reader keeps AccessSpecs until deleted; only a C1G2Read is honoured. */
+  private accessSpecCommand(m: LlrpMessage): Buffer {
+    const responseType = m.type + 10;
+    if (m.type === MSG.ADD_ACCESSSPEC) {
+      const asked = readAccessSpec(m.body);
+      if (asked === null) return wireStatus(responseType, m.id, 300, 'only AccessSpecs of one C1G2Read are supported');
+      if (this.accessSpecs.has(asked.accessSpecId)) return wireStatus(responseType, m.id, 300, `AccessSpec ${asked.accessSpecId} exists`);
+      this.accessSpecs.set(asked.accessSpecId, { read: asked, enabled: false });
+      return this.ok(responseType, m.id);
+    }
+    const id = m.body.length >= 4 ? m.body.readUInt32BE(0) : 0;
+    if (m.type === MSG.DELETE_ACCESSSPEC && id === 0) this.accessSpecs.clear();
+    else if (!this.accessSpecs.has(id)) return wireStatus(responseType, m.id, 300, `no AccessSpec ${id}`);
+    else if (m.type === MSG.DELETE_ACCESSSPEC) this.accessSpecs.delete(id);
+    else this.accessSpecs.get(id)!.enabled = true;
+    return this.ok(responseType, m.id);
+  }
+
+  /** What an enabled AccessSpec reads of a tag: its TID words when it reads the TID bank. */
+  private accessReadOf(epc: string): WireTagRead['accessRead'] {
+    for (const { read, enabled } of this.accessSpecs.values()) {
+      if (!enabled || read.bank !== 2) continue;
+      return { accessSpecId: read.accessSpecId, opSpecId: read.opSpecId, words: simulatedTid(epc).slice(read.wordPointer * 4, (read.wordPointer + read.wordCount) * 4) };
+    }
+    return null;
+  }
+
   private rospecCommand(m: LlrpMessage): Buffer {
     const id = roSpecIdOf(m);
     const responseType = m.type + 10;
     if (m.type === MSG.DELETE_ROSPEC) {
       if (id === 0) this.rospecs.clear();
-      else if (!this.rospecs.delete(id)) return statusMessage(responseType, m.id, 300, `no ROSpec ${id}`);
+      else if (!this.rospecs.delete(id)) return wireStatus(responseType, m.id, 300, `no ROSpec ${id}`);
       if (this.running !== undefined && (id === 0 || this.running.roSpecId === id)) this.stopReading();
       return this.ok(responseType, m.id);
     }
     const r = this.rospecs.get(id);
-    if (r === undefined) return statusMessage(responseType, m.id, 300, `no ROSpec ${id}`);
+    if (r === undefined) return wireStatus(responseType, m.id, 300, `no ROSpec ${id}`);
     if (m.type === MSG.ENABLE_ROSPEC) r.enabled = true;
     else if (m.type === MSG.START_ROSPEC) {
-      if (!r.enabled) return statusMessage(responseType, m.id, 300, `ROSpec ${id} is not enabled`);
-      this.startReading(r.spec);
+      if (!r.enabled) return wireStatus(responseType, m.id, 300, `ROSpec ${id} is not enabled`);
+      this.startReading(r);
     } else if (m.type === MSG.STOP_ROSPEC) this.stopReading();
     return this.ok(responseType, m.id);
   }
@@ -239,30 +293,45 @@ export class SimLlrpReader {
     };
   }
 
-  private worldSeconds(ms: number): number {
-    return ((ms - this.o.t0) / 1000) * this.o.timeScale;
+  /** World time 0 from now on is `t0` (real epoch ms): a run whose world starts once its jobs run. */
+  startWorld(t0: number): void {
+    this.t0 = t0;
   }
 
-  private startReading(spec: RoSpec): void {
+  private worldSeconds(ms: number): number {
+    return ((ms - this.t0) / 1000) * this.o.timeScale;
+  }
+
+  /** What the ROSpec's antennas read between two world times (seconds). */
+  private observe(settings: ReadSettings, from: number, to: number): Observation[] {
+    if (!('door' in this.o)) return readWindow({ world: this.o.world, reader: this.o.reader, settings, from, to, seed: this.o.seed, state: this.state });
+    const door = this.o.door;
+    const reads = readPortalWindow({ portal: door.portal, reader: door.reader, passages: door.passages, from, to, readerMode: settings.readerMode, noise: door.noise, seed: this.o.seed });
+    return settings.antennas === null ? reads : reads.filter((o) => settings.antennas?.includes(o.antennaId));
+  }
+
+  private startReading(r: ReaderRoSpec): void {
+    const spec = r.spec;
     this.stopReading();
     this.running = spec;
     this.windowFrom = this.now();
     if (this.o.stats) this.o.stats.reader(this.name).state = 'RUNNING_JOB';
-    const settings = this.settingsOf(spec);
+    const settings: ReadSettings = { ...this.settingsOf(spec), ...(r.location ? { operation: 'LOCATION' } : {}) };
     const every = this.o.windowMs ?? 1000;
     this.readTimer = setInterval(() => {
       const to = this.now();
-      const observations = readWindow({ world: this.o.world, reader: this.o.reader, settings, from: this.worldSeconds(this.windowFrom), to: this.worldSeconds(to), seed: this.o.seed, state: this.state });
+      const observations = this.observe(settings, this.worldSeconds(this.windowFrom), this.worldSeconds(to));
       this.windowFrom = to;
-      const realUs = (worldS: number): number => (this.o.t0 + (worldS * 1000) / this.o.timeScale) * 1000;
-      const reads = observations.map((o) =>
-        tagReportData({ epc: o.epc, antennaId: o.antennaId, peakRssiCdbm: Math.round(o.peakRssi * 100), firstSeenUs: realUs(o.firstSeen), lastSeenUs: realUs(o.lastSeen), seenCount: o.readCount, roSpecId: spec.roSpecId, impinjPeakRssi: spec.impinjPeakRssi,
-          phaseAngle: spec.impinjPhase ? simulatedPhase(o.epc, realUs(o.lastSeen) / 1000) : null, tid: spec.impinjTid ? simulatedTid(o.epc) : null }),
+      const realUs = (worldS: number): number => (this.t0 + (worldS * 1000) / this.o.timeScale) * 1000;
+      // Locating: each located tag an ImpinjExtendedTagInformation with an UPDATE of its place (centimetres).
+      const reads = r.location ? observations.flatMap((o) => (o.x === null || o.y === null ? [] : [wireLocationReport({ epc: o.epc, timestampUs: realUs(o.lastSeen), xCm: Math.round(o.x * 100), yCm: Math.round(o.y * 100), confidence: 1, type: 1 })])) : observations.map((o) =>
+        wireTagReportData({ epc: o.epc, antennaId: o.antennaId, peakRssiCdbm: Math.round(o.peakRssi * 100), firstSeenUs: realUs(o.firstSeen), lastSeenUs: realUs(o.lastSeen), seenCount: o.readCount, roSpecId: spec.roSpecId, impinjPeakRssi: spec.impinjPeakRssi,
+          phaseAngle: spec.impinjPhase ? simulatedPhase(o.epc, realUs(o.lastSeen) / 1000) : null, tid: spec.impinjTid ? simulatedTid(o.epc) : null, accessRead: this.accessReadOf(o.epc) }),
       );
       // Every N tags a report (N = 0: all of the window in one); all written at once, so the host meets coalesced messages.
       const n = spec.reportEveryN > 0 ? spec.reportEveryN : Math.max(1, reads.length);
       const out: Buffer[] = [];
-      for (let i = 0; i < reads.length; i += n) out.push(roAccessReport(this.nextId++, reads.slice(i, i + n)));
+      for (let i = 0; i < reads.length; i += n) out.push(wireRoAccessReport(this.nextId++, reads.slice(i, i + n)));
       if (out.length > 0 && this.host !== undefined) this.host.write(Buffer.concat(out));
       this.readsSent += reads.length;
       this.o.stats?.add(this.name, 'reportsSent', out.length);
@@ -286,8 +355,8 @@ export class SimLlrpReader {
     const us = Date.now() * 1000;
     const out: Buffer[] = [];
     for (let i = 0; i < epcs.length; i += 100) {
-      const reads = epcs.slice(i, i + 100).map((epc, k) => tagReportData({ epc, antennaId, peakRssiCdbm: -5500 - k, firstSeenUs: us, lastSeenUs: us, seenCount: 1, roSpecId: spec.roSpecId, impinjPeakRssi: spec.impinjPeakRssi }));
-      out.push(roAccessReport(this.nextId++, reads));
+      const reads = epcs.slice(i, i + 100).map((epc, k) => wireTagReportData({ epc, antennaId, peakRssiCdbm: -5500 - k, firstSeenUs: us, lastSeenUs: us, seenCount: 1, roSpecId: spec.roSpecId, impinjPeakRssi: spec.impinjPeakRssi }));
+      out.push(wireRoAccessReport(this.nextId++, reads));
     }
     this.host.write(Buffer.concat(out));
     this.readsSent += epcs.length;

@@ -11,13 +11,17 @@ import type { Layout } from './layout';
 import { antennaRefs, portalReaders, scoreTransitions, truthOf, type Passage, type PortalDef, type PortalReader } from './portal';
 
 
-/** The demo's door: overhead, on the edge of the generated facility below its first zone, IN facing into the building. */
-export function demoPortals(layout: Layout, prefix: string): PortalDef[] {
+/**
+ * The demo's door, on the edge of the generated facility below its first zone, IN facing into the
+ * building: overhead (an xArray's beams, through its agent), or side by side (a reader with two
+ * plain antennas on each jamb: what LLRP readers play).
+ */
+export function demoPortals(layout: Layout, prefix: string, arrangement: PortalDef['arrangement'] = 'OVERHEAD'): PortalDef[] {
   const first = layout.zones[0];
   const floor = first?.floor ?? '1';
   const x = first === undefined ? 0 : (Math.min(...first.points.map((p) => p.x)) + Math.max(...first.points.map((p) => p.x))) / 2;
   const y = first === undefined ? 0 : Math.min(...first.points.map((p) => p.y)) - 2;
-  return [{ name: `${prefix}door`, arrangement: 'OVERHEAD', x, y, floor }];
+  return [{ name: `${prefix}door`, arrangement, x, y, floor }];
 }
 
 export interface PortalSetup {
@@ -25,13 +29,17 @@ export interface PortalSetup {
   readonly readers: ReadonlyArray<{ readonly portal: PortalDef; readonly reader: PortalReader }>;
 }
 
-export async function createPortalConfiguration(admin: HttpClient, portals: readonly PortalDef[], facility: string, prefix: string, log: Logger): Promise<PortalSetup> {
+/** How tagtrail reaches a door reader that is not an agent: its address and `connection` (LLRP). */
+export type DoorConnections = ReadonlyMap<string, { readonly address: string; readonly connection: Record<string, unknown> }>;
+
+export async function createPortalConfiguration(admin: HttpClient, portals: readonly PortalDef[], facility: string, prefix: string, log: Logger, connections: DoorConnections = new Map()): Promise<PortalSetup> {
   // Reader names start with the portal's (`sim-door-overhead`): the portal name carries the prefix already.
   const readers = portals.flatMap((portal) => portalReaders(portal, '').map((reader) => ({ portal, reader })));
   for (const { reader } of readers) {
     await must(`reader definition ${reader.name}`, admin.request('PUT', '/configuration/v1/readerDefinitions/createOrReplace', {
       name: reader.name,
-      address: `${reader.name}.sim.local`,
+      address: connections.get(reader.name)?.address ?? `${reader.name}.sim.local`,
+      ...(connections.has(reader.name) ? { connection: connections.get(reader.name)?.connection } : {}),
       groups: [`${prefix}doors`],
       type: reader.family,
       placement: { x: reader.placement.x, y: reader.placement.y, z: reader.placement.z, yaw: 0, pitch: 0, roll: 0, floor: reader.placement.floor },
@@ -66,7 +74,8 @@ export async function createPortalConfiguration(admin: HttpClient, portals: read
   }
   const rc = `${prefix}threshold`;
   await must(`reader configuration ${rc}`, admin.request('PUT', '/configuration/v1/readerConfigurations/createOrReplace', {
-    name: rc, operation: 'THRESHOLD', configuration: { readerMode: 'MAX_THROUGHPUT', session: 1, searchMode: 'DUAL_TARGET_WITH_BTOASELECT' },
+    // B-to-A select is an agent's (xArray) search mode; over LLRP, Impinj's dual target.
+    name: rc, operation: 'THRESHOLD', configuration: { readerMode: 'MAX_THROUGHPUT', session: 1, searchMode: connections.size > 0 ? 'DUAL_TARGET' : 'DUAL_TARGET_WITH_BTOASELECT' },
   }));
   const recipe = `${prefix}threshold`;
   await must(`recipe ${recipe}`, admin.request('PUT', '/configuration/v1/recipes/createOrReplace', { name: recipe, type: 'THRESHOLD', readerConfigurationName: rc, thresholdIds }));

@@ -5,6 +5,7 @@
 import { type EngineReport, thresholdJobContext, ThresholdTracker, type ThresholdOutput, type ThresholdTransition } from '../engine';
 import type { TransitionParameters } from '../recipes';
 import type { AntennaConfiguration, Threshold } from '../thresholds';
+import type { Observation } from './radio';
 import { antennaRefs, passageEnd, portalReaders, readPortalWindow, scoreTransitions, truthOf, type Passage, type PortalDef, type PortalNoise, type PortalReader } from './portal';
 
 /** The threshold definitions and antenna configurations of `portals`, as the demo creates them (ids from 1). */
@@ -35,6 +36,8 @@ export interface PortalRunOptions {
   readonly parameters?: TransitionParameters;
   /** Report window, ms (THRESHOLD readers report every 500 ms). */
   readonly windowMs?: number;
+  /** The way a window's reads reach the engine (a protocol's encoding and decoding); default: as read. */
+  readonly through?: (reader: string, reads: Observation[]) => Observation[];
 }
 
 export interface PortalRunResult {
@@ -67,7 +70,8 @@ export function runPortals(o: PortalRunOptions): PortalRunResult {
     // Reports arrive a little after their window ends.
     const now = from + windowMs + 100;
     for (const { portal, reader } of readers) {
-      const obs = readPortalWindow({ portal, reader, passages: byPortal.get(portal.name) ?? [], from: from / 1000, to: (from + windowMs) / 1000, readerMode: o.readerMode, noise: o.noise, seed: o.seed });
+      const read = readPortalWindow({ portal, reader, passages: byPortal.get(portal.name) ?? [], from: from / 1000, to: (from + windowMs) / 1000, readerMode: o.readerMode, noise: o.noise, seed: o.seed });
+      const obs = o.through === undefined || read.length === 0 ? read : o.through(reader.name, read);
       if (obs.length === 0) continue;
       observations += obs.length;
       const report: EngineReport = {

@@ -15,7 +15,7 @@ import { Stats } from './stats';
 import { World } from './world';
 import { SimLlrpReader } from './llrp-reader';
 import { SimIotReader } from './iot-reader';
-import { DEMO_PORTAL_NOISE, randomPassages, type Passage } from './portal';
+import { DEMO_PORTAL_NOISE, portalReaders, randomPassages, type Passage } from './portal';
 
 async function layoutFromService(admin: HttpClient, o: SimOptions): Promise<Layout> {
   const defs = await admin.request('GET', '/configuration/v1/readerDefinitions/show');
@@ -147,26 +147,43 @@ export async function zoneAgents(ctx: RunContext): Promise<SimAgent[]> {
   return agents;
 }
 
-/** The demo's door: its configuration, the passages through it and the agents of its overhead readers. */
+/** The demo's door: its configuration, the passages through it and its readers (agents of overhead readers, or LLRP readers on the jambs). */
 export interface Door {
   readonly door: Awaited<ReturnType<typeof createPortalConfiguration>> | undefined;
   /** The door readers' own counters, so the totals stay those of the zone readers. */
   readonly stats: Stats;
   readonly passages: readonly Passage[];
   readonly agents: SimAgent[];
+  /** Over LLRP: the door's simulated LLRP readers (no agents). */
+  readonly llrp: SimLlrpReader[];
 }
 
 export async function prepareDoor(ctx: RunContext): Promise<Door> {
   const { o, admin, layout, world, log, scenario, t0, clock, transport } = ctx;
   // A scenario's portals replace the demo's door, and its passages the random ones; a scenario
   // without portals gets no door: it says exactly where its tags are, and random passages would move them.
-  const portals = scenario ? scenario.portals : demoPortals(layout, o.prefix);
-  // Only with a job to run: without one its readers would read nothing.
-  const door = o.demo && o.startJob && o.protocol === 'agent' && portals.length > 0 ? await createPortalConfiguration(admin, portals, layout.facility, o.prefix, log) : undefined;
+  // Over LLRP the demo's door is a side-by-side one: readers with plain antennas, as LLRP readers have.
+  const llrpDoor = o.protocol === 'llrp';
+  const portals = scenario ? scenario.portals : demoPortals(layout, o.prefix, llrpDoor ? 'SIDE_BY_SIDE' : 'OVERHEAD');
   const stats = new Stats(clock.now());
   const worldSpan = o.duration ? o.duration * o.timeScale : 3600;
-  const passages: readonly Passage[] = !door ? [] : scenario && scenario.portals.length > 0 ? scenario.passages : randomPassages({ portals: door.readers.map((r) => r.portal), epcs: layout.tags.map((t) => t.epc), seed: o.seed, from: 2, until: worldSpan, everySeconds: 3 });
+  // Only with a job to run: without one its readers would read nothing.
+  const wanted = o.demo && o.startJob && (o.protocol === 'agent' || llrpDoor) && portals.length > 0;
+  const passages: readonly Passage[] = !wanted ? [] : scenario && scenario.portals.length > 0 ? scenario.passages : randomPassages({ portals, epcs: layout.tags.map((t) => t.epc), seed: o.seed, from: 2, until: worldSpan, everySeconds: 3 });
+  const llrp: SimLlrpReader[] = [];
+  if (wanted && llrpDoor) {
+    for (const portal of portals) {
+      for (const reader of portalReaders(portal, '')) {
+        const sim = new SimLlrpReader({ door: { portal, reader, passages: passages.filter((p) => p.portal === portal.name), noise: DEMO_PORTAL_NOISE }, seed: o.seed, t0, timeScale: o.timeScale, host: o.llrpHost, port: 0, log: log.child('llrp', { reader: reader.name }), stats, windowMs: 250 });
+        await sim.listen();
+        llrp.push(sim);
+      }
+    }
+  }
+  const connections = new Map(llrp.map((s) => [s.name, { address: o.llrpHost, connection: { protocol: 'LLRP', port: s.port } }]));
+  const door = wanted ? await createPortalConfiguration(admin, portals, layout.facility, o.prefix, log, connections) : undefined;
   const agents: SimAgent[] = [];
+  if (llrpDoor) return { door, stats, passages, agents, llrp };
   for (const { portal, reader } of door?.readers ?? []) {
     const secret = await issueSecret(admin, reader.name);
     agents.push(new SimAgent({
@@ -177,5 +194,5 @@ export async function prepareDoor(ctx: RunContext): Promise<Door> {
       portal: { portal, reader, passages: passages.filter((p) => p.portal === portal.name), noise: DEMO_PORTAL_NOISE },
     }));
   }
-  return { door, stats, passages, agents };
+  return { door, stats, passages, agents, llrp };
 }

@@ -115,6 +115,7 @@ class SimulationRun {
     const t0 = clock.now();
     this.worldT0 = t0;
     for (const a of this.agents) a.startTimeline(t0);
+    for (const r of this.door.llrp) r.startWorld(t0);
     const durationS = o.duration || (scenario?.durationSeconds ? scenario.durationSeconds / o.timeScale : 0);
     if (durationS > 0) {
       await clock.sleep(durationS * 1000, signal);
@@ -131,7 +132,7 @@ class SimulationRun {
     const doorScore = await this.stopDoorJob(worldEnd);
     await this.stopJob();
     // LLRP and IoT readers after the job's stop: tagtrail stops their ROSpecs and takes the last reads first.
-    const connected = [...this.readers.llrp, ...this.readers.iot];
+    const connected = [...this.readers.llrp, ...this.readers.iot, ...this.door.llrp];
     if (this.jobId && connected.length > 0) await clock.sleep(2000);
     for (const sim of connected) await sim.close();
     clearInterval(this.progressTimer);

@@ -29,7 +29,7 @@ describe('responsiveness checker: changes (injected clock)', () => {
     ]);
   });
 
-  it('ticks: records a change once even before the projection shows it, then the reverse change', async () => {
+  it('ticks: records a change once even before the projection shows it, then the reverse change; nothing for a reader whose definition was deleted', async () => {
     let clock = now(0);
     const appended: { stream: string; type: string }[] = [];
     const client = {
@@ -40,7 +40,8 @@ describe('responsiveness checker: changes (injected clock)', () => {
     } as unknown as EventStoreDBClient;
     const states = new Map<string, ReaderHealthState>([['r1', { ...initialHealthState('r1'), lastCheckin: at(0) }]]);
     const checkins = new Map<string, string>([['r1', at(0)]]);
-    const source: CheckerSource = { states: async () => states, lastCheckins: async () => checkins };
+    const defined = new Set(['r1']);
+    const source: CheckerSource = { states: async () => states, lastCheckins: async () => checkins, definedReaders: async () => defined };
     const checker = startResponsivenessChecker({
       client, source, settings: DEFAULT_HEALTH_SETTINGS, clock: () => clock, logger: silent, ready: Promise.resolve(), everyMs: 0,
     });
@@ -52,6 +53,10 @@ describe('responsiveness checker: changes (injected clock)', () => {
     expect(await checker.tick()).to.deep.equal([]);
     checkins.set('r1', at(39));
     expect((await checker.tick()).map((e) => e.type)).to.deep.equal(['ReaderResponding']);
+    // Deleted: it goes silent, and nothing is recorded for it.
+    defined.delete('r1');
+    clock = now(120);
+    expect(await checker.tick()).to.deep.equal([]);
     expect(appended).to.deep.equal([
       { stream: 'readerHealth-r1', type: 'ReaderNotResponding' },
       { stream: 'readerHealth-r1', type: 'ReaderResponding' },

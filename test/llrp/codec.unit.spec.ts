@@ -24,6 +24,8 @@ import {
   statusOf,
   type RoSpec,
 } from '../../src/llrp/messages';
+import { accessSpecCommand, addTidAccessSpec } from '../../src/llrp/access';
+import { setLocationConfig } from '../../src/llrp/location';
 
 const hex = (s: string): Buffer => Buffer.from(s.replace(/\s+/g, ''), 'hex');
 const h16 = (n: number): string => n.toString(16).padStart(4, '0');
@@ -117,6 +119,19 @@ describe('llrp/messages tag reports', () => {
     expect(() => decodeTagReads(hex(tlv(240, `8D ${EPC96} ${tlv(1023, `${h32(25882)} ${h32(55)} 0004 E2801160`)}`)))).to.throw(LlrpDecodeError, /word count/);
   });
 
+  it('given TagReportData with AccessSpecID and the C1G2ReadOpSpecResult of the TID read, when decoded, then the words as the TID; a failed read or another OpSpec gives none', () => {
+    const read = (result: string, opSpec: string): Buffer => hex(tlv(240, [
+      `8D ${EPC96}`,
+      '81 0001',
+      '90 00007474', // AccessSpecID (TV 16, 4 bytes)
+      tlv(349, `${result} ${opSpec} 0006 E2801160 20005A1B 2C3D4E5F`), // C1G2ReadOpSpecResult: result, OpSpecID, word count, the words
+    ].join('')));
+    expect(decodeTagReads(read('00', '7469'))[0]).to.deep.include({ epc: EPC96, antennaId: 1, tid: 'E280116020005A1B2C3D4E5F' });
+    expect(decodeTagReads(read('03', '7469'))[0]).to.deep.include({ tid: null }); // 3: insufficient power (a failed read)
+    expect(decodeTagReads(read('00', '0001'))[0]).to.deep.include({ tid: null }); // someone else's read
+    expect(() => decodeTagReads(hex(tlv(240, `8D ${EPC96} ${tlv(349, '00 7469 0004 E2801160')}`)))).to.throw(LlrpDecodeError, /word count/);
+  });
+
   it('given an unknown TV type, when decoded, then a decode error (its length is unknown)', () => {
     const bad = hex(tlv(240, `8D ${EPC96} FF 0001`));
     expect(() => decodeTagReads(bad)).to.throw(LlrpDecodeError, /unknown TV parameter type 127/);
@@ -154,7 +169,13 @@ describe('llrp/messages responses and events', () => {
       firmware: '7.6.1',
       transmitPower: [{ index: 1, dbm: 26 }, { index: 2, dbm: 30 }],
       rfModes: [1002],
+      computesLocations: false,
     });
+    // An xArray adds Impinj's ImpinjxArrayCapabilities (subtype 1521): u32 MaxNumSectors, SupportsLISpecs and SupportsDISpecs bits, 6 reserved.
+    const [xarray] = new LlrpFramer().push(msg(MSG.GET_READER_CAPABILITIES_RESPONSE, 2, body + tlv(1023, `${h32(25882)} ${h32(1521)} 00000068 C0`)));
+    expect(decodeCapabilities(xarray as never).capabilities.computesLocations).to.equal(true);
+    const [noLi] = new LlrpFramer().push(msg(MSG.GET_READER_CAPABILITIES_RESPONSE, 3, body + tlv(1023, `${h32(25882)} ${h32(1521)} 00000068 40`)));
+    expect(decodeCapabilities(noLi as never).capabilities.computesLocations).to.equal(false);
   });
 
   it('given READER_EVENT_NOTIFICATION with ConnectionAttemptEvent, when decoded, then its status and the UTC time', () => {
@@ -188,7 +209,58 @@ describe('llrp/messages reader temperature (Impinj extension)', () => {
   });
 });
 
+describe('llrp/location (Impinj LLRP extensions for readers that locate tags)', () => {
+  const custom = (subtype: number, body: string): string => tlv(1023, `${h32(25882)} ${h32(subtype)} ${body}`);
+  const placement = { x: 12.5, y: -3, z: 4, yawDegrees: 90 };
+
+  it('given RO_ACCESS_REPORT with ImpinjExtendedTagInformation, when decoded, then each UPDATE or ENTRY a read at its place in metres; an EXIT none', () => {
+    const located = (epc: string, x: string, y: string, type: string): string => custom(1552, [
+      tlv(241, `0060 ${epc}`), // EPCData, 96 bits
+      custom(1545, `0005C0C7F2D41000 ${x} ${y} 0042 ${type}`), // ImpinjLocationReportData: TimestampUTC, LocXCentimeters, LocYCentimeters, Confidence, Type
+    ].join(''));
+    const body = hex([
+      located(EPC96, '000004E2', 'FFFFFED4', '01'), // x 1250 cm, y -300 cm, UPDATE
+      located('300833B2DDD9014000000002', '00000064', '00000000', '00'), // ENTRY at 1 m, 0
+      located('300833B2DDD9014000000003', '00000000', '00000000', '02'), // EXIT
+    ].join(''));
+    const reads = decodeTagReads(body);
+    expect(reads.map((r) => [r.epc, r.x, r.y, r.lastSeenUs])).to.deep.equal([
+      [EPC96, 12.5, -3, Number(BigInt('0x0005C0C7F2D41000'))],
+      ['300833B2DDD9014000000002', 1, 0, Number(BigInt('0x0005C0C7F2D41000'))],
+    ]);
+    expect(() => decodeTagReads(hex(custom(1552, `${tlv(241, `0060 ${EPC96}`)}${custom(1545, '0005C0C7F2D41000 00000000')}`)))).to.throw(LlrpDecodeError, /shorter than its fields/);
+  });
+
+  it('given a location ROSpec, when encoded, then an ImpinjLISpec (1541) where the AISpec would be: ImpinjLocationConfig (1542) and ImpinjC1G2LocationConfig (1543, mode, session)', () => {
+    const spec: RoSpec = { roSpecId: 0x7474, startTrigger: 0, durationMs: 0, antennaIds: [0], antennas: [], reportTrigger: 1, reportEveryN: 1, impinjPeakRssi: true, impinjPhase: false, impinjTid: false, location: { modeIndex: 1002, session: 2, reportIntervalSeconds: 1, placement } };
+    const m = addRoSpec(5, spec).toString('hex');
+    const lispec = custom(1541, [custom(1542, '02 0014'), custom(1543, '03EA 80')].join('')); // motion window 2 s, tag age 20 s; mode 1002, session 2 (10 000000)
+    expect(m).to.contain(lispec.toLowerCase());
+    expect(decodeParams(addRoSpec(5, spec).subarray(10))[0]?.params.map((p) => p.type)).to.deep.equal([178, 1023, 237]); // ROBoundarySpec, the LISpec, ROReportSpec: no AISpec (183)
+  });
+
+  it('given a location plan, when the reader is configured, then SET_READER_CONFIG: no reset, ImpinjPlacementConfiguration (1540) in cm and degrees, ImpinjLocationReporting (1544) with update, entry and exit', () => {
+    expect(setLocationConfig(7, { modeIndex: 0, session: 2, reportIntervalSeconds: 1, placement }).toString('hex')).to.equal(
+      msg(MSG.SET_READER_CONFIG, 7, ['00', custom(1540, '0190 000004E2 FFFFFED4 005A'), custom(1544, '0001 E0')].join('')).toString('hex'), // height 400 cm, x 1250, y -300, 90 degrees
+    );
+  });
+});
+
 describe('llrp/messages host requests', () => {
+  it('given the TID AccessSpec, when encoded, then ADD_ACCESSSPEC (40) laid out field by field: AccessSpec, null stop trigger, a target matching every tag, C1G2Read of 6 TID words, AccessReportSpec 0', () => {
+    const expected = msg(40, 9, tlv(207, [
+      '00007474 0000 01 00 00007474', // AccessSpecID, AntennaID 0 (all), ProtocolID 1 (C1G2), CurrentState 0 (disabled), ROSpecID
+      tlv(208, '00 0000'), // AccessSpecStopTrigger: null, operation count 0
+      tlv(209, [ // AccessCommand
+        tlv(338, tlv(339, '60 0000 0000 0000')), // C1G2TagSpec > C1G2TargetTag: MB 1, Match 1 (0110 0000), pointer 0, empty mask, empty data
+        tlv(341, '7469 00000000 80 0000 0006'), // C1G2Read: OpSpecID, password 0, MB 2 (10 000000), word pointer 0, 6 words
+      ].join('')),
+      tlv(239, '00'), // AccessReportSpec: with the RO report
+    ].join('')));
+    expect(addTidAccessSpec(9, 0x7474).toString('hex')).to.equal(expected.toString('hex'));
+    expect(accessSpecCommand(MSG.ENABLE_ACCESSSPEC, 3, 0x7474).toString('hex')).to.equal(msg(42, 3, '00007474').toString('hex'));
+  });
+
   it('given SET_READER_CONFIG, when encoded, then the layout: reset bit, ReaderEventNotificationSpec, KeepaliveSpec(periodic, ms)', () => {
     const m = setReaderConfig(9, { keepaliveMs: 5000 });
     const [framed] = new LlrpFramer().push(m);

@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { generateLayout } from '../../src/simulator/layout';
 import { SimLlrpReader } from '../../src/simulator/llrp-reader';
 import { World } from '../../src/simulator/world';
-import { appWithEnv, until } from './support';
+import { appWithEnv, closedAfter, until } from './support';
 import { silent } from '../support/logger';
 import { selfSigned } from '../support/tls';
 
@@ -18,10 +18,7 @@ const ENV = { READERS_KEEPALIVE_SECONDS: '1', READERS_RECONNECT_MAX_SECONDS: '1'
 describe('LLRP readers over TLS', function () {
   this.timeout(120_000);
   const app = appWithEnv(ENV);
-  const sims: SimLlrpReader[] = [];
-  after(async () => {
-    for (const s of sims) await s.close();
-  });
+  const sims = closedAfter<SimLlrpReader>();
 
   it('trusted by caCertificate or pinned by certificateSha256: connected; a wrong pin: BAD_CERTIFICATE, not connected', async () => {
     const tls = selfSigned();

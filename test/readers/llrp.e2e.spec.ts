@@ -122,8 +122,10 @@ describe('LLRP readers: TID and phase angle', function () {
   this.timeout(120_000);
   const app = appWithEnv(ENV);
   let sim: SimLlrpReader | undefined;
+  const others: SimLlrpReader[] = [];
   after(async () => {
     await sim?.close();
+    for (const o of others) await o.close();
   });
 
   it('a configuration with reportConfig tidIncluded and phaseAngleIncluded: each stored observation has the tag\'s TID and a phase angle', async () => {
@@ -132,18 +134,28 @@ describe('LLRP readers: TID and phase angle', function () {
     await sim.listen();
     await expectTidAndPhase(app(), sim.name, { protocol: 'LLRP', port: sim.port });
   });
+
+  it('a reader of another maker: the TID read by an AccessSpec of the TID bank is each observation\'s TID (no phase: only Impinj reports it)', async () => {
+    const layout = generateLayout({ facility: 'DEFAULT', readers: 1, families: ['SPEEDWAY'], tags: 20, seed: 7, prefix: 'llrp-tid-any-' });
+    const other = new SimLlrpReader({ reader: layout.readers[0]!, world: World.random(layout, 7), manufacturer: 161, seed: 7, t0: Date.now(), timeScale: 1, port: 0, log: silent, windowMs: 300 });
+    others.push(other);
+    await other.listen();
+    await expectTidAndPhase(app(), other.name, { protocol: 'LLRP', port: other.port }, { phase: false });
+  });
 });
 
 describe('npm run simulate -- --protocol llrp', function () {
   this.timeout(120_000);
   const app = appWithEnv({ READERS_KEEPALIVE_SECONDS: '1' });
 
-  it('--demo --start-job plays every reader as an LLRP reader: definitions with their ports, a job whose reports reach tagtrail', async () => {
+  it('--demo --start-job plays every reader as an LLRP reader, the door\'s too: definitions with their ports, a job whose reports reach tagtrail', async () => {
     const options = parseOptions(['--url', app().baseUrl, '--demo', '--start-job', '--protocol', 'llrp', '--readers', '2', '--families', 'SPEEDWAY,XPORTAL', '--tags', '15', '--seed', '3', '--duration', '8', '--progress', 'none']);
     const summary = await runSimulation(options, { log: silent });
     expect(summary.totals.observations, JSON.stringify(summary)).to.be.greaterThan(0);
     const defs = (await app().request('GET', '/configuration/v1/readerDefinitions/show')).body as Array<{ connection: { protocol: string; port: number } | null; address: string }>;
-    expect(defs.map((d) => d.connection?.protocol)).to.deep.equal(['LLRP', 'LLRP']);
+    // The two zone readers and the door's two jamb readers, all over LLRP.
+    expect(defs.map((d) => d.connection?.protocol)).to.deep.equal(['LLRP', 'LLRP', 'LLRP', 'LLRP']);
+    expect(summary.door?.jobId, JSON.stringify(summary.door)).to.be.a('string');
     const stats = await app().request('GET', `/control/v1/jobs/stats/${summary.jobId}`);
     expect(stats.body.reports, JSON.stringify(stats.body)).to.be.greaterThan(0);
     const job = await app().request('GET', `/control/v1/jobs/show/${summary.jobId}`);

@@ -18,6 +18,7 @@ import { LlrpLink } from '../../src/readers/llrp-link';
 import { DEFAULT_READERS_SETTINGS } from '../../src/readers/settings';
 import { until } from './support';
 import { silent } from '../support/logger';
+import type { Logger } from '../../src/core/logger';
 
 describe('readers: what an LLRP reader sends that tagtrail does not know', function () {
   this.timeout(30_000);
@@ -68,6 +69,19 @@ describe('readers: what an LLRP reader sends that tagtrail does not know', funct
       process.off('unhandledRejection', record);
     }
     expect(unhandled.map(String)).to.deep.equal([]);
+  });
+
+  it('a reader that goes silent: the link is dropped after 3 keepalive periods, and the reason says keepalives were missed', async () => {
+    await link?.stop();
+    const warnings: Array<Record<string, unknown>> = [];
+    const logger: Logger = { ...silent, warn: (msg: string, fields?: Record<string, unknown>) => void warnings.push({ msg, ...fields }), child: () => logger };
+    const deps = { redis, keys: new RedisKeys(prefix), logger } as unknown as AppDeps;
+    const port = (server.address() as net.AddressInfo).port;
+    // The reader here answers the host sequence and then sends nothing at all, no KEEPALIVE either.
+    link = new LlrpLink({ name: 'fx-2', host: '127.0.0.1', port, tls: null }, { deps, jobs: jobsForAgents, settings: { ...DEFAULT_READERS_SETTINGS, keepaliveMs: 200 }, logger, leaseKey: `${prefix}lease-2` });
+    link.start();
+    const lost = await until('the link dropped', async () => warnings.find((w) => w['msg'] === 'reader connection lost or refused'));
+    expect(String(lost['reason'])).to.match(/^connection lost: missed keepalives: nothing from the reader for 600 ms/);
   });
 
   async function exchange(): Promise<void> {
