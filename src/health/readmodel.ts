@@ -1,4 +1,5 @@
 // Queries of the reader health read model (layout in ./keys.ts).
+import { perSecond, type Rates } from '../core/rates';
 import type { RedisClient } from '../core/redis/connect';
 import type { RedisKeys } from '../core/redis/keys';
 import type { ReaderHealthState } from './state';
@@ -39,6 +40,11 @@ export class HealthReadModel {
   /** The gateway's last check-in per reader. */
   async lastCheckins(): Promise<Map<string, string>> {
     return new Map(Object.entries(await this.gate.read(HEALTH_READ_MODEL, () => this.redis.hGetAll(this.k.lastCheckin))));
+  }
+
+  /** Health events per second (by event time) of the `seconds` before `nowMs`. */
+  rates(nowMs: number, seconds: number): Promise<Rates> {
+    return this.gate.read(HEALTH_READ_MODEL, () => perSecond(nowMs, seconds, (from, to) => this.redis.zCount(this.k.events, from, `(${to}`)));
   }
 
   async lastCheckin(reader: string): Promise<string | undefined> {
