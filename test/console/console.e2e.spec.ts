@@ -267,7 +267,7 @@ describe('web console in Chromium', function () {
 
   it('lists items with server paging and opens an item\'s history timeline and path', async () => {
     await page.click('nav.side a:text-is("Items")');
-    await page.fill('input[name=facility]', 'Store');
+    await page.selectOption('select[name=facility]', 'Store');
     await page.click('button:text("Apply")');
     await until(page, 'item rows', async () => (await page.locator('[data-testid=items-table] tbody tr').count()) > 0);
     await screenshot(page, '04-items');

@@ -240,7 +240,7 @@ describe('console screens in Chromium', function () {
     }
 
     await openScreen('Items');
-    await page.fill('input[name=facility]', 'Many');
+    await page.selectOption('select[name=facility]', 'Many');
     await page.selectOption('select[name=pageSize]', '10000');
     await page.click('button:text("Apply")');
     await page.waitForSelector('[data-testid=items-page-info]:text("10000 items on this page")');

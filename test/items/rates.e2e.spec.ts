@@ -2,9 +2,8 @@
 // (history records) and reader health events, counted at the second they
 // happened, whenever the client asks.
 import { expect } from 'chai';
-import { EventStoreDBClient } from '@eventstore/db-client';
 import { startTestApp, type TestApp } from '../support/app';
-import { appendChanges, changes, epc } from '../console/item-fixtures';
+import { appendWithHistory, changes, epc } from '../console/item-fixtures';
 import { waitForValue } from '../support/wait';
 
 describe('rates over HTTP', function () {
@@ -19,14 +18,7 @@ describe('rates over HTTP', function () {
     const now = Date.now();
     const second = (ago: number): number => (Math.floor(now / 1000) - ago) * 1000 + 250;
     // 7 changes 10 s ago, 3 changes 4 s ago, all reported to history.
-    const batch = [...changes('RatesHall', 'E3A0', 0, 7, 'FIRST_SEEN', second(10), () => ({ x: 1, y: 1 })), ...changes('RatesHall', 'E3A1', 0, 3, 'FIRST_SEEN', second(4), () => ({ x: 2, y: 2 }))]
-      .map((c) => ({ ...c, reportToHistoryEnabled: true }));
-    const client = EventStoreDBClient.connectionString(app.eventStoreConnectionString);
-    try {
-      await appendChanges(client, batch);
-    } finally {
-      await client.dispose();
-    }
+    await appendWithHistory(app, [...changes('RatesHall', 'E3A0', 0, 7, 'FIRST_SEEN', second(10), () => ({ x: 1, y: 1 })), ...changes('RatesHall', 'E3A1', 0, 3, 'FIRST_SEEN', second(4), () => ({ x: 2, y: 2 }))]);
     await waitForValue('history projected', async () => (await app.request('GET', `/data/v1/items/show/history?epcPrefix=${epc('E3A1', 2)}`)).body?.history?.length, (n) => n === 1, { timeoutMs: 30_000, intervalMs: 200 });
     const res = await app.request('GET', '/data/v1/items/show/rates?seconds=60');
     expect(res.status).to.equal(200);
