@@ -146,11 +146,12 @@ export const ROW_HEIGHT = 30; // px, fixed by .virtual rows in style.css
  * renders one row (a <tr> without a height of its own); `scrollKey` changing
  * (a new page) scrolls back to the top.
  */
-export function VirtualTable({ rows, head, row, testid, scrollKey }) {
+export function VirtualTable({ rows, head, row, testid, scrollKey, label }) {
   const ref = useRef(null);
   const w = useWindow(ref, rows.length, ROW_HEIGHT);
   useEffect(() => { if (ref.current) ref.current.scrollTop = 0; }, [scrollKey]);
-  return html`<div class="table-wrap virtual" ref=${ref} data-testid=${`${testid}-scroll`}>
+  // A scrolling region keyboard users reach too (rows need not be focusable).
+  return html`<div class="table-wrap virtual" ref=${ref} data-testid=${`${testid}-scroll`} tabindex="0" role="region" aria-label=${label ?? testid}>
     <table data-testid=${testid} data-rows=${rows.length}><thead>${head}</thead><tbody>
       ${w.before > 0 && html`<tr class="spacer" aria-hidden="true" style=${`height:${w.before}px`}><td colspan="99"></td></tr>`}
       ${rows.slice(w.first, w.last).map((r, i) => row(r, w.first + i))}

@@ -224,7 +224,7 @@ function ZoneEditor({ draft, setDraft, ctx, errors }) {
       <label style="display:inline-flex;flex-direction:row;gap:.3rem;align-items:center">Floor of new zones <input size="4" value=${floor} onInput=${(e) => setFloor(e.target.value)} /></label></p>
     ${overlapping.size > 0 && html`<p class="error" role="alert" data-testid="overlap-warning">Overlapping zones (shown in red): ${[...overlapping].map((i) => zones[i].name).join(', ')}. The service will refuse this zone map.</p>`}
     <${MapView} testid="zone-map-editor" zones=${zones} readers=${readers} items=${null} overlapping=${overlapping} onDraw=${add} />
-    <div class="table-wrap"><table><thead><tr><th>#</th><th>Name</th><th>Floor</th><th>Points</th><th></th></tr></thead>
+    <div class="table-wrap" tabindex="0" role="region" aria-label="Zones"><table><thead><tr><th>#</th><th>Name</th><th>Floor</th><th>Points</th><th></th></tr></thead>
     <tbody>${zones.map((z, i) => {
       // The API counts zones from 0; the row shows its error and counts from 1.
       const errs = errors.filter((e) => e.path === `body.zones.${i}` || e.path.startsWith(`body.zones.${i}.`));

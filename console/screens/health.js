@@ -39,7 +39,7 @@ export function HealthScreen() {
   const set = (k) => (e) => setForm({ ...form, [k]: e.target.value });
   return html`<h1>Reader health</h1>
   <${ErrorText} error=${readersError} />
-  <div class="table-wrap" style="max-height:40vh"><table data-testid="reader-health"><thead><tr><th>Reader</th><th>State</th><th>Last check-in</th>${STATUSES.map((s) => html`<th>${s.replace('Status', '')}</th>`)}<th>Temperature</th><th>Versions</th><th>Last reboot</th></tr></thead>
+  <div class="table-wrap" tabindex="0" role="region" aria-label="Reader statuses" style="max-height:40vh"><table data-testid="reader-health"><thead><tr><th>Reader</th><th>State</th><th>Last check-in</th>${STATUSES.map((s) => html`<th>${s.replace('Status', '')}</th>`)}<th>Temperature</th><th>Versions</th><th>Last reboot</th></tr></thead>
   <tbody>${(readers ?? []).map((r) => html`<tr><td>${r.readerName}</td><td><${StatusPill} status=${r.state} /></td><td><${Age} iso=${r.lastCheckin} /></td>
     ${STATUSES.map((s) => html`<td><${StatusPill} status=${r[s]?.status} />${r[s]?.code ? html` <code>${r[s].code}</code>` : ''}</td>`)}
     <td data-testid="temperature"><${Temperature} t=${r.temperature} /></td>

@@ -164,13 +164,19 @@ function Dependencies() {
   <tbody>${rows.map((r) => html`<tr><td>${r.name || 'service'}</td><td><${StatusPill} status=${r.status} /></td><td class="num">${r.latency ?? '–'}</td><td>${r.details}</td><td>${r.error ?? ''}</td></tr>`)}</tbody></table></div>`;
 }
 
+/**
+ * A card; its content scrolls sideways when wider than a phone, so it is a
+ * named region keyboard users can reach and scroll too.
+ */
+const Card = ({ title, wide, children }) => html`<section class=${`card${wide ? ' wide' : ''}`} tabindex="0" aria-label=${title}><h2>${title}</h2>${children}</section>`;
+
 export function Overview({ session }) {
   return html`<h1>Overview</h1>
   <div class="cards">
-    <section class="card"><h2>Readers</h2><${Readers} /></section>
-    ${has(session, 'JobRunner') && html`<section class="card"><h2>Running jobs</h2><${RunningJobs} /></section>`}
-    ${has(session, 'DataReader') && html`<section class="card"><h2>Items by zone</h2><${ItemsByZone} /></section>`}
-    <section class="card"><h2>Rates</h2><${Rates} session=${session} /></section>
-    <section class="card wide"><h2>Service health</h2><${Dependencies} /></section>
+    <${Card} title="Readers"><${Readers} /></${Card}>
+    ${has(session, 'JobRunner') && html`<${Card} title="Running jobs"><${RunningJobs} /></${Card}>`}
+    ${has(session, 'DataReader') && html`<${Card} title="Items by zone"><${ItemsByZone} /></${Card}>`}
+    <${Card} title="Rates"><${Rates} session=${session} /></${Card}>
+    <${Card} title="Service health" wide=${true}><${Dependencies} /></${Card}>
   </div>`;
 }

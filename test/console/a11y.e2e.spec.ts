@@ -38,6 +38,8 @@ describe('console accessibility (axe-core) in Chromium', function () {
     if (!chromiumPresent()) throw new Error('Chromium is missing at /usr/bin/chromium: apt-get install -y chromium (or set CHROMIUM_PATH)');
     app = await startTestApp({});
     consoleUrl = new URL('/console/', app.baseUrl).toString();
+    // A reader, so status pills (their colours on their backgrounds) are on the screens checked.
+    expect((await app.request('POST', '/configuration/v1/readerDefinitions/create', { body: { name: 'a11y-reader', type: 'XARRAY', address: 'a11y.local' } })).status).to.equal(200);
   });
   after(async () => {
     for (const b of browsers) await b.close();
