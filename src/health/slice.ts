@@ -30,6 +30,7 @@ const SEARCH_SCHEMA = {
     toTime: { type: 'string', format: 'date-time' },
     pageSize: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
     nextPageMarker: { type: 'string' },
+    newestFirst: { type: 'boolean', default: false, description: 'newest first (pages walk back in time); default oldest first' },
   },
 };
 

@@ -278,7 +278,7 @@ describe('console screens in Chromium', function () {
       const out: string[] = [];
       let marker: string | undefined;
       do {
-        const res = (await app.request('POST', '/health/v1/events', { body: { readerNames: [reader], pageSize: 1000, ...(marker ? { nextPageMarker: marker } : {}) } })).body as { events: Array<{ args: unknown }>; nextPageMarker?: string | null };
+        const res = (await app.request('POST', '/health/v1/events', { body: { readerNames: [reader], pageSize: 1000, newestFirst: true, ...(marker ? { nextPageMarker: marker } : {}) } })).body as { events: Array<{ args: unknown }>; nextPageMarker?: string | null };
         out.push(...res.events.map((e) => JSON.stringify(e.args)));
         marker = res.nextPageMarker ?? undefined;
       } while (marker !== undefined);
