@@ -13,7 +13,7 @@ function Tokens({ name }) {
   const [issued, setIssued] = useState(null);
   const issue = async () => { setIssued((await api('PUT', `/authentication/v1/token/${encodeURIComponent(name)}`)).token); await reload(); };
   const revoke = async (token) => {
-    // The console's own token: revoking it ends this session, so it is asked first.
+    // The console's own token: revoking it logs this console out, so it is asked first.
     const own = loadSession()?.authorization === `Token ${JSON.stringify({ token })}`;
     if (own && !confirm('This is the token this console is logged in with. Revoke it and log out?')) return;
     await api('PUT', '/authentication/v1/revokeToken', { body: { token } });
