@@ -31,6 +31,41 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * Whether tagtrail answers: false from the first request that got no answer
+ * at all (no connection, DNS, a proxy with nothing behind it) until the next
+ * one that gets any answer. `lastAnswer` is when the service last answered,
+ * so screens can say how old what they show is.
+ */
+export const reach = { answering: true, since: null, lastAnswer: Date.now() };
+const reachListeners = new Set();
+export const onReachChange = (f) => { reachListeners.add(f); return () => reachListeners.delete(f); };
+function setAnswering(answering) {
+  const now = Date.now();
+  if (answering) reach.lastAnswer = now;
+  if (answering === reach.answering) return;
+  reach.answering = answering;
+  reach.since = answering ? null : now;
+  for (const f of reachListeners) f(reach);
+}
+/** The error of a request that got no answer, in the words an operator needs. */
+export const NOT_ANSWERING = 'tagtrail is not answering (no connection to the service).';
+
+/** fetch, noting whether the service answered. */
+async function reachFetch(input, init) {
+  let res;
+  try {
+    res = await fetch(input, init);
+  } catch (err) {
+    if (err?.name === 'AbortError') throw err;
+    setAnswering(false);
+    throw new ApiError(0, { message: NOT_ANSWERING });
+  }
+  // A gateway answering for a service that is gone is no answer from tagtrail.
+  setAnswering(res.status !== 502 && res.status !== 504);
+  return res;
+}
+
 let authorization = loadSession()?.authorization ?? null;
 let onUnauthorized = () => undefined;
 export const setAuthorization = (a) => (authorization = a);
@@ -54,7 +89,7 @@ export async function api(method, path, { body, query, auth, signal } = {}) {
   // credentials 'omit': the console sends its own Authorization header and no
   // cookies; it also keeps the browser from answering the API's Basic
   // challenge (WWW-Authenticate) with its own password dialog.
-  const res = await fetch(url(path, query), { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal, credentials: 'omit' });
+  const res = await reachFetch(url(path, query), { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal, credentials: 'omit' });
   const text = await res.text();
   let parsed;
   try {
@@ -72,7 +107,7 @@ export const get = (path, query, opts) => api('GET', path, { ...opts, query });
 
 /** /healthz, outside the API root and unauthenticated; answers 503 with the same body when something is down. */
 export async function healthz() {
-  const res = await fetch(new URL('healthz', serviceBase), { headers: { Accept: 'application/json' }, credentials: 'omit' });
+  const res = await reachFetch(new URL('healthz', serviceBase), { headers: { Accept: 'application/json' }, credentials: 'omit' });
   return res.json();
 }
 
@@ -101,7 +136,7 @@ export function openLiveStream(query, onEvent, onState = () => undefined) {
   const run = async () => {
     while (!stopped) {
       try {
-        const res = await fetch(url('/live/v1/stream', query), { headers: { Authorization: authorization ?? '', Accept: 'text/event-stream' }, signal: controller.signal, credentials: 'omit' });
+        const res = await reachFetch(url('/live/v1/stream', query), { headers: { Authorization: authorization ?? '', Accept: 'text/event-stream' }, signal: controller.signal, credentials: 'omit' });
         if (res.status === 401) {
           onUnauthorized();
           return;

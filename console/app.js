@@ -3,7 +3,8 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { html } from './html.js';
 import { api, healthz, loadSession, saveSession, setAuthorization, setOnUnauthorized, version } from './api.js';
-import { onWarningsChanged, startLive, stopLive, useLiveState } from './live.js';
+import { onWarningsChanged, startLive, stopLive, useLiveState, useReach, useTick } from './live.js';
+import { age } from './format.js';
 import { Overview } from './screens/overview.js';
 import { FloorMap } from './screens/map.js';
 import { Items, ItemPage } from './screens/items.js';
@@ -82,8 +83,29 @@ function Login({ onLogin }) {
   </form>`;
 }
 
+/**
+ * The service's warnings in the reader's terms: the default-password warning
+ * names what to do for an Admin (a link to change it) and whom to ask for
+ * anyone else, rather than quoting an API call.
+ */
+function Warning({ text, session }) {
+  if (!/default password/.test(text)) return html`<div class="banner" role="alert" data-testid="warning">${text}</div>`;
+  return html`<div class="banner" role="alert" data-testid="default-password">The <strong>admin</strong> user still has the well-known default password, so anyone can log in as it.
+    ${allowed(session, ['Admin']) ? html` <a href="#/users">Change it now</a>.` : ' Ask an administrator to change it.'}</div>`;
+}
+
+/** Shown while requests get no answer at all: what is on screen is as old as the last answer. */
+function NotAnswering() {
+  const r = useReach();
+  useTick(1000); // the age of the last answer
+  if (r.answering) return null;
+  const last = new Date(r.lastAnswer);
+  return html`<div class="banner bad" role="alert" data-testid="not-answering"><strong>tagtrail is not answering</strong> (since ${new Date(r.since).toLocaleTimeString()}). What this page shows is from ${last.toLocaleTimeString()} (${age(last.toISOString())}) and is not current; it refreshes by itself once tagtrail answers again.</div>`;
+}
+
 function Shell({ session, onLogout }) {
   const [route, setRoute] = useState(parseHash());
+  const [menuOpen, setMenuOpen] = useState(false);
   const live = useLiveState();
   // The service's own warnings from /healthz (the built-in admin's default
   // password among them), shown to everyone until they are resolved.
@@ -96,7 +118,7 @@ function Shell({ session, onLogout }) {
     return () => clearInterval(t);
   }, []);
   useEffect(() => {
-    const on = () => setRoute(parseHash());
+    const on = () => { setRoute(parseHash()); setMenuOpen(false); };
     addEventListener('hashchange', on);
     return () => removeEventListener('hashchange', on);
   }, []);
@@ -115,17 +137,21 @@ function Shell({ session, onLogout }) {
   if (itemPage && allowed(session, ['DataReader'])) body = html`<${ItemPage} epc=${decodeURIComponent(route.path.slice(5))} session=${session} />`;
   else if (screen) body = html`<${screen.view} session=${session} params=${route.params} kind=${screen.kind} key=${screen.id} />`;
   else body = html`<h1>Not available</h1><p>This screen does not exist or needs a role you do not hold (${session.roles.join(', ') || 'no roles'}).</p>`;
-  return html`<div class="shell">
+  const current = visible.find((s) => s.id === route.path)?.label ?? (itemPage ? 'Item' : '');
+  return html`<div class=${`shell${menuOpen ? ' menu-open' : ''}`}>
+    <a class="skip-link" href="#main" onClick=${(e) => { e.preventDefault(); document.getElementById('main')?.focus(); }}>Skip to content</a>
     <header class="top">
+      <button class="menu-toggle" aria-expanded=${menuOpen ? 'true' : 'false'} aria-controls="screens-nav" onClick=${() => setMenuOpen(!menuOpen)}>☰ Menu<span class="sr-only">, screen: </span><span class="menu-current"> ${current}</span></button>
       <span class="brand">tagtrail</span>
       <span class="live" aria-live="polite">live: ${live}</span>
       <span class="spacer"></span>
-      <span data-testid="whoami">${session.name} (${session.roles.join(', ') || 'no roles'})</span>
+      <span class="whoami" data-testid="whoami">${session.name} (${session.roles.join(', ') || 'no roles'})</span>
       <button onClick=${onLogout}>Log out</button>
     </header>
-    <nav class="side" aria-label="Screens">${nav}</nav>
-    <main id="main">
-      ${warnings.map((w) => html`<div class="banner" role="alert" data-testid=${/default password/.test(w) ? 'default-password' : 'warning'}>${w}${/default password/.test(w) && allowed(session, ['Admin']) ? html` <a href="#/users">Change it now</a>.` : ''}</div>`)}
+    <nav class="side" id="screens-nav" aria-label="Screens">${nav}</nav>
+    <main id="main" tabindex="-1">
+      <${NotAnswering} />
+      ${warnings.map((w) => html`<${Warning} text=${w} session=${session} />`)}
       ${body}
     </main>
   </div>`;

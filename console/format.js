@@ -30,7 +30,18 @@ export const confidence = (v) => (typeof v === 'number' ? v.toFixed(2) : v ?? '�
 export const num = (v) => (typeof v === 'number' ? v.toLocaleString() : '–');
 export const metres = (v) => (typeof v === 'number' ? v.toFixed(2) : '–');
 
+// A stop someone asked for (STOPPED) is an end, not a failure: no colour.
 export function StatusPill({ status }) {
-  const cls = /HEALTHY|RUNNING|COMPLETED|ok|IDLE|ready/.test(status ?? '') ? 'ok' : /WARNING|WAITING|STARTING|STOPPING|INITIALIZING|IN_PROGRESS|AWAITING|rebuilding/.test(status ?? '') ? 'warn' : /FAILED|ERROR|down|NOT_RESPONDING|STOPPED|lost/.test(status ?? '') ? 'bad' : '';
+  const cls = /HEALTHY|RUNNING|COMPLETED|ok|IDLE|ready/.test(status ?? '') ? 'ok' : /WARNING|WAITING|STARTING|STOPPING|INITIALIZING|IN_PROGRESS|AWAITING|rebuilding/.test(status ?? '') ? 'warn' : /FAILED|ERROR|down|NOT_RESPONDING|lost/.test(status ?? '') ? 'bad' : '';
   return html`<span class=${`pill ${cls}`}>${status ?? '–'}</span>`;
+}
+
+/**
+ * A reader's connection status, which only its check-ins report: for a
+ * reader that stopped checking in (NOT_RESPONDING) the last reported status
+ * says nothing about now, so it is shown as unknown rather than HEALTHY.
+ */
+export function ConnectionPill({ reader }) {
+  if (reader.state === 'NOT_RESPONDING') return html`<span class="pill" title=${`last reported: ${reader.connectionStatus?.status ?? '–'}`}>unknown (no check-in)</span>`;
+  return html`<${StatusPill} status=${reader.connectionStatus?.status} />`;
 }

@@ -1,38 +1,12 @@
 // One live stream per logged-in tab, shared by the screens: they subscribe
-// to its events; it also counts item changes per second for the rate charts.
+// to its events. Also whether the service answers at all (useReach).
 import { useEffect, useState } from 'preact/hooks';
-import { openLiveStream } from './api.js';
+import { onReachChange, openLiveStream, reach } from './api.js';
 
 const listeners = new Set();
 const stateListeners = new Set();
 let close = null;
 let state = 'off';
-/** Per-second counts of item changes and health events, newest last (10 minutes). */
-const WINDOW = 600;
-export const rates = { start: Math.floor(Date.now() / 1000), changes: new Array(WINDOW).fill(0), health: new Array(WINDOW).fill(0), observations: new Array(WINDOW).fill(0) };
-
-function bucket(series) {
-  const now = Math.floor(Date.now() / 1000);
-  const shift = now - (rates.start + WINDOW - 1);
-  if (shift > 0) {
-    for (const s of [rates.changes, rates.health, rates.observations]) {
-      s.splice(0, Math.min(shift, WINDOW));
-      while (s.length < WINDOW) s.push(0);
-    }
-    rates.start += shift;
-  }
-  return series;
-}
-export function tickRates() {
-  bucket(rates.changes);
-}
-
-/** Observations per second of the running jobs (from their stats, polled): fills the seconds since the last poll. */
-export function recordObservationRate(perSecond, seconds) {
-  const s = bucket(rates.observations);
-  for (let i = 1; i <= Math.min(seconds, WINDOW); i++) s[WINDOW - i] = perSecond;
-}
-
 function setState(s) {
   state = s;
   for (const f of stateListeners) f(s);
@@ -42,8 +16,6 @@ export function startLive() {
   stopLive();
   setState('connecting');
   close = openLiveStream({}, (name, data) => {
-    if (name === 'items') bucket(rates.changes)[WINDOW - 1] += data.changes.length;
-    if (name === 'health') bucket(rates.health)[WINDOW - 1] += 1;
     for (const f of listeners) f(name, data);
   }, setState);
 }
@@ -92,3 +64,10 @@ export function useLoad(load, deps = []) {
 
 /** The shell's reload of the service's warnings (/healthz), for screens that may have resolved one (a password change). */
 export const onWarningsChanged = { refresh: () => undefined };
+
+/** `{answering, since, lastAnswer}` of the service, re-rendering when it stops or starts answering. */
+export function useReach() {
+  const [, set] = useState(0);
+  useEffect(() => onReachChange(() => set((n) => n + 1)), []);
+  return reach;
+}

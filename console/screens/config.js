@@ -9,11 +9,37 @@ import { lineDiff } from '../diff.js';
 import { overlappingZones } from '../geometry.js';
 import { MapView } from '../mapview.js';
 import { useLoad } from '../live.js';
-import { ErrorText } from './common.js';
+import { ErrorText, fieldLabel } from './common.js';
 import { currentZoneMap, facilityNames } from './floor-data.js';
 
 const READER_MODES = ['MAX_THROUGHPUT', 'HYBRID', 'DENSE_READER_M4', 'DENSE_READER_M8', 'MAX_MILLER', 'DENSE_READER_M4_TWO', 'AUTOSET_DENSE_READER', 'MODE_1002', 'MODE_1003', 'MODE_1004'];
 const SEARCH_MODES = ['', 'READER_SELECTED', 'SINGLE_TARGET', 'DUAL_TARGET', 'TAG_FOCUS', 'SINGLE_TARGET_BTOA', 'DUAL_TARGET_WITH_BTOASELECT'];
+
+// The service's own rules (docs/api.md), checked as the operator types so the
+// field says what is wrong before anything is sent; the service checks again.
+const PATH_UNSAFE = /[/\\?#%]/;
+function resourceName(v) {
+  if (typeof v !== 'string' || v.trim() === '') return 'is required';
+  const bad = PATH_UNSAFE.exec(v);
+  if (bad) return `must not contain "${bad[0]}" (it does not pass every proxy in a web address)`;
+  if (v.trim() !== v) return 'must not start or end with blanks';
+  return undefined;
+}
+const LABEL = /^(?!-)[A-Za-z0-9_-]{1,63}(?<!-)$/;
+function hostName(v) {
+  if (v === null || v === undefined || v === '') return undefined;
+  const ip6 = /^\[?[0-9A-Fa-f:.]+(%\w+)?\]?$/.test(v) && v.includes(':');
+  const labels = v.replace(/\.$/, '').split('.');
+  if (ip6 || (labels.every((l) => LABEL.test(l)) && (!/^\d+$/.test(labels.at(-1)) || labels.length === 4 && labels.every((l) => /^\d+$/.test(l) && Number(l) <= 255)))) return undefined;
+  return 'must be a host name or an IP address: letters, digits, "-" and "." only, no port or "http://"';
+}
+const between = (min, max, unit) => (v) => (typeof v === 'number' && (v < min || v > max) ? `must be between ${min} and ${max}${unit}, not ${v}${unit}` : undefined);
+/** Zones a reader may name: those of its facility's current zone map (any name while it has none), and what it names now. */
+function zoneChoices(ctx, draft, current) {
+  const facility = draft.facility ?? ctx.facilities[0];
+  const names = ctx.zoneNames[facility];
+  return names ? ['', ...new Set([...names, ...(current ? [current] : [])])] : null;
+}
 
 const named = (base) => ({
   list: () => get(`${base}/show`),
@@ -30,26 +56,26 @@ export const CONFIG_KINDS = [
   {
     id: 'facilities', label: 'Facilities', key: 'name', ...named('/configuration/v1/facilities'),
     template: { name: '' },
-    fields: [{ path: 'name', label: 'Name' }],
+    fields: [{ path: 'name', label: 'Name', check: resourceName }],
     usedBy: (d, c) => [...c.readers.filter((r) => r.facility === d.name).map((r) => `reader ${r.name}`), ...c.zoneMaps.filter((z) => z.facility === d.name).map((z) => `zone map ${z.name}`)],
   },
   {
     id: 'zoneMaps', label: 'Zone maps', key: 'name', ...named('/configuration/v1/zoneMaps'),
     template: { name: '', facility: null, zones: [] },
-    fields: [{ path: 'name', label: 'Name' }, { path: 'facility', label: 'Facility', type: 'select', options: (c) => ['', ...c.facilities] }],
+    fields: [{ path: 'name', label: 'Name', check: resourceName }, { path: 'facility', label: 'Facility', type: 'select', options: (c) => ['', ...c.facilities] }],
     usedBy: (d, c) => (c.current[d.facility] === d.name ? [`current zone map of ${d.facility}`] : []),
   },
   {
     id: 'readerDefinitions', label: 'Reader definitions', key: 'name', ...named('/configuration/v1/readerDefinitions'),
     template: { name: '', address: null, type: 'XARRAY', facility: null, groups: [], placement: { x: 0, y: 0, z: 0, yaw: 0, pitch: 0, roll: 0, floor: null }, readerZone: null, antennaZones: null, labels: null },
     fields: [
-      { path: 'name', label: 'Name' }, { path: 'address', label: 'Address (host name)' },
+      { path: 'name', label: 'Name', check: resourceName }, { path: 'address', label: 'Address (host name or IP)', check: hostName },
       { path: 'type', label: 'Type', type: 'select', options: ['', 'XARRAY', 'XSPAN', 'XPORTAL', 'SPEEDWAY'] },
       { path: 'facility', label: 'Facility', type: 'select', options: (c) => ['', ...c.facilities] },
       { path: 'groups', label: 'Groups (comma-separated)', type: 'list' },
       { path: 'placement.x', label: 'x (m)', type: 'number' }, { path: 'placement.y', label: 'y (m)', type: 'number' },
-      { path: 'placement.yaw', label: 'Yaw (°)', type: 'number' }, { path: 'placement.floor', label: 'Floor' },
-      { path: 'readerZone', label: 'Reader zone' },
+      { path: 'placement.yaw', label: 'Yaw (°, -360 to 360)', type: 'number', check: between(-360, 360, '°') }, { path: 'placement.floor', label: 'Floor' },
+      { path: 'readerZone', label: 'Reader zone', type: 'select', options: (c, d) => zoneChoices(c, d, d.readerZone) },
     ],
     usedBy: (d, c) => c.recipes.filter((r) => Object.keys(r.readerConfigurations ?? {}).includes(d.name)).map((r) => `recipe ${r.name}`),
   },
@@ -62,7 +88,7 @@ export const CONFIG_KINDS = [
       { path: 'configuration.readerMode', label: 'Reader mode', type: 'select', options: ['', ...READER_MODES] },
       { path: 'configuration.session', label: 'Session', type: 'number' },
       { path: 'configuration.searchMode', label: 'Search mode (INVENTORY)', type: 'select', options: SEARCH_MODES },
-      { path: 'configuration.transmitPowerInDbm', label: 'Transmit power (dBm)', type: 'number' },
+      { path: 'configuration.transmitPowerInDbm', label: 'Transmit power (dBm, 0 to 33)', type: 'number', check: between(0, 33, ' dBm') },
       { path: 'configuration.antennas', label: 'Antennas (INVENTORY; comma-separated)', type: 'numbers' },
     ],
     usedBy: (d, c) => c.recipes.filter((r) => r.readerConfigurationName === d.name || Object.values(r.readerConfigurations ?? {}).includes(d.name)).map((r) => `recipe ${r.name}`),
@@ -112,10 +138,16 @@ function setPath(doc, path, value) {
   return copy;
 }
 
+/** The value of an input, or `{invalid: reason}` for text that is no value of the field (never NaN in the draft). */
 function fromInput(field, raw) {
-  if (field.type === 'number') return raw === '' ? undefined : Number(raw);
+  if (field.type === 'number') return raw === '' ? undefined : Number.isFinite(Number(raw)) ? Number(raw) : { invalid: 'must be a number' };
   if (field.type === 'list') return raw.split(',').map((s) => s.trim()).filter(Boolean);
-  if (field.type === 'numbers') return raw.trim() === '' ? undefined : raw.split(',').map((s) => Number(s.trim()));
+  if (field.type === 'numbers') {
+    if (raw.trim() === '') return undefined;
+    const parts = raw.split(',').map((s) => s.trim());
+    const bad = parts.filter((p) => !/^\d+$/.test(p));
+    return bad.length ? { invalid: `${bad.map((b) => `"${b}"`).join(', ')} ${bad.length === 1 ? 'is' : 'are'} not a whole number: write numbers separated by commas, e.g. 1, 2, 3` } : parts.map(Number);
+  }
   return raw === '' ? null : raw;
 }
 const toInput = (field, v) => (v == null ? '' : Array.isArray(v) ? v.join(', ') : String(v));
@@ -129,8 +161,13 @@ async function loadContext() {
     safe(get('/configuration/v1/thresholds/antennaConfigurations')),
   ]);
   const current = {};
-  await Promise.all(facilities.map(async (f) => { current[f] = (await currentZoneMap(f))?.name ?? null; }));
-  return { facilities, zoneMaps, readers, readerConfigurations, recipes, jobs, antennaConfigurations, current };
+  const zoneNames = {};
+  await Promise.all(facilities.map(async (f) => {
+    const map = await currentZoneMap(f);
+    current[f] = map?.name ?? null;
+    if (map?.name) zoneNames[f] = [...new Set(map.zones.map((z) => z.name))].sort();
+  }));
+  return { facilities, zoneMaps, readers, readerConfigurations, recipes, jobs, antennaConfigurations, current, zoneNames };
 }
 
 /**
@@ -173,7 +210,7 @@ function ThresholdReaders({ draft, setDraft, ctx, errors }) {
   </fieldset>`;
 }
 
-function ZoneEditor({ draft, setDraft, ctx }) {
+function ZoneEditor({ draft, setDraft, ctx, errors }) {
   const zones = draft.zones ?? [];
   const overlapping = useMemo(() => overlappingZones(zones), [JSON.stringify(zones)]);
   const [floor, setFloor] = useState('');
@@ -187,12 +224,18 @@ function ZoneEditor({ draft, setDraft, ctx }) {
       <label style="display:inline-flex;flex-direction:row;gap:.3rem;align-items:center">Floor of new zones <input size="4" value=${floor} onInput=${(e) => setFloor(e.target.value)} /></label></p>
     ${overlapping.size > 0 && html`<p class="error" role="alert" data-testid="overlap-warning">Overlapping zones (shown in red): ${[...overlapping].map((i) => zones[i].name).join(', ')}. The service will refuse this zone map.</p>`}
     <${MapView} testid="zone-map-editor" zones=${zones} readers=${readers} items=${null} overlapping=${overlapping} onDraw=${add} />
-    <table><thead><tr><th>Name</th><th>Floor</th><th>Points</th><th></th></tr></thead>
-    <tbody>${zones.map((z, i) => html`<tr>
-      <td><input aria-label=${`Name of zone ${i + 1}`} data-testid=${`zone-name-${i}`} value=${z.name} onInput=${(e) => setZone(i, { name: e.target.value })} /></td>
+    <div class="table-wrap" tabindex="0" role="region" aria-label="Zones"><table><thead><tr><th>#</th><th>Name</th><th>Floor</th><th>Points</th><th></th></tr></thead>
+    <tbody>${zones.map((z, i) => {
+      // The API counts zones from 0; the row shows its error and counts from 1.
+      const errs = errors.filter((e) => e.path === `body.zones.${i}` || e.path.startsWith(`body.zones.${i}.`));
+      return html`<tr data-testid=${`zone-row-${i}`}>
+      <td>${i + 1}</td>
+      <td><input aria-label=${`Name of zone ${i + 1}`} data-testid=${`zone-name-${i}`} value=${z.name} aria-invalid=${errs.length > 0} onInput=${(e) => setZone(i, { name: e.target.value })} />
+        ${errs.map((e) => html`<div class="field-error" data-testid=${`zone-error-${i}`}>${fieldLabel(e.path.replace(`body.zones.${i}`, 'zone'))}: ${e.reason}</div>`)}</td>
       <td><input aria-label=${`Floor of zone ${i + 1}`} size="4" value=${z.floor ?? ''} onInput=${(e) => setZone(i, { floor: e.target.value || null })} /></td>
       <td class="muted">${z.points.map((p) => `(${p.x}, ${p.y})`).join(' ')}</td>
-      <td><button type="button" onClick=${() => setDraft({ ...draft, zones: zones.filter((_, j) => j !== i) })}>Remove</button></td></tr>`)}</tbody></table>
+      <td><button type="button" onClick=${() => setDraft({ ...draft, zones: zones.filter((_, j) => j !== i) })}>Remove</button></td></tr>`;
+    })}</tbody></table></div>
   </section>`;
 }
 
@@ -215,8 +258,10 @@ function Editor({ kind, stored, ctx, onSaved, onDeleted }) {
   const [review, setReview] = useState(false);
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
+  // Text typed into a field that is no value of it ("two" in a number field): kept as typed, with why, out of the draft.
+  const [typed, setTyped] = useState({});
   const setDraft = (d) => { setDraftState(d); setText(JSON.stringify(d, null, 2)); setJsonError(null); };
-  const cancel = () => { setDraft(base); setError(null); setReview(false); };
+  const cancel = () => { setDraft(base); setTyped({}); setError(null); setReview(false); };
   const onText = (value) => {
     setText(value);
     try { setDraftState(JSON.parse(value)); setJsonError(null); } catch (e) { setJsonError(e.message); }
@@ -241,6 +286,7 @@ function Editor({ kind, stored, ctx, onSaved, onDeleted }) {
   };
   const fieldErrors = (path) => (error?.errors ?? []).filter((e) => e.path === `body.${path}` || e.path.startsWith(`body.${path}.`));
   const shown = new Set();
+  const localErrors = kind.fields.map((f) => typed[f.path]?.reason ?? f.check?.(getPath(draft, f.path))).filter(Boolean);
   const usedBy = isNew ? [] : kind.usedBy(stored, ctx);
   const changed = JSON.stringify(draft) !== JSON.stringify(base);
   const diff = review ? lineDiff(JSON.stringify(base, null, 2), JSON.stringify(draft, null, 2)) : [];
@@ -248,13 +294,24 @@ function Editor({ kind, stored, ctx, onSaved, onDeleted }) {
     ${kind.fields.map((f) => {
       const errs = fieldErrors(f.path);
       errs.forEach((e) => shown.add(e));
-      const value = toInput(f, getPath(draft, f.path));
-      const onChange = (e) => setDraft(setPath(draft, f.path, fromInput(f, e.target.value)));
-      const options = typeof f.options === 'function' ? f.options(ctx) : f.options;
-      const input = f.type === 'select'
-        ? html`<select name=${f.path} value=${value} onChange=${onChange} aria-invalid=${errs.length > 0}>${options.map((o) => html`<option value=${o}>${o || '(none)'}</option>`)}</select>`
-        : html`<input name=${f.path} type=${f.type === 'number' ? 'number' : 'text'} step="any" value=${value} onInput=${onChange} aria-invalid=${errs.length > 0} />`;
-      return html`<label>${f.label}${input}${errs.map((e) => html`<span class="field-error" data-testid=${`error-${f.path}`}>${e.reason}</span>`)}</label>`;
+      const local = typed[f.path]?.reason ?? f.check?.(getPath(draft, f.path));
+      const reasons = [...(local ? [local] : []), ...errs.map((e) => (e.path === `body.${f.path}` ? e.reason : `${fieldLabel(e.path.slice(`body.${f.path}.`.length))}: ${e.reason}`))];
+      const value = typed[f.path]?.text ?? toInput(f, getPath(draft, f.path));
+      const onChange = (e) => {
+        const v = fromInput(f, e.target.value);
+        const rest = Object.fromEntries(Object.entries(typed).filter(([k]) => k !== f.path));
+        if (v && typeof v === 'object' && 'invalid' in v) { setTyped({ ...rest, [f.path]: { text: e.target.value, reason: v.invalid } }); return; }
+        setTyped(rest);
+        setDraft(setPath(draft, f.path, v));
+      };
+      const options = typeof f.options === 'function' ? f.options(ctx, draft) : f.options;
+      const id = `field-${kind.id}-${f.path}`;
+      const described = reasons.length ? `${id}-error` : undefined;
+      // A number typed as text (type=number would turn "two" into nothing without a word); inputmode keeps the phone's number pad.
+      const input = f.type === 'select' && options
+        ? html`<select name=${f.path} value=${value} onChange=${onChange} aria-invalid=${reasons.length > 0} aria-describedby=${described}>${options.map((o) => html`<option value=${o}>${o || '(none)'}</option>`)}</select>`
+        : html`<input name=${f.path} type="text" inputmode=${f.type === 'number' ? 'decimal' : undefined} value=${value} onInput=${onChange} aria-invalid=${reasons.length > 0} aria-describedby=${described} />`;
+      return html`<label>${f.label}${input}<span class="field-error" id=${`${id}-error`} data-testid=${reasons.length ? `error-${f.path}` : undefined}>${reasons.join('; ')}</span></label>`;
     })}
     ${(kind.formParts ?? []).map((part) => {
       const errs = fieldErrors(part.path);
@@ -262,15 +319,17 @@ function Editor({ kind, stored, ctx, onSaved, onDeleted }) {
       return html`<${part.view} draft=${draft} setDraft=${setDraft} ctx=${ctx} errors=${errs} />`;
     })}
     <div class="row">
-      <button class="primary" type="submit" disabled=${!changed || !!jsonError || busy}>Review and save…</button>
+      <button class="primary" type="submit" disabled=${!changed || !!jsonError || busy || localErrors.length > 0}>Review and save…</button>
+      <span class="field-error">${localErrors.length > 0 ? `Fix the ${localErrors.length === 1 ? 'field' : `${localErrors.length} fields`} marked above first.` : ''}</span>
       <button type="button" onClick=${cancel} disabled=${!changed && !error}>Cancel</button>
       ${!isNew && html`<button type="button" class="danger" onClick=${destroy}>Delete</button>`}
     </div>
   </form>`;
-  const rest = (error?.errors ?? []).filter((e) => !shown.has(e));
+  // Zone errors show on their rows in the zone editor.
+  if (kind.id === 'zoneMaps') fieldErrors('zones').forEach((e) => shown.add(e));
   return html`<div>
     ${!isNew && html`<p data-testid="used-by"><strong>Used by:</strong> ${usedBy.length ? usedBy.join(', ') : html`<span class="muted">nothing</span>`}</p>`}
-    ${error && html`<div class="error" role="alert" data-testid="save-error">${error.message}${rest.length ? html`<ul>${rest.map((e) => html`<li><code>${e.path}</code>: ${e.reason}</li>`)}</ul>` : ''}</div>`}
+    ${error && html`<div data-testid="save-error"><${ErrorText} error=${error} except=${(e) => shown.has(e)} />${error.errors?.length ? html`<p class="muted">${error.errors.length === 1 ? 'The field is marked' : `All ${error.errors.length} problems are listed; each is marked on its field`} where the form has one.</p>` : ''}</div>`}
     ${review && html`<section class="card" data-testid="diff"><h2>Changes to save</h2>
       <div class="diff">${diff.map((d) => html`<div class=${d.op === '+' ? 'add' : d.op === '-' ? 'del' : ''}>${d.op} ${d.line}</div>`)}</div>
       <div class="row" style="margin-top:.5rem"><button class="primary" onClick=${save} disabled=${busy} data-testid="confirm-save">Save</button><button onClick=${() => setReview(false)}>Back to editing</button></div></section>`}
@@ -278,7 +337,7 @@ function Editor({ kind, stored, ctx, onSaved, onDeleted }) {
       ${form}
       <label style="display:flex;flex-direction:column">JSON${jsonError && html`<span class="field-error">${jsonError}</span>`}<textarea aria-label="JSON document" data-testid="resource-json" value=${text} onInput=${(e) => onText(e.target.value)} spellcheck="false"></textarea></label>
     </div>
-    ${kind.id === 'zoneMaps' && html`<${ZoneEditor} draft=${draft} setDraft=${setDraft} ctx=${ctx} />`}
+    ${kind.id === 'zoneMaps' && html`<${ZoneEditor} draft=${draft} setDraft=${setDraft} ctx=${ctx} errors=${fieldErrors('zones')} />`}
     ${kind.id === 'readerDefinitions' && html`<${PlacementEditor} draft=${draft} setDraft=${setDraft} ctx=${ctx} />`}
   </div>`;
 }
@@ -302,12 +361,12 @@ export function ConfigScreen({ kind }) {
   return html`<h1>${kind.label}</h1>
   <${ErrorText} error=${error} />
   ${message && html`<p role="status">${message}</p>`}
-  <div class="row" style="align-items:flex-start">
-    <section class="card" style="min-width:200px;max-width:260px">
+  <div class="row config-layout">
+    <section class="card config-list">
       <button class="primary" onClick=${() => setSelected('')} data-testid="new-resource">New</button>
       <ul style="list-style:none;padding:0" data-testid="resource-list">${(list ?? []).map((d) => html`<li><a href="javascript:void 0" onClick=${() => setSelected(String(d[kind.key]))} aria-current=${String(d[kind.key]) === selected ? 'true' : undefined}>${d.name}${kind.key === 'id' ? ` (#${d.id})` : ''}</a>${kind.id === 'zoneMaps' && ctx?.current[d.facility] === d.name ? html` <span class="pill ok">current</span>` : ''}</li>`)}</ul>
     </section>
-    <section style="flex:1;min-width:0">
+    <section class="config-detail">
       ${selected === null ? html`<p class="muted">Choose one, or New.</p>` : !ctx ? html`<p class="muted">Loading…</p>` : html`
         ${kind.id === 'zoneMaps' && stored && html`<p><button onClick=${() => makeCurrent(stored)} data-testid="make-current" disabled=${ctx.current[stored.facility] === stored.name}>Make current zone map of ${stored.facility}</button></p>`}
         <${Editor} key=${`${kind.id}:${selected}:${JSON.stringify(stored ?? null).length}`} kind=${kind} stored=${stored ?? null} ctx=${ctx}

@@ -1,13 +1,15 @@
 // Jobs: start one from a recipe, see each job's readers, counters and
 // errors with their times, stop it.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from '../html.js';
 import { api, get } from '../api.js';
 import { StatusPill, Time, num } from '../format.js';
-import { useLive, useLoad } from '../live.js';
+import { useLive, useLoad, useTick } from '../live.js';
 import { ErrorText, has } from './common.js';
 import { facilityNames } from './floor-data.js';
 import { JobPassages } from './passages.js';
+
+const FORM_FIELDS = ['recipeName', 'name', 'facility', 'startDelay', 'durationSeconds', 'readerGroups'];
 
 function StartForm({ onStarted }) {
   const [recipes] = useLoad(() => get('/configuration/v1/recipes/show'));
@@ -35,7 +37,7 @@ function StartForm({ onStarted }) {
   };
   const fieldError = (k) => error?.errors?.find((x) => x.path === `body.${k}`);
   const field = (k, label, input) => html`<label>${label}${input}${fieldError(k) && html`<span class="field-error">${fieldError(k).reason}</span>`}</label>`;
-  return html`<form class="filters" onSubmit=${submit} aria-label="Start a job" data-testid="job-start">
+  return html`<div><form class="filters" onSubmit=${submit} aria-label="Start a job" data-testid="job-start">
     ${field('recipeName', 'Recipe', html`<select name="recipeName" value=${form.recipeName || recipes?.[0]?.name || ""} onChange=${set('recipeName')}>${(recipes ?? []).map((r) => html`<option value=${r.name}>${r.name} (${r.type})</option>`)}</select>`)}
     ${field('name', 'Name', html`<input name="name" value=${form.name} onInput=${set('name')} />`)}
     ${field('facility', 'Facility', html`<select name="facility" value=${form.facility} onChange=${set('facility')}><option value="">(the only one)</option>${(facilities ?? []).map((f) => html`<option>${f}</option>`)}</select>`)}
@@ -43,8 +45,28 @@ function StartForm({ onStarted }) {
     ${field('durationSeconds', 'Duration (s, empty: until stopped)', html`<input name="durationSeconds" type="number" min="0" value=${form.durationSeconds} onInput=${set('durationSeconds')} />`)}
     ${field('readerGroups', 'Reader groups', html`<input name="readerGroups" value=${form.readerGroups} onInput=${set('readerGroups')} />`)}
     <button class="primary" type="submit" disabled=${!recipes?.length}>Start job</button>
-    ${error && !error.errors?.length ? html`<span class="error" role="alert">${error.message}</span>` : ''}
-  </form>`;
+  </form>
+  <${ErrorText} error=${error} except=${(e) => FORM_FIELDS.some((k) => e.path === `body.${k}`)} /></div>`;
+}
+
+/** Seconds as "1 h 02 min 05 s". */
+const duration = (s) => {
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  return `${h ? `${h} h ` : ''}${h || m ? `${String(m).padStart(h ? 2 : 1, '0')} min ` : ''}${String(s % 60).padStart(h || m ? 2 : 1, '0')} s`;
+};
+
+/**
+ * The job's time running: `activeDuration` is counted by the service up to
+ * when it answered; while the job runs the seconds since are added here, so
+ * the figure moves every second between answers.
+ */
+function RunningTime({ job }) {
+  useTick(1000);
+  const answeredAt = useRef({ job: null, at: 0 });
+  if (answeredAt.current.job !== job) answeredAt.current = { job, at: Date.now() };
+  const since = job.status === 'RUNNING' ? Math.floor((Date.now() - answeredAt.current.at) / 1000) : 0;
+  return html`<span data-testid="job-running-time">${duration(Math.max(0, (job.activeDuration ?? 0) + since))}</span>`;
 }
 
 function JobDetail({ id, onClose, session }) {
@@ -68,6 +90,8 @@ function JobDetail({ id, onClose, session }) {
   if (error) return html`<${ErrorText} error=${error} />`;
   if (!job) return html`<p class="muted">Loading…</p>`;
   const stop = async (graceful) => {
+    // Stopping at once drops what the readers have not reported yet: asked before, not undone after.
+    if (!graceful && !confirm(`Stop job ${job.job.name ?? job.id} now? Readers stop at once; reads they have not reported yet are lost. "Stop" instead lets them finish their reports.`)) return;
     try {
       await api('POST', `/control/v1/jobs/stop/${id}`, { query: { graceful } });
       await reload();
@@ -82,7 +106,7 @@ function JobDetail({ id, onClose, session }) {
       ${job.status !== 'STOPPED' && html`<button onClick=${() => stop(true)}>Stop</button><button class="danger" onClick=${() => stop(false)}>Stop now</button>`}
       <button onClick=${onClose}>Close</button></div>
     <${ErrorText} error=${stopError} />
-    <p>Recipe <strong>${job.job.recipeName}</strong> · facility ${job.job.facility ?? '–'} · created <${Time} iso=${job.creationTime} /> · last activity <${Time} iso=${job.lastActivityTime} /> · running ${num(job.activeDuration)} s${job.stopReason ? ` · stopped: ${job.stopReason}` : ''}</p>
+    <p>Recipe <strong>${job.job.recipeName}</strong> · facility ${job.job.facility ?? '–'} · created <${Time} iso=${job.creationTime} /> · last activity <${Time} iso=${job.lastActivityTime} /> · running <${RunningTime} job=${job} />${job.stopReason ? ` · stopped: ${job.stopReason}` : ''}</p>
     <p data-testid="job-stats">Reports ${num(stats?.reports)} · observations ${num(stats?.observations)} · items seen ${num(stats?.itemsSeen)} · last report <${Time} iso=${stats?.lastReportTime} /></p>
     <h2>Readers</h2>
     <table><thead><tr><th>Reader</th><th>In this job</th><th>Agent state</th><th>Last check-in</th></tr></thead>
@@ -95,7 +119,9 @@ function JobDetail({ id, onClose, session }) {
 
 export function Jobs({ params, session }) {
   const [jobs, error, reload] = useLoad(() => get('/control/v1/jobs/show', { latest: 50 }));
-  const [selected, setSelected] = useState(params.get('job'));
+  // The URL names the job shown, so a reload, a link or Back shows the same one.
+  const selected = params.get('job');
+  const setSelected = (id) => { location.hash = id ? `#/jobs?job=${encodeURIComponent(id)}` : '#/jobs'; };
   useLive((name) => { if (name === 'job') void reload(); });
   return html`<h1>Jobs</h1>
   <${StartForm} onStarted=${(job) => { setSelected(job.id); void reload(); }} />
@@ -103,6 +129,6 @@ export function Jobs({ params, session }) {
   <h2>Latest jobs</h2>
   <${ErrorText} error=${error} />
   <table data-testid="jobs-table"><thead><tr><th>Name</th><th>Recipe</th><th>Status</th><th>Readers</th><th>Created</th><th>Last activity</th><th>Errors</th></tr></thead>
-  <tbody>${(jobs ?? []).map((j) => html`<tr class="clickable" tabindex="0" onClick=${() => setSelected(j.id)} onKeyDown=${(e) => { if (e.key === 'Enter') setSelected(j.id); }}>
+  <tbody>${(jobs ?? []).map((j) => html`<tr class="clickable" tabindex="0" aria-selected=${j.id === selected ? 'true' : undefined} onClick=${() => setSelected(j.id)} onKeyDown=${(e) => { if (e.key === 'Enter') setSelected(j.id); }}>
     <td>${j.job.name ?? j.id.slice(0, 8)}</td><td>${j.job.recipeName}</td><td><${StatusPill} status=${j.status} /></td><td>${j.readerNames.join(', ')}</td><td><${Time} iso=${j.creationTime} /></td><td><${Time} iso=${j.lastActivityTime} /></td><td class="num">${j.errors.length}</td></tr>`)}</tbody></table>`;
 }

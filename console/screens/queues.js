@@ -64,7 +64,7 @@ export function Queues({ session }) {
   ${message && html`<p role="status">${message}</p>`}
   <h2>Configured queues ${admin ? '(every user\'s)' : '(yours)'}</h2>
   <${ErrorText} error=${listError} />
-  ${queues && queues.length === 0 ? html`<p class="muted">None.</p>` : html`<div class="table-wrap"><table data-testid="queues-table"><thead><tr><th>Queue</th><th>Kind</th><th>Filter</th><th>Delivery</th><th>Configured</th><th>Broker</th><th class="num">Messages</th><th class="num">Consumers</th><th></th></tr></thead>
+  ${queues && queues.length === 0 ? html`<p class="muted">None.</p>` : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Configured queues"><table data-testid="queues-table"><thead><tr><th>Queue</th><th>Kind</th><th>Filter</th><th>Delivery</th><th>Configured</th><th>Broker</th><th class="num">Messages</th><th class="num">Consumers</th><th></th></tr></thead>
   <tbody>${(queues ?? []).map((q) => html`<tr data-queue=${q.queue}>
     <td style="white-space:normal;word-break:break-all;min-width:12rem;max-width:18rem"><code title=${q.serverUrl}>${q.queue}</code></td><td>${q.kind}</td><td class="muted" style="white-space:normal">${filterText(q.filter)}</td>
     <td>${q.deliveryMode === 'PERSISTENT' ? 'persistent' : 'non-persistent'}</td>

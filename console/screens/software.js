@@ -101,6 +101,8 @@ export function Software({ session }) {
     e.preventDefault();
     const [imageType, version] = chosenImage.split('|');
     const values = form.type === 'FACILITY' ? [facility] : form.readers;
+    // A facility's upgrade reaches every reader in it, each restarting: asked first.
+    if (form.type === 'FACILITY' && !confirm(`Upgrade every reader of facility ${facility} to ${version}? Each reader restarts while it upgrades.`)) return;
     try {
       await api('POST', '/control/v1/upgrades/start', { body: { target: { type: form.type, values }, versionIdentifier: { version, imageType }, policy: { maxParallelReaders: Number(form.maxParallelReaders) } } });
       setError(null);

@@ -1,7 +1,7 @@
 // Users, roles and tokens (Admin). Changing the admin password here ends the default-password warning.
 import { useState } from 'preact/hooks';
 import { html } from '../html.js';
-import { api, get } from '../api.js';
+import { api, get, loadSession } from '../api.js';
 import { Time } from '../format.js';
 import { onWarningsChanged, useLoad } from '../live.js';
 import { ErrorText } from './common.js';
@@ -12,7 +12,13 @@ function Tokens({ name }) {
   const [tokens, error, reload] = useLoad(() => get(`/authentication/v1/listTokens/${encodeURIComponent(name)}`).catch((e) => (e.status === 404 ? [] : Promise.reject(e))), [name]);
   const [issued, setIssued] = useState(null);
   const issue = async () => { setIssued((await api('PUT', `/authentication/v1/token/${encodeURIComponent(name)}`)).token); await reload(); };
-  const revoke = async (token) => { await api('PUT', '/authentication/v1/revokeToken', { body: { token } }); await reload(); };
+  const revoke = async (token) => {
+    // The console's own token: revoking it logs this console out, so it is asked first.
+    const own = loadSession()?.authorization === `Token ${JSON.stringify({ token })}`;
+    if (own && !confirm('This is the token this console is logged in with. Revoke it and log out?')) return;
+    await api('PUT', '/authentication/v1/revokeToken', { body: { token } });
+    await reload();
+  };
   return html`<div><h2>Tokens of ${name}</h2><${ErrorText} error=${error} />
     <button onClick=${issue}>Issue a token</button> ${issued && html`<span>New token (shown once): <code data-testid="issued-token">${issued}</code></span>`}
     <table><thead><tr><th>Token</th><th>Issued</th><th>Last used</th><th>Valid</th><th></th></tr></thead>

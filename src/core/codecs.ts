@@ -3,7 +3,7 @@
 // tells the client what a valid value looks like rather than an io-ts type
 // name. Unbranded on purpose: values built in code and tests need no casts.
 import * as t from 'io-ts';
-import { MAX_NAME_LENGTH, nameProblem } from './text';
+import { MAX_NAME_LENGTH, nameProblem, resourceNameProblem } from './text';
 
 // An echoed value is cut: a 100k-character value must not come back whole in every error.
 const MAX_ECHO = 80;
@@ -35,21 +35,33 @@ export const NonEmptyString = refined(
   'must be a non-empty string',
 );
 
+/** A string codec whose failures are `problemOf`'s reason. */
+function checkedString(name: string, problemOf: (s: string) => string | undefined): t.Type<string, string, unknown> {
+  return new t.Type<string, string, unknown>(
+    name,
+    (u): u is string => typeof u === 'string' && problemOf(u) === undefined,
+    (u, c) => {
+      if (typeof u !== 'string') return t.failure(u, c, u === undefined ? 'is required (string)' : 'must be a string');
+      const problem = problemOf(u);
+      return problem === undefined ? t.success(u) : t.failure(u, c, problem);
+    },
+    t.identity,
+  );
+}
+
 /**
  * The name or id of something a client creates and later addresses in a URL
  * path: non-empty, at most MAX_NAME_LENGTH characters, no control characters
  * or lone surrogates, not `.` or `..`. Each failure says which rule failed.
  */
-export const Name = new t.Type<string, string, unknown>(
-  'name',
-  (u): u is string => typeof u === 'string' && nameProblem(u) === undefined,
-  (u, c) => {
-    if (typeof u !== 'string') return t.failure(u, c, u === undefined ? 'is required (string)' : 'must be a string');
-    const problem = nameProblem(u);
-    return problem === undefined ? t.success(u) : t.failure(u, c, problem);
-  },
-  t.identity,
-);
+export const Name = checkedString('name', nameProblem);
+
+/**
+ * The name of a resource clients address by it in a URL path: a Name that
+ * also passes every proxy on the way (resourceNameProblem). Only what is
+ * written is checked: a resource stored before keeps its name.
+ */
+export const ResourceName = checkedString('resource name', resourceNameProblem);
 
 /** JSON Schema of a Name, for the OpenAPI document. */
 export const nameSchema = (description?: string): Record<string, unknown> => ({

@@ -43,3 +43,23 @@ export function nameProblem(s: string): string | undefined {
   if (control) return `must not contain control characters (${codePoint(control[0])} at ${control.index})`;
   return textProblem(s);
 }
+
+// Characters a proxy or router may take apart even percent-encoded (Apache refuses %2F by default, %5C is
+// turned into "/" by some), or that end a path (?, #), or start an escape (%).
+const PATH_UNSAFE = /[/\\?#%]/;
+
+/**
+ * Why a string cannot name a resource that clients address in a URL path
+ * (facilities, zone maps, reader definitions and configurations, recipes),
+ * or undefined when it can: a name, without characters that do not survive
+ * every proxy between a client and tagtrail, and without surrounding blanks
+ * (invisible in every listing). Spaces inside and any letters are fine.
+ */
+export function resourceNameProblem(s: string): string | undefined {
+  const problem = nameProblem(s);
+  if (problem !== undefined) return problem;
+  const unsafe = PATH_UNSAFE.exec(s);
+  if (unsafe) return `must not contain "${unsafe[0]}" (not every proxy passes it in a URL path, even encoded), at ${unsafe.index}`;
+  if (s.trim() !== s) return 'must not start or end with blanks';
+  return undefined;
+}

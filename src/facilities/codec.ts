@@ -3,10 +3,10 @@
 // refers to a facility, so a name that is not a Name (core/codecs) is
 // refused at the boundary.
 import * as t from 'io-ts';
-import { Name } from '../core/codecs';
+import { ResourceName } from '../core/codecs';
 
 /** Body of facility create and create-or-replace. Unknown fields are dropped. */
-export const FacilityBody = t.strict({ name: Name }, 'FacilityBody');
+export const FacilityBody = t.strict({ name: ResourceName }, 'FacilityBody');
 export type FacilityBody = t.TypeOf<typeof FacilityBody>;
 
 /** The stored and returned facility. */

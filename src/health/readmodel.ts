@@ -1,4 +1,5 @@
 // Queries of the reader health read model (layout in ./keys.ts).
+import { perSecond, type Rates } from '../core/rates';
 import type { RedisClient } from '../core/redis/connect';
 import type { RedisKeys } from '../core/redis/keys';
 import type { ReaderHealthState } from './state';
@@ -41,6 +42,11 @@ export class HealthReadModel {
     return new Map(Object.entries(await this.gate.read(HEALTH_READ_MODEL, () => this.redis.hGetAll(this.k.lastCheckin))));
   }
 
+  /** Health events per second (by event time) of the `seconds` before `nowMs`. */
+  rates(nowMs: number, seconds: number): Promise<Rates> {
+    return this.gate.read(HEALTH_READ_MODEL, () => perSecond(nowMs, seconds, (from, to) => this.redis.zCount(this.k.events, from, `(${to}`)));
+  }
+
   async lastCheckin(reader: string): Promise<string | undefined> {
     return (await this.gate.read(HEALTH_READ_MODEL, () => this.redis.hGet(this.k.lastCheckin, reader))) ?? undefined;
   }
@@ -56,13 +62,17 @@ export class HealthReadModel {
     const types = q.types ? new Set<string>(q.types) : undefined;
     const codes = q.codes ? new Set(q.codes) : undefined;
     if (readers?.size === 0 || types?.size === 0 || codes?.size === 0) return { events: [], nextPageMarker: null };
-    const min = Math.max(q.after?.score ?? -Infinity, q.fromMs ?? -Infinity);
-    const max = q.toMs ?? Infinity;
+    // The page marker bounds the side the walk comes from: the lower end oldest first, the upper end newest first.
+    const min = Math.max(q.newestFirst ? -Infinity : q.after?.score ?? -Infinity, q.fromMs ?? -Infinity);
+    const max = Math.min(q.newestFirst ? q.after?.score ?? Infinity : Infinity, q.toMs ?? Infinity);
     const found: { view: HealthEventView; score: number; member: string }[] = [];
     for (let offset = 0; found.length <= q.pageSize; offset += CHUNK) {
-      const chunk = await this.redis.zRangeWithScores(key, score(min), score(max), { BY: 'SCORE', LIMIT: { offset, count: CHUNK } });
+      // With REV, Redis takes the range from its upper end.
+      const chunk = q.newestFirst
+        ? await this.redis.zRangeWithScores(key, score(max), score(min), { BY: 'SCORE', REV: true, LIMIT: { offset, count: CHUNK } })
+        : await this.redis.zRangeWithScores(key, score(min), score(max), { BY: 'SCORE', LIMIT: { offset, count: CHUNK } });
       for (const { value, score: s } of chunk) {
-        if (!isAfter({ score: s, member: value }, q.after)) continue;
+        if (!isAfter({ score: s, member: value }, q.after, q.newestFirst === true)) continue;
         const view = decodeMember(value);
         if (readers && !readers.has(view.readerName)) continue;
         if (types && !types.has(view.type)) continue;

@@ -32,6 +32,8 @@ export const HealthEventSearchBody = t.partial(
     toTime: IsoTimestamp,
     pageSize: PageSize,
     nextPageMarker: t.string,
+    // Ours: newest first, for people watching what happens now (the default stays oldest first, as clients expect).
+    newestFirst: t.boolean,
   },
   'HealthEventSearch',
 );
@@ -53,6 +55,8 @@ export interface HealthEventQuery {
   readonly after: PagePosition | undefined;
   /** Identifies the filters (not the page size) a marker belongs to. */
   readonly fingerprint: string;
+  /** Newest first: pages walk back in time (absent: oldest first). */
+  readonly newestFirst?: boolean;
 }
 
 const sorted = (xs: readonly string[] | undefined): string[] | null => (xs ? [...new Set(xs)].sort() : null);
@@ -64,6 +68,7 @@ export function filtersFingerprint(b: HealthEventSearchBody): string {
     sorted(b.codes),
     b.fromTime === undefined ? null : Date.parse(b.fromTime),
     b.toTime === undefined ? null : Date.parse(b.toTime),
+    ...(b.newestFirst === true ? ['newest first'] : []),
   ]);
 }
 
@@ -105,7 +110,7 @@ export function parseHealthEventSearch(body: unknown): HealthEventQuery {
   if (b.nextPageMarker !== undefined) {
     const m = decodeMarker(b.nextPageMarker);
     if (!m) throw markerError('is not a marker returned by this search');
-    if (m.f !== fingerprint) throw markerError('belongs to a search with other filters (readerNames, types, codes, fromTime, toTime)');
+    if (m.f !== fingerprint) throw markerError('belongs to a search with other filters (readerNames, types, codes, fromTime, toTime, newestFirst)');
     after = { score: m.s, member: m.m };
   }
   return {
@@ -117,12 +122,13 @@ export function parseHealthEventSearch(body: unknown): HealthEventQuery {
     pageSize: b.pageSize ?? DEFAULT_PAGE_SIZE,
     after,
     fingerprint,
+    newestFirst: b.newestFirst === true,
   };
 }
 
-/** Redis orders equal scores by member bytes; so does this. */
-export function isAfter(p: PagePosition, after: PagePosition | undefined): boolean {
+/** Redis orders equal scores by member bytes; so does this. Newest first, the order is reversed. */
+export function isAfter(p: PagePosition, after: PagePosition | undefined, newestFirst = false): boolean {
   if (!after) return true;
-  if (p.score !== after.score) return p.score > after.score;
-  return Buffer.compare(Buffer.from(p.member), Buffer.from(after.member)) > 0;
+  const order = p.score !== after.score ? Math.sign(p.score - after.score) : Buffer.compare(Buffer.from(p.member), Buffer.from(after.member));
+  return newestFirst ? order < 0 : order > 0;
 }

@@ -5,6 +5,8 @@ import type { Slice } from '../slice';
 import { hasRole } from '../config';
 import { notFound } from '../core/http/errors';
 import { nameSchema } from '../core/codecs';
+import { rateSeconds, ratesQueryParam, ratesSchema } from '../core/rates';
+import type { RouteSpec } from '../core/http/routes';
 import { readerDefinitionOf, readerDefinitionsOf } from '../readerdefinitions';
 import { HealthReadModel } from './readmodel';
 import { startHealthBackground } from './background';
@@ -28,7 +30,15 @@ const SEARCH_SCHEMA = {
     toTime: { type: 'string', format: 'date-time' },
     pageSize: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
     nextPageMarker: { type: 'string' },
+    newestFirst: { type: 'boolean', default: false, description: 'newest first (pages walk back in time); default oldest first' },
   },
+};
+
+const RATES_ROUTE: RouteSpec = {
+  method: 'get', path: `${HEALTH_BASE}/events/rates`, roles: HEALTH_ROLES, tag: TAG,
+  summary: 'Health events per second (by event time) over the last seconds, oldest first, from the health read model',
+  query: [ratesQueryParam],
+  responses: { 200: { description: '{to, perSecond}', schema: ratesSchema }, 400: 'a bad seconds (query.seconds)' },
 };
 
 export function makeHealthSlice(clock: () => Date = () => new Date()): Slice {
@@ -80,6 +90,9 @@ export function makeHealthSlice(clock: () => Date = () => new Date()): Slice {
           ctx.body = await health().search(parseHealthEventSearch(ctx.request.body));
         },
       );
+      table.add(RATES_ROUTE, async (ctx) => {
+        ctx.body = await health().rates(clock().getTime(), rateSeconds(ctx.query));
+      });
     },
   };
 }

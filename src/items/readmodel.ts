@@ -9,7 +9,8 @@ import { formatEpc } from './epc';
 import type { HistoryQuery, ItemsQuery } from './query';
 import { ReadModelGate } from '../core/redis/readiness';
 import { itemKeys, ITEMS_READ_MODEL, type ItemKeys } from './keys';
-import { lexPage, timeRangeOf } from '../core/redis/lex-page';
+import { lexPage, timeKey, timeRangeOf } from '../core/redis/lex-page';
+import { perSecond, type Rates } from '../core/rates';
 import { decodeStoredHistory, decodeStoredItem, type Item, type ItemEvent, type StoredItem } from './model';
 
 const CHUNK = 1000;
@@ -54,6 +55,11 @@ export class ItemsReadModel {
 
   history(q: HistoryQuery): Promise<HistoryPage> {
     return this.gate.read(ITEMS_READ_MODEL, () => this.historyNow(q));
+  }
+
+  /** Item changes per second (history records, by observation time) of the `seconds` before `nowMs`. */
+  rates(nowMs: number, seconds: number): Promise<Rates> {
+    return this.gate.read(ITEMS_READ_MODEL, () => perSecond(nowMs, seconds, (from, to) => this.redis.zLexCount(this.k.history, `[${timeKey(from)}`, `(${timeKey(to)}`)));
   }
 
   private async itemsNow(q: ItemsQuery): Promise<ItemsPage> {

@@ -5,6 +5,7 @@
 import type { Slice } from '../slice';
 import type { RouteParam, RouteSpec } from '../core/http/routes';
 import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../core/paging';
+import { rateSeconds, ratesQueryParam, ratesSchema } from '../core/rates';
 import { ItemsReadModel } from './readmodel';
 import { EPC_FORMATS } from './epc';
 import { itemsAsOf } from './asof';
@@ -90,6 +91,14 @@ const AS_OF_ROUTE: RouteSpec = {
   responses: { 200: { description: '{asOf, items, nextPageMarker}', schema: asOfPageSchema }, 400: 'a missing or bad parameter (named in errors[]) or a marker of another query' },
 };
 
+/** GET show/rates: item changes per second. */
+const RATES_ROUTE: RouteSpec = {
+  method: 'get', path: `${ITEMS_BASE}/show/rates`, roles: ITEMS_ROLES, tag: TAG,
+  summary: 'Item changes (history records: zone transitions and moves) per second over the last seconds, oldest first',
+  query: [ratesQueryParam],
+  responses: { 200: { description: '{to, perSecond}', schema: ratesSchema }, 400: 'a bad seconds (query.seconds)' },
+};
+
 export const itemsSlice: Slice = {
   name: 'items',
   register(table, deps) {
@@ -103,6 +112,9 @@ export const itemsSlice: Slice = {
     });
     table.add(HISTORY_ROUTE, async (ctx) => {
       ctx.body = await items().history(parseHistoryQuery(ctx.query));
+    });
+    table.add(RATES_ROUTE, async (ctx) => {
+      ctx.body = await items().rates(Date.now(), rateSeconds(ctx.query));
     });
     table.add(TRANSITIONS_ROUTE, async (ctx) => {
       ctx.body = await transitions().transitions(parseTransitionsQuery(ctx.query));

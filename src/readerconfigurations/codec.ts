@@ -12,7 +12,7 @@
 // response returns unset fields as null and a client may send a document it
 // read back.
 import * as t from 'io-ts';
-import { Name, FiniteNumber, HexString, Integer, NonNegativeInteger, PositiveInteger, PositiveNumber, nullable } from '../core/codecs';
+import { ResourceName, FiniteNumber, HexString, Integer, NonNegativeInteger, PositiveInteger, PositiveNumber, nullable } from '../core/codecs';
 import { MemoryBank, Operation, ReaderMode, SearchMode, Session } from './model';
 
 export const FilterBody = t.intersection(
@@ -64,7 +64,7 @@ export type ReaderConfigDetailsBody = t.TypeOf<typeof ReaderConfigDetailsBody>;
 
 export const ReaderConfigurationBody = t.intersection(
   [
-    t.exact(t.type({ name: Name, operation: Operation })),
+    t.exact(t.type({ name: ResourceName, operation: Operation })),
     // Optional for DO_NOTHING only; validate.ts requires it for the others.
     t.exact(t.partial({ configuration: nullable(ReaderConfigDetailsBody) })),
   ],

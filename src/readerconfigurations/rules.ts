@@ -89,3 +89,18 @@ export function channelConfigErrors(d: GivenDetails): FieldError[] {
   }
   return [];
 }
+
+/**
+ * Transmit power no region lets a reader emit is a typing mistake (99 dBm is
+ * 8 kW): refused here. 33 dBm is the highest setting of any supported reader
+ * (the 1 W conducted limit of FCC and of ETSI's upper band, plus the cable
+ * loss readers allow for); what a reader's own power table and region allow
+ * below that is checked against the reader when a job starts (docs/readers.md).
+ */
+export const POWER_RANGE_DBM = { min: 0, max: 33 } as const;
+
+export function powerErrors(d: GivenDetails): FieldError[] {
+  const p = d.transmitPowerInDbm;
+  if (p === undefined || (p >= POWER_RANGE_DBM.min && p <= POWER_RANGE_DBM.max)) return [];
+  return [{ path: `${DETAILS_PATH}.transmitPowerInDbm`, reason: `must be between ${POWER_RANGE_DBM.min} and ${POWER_RANGE_DBM.max} dBm (no region permits more), got ${p}` }];
+}

@@ -9,8 +9,8 @@
 //   object without properties (it fails on any field we would return).
 // - NORMAL (earlier revision) is stored as NORMAL; it takes the fields the
 //   published interface does not reserve for another operation, plus reportConfig.
-// - transmitPowerInDbm: any finite number; the valid range depends on the
-//   reader model and region, which a configuration does not know.
+// - transmitPowerInDbm: 0-33 dBm, what any region permits (rules.ts); the
+//   range of the reader model and its region is checked at job start.
 // - tagPopulationEstimate: an integer >= 1.
 import { isLeft, left, right, type Either } from 'fp-ts/Either';
 import { formatDecodeErrors } from '../core/decode-errors';
@@ -23,6 +23,7 @@ import {
   channelConfigErrors,
   DETAILS_PATH,
   operationFieldErrors,
+  powerErrors,
   sessionErrors,
   type GivenDetails,
 } from './rules';
@@ -46,6 +47,7 @@ export function validateReaderConfiguration(input: unknown): Either<ApiError, Re
     ...sessionErrors(operation, d),
     ...antennaErrors(d),
     ...channelConfigErrors(d),
+    ...powerErrors(d),
   ];
   // readerMode and session are required for every active operation, so
   // when either is missing `errors` already says so.

@@ -12,7 +12,7 @@
 // - `antennaZones` keys are antenna ids written as decimal strings (JSON keys).
 // - `agentIdentifier` and `features` are the service's: ignored on input.
 import * as t from 'io-ts';
-import { Name } from '../core/codecs';
+import { Name, ResourceName } from '../core/codecs';
 import { failureReason, FiniteNumber, nullable } from './primitives';
 import { ReaderType } from './reader-types';
 import { ConnectionBody, ReaderConnection } from './connection';
@@ -41,7 +41,7 @@ export type PlacementBody = t.TypeOf<typeof PlacementBody>;
 
 export const ReaderDefinitionBody = t.intersection(
   [
-    t.type({ name: Name }),
+    t.type({ name: ResourceName }),
     t.partial({
       address: nullable(t.string),
       groups: nullable(t.array(t.string)),

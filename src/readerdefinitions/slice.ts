@@ -24,13 +24,15 @@ import {
 import { toResponse } from './response';
 import { sealConnectionPassword } from './connection';
 import { readerDefinitionBodySchema, readerDefinitionResponseSchema } from './schema';
-import { groupsUnion, validateReaderDefinitionCreate, validateReaderDefinitionReplace } from './validate';
+import { currentZoneNames } from '../zonemaps';
+import { groupsUnion, validateReaderDefinitionCreate, validateReaderDefinitionReplace, type FacilityZones } from './validate';
 
 const TAG = 'Reader definitions';
 
-/** What validating a write needs: the facilities, and the features to answer with. */
+/** What validating a write needs: the facilities and their current zone maps, and the features to answer with. */
 interface WriteContext {
   readonly facilityNames: readonly string[];
+  readonly zonesOf: FacilityZones;
   readonly features: ReadonlyMap<string, FeatureStates>;
 }
 
@@ -131,16 +133,16 @@ export const readerDefinitionsSlice: Slice = {
       // The IoT password is stored sealed: never in clear in the log or the read model.
       sealSecrets: (body) => sealConnectionPassword(body, deps.secrets),
       context: async () => {
-        const [facilities, states] = await Promise.all([deps.readModel.list(facilityKind), features.all()]);
-        return { facilityNames: facilities.map((f) => f.name), features: states };
+        const [facilities, zonesOf, states] = await Promise.all([deps.readModel.list(facilityKind), currentZoneNames(deps.readModel), features.all()]);
+        return { facilityNames: facilities.map((f) => f.name), zonesOf, features: states };
       },
       validate: (body, ctx, existing) => {
         // `existing` is read from the definition's own stream, so a create of
         // an existing name reaches decideResource and is a 409 there.
         const result =
           existing === undefined
-            ? validateReaderDefinitionCreate(body, ctx.facilityNames)
-            : validateReaderDefinitionReplace(existing, body, ctx.facilityNames);
+            ? validateReaderDefinitionCreate(body, ctx.facilityNames, ctx.zonesOf)
+            : validateReaderDefinitionReplace(existing, body, ctx.facilityNames, ctx.zonesOf);
         if (isRight(result)) responses.pair(result.right, ctx.features.get(result.right.name));
         return result;
       },

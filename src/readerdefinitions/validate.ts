@@ -1,39 +1,46 @@
 // Validation of reader definition bodies (after decoding) into the stored
 // document, and the update rules of create-or-replace (spec: Reader
 // definition, "Rules on update"; Errors 5).
-import { chain, left, right, type Either } from 'fp-ts/Either';
+import { chain, isLeft, left, right, type Either } from 'fp-ts/Either';
 import { pipe } from 'fp-ts/function';
 import { badRequest, type ApiError, type FieldError } from '../core/http/errors';
+import { invalid } from '../core/given';
 import { normalizeFloor, normalizePlacement, type ReaderDefinition, type ReaderDefinitionBody } from './codec';
 import { resolveFacility } from '../facilities';
-import { ANTENNA_ID_RULE, isAntennaId } from './reader-types';
+import { addressErrors, antennaIdErrors, placementErrors, zoneNameErrors } from './rules';
 import { needsAddress, toStoredConnection, type ReaderConnection } from './connection';
 
-function antennaKeyErrors(antennaZones: Readonly<Record<string, string>> | null | undefined): FieldError[] {
-  // JSON object keys are strings; only canonical decimal antenna ids are
-  // accepted so that "01" and "1" cannot name the same antenna twice.
-  return Object.keys(antennaZones ?? {})
-    .filter((key) => !/^[1-9]\d*$/.test(key) || !isAntennaId(Number(key)))
-    .map((key) => ({ path: `body.antennaZones.${key}`, reason: `key must be an antenna id (${ANTENNA_ID_RULE})` }));
-}
+/** The zones of each facility's current zone map (facilities without one are absent). */
+export type FacilityZones = ReadonlyMap<string, { readonly name: string; readonly zones: ReadonlySet<string> }>;
+
+const NO_ZONE_MAPS: FacilityZones = new Map();
 
 /**
- * The document to store for a body. `agentIdentifier` is the service's: a
- * new definition gets its name (the agent of a reader checks in under it),
- * a replaced one keeps the one it had.
+ * The document to store for a body, or a 400 listing every problem of the
+ * body at once (facility, angles, address, antennas, zones). `agentIdentifier`
+ * is the service's: a new definition gets its name (the agent of a reader
+ * checks in under it), a replaced one keeps the one it had.
  */
 function toDocument(
   input: ReaderDefinitionBody,
-  facility: string,
+  facilityNames: readonly string[],
+  zonesOf: FacilityZones,
   agentIdentifier: string,
   existingConnection: ReaderConnection | null = null,
 ): Either<ApiError, ReaderDefinition> {
-  const keyErrors = antennaKeyErrors(input.antennaZones);
-  if (keyErrors.length > 0) return left(badRequest('Invalid antennaZones', keyErrors));
+  const facility = resolveFacility(input.facility, facilityNames, 'body.facility');
   const connection = toStoredConnection(input.connection, existingConnection);
+  const errors: FieldError[] = [
+    ...(isLeft(facility) ? facility.left.errors : []),
+    ...placementErrors(input.placement),
+    ...addressErrors(input.address),
+    ...antennaIdErrors(input.antennaZones, input.type),
+    ...(isLeft(facility) ? [] : zoneNameErrors(input.readerZone, input.antennaZones, zonesOf.get(facility.right))),
+  ];
   if (needsAddress(connection) && (input.address ?? '').trim() === '') {
-    return left(badRequest('Invalid address', [{ path: 'body.address', reason: `is required when connection.protocol is ${connection?.protocol}: tagtrail connects to the reader there` }]));
+    errors.push({ path: 'body.address', reason: `is required when connection.protocol is ${connection?.protocol}: tagtrail connects to the reader there` });
   }
+  if (isLeft(facility) || errors.length > 0) return left(invalid('reader definition', errors));
   return right({
     name: input.name,
     agentIdentifier,
@@ -41,7 +48,7 @@ function toDocument(
     groups: input.groups ?? [],
     type: input.type ?? null,
     placement: normalizePlacement(input.placement),
-    facility,
+    facility: facility.right,
     readerZone: input.readerZone ?? null,
     antennaZones: input.antennaZones ?? null,
     labels: input.labels ?? null,
@@ -49,14 +56,13 @@ function toDocument(
   });
 }
 
+/** `zonesOf`: the facilities' current zone maps, whose zones readerZone and antennaZones must name. */
 export function validateReaderDefinitionCreate(
   input: ReaderDefinitionBody,
   facilityNames: readonly string[],
+  zonesOf: FacilityZones = NO_ZONE_MAPS,
 ): Either<ApiError, ReaderDefinition> {
-  return pipe(
-    resolveFacility(input.facility, facilityNames, 'body.facility'),
-    chain((facility) => toDocument(input, facility, input.name)),
-  );
+  return toDocument(input, facilityNames, zonesOf, input.name);
 }
 
 /**
@@ -104,11 +110,11 @@ export function validateReaderDefinitionReplace(
   existing: ReaderDefinition | undefined,
   input: ReaderDefinitionBody,
   facilityNames: readonly string[],
+  zonesOf: FacilityZones = NO_ZONE_MAPS,
 ): Either<ApiError, ReaderDefinition> {
-  if (existing === undefined) return validateReaderDefinitionCreate(input, facilityNames);
+  if (existing === undefined) return validateReaderDefinitionCreate(input, facilityNames, zonesOf);
   return pipe(
-    resolveFacility(input.facility, facilityNames, 'body.facility'),
-    chain((facility) => toDocument(input, facility, existing.agentIdentifier, existing.connection ?? null)),
+    toDocument(input, facilityNames, zonesOf, existing.agentIdentifier, existing.connection ?? null),
     chain((next) => {
       const refusal = floorRemoval(existing, next) ?? unrenamedZones(existing, next);
       return refusal ? left(refusal) : right(next);

@@ -12,7 +12,7 @@
 // Every optional field accepts null as "not set": responses return unset
 // fields as null and clients send back what they read.
 import * as t from 'io-ts';
-import { Name, Integer, NonNegativeNumber, PositiveInteger, failureReason, nullable } from '../core/codecs';
+import { Name, ResourceName, Integer, NonNegativeNumber, PositiveInteger, failureReason, nullable } from '../core/codecs';
 import { isLeft, isRight, left, right, type Either } from 'fp-ts/Either';
 import { parseIsoDuration } from '../core/duration';
 import { LocationAggregationModel, RecipeType, ReportingInterval, ZoneModel } from './model';
@@ -52,7 +52,7 @@ export const DurationValue = new t.Type<string | number, string | number, unknow
 
 export const RecipeBody = t.intersection(
   [
-    t.exact(t.type({ name: Name, type: RecipeType })),
+    t.exact(t.type({ name: ResourceName, type: RecipeType })),
     t.exact(
       t.partial({
         readerConfigurationName: nullable(Name),

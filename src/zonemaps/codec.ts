@@ -2,7 +2,7 @@
 // shapes; geometric rules (polygons, overlaps) and the facility rule live in
 // validate.ts because they need the whole map and the list of facilities.
 import * as t from 'io-ts';
-import { Name } from '../core/codecs';
+import { Name, ResourceName } from '../core/codecs';
 
 /** A JSON number that is finite (io-ts' `t.number` lets NaN through). */
 export const FiniteNumber = new t.Type<number, number, unknown>(
@@ -42,7 +42,7 @@ export type ZoneInput = t.TypeOf<typeof ZoneInput>;
 /** Body of zone map create and create-or-replace. */
 export const ZoneMapInput = t.intersection(
   [
-    t.type({ name: Name, zones: t.array(ZoneInput) }),
+    t.type({ name: ResourceName, zones: t.array(ZoneInput) }),
     t.partial({ facility: t.union([t.string, t.null, t.undefined], 'string or null') }),
   ],
   'ZoneMap',

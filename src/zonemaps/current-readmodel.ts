@@ -35,3 +35,15 @@ export async function currentZoneMapOf(readModel: ConfigReadModel, facility: str
   const zoneMap = await readModel.get(zoneMapKind, name);
   return zoneMap !== undefined && zoneMap.facility === facility ? zoneMap : undefined;
 }
+
+/** Each facility's current zone map: its name and the names of its zones (facilities without one are absent). */
+export async function currentZoneNames(readModel: ConfigReadModel): Promise<Map<string, { name: string; zones: Set<string> }>> {
+  const [current, maps] = await Promise.all([currentZoneMaps(readModel), readModel.map(zoneMapKind)]);
+  const out = new Map<string, { name: string; zones: Set<string> }>();
+  for (const [facility, name] of current) {
+    const zoneMap = maps.get(name);
+    // Same rule as currentZoneMapOf: a selection left pointing across facilities counts as none.
+    if (zoneMap !== undefined && zoneMap.facility === facility) out.set(facility, { name, zones: new Set(zoneMap.zones.map((z) => z.name)) });
+  }
+  return out;
+}

@@ -241,6 +241,15 @@ describe('web console in Chromium', function () {
     simulation = runSimulation(options, { log: silent });
     await until(page, 'job RUNNING', async () => (await page.locator('[data-testid=job-detail] .pill:text("RUNNING")').count()) > 0);
     await screenshot(page, '10-jobs');
+    // The URL names the job shown; its running time moves between the service's answers.
+    expect(await page.evaluate<string>('location.hash')).to.match(/^#\/jobs\?job=[0-9a-f-]{36}$/);
+    const runningFor = await page.textContent('[data-testid=job-running-time]');
+    await until(page, 'running time moving', async () => (await page.textContent('[data-testid=job-running-time]')) !== runningFor);
+    // A second job on the same readers is refused naming the running one by name, linked, with what to do next.
+    await page.fill('input[name=name]', 'second job');
+    await page.click('[data-testid=job-start] button[type=submit]');
+    await page.waitForSelector('[role=alert] [data-testid=job-link]:text("job console job")');
+    expect(await page.textContent('[role=alert] .next-step')).to.contain('Stop that job first');
 
     await page.click('nav.side a:text-is("Floor map")');
     await page.selectOption('[data-testid=map-facility]', 'Store');
@@ -267,7 +276,7 @@ describe('web console in Chromium', function () {
 
   it('lists items with server paging and opens an item\'s history timeline and path', async () => {
     await page.click('nav.side a:text-is("Items")');
-    await page.fill('input[name=facility]', 'Store');
+    await page.selectOption('select[name=facility]', 'Store');
     await page.click('button:text("Apply")');
     await until(page, 'item rows', async () => (await page.locator('[data-testid=items-table] tbody tr').count()) > 0);
     await screenshot(page, '04-items');

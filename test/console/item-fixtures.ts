@@ -1,7 +1,7 @@
 // Item changes for the console's browser tests, appended to the engine's
 // stream as the engine writes them (batches of 1000 per ItemsChanged), so the
 // items projection and the live stream carry them for real.
-import type { EventStoreDBClient } from '@eventstore/db-client';
+import { EventStoreDBClient } from '@eventstore/db-client';
 import type * as t from 'io-ts';
 import { encodeEvent } from '../../src/core/events';
 import { ENGINE_STREAM, itemEvents, type ItemChangeCodec } from '../../src/engine/events';
@@ -32,6 +32,16 @@ export async function appendChanges(client: EventStoreDBClient, batch: readonly 
   for (let i = 0; i < batch.length; i += BATCH) {
     const part = batch.slice(i, i + BATCH);
     await client.appendToStream(ENGINE_STREAM, [encodeEvent(itemEvents, { type: 'ItemsChanged', data: { inputPosition: '0', at: Date.now(), changes: part } })]);
+  }
+}
+
+/** Appends `batch` to the app's engine stream as changes reported to history too (so history and rates count them). */
+export async function appendWithHistory(app: TestApp, batch: readonly Change[]): Promise<void> {
+  const client = EventStoreDBClient.connectionString(app.eventStoreConnectionString);
+  try {
+    await appendChanges(client, batch.map((c) => ({ ...c, reportToHistoryEnabled: true })));
+  } finally {
+    await client.dispose();
   }
 }
 

@@ -240,7 +240,7 @@ describe('console screens in Chromium', function () {
     }
 
     await openScreen('Items');
-    await page.fill('input[name=facility]', 'Many');
+    await page.selectOption('select[name=facility]', 'Many');
     await page.selectOption('select[name=pageSize]', '10000');
     await page.click('button:text("Apply")');
     await page.waitForSelector('[data-testid=items-page-info]:text("10000 items on this page")');
@@ -278,7 +278,7 @@ describe('console screens in Chromium', function () {
       const out: string[] = [];
       let marker: string | undefined;
       do {
-        const res = (await app.request('POST', '/health/v1/events', { body: { readerNames: [reader], pageSize: 1000, ...(marker ? { nextPageMarker: marker } : {}) } })).body as { events: Array<{ args: unknown }>; nextPageMarker?: string | null };
+        const res = (await app.request('POST', '/health/v1/events', { body: { readerNames: [reader], pageSize: 1000, newestFirst: true, ...(marker ? { nextPageMarker: marker } : {}) } })).body as { events: Array<{ args: unknown }>; nextPageMarker?: string | null };
         out.push(...res.events.map((e) => JSON.stringify(e.args)));
         marker = res.nextPageMarker ?? undefined;
       } while (marker !== undefined);

@@ -15,7 +15,7 @@ function refusal(body: unknown): ApiError {
 
 describe('facilities/codec FacilityBody', () => {
   it('accepts {name} and keeps the name exactly as given', () => {
-    expect(decodeInput(FacilityBody, { name: ' Store 1' }, 'body')).to.deep.equal({ name: ' Store 1' });
+    expect(decodeInput(FacilityBody, { name: 'Store  1' }, 'body')).to.deep.equal({ name: 'Store  1' });
   });
 
   it('drops unknown fields so they are not stored', () => {
@@ -48,6 +48,14 @@ describe('facilities/codec FacilityBody', () => {
     expect(reasons('.')).to.deep.equal(['must not be "." (no URL path can address it)']);
     expect(reasons('..')).to.deep.equal(['must not be ".." (no URL path can address it)']);
     expect(decodeInput(FacilityBody, { name: '...' }, 'body').name).to.equal('...');
-    expect(decodeInput(FacilityBody, { name: 'Lager 😀/Süd' }, 'body').name).to.equal('Lager 😀/Süd');
+    expect(decodeInput(FacilityBody, { name: 'Lager 😀 Süd!' }, 'body').name).to.equal('Lager 😀 Süd!');
+  });
+
+  it('refuses names that not every proxy passes in a URL path, even encoded, and surrounding blanks; spaces inside are fine', () => {
+    const reasons = (name: string) => refusal({ name }).errors.map((e) => e.reason);
+    expect(reasons('Ware house/2!')).to.deep.equal(['must not contain "/" (not every proxy passes it in a URL path, even encoded), at 10']);
+    expect(['a\\b', 'a?b', 'a#b', '50%'].map((n) => reasons(n).length)).to.deep.equal([1, 1, 1, 1]);
+    expect(reasons(' Store')).to.deep.equal(['must not start or end with blanks']);
+    expect(decodeInput(FacilityBody, { name: 'xArray Overhead' }, 'body').name).to.equal('xArray Overhead');
   });
 });

@@ -155,9 +155,12 @@ describe('validateReaderConfiguration: channelConfig and numbers', () => {
     expectInvalid(validate(inventoryBody({ channelConfig: { txFrequenciesInMhz: [] } })), at, /at least one/);
   });
 
-  it('given any finite transmitPowerInDbm, then valid; a non-number is refused', () => {
-    for (const transmitPowerInDbm of [10, 33, 32.5, 0, -5, 40]) {
+  it('given transmitPowerInDbm within 0-33 dBm, then valid; outside it (no region permits it) or a non-number, refused naming the field', () => {
+    for (const transmitPowerInDbm of [10, 33, 32.5, 0]) {
       expect(expectValid(validate(inventoryBody({ transmitPowerInDbm }))).configuration).to.include({ transmitPowerInDbm });
+    }
+    for (const transmitPowerInDbm of [-5, 33.25, 40, 99]) {
+      expectInvalid(validate(inventoryBody({ transmitPowerInDbm })), `${P}.transmitPowerInDbm`, /between 0 and 33 dBm/);
     }
     expectInvalid(validate(inventoryBody({ transmitPowerInDbm: '30' })), `${P}.transmitPowerInDbm`, /number/);
   });
