@@ -36,6 +36,13 @@ export default tseslint.config(
     },
   },
   {
+    // The official event store client's stream tests, adapted (docs/eventstore.md):
+    // kept as upstream writes them, which leaves unused names and un-awaited
+    // unsubscribes (they settle with the subscription).
+    files: ['test/eventstore/client-suite/*.int.spec.ts'],
+    rules: { '@typescript-eslint/no-unused-vars': 'off', '@typescript-eslint/no-floating-promises': 'off' },
+  },
+  {
     // Logs are structured JSON through src/core/logger.ts; console output
     // would break log shipping (one JSON object per line).
     files: ['src/**', 'projections/**'],
