@@ -58,7 +58,7 @@ function registerAgentAdminRoutes(table: RouteTable, { deps, clock }: AgentRoute
   table.add(
     {
       method: 'put',
-      operationId: 'issueAgentSecret',
+      operationId: 'createAgentSecret',
       path: `${READERS}/secret`,
       roles: AGENT_ADMIN_ROLES,
       tag: TAG,

@@ -2,7 +2,7 @@
 // against the embedded event store: the jest API they are written in (jest's
 // own `expect` and `jest-mock` packages, and describe/test/each/hooks mapped
 // onto mocha), a test node that is the embedded store in a temporary
-// directory, and the test helpers of that repository (test events, collect,
+// directory, and the test utilities of that repository (test events, collect,
 // delay, version matching), written again here.
 //
 // The test files beside this one are adapted copies of

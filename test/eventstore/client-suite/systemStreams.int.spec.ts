@@ -1,6 +1,6 @@
 // Adapted from EventStore-Client-NodeJS v6.2.1, packages/test/src/streams/systemStreams.test.ts
 // (Apache License 2.0, copyright Event Store Ltd; text in src/eventstore/protos/LICENSE),
-// run against the embedded event store. Changes: imports from ./harness (jest API on mocha, the embedded store as test node).
+// run against the embedded event store. Changes: the suite is named "systemStreams functions"; imports from ./harness (jest API on mocha, the embedded store as test node).
 import { describe, test, expect } from "./harness";
 import {
   isMetastream,
@@ -9,7 +9,7 @@ import {
   originalStreamOf,
 } from "@eventstore/db-client";
 
-describe("systemStreams helpers", () => {
+describe("systemStreams functions", () => {
   describe("isSystemStream", () => {
     test.each([
       ["hello", false],
