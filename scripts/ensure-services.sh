@@ -2,7 +2,7 @@
 # Makes sure the local Redis (127.0.0.1:6379) and RabbitMQ (127.0.0.1:5672)
 # that tagtrail and its tests use are answering, starting the machine's own
 # servers if they are not, and that Chromium (for the web console's browser
-# tests) is installed. Exits 1 with a clear message if Redis or RabbitMQ
+# tests) and python3-pika (for the queue consumer test) are installed. Exits 1 with a clear message if Redis or RabbitMQ
 # cannot be started. Safe to run again: services already up are left alone.
 #
 #   TAGTRAIL_SKIP_SERVICES=1   do nothing (services are managed elsewhere)
@@ -108,3 +108,19 @@ ensure_chromium() {
 }
 
 ensure_chromium
+
+# The queue tests read messages with pika, as Python consumers do
+# (test/queues/consumers.int.spec.ts), through Debian's python3 and its package.
+ensure_pika() {
+  if /usr/bin/python3 -c 'import pika' >/dev/null 2>&1; then
+    log "python3-pika found"
+  elif [[ "$(id -u)" == "0" ]] && command -v apt-get >/dev/null 2>&1; then
+    log "python3-pika not found, installing it"
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null || fail "apt-get update failed while installing python3-pika"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pika >/dev/null || fail "could not install python3-pika"
+  else
+    log "WARNING: python3-pika not found; the queue consumer test needs it (apt-get install python3-pika)"
+  fi
+}
+
+ensure_pika

@@ -49,6 +49,7 @@ export const aboutSlice: Slice = {
     table.add(
       {
         method: 'get',
+        operationId: 'showInfo',
         path: '/about/v1/info',
         roles: ['DataReader', 'JobRunner', 'ConfigManager'],
         tag: 'About',

@@ -58,6 +58,7 @@ function registerAgentAdminRoutes(table: RouteTable, { deps, clock }: AgentRoute
   table.add(
     {
       method: 'put',
+      operationId: 'createAgentSecret',
       path: `${READERS}/secret`,
       roles: AGENT_ADMIN_ROLES,
       tag: TAG,
@@ -74,6 +75,7 @@ function registerAgentAdminRoutes(table: RouteTable, { deps, clock }: AgentRoute
   table.add(
     {
       method: 'get',
+      operationId: 'showAgentStats',
       path: `${AGENT_BASE}/stats`,
       roles: AGENT_ADMIN_ROLES,
       tag: TAG,
@@ -91,6 +93,7 @@ function registerCheckinRoutes({ deps, jobs, clock, addAgentRoute }: AgentRoutes
   addAgentRoute(
     {
       method: 'post',
+      operationId: 'agentCheckin',
       path: `${READERS}/checkin`,
       roles: 'public',
       tag: TAG,
@@ -107,6 +110,7 @@ function registerCheckinRoutes({ deps, jobs, clock, addAgentRoute }: AgentRoutes
   addAgentRoute(
     {
       method: 'post',
+      operationId: 'acknowledgeAssignment',
       path: `${READERS}/assignments/:jobId/ack`,
       roles: 'public',
       tag: TAG,
@@ -125,6 +129,7 @@ function registerReportRoutes({ deps, jobs, addAgentRoute }: AgentRoutes): void 
   addAgentRoute(
     {
       method: 'post',
+      operationId: 'sendTagReport',
       path: `${READERS}/reports`,
       roles: 'public',
       tag: TAG,
@@ -149,6 +154,7 @@ function registerReportRoutes({ deps, jobs, addAgentRoute }: AgentRoutes): void 
   addAgentRoute(
     {
       method: 'post',
+      operationId: 'sendReaderHealth',
       path: `${READERS}/health`,
       roles: 'public',
       tag: TAG,
@@ -170,6 +176,7 @@ function registerProgressRoutes({ deps, clock, addAgentRoute }: AgentRoutes): vo
   addAgentRoute(
     {
       method: 'post',
+      operationId: 'reportFeatureState',
       path: `${READERS}/features/:feature`,
       roles: 'public',
       tag: TAG,
@@ -188,6 +195,7 @@ function registerProgressRoutes({ deps, clock, addAgentRoute }: AgentRoutes): vo
   addAgentRoute(
     {
       method: 'post',
+      operationId: 'reportCommandResult',
       path: `${READERS}/commands/:commandId`,
       roles: 'public',
       tag: TAG,

@@ -36,6 +36,7 @@ export function buildApi(
   table.add(
     {
       method: 'get',
+      operationId: 'showOpenApiDocument',
       path: OPENAPI_PATH,
       roles: 'public',
       tag: 'Meta',
@@ -56,6 +57,7 @@ export function buildApi(
   table.add(
     {
       method: 'get',
+      operationId: 'showMetrics',
       path: METRICS_PATH,
       roles: ['Admin'],
       tag: 'Meta',

@@ -8,6 +8,9 @@
 // setters below decode base64 once, with Node's native decoder, and store
 // the bytes: what goes on the wire is unchanged. Loaded (for its effect) by
 // src/core/eventstore.ts, which every appending module imports.
+// The one import of the client's internals in product code: the patch is of
+// those very classes; test/core/protobuf-bytes.unit.spec.ts fails when they change.
+// eslint-disable-next-line no-restricted-imports -- patches the client's own message classes (see above)
 import { AppendReq, BatchAppendReq } from '@eventstore/db-client/generated/streams_pb';
 
 type BytesSetter<M> = (this: M, value: Uint8Array | string) => M;

@@ -47,6 +47,7 @@ const repositoryApi = (secrets: SecretBox): NamedResourceApi<EpcisRepository, Re
   base: '/configuration/v1/epcisRepositories',
   param: 'repositoryName',
   tag: TAG,
+  operationNouns: { one: 'EpcisRepository', many: 'EpcisRepositories' },
   writeRoles: ['ConfigManager'],
   readRoles: ['ConfigManager'],
   body: RepositoryBody,
@@ -69,6 +70,7 @@ const LOCATION_API: NamedResourceApi<EpcisLocation, EpcisLocationBody, ReadonlyS
   base: '/configuration/v1/epcisLocations',
   param: 'facilityName',
   tag: TAG,
+  operationNouns: { one: 'EpcisLocation', many: 'EpcisLocations' },
   writeRoles: ['ConfigManager'],
   readRoles: ['ConfigManager', 'DataReader'],
   body: EpcisLocationBody,
@@ -87,7 +89,7 @@ function registerEventsQuery(table: RouteTable, deps: AppDeps): void {
   const events = (): EpcisReadModel => (model ??= new EpcisReadModel(deps.redis, deps.keys));
   table.add(
     {
-      method: 'get', path: '/epcis/v2/events', roles: EPCIS_ROLES, tag: TAG,
+      method: 'get', operationId: 'queryEpcisEvents', path: '/epcis/v2/events', roles: EPCIS_ROLES, tag: TAG,
       summary: 'Item events as EPCIS 2.0 ObjectEvents (EPCIS REST query interface, SimpleEventQuery subset), oldest first',
       query: [
         p('GE_eventTime', 'events at or after this ISO 8601 time', { type: 'string', format: 'date-time' }),

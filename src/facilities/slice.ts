@@ -26,6 +26,7 @@ export const facilitiesSlice: Slice = {
       base: '/configuration/v1/facilities',
       param: 'facilityName',
       tag: 'Facilities',
+      operationNouns: { one: 'Facility', many: 'Facilities' },
       writeRoles: CONFIG_ROLES,
       readRoles: READ_ROLES,
       body: FacilityBody,

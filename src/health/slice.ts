@@ -53,7 +53,7 @@ export function makeHealthSlice(clock: () => Date = () => new Date()): Slice {
       const health = (): HealthReadModel => (model ??= new HealthReadModel(deps.redis, deps.keys));
       table.add(
         {
-          method: 'get', path: `${HEALTH_BASE}/readers`, roles: HEALTH_ROLES, tag: TAG,
+          method: 'get', operationId: 'showReadersHealth', path: `${HEALTH_BASE}/readers`, roles: HEALTH_ROLES, tag: TAG,
           summary: 'Health of every defined reader (AWAITING_AGENT until its agent checks in)',
           responses: { 200: { description: 'array of reader health', schema: { type: 'array', items: READER_HEALTH_SCHEMA } } },
         },
@@ -68,7 +68,7 @@ export function makeHealthSlice(clock: () => Date = () => new Date()): Slice {
       );
       table.add(
         {
-          method: 'get', path: `${HEALTH_BASE}/readers/:readerName`, roles: HEALTH_ROLES, tag: TAG,
+          method: 'get', operationId: 'showReaderHealth', path: `${HEALTH_BASE}/readers/:readerName`, roles: HEALTH_ROLES, tag: TAG,
           summary: 'Health of one reader',
           responses: { 200: { description: 'reader health', schema: READER_HEALTH_SCHEMA }, 404: 'no reader definition of that name' },
         },
@@ -81,7 +81,7 @@ export function makeHealthSlice(clock: () => Date = () => new Date()): Slice {
       );
       table.add(
         {
-          method: 'post', path: `${HEALTH_BASE}/events`, roles: HEALTH_ROLES, tag: TAG,
+          method: 'post', operationId: 'searchHealthEvents', path: `${HEALTH_BASE}/events`, roles: HEALTH_ROLES, tag: TAG,
           summary: `Health events by reader, type, code and time, oldest first, ${DEFAULT_PAGE_SIZE} (max ${MAX_PAGE_SIZE}) a page`,
           body: SEARCH_SCHEMA,
           responses: { 200: { description: '{events, nextPageMarker}', schema: HEALTH_EVENT_PAGE_SCHEMA }, 400: 'a bad filter (named in errors[]) or a marker of another search' },

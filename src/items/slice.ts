@@ -35,7 +35,7 @@ const BAD_QUERY = 'a bad parameter (named in errors[]) or a marker of another qu
 
 /** GET show: the current items. */
 const ITEMS_ROUTE: RouteSpec = {
-  method: 'get', path: `${ITEMS_BASE}/show`, roles: ITEMS_ROLES, tag: TAG,
+  method: 'get', operationId: 'showItems', path: `${ITEMS_BASE}/show`, roles: ITEMS_ROLES, tag: TAG,
   summary: 'Current items in EPC order (items that expired stay listed in zone ABSENT)',
   query: [
     ...COMMON,
@@ -48,7 +48,7 @@ const ITEMS_ROUTE: RouteSpec = {
 
 /** GET show/history: zone transitions and moves. */
 const HISTORY_ROUTE: RouteSpec = {
-  method: 'get', path: `${ITEMS_BASE}/show/history`, roles: ITEMS_ROLES, tag: TAG,
+  method: 'get', operationId: 'showItemHistory', path: `${ITEMS_BASE}/show/history`, roles: ITEMS_ROLES, tag: TAG,
   summary: 'Zone transitions of items, oldest first; with zoneTransitionsOnly=false also their moves inside a zone',
   query: [
     ...COMMON,
@@ -65,7 +65,7 @@ const HISTORY_ROUTE: RouteSpec = {
 
 /** GET show/transitions: threshold transitions. */
 const TRANSITIONS_ROUTE: RouteSpec = {
-  method: 'get', path: `${ITEMS_BASE}/show/transitions`, roles: ITEMS_ROLES, tag: TAG,
+  method: 'get', operationId: 'showItemTransitions', path: `${ITEMS_BASE}/show/transitions`, roles: ITEMS_ROLES, tag: TAG,
   summary: 'Threshold transitions (which way items went through a door), oldest first',
   query: [
     p('threshold', 'threshold id or name'),
@@ -79,7 +79,7 @@ const TRANSITIONS_ROUTE: RouteSpec = {
 
 /** GET show/asOf: a facility's items at a past time. */
 const AS_OF_ROUTE: RouteSpec = {
-  method: 'get', path: `${ITEMS_BASE}/show/asOf`, roles: ITEMS_ROLES, tag: TAG,
+  method: 'get', operationId: 'showItemsAsOf', path: `${ITEMS_BASE}/show/asOf`, roles: ITEMS_ROLES, tag: TAG,
   summary: 'Items of a facility as they were at a past time, folded from the engine log (cost: a scan of the log up to that time)',
   query: [
     p('facility', 'facility name (required)'),

@@ -37,6 +37,7 @@ function registerJobControlRoutes(table: RouteTable, deps: AppDeps, readModel: J
   table.add(
     {
       method: 'post',
+      operationId: 'startJob',
       path: `${JOBS_BASE}/start`,
       roles: JOB_ROLES,
       tag: TAG,
@@ -62,6 +63,7 @@ function registerJobControlRoutes(table: RouteTable, deps: AppDeps, readModel: J
   table.add(
     {
       method: 'post',
+      operationId: 'stopJob',
       path: `${JOBS_BASE}/stop/:jobId`,
       roles: JOB_ROLES,
       tag: TAG,
@@ -85,6 +87,7 @@ function registerJobQueryRoutes(table: RouteTable, readModel: JobsReadModel): vo
   table.add(
     {
       method: 'get',
+      operationId: 'showJob',
       path: `${JOBS_BASE}/show/:jobId`,
       roles: JOB_ROLES,
       tag: TAG,
@@ -103,6 +106,7 @@ function registerJobQueryRoutes(table: RouteTable, readModel: JobsReadModel): vo
   table.add(
     {
       method: 'get',
+      operationId: 'showJobs',
       path: `${JOBS_BASE}/show`,
       roles: JOB_ROLES,
       tag: TAG,
@@ -122,6 +126,7 @@ function registerJobQueryRoutes(table: RouteTable, readModel: JobsReadModel): vo
   table.add(
     {
       method: 'get',
+      operationId: 'showJobStats',
       path: `${JOBS_BASE}/stats/:jobId`,
       roles: JOB_ROLES,
       tag: TAG,

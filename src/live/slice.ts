@@ -66,6 +66,7 @@ export const liveSlice: Slice = {
     table.add(
       {
         method: 'get',
+        operationId: 'streamLiveUpdates',
         path: LIVE_STREAM_PATH,
         roles: ['DataReader', 'JobRunner', 'ConfigManager'],
         tag: 'Live updates',

@@ -33,8 +33,18 @@ const FRAME_END = 0xce;
 const FRAME_OVERHEAD = 8;
 const CLASS_BASIC = 60;
 const METHOD_PUBLISH = 40;
-const CONTENT_TYPE = 'application/json';
-const CONTENT_TYPE_BYTES = Buffer.from(CONTENT_TYPE, 'latin1');
+/**
+ * JSON with its encoding named. Not the bare `application/json`: the AMQP
+ * library of the public Node client (`amqp` 0.2, node-amqp) compares the
+ * content type with exactly `application/json` (or `text/json`) and then
+ * hands its listener an already parsed object instead of `{data: <bytes>}`,
+ * while that client parses `data` itself and so fails on every message. With
+ * the parameter node-amqp passes the bytes on, and every other consumer
+ * (amqplib, pika, anything matching on "json") still sees a JSON type; a
+ * charset parameter changes nothing for a JSON reader (RFC 8259, section 11).
+ */
+export const MESSAGE_CONTENT_TYPE = 'application/json; charset=utf-8';
+const CONTENT_TYPE_BYTES = Buffer.from(MESSAGE_CONTENT_TYPE, 'latin1');
 // Property flags of basic.properties, highest bit first (AMQP 0-9-1, 4.2.6.1 and the class's field list).
 const FLAG_CONTENT_TYPE = 1 << 15;
 const FLAG_HEADERS = 1 << 13;

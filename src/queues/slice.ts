@@ -126,7 +126,7 @@ export const queuesSlice: Slice = {
 function registerQueueListRoutes(table: RouteTable, deps: AppDeps): void {
   table.add(
     {
-      method: 'get', path: '/queues/v1/show', roles: ITEM_QUEUE_ROLES, tag: TAG,
+      method: 'get', operationId: 'showQueues', path: '/queues/v1/show', roles: ITEM_QUEUE_ROLES, tag: TAG,
       summary: 'The configured queues (an Admin\'s: all; anyone else\'s: those they configured), oldest first, with their filter and what RabbitMQ says of each now (message and consumer counts)',
       responses: { 200: { description: 'array of queues', schema: QUEUE_LIST_SCHEMA } },
     },
@@ -134,7 +134,7 @@ function registerQueueListRoutes(table: RouteTable, deps: AppDeps): void {
   );
   table.add(
     {
-      method: 'delete', path: '/queues/v1/destroy/:queue', roles: ITEM_QUEUE_ROLES, tag: TAG,
+      method: 'delete', operationId: 'destroyQueue', path: '/queues/v1/destroy/:queue', roles: ITEM_QUEUE_ROLES, tag: TAG,
       summary: 'Delete a configured queue (an Admin any, anyone else one they configured): it receives nothing more and is deleted from RabbitMQ, its consumers cancelled',
       responses: { 204: 'deleted', 404: 'no such configured queue (or configured by another user)' },
     },
@@ -146,7 +146,7 @@ function registerQueueListRoutes(table: RouteTable, deps: AppDeps): void {
 function registerQueueConfigureRoutes(table: RouteTable, deps: AppDeps): void {
   table.add(
     {
-      method: 'put', path: '/data/v1/items/queues', roles: ITEM_QUEUE_ROLES, tag: TAG,
+      method: 'put', operationId: 'configureItemQueue', path: '/data/v1/items/queues', roles: ITEM_QUEUE_ROLES, tag: TAG,
       summary: 'Configure a new item event queue: ItemEvent messages of the changes passing every given filter field',
       query: [DELIVERY_MODE_PARAM], body: ITEM_FILTER_SCHEMA, responses: RESPONSES,
     },
@@ -154,7 +154,7 @@ function registerQueueConfigureRoutes(table: RouteTable, deps: AppDeps): void {
   );
   table.add(
     {
-      method: 'put', path: '/data/v1/items/queues/threshold', roles: ITEM_QUEUE_ROLES, tag: TAG,
+      method: 'put', operationId: 'configureThresholdQueue', path: '/data/v1/items/queues/threshold', roles: ITEM_QUEUE_ROLES, tag: TAG,
       summary: 'Configure a new threshold transition queue: the transitions of THRESHOLD jobs passing the given threshold (id or name) and jobId',
       query: [DELIVERY_MODE_PARAM], body: THRESHOLD_FILTER_SCHEMA, responses: RESPONSES,
     },
@@ -162,7 +162,7 @@ function registerQueueConfigureRoutes(table: RouteTable, deps: AppDeps): void {
   );
   table.add(
     {
-      method: 'put', path: '/health/v1/events/queues', roles: HEALTH_QUEUE_ROLES, tag: TAG,
+      method: 'put', operationId: 'configureHealthQueue', path: '/health/v1/events/queues', roles: HEALTH_QUEUE_ROLES, tag: TAG,
       summary: 'Configure a new reader health event queue: health events of the given reader, type and code',
       query: [DELIVERY_MODE_PARAM], body: HEALTH_FILTER_SCHEMA, responses: RESPONSES,
     },

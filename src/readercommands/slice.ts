@@ -94,7 +94,7 @@ export const readerCommandsSlice: Slice = {
   register(table, deps) {
     table.add(
       {
-        method: 'post', path: `${SUPPORT_BASE}/timeSync`, roles: ROLES, tag: TAG,
+        method: 'post', operationId: 'timeSync', path: `${SUPPORT_BASE}/timeSync`, roles: ROLES, tag: TAG,
         summary: 'Tell readers to synchronise their clocks (all readers, readerNames, or a facility); result per reader at the Location',
         body: timeSyncBodySchema,
         responses: { 202: ACCEPTED, 400: 'unknown reader or facility, both given, or no reader' },
@@ -108,7 +108,7 @@ export const readerCommandsSlice: Slice = {
     );
     table.add(
       {
-        method: 'post', path: `${SUPPORT_BASE}/readerReboot`, roles: ROLES, tag: TAG,
+        method: 'post', operationId: 'readerReboot', path: `${SUPPORT_BASE}/readerReboot`, roles: ROLES, tag: TAG,
         summary: 'Reboot readers (readerNames or a facility) through their agents; each reports the reason back as a LIFECYCLE REBOOT health event',
         body: rebootBodySchema,
         responses: { 202: ACCEPTED, 400: 'no readers named, unknown reader or facility' },
@@ -124,7 +124,7 @@ export const readerCommandsSlice: Slice = {
     );
     table.add(
       {
-        method: 'get', path: `${STATUS_PATH}/:requestId`, roles: ROLES, tag: TAG,
+        method: 'get', operationId: 'showReaderCommand', path: `${STATUS_PATH}/:requestId`, roles: ROLES, tag: TAG,
         summary: 'A time sync or reboot request with the result per reader (PENDING, DELIVERED, DONE, FAILED)',
         responses: { 200: { description: '{requestId, type, args, requestedAt, completed, readers: [{readerName, status, message, deliveredAt, completedAt}]}', schema: REQUEST_STATUS_SCHEMA }, 404: 'no such request' },
       },

@@ -34,6 +34,7 @@ export const makeReaderConfigurationsSlice = (use: ReaderConfigurationUse): Slic
       base: READER_CONFIGURATIONS_BASE,
       param: 'readerConfigurationName',
       tag: 'Reader configurations',
+      operationNouns: { one: 'ReaderConfiguration', many: 'ReaderConfigurations' },
       writeRoles: READER_CONFIGURATION_WRITE_ROLES,
       readRoles: READER_CONFIGURATION_READ_ROLES,
       body: namedBody('ReaderConfiguration', ReaderConfigurationBody),

@@ -20,7 +20,7 @@ export function registerFeatureChangeRoutes(table: RouteTable, deps: ResourceDep
   const base = `${READER_DEFINITIONS_BASE}/:${PARAM}/featureChanges`;
   table.add(
     {
-      method: 'post',
+      method: 'post', operationId: 'requestFeatureChange',
       path: base,
       roles: FEATURE_CHANGE_ROLES,
       tag: TAG,
@@ -44,7 +44,7 @@ export function registerFeatureChangeRoutes(table: RouteTable, deps: ResourceDep
   );
   table.add(
     {
-      method: 'get',
+      method: 'get', operationId: 'showFeatureChange',
       path: `${base}/:feature`,
       roles: FEATURE_CHANGE_ROLES,
       tag: TAG,
@@ -60,7 +60,7 @@ export function registerFeatureChangeRoutes(table: RouteTable, deps: ResourceDep
   );
   table.add(
     {
-      method: 'get',
+      method: 'get', operationId: 'showActiveFeatureChanges',
       path: base,
       roles: FEATURE_CHANGE_ROLES,
       tag: TAG,

@@ -96,6 +96,7 @@ function registerGroupsRoute(table: RouteTable, deps: ResourceDeps): void {
   table.add(
     {
       method: 'get',
+      operationId: 'showReaderDefinitionGroups',
       path: `${READER_DEFINITIONS_BASE}/groups`,
       roles: READER_GROUPS_ROLES,
       tag: TAG,
@@ -124,6 +125,7 @@ export const readerDefinitionsSlice: Slice = {
       base: READER_DEFINITIONS_BASE,
       param: 'readerDefinitionName',
       tag: TAG,
+      operationNouns: { one: 'ReaderDefinition', many: 'ReaderDefinitions' },
       writeRoles: READER_DEFINITION_WRITE_ROLES,
       readRoles: READER_DEFINITION_READ_ROLES,
       body: ReaderDefinitionBody,

@@ -46,6 +46,7 @@ export function registerWebhookRoute(table: RouteTable, deps: AppDeps, jobs: Job
   table.add(
     {
       method: 'post',
+      operationId: 'receiveIotReaderEvents',
       path: WEBHOOK_PATH,
       roles: 'public',
       tag: 'Readers',

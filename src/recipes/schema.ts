@@ -5,9 +5,10 @@
 import { nameSchema } from '../core/codecs';
 import { REPORTING_INTERVALS } from './model';
 
+// OpenAPI 3.0 takes `nullable` only beside a `type`, so null is allowed in
+// the string branch (one branch, so oneOf still matches exactly one).
 const duration = (description: string, dflt?: string) => ({
-  oneOf: [{ type: 'string', description: 'ISO 8601 duration, e.g. PT5M' }, { type: 'number', minimum: 0, description: 'seconds' }],
-  nullable: true,
+  oneOf: [{ type: 'string', nullable: true, description: 'ISO 8601 duration, e.g. PT5M' }, { type: 'number', minimum: 0, description: 'seconds' }],
   ...(dflt === undefined ? {} : { default: dflt }),
   description,
 });

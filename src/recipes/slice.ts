@@ -47,6 +47,7 @@ export function makeRecipesSlice(options: RecipesSliceOptions): Slice {
         base: RECIPES_BASE,
         param: 'recipeName',
         tag: 'Recipes',
+        operationNouns: { one: 'Recipe', many: 'Recipes' },
         writeRoles: RECIPE_WRITE_ROLES,
         readRoles: RECIPE_READ_ROLES,
         body: namedBody('Recipe', RecipeBody),

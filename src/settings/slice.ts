@@ -80,7 +80,7 @@ export function registerSnmpRoutes(table: RouteTable, deps: ResourceDeps & { rea
   const roles = SETTINGS_ROLES;
   table.add(
     {
-      method: 'put', path: SNMP_SETTINGS_PATH, roles, tag: TAG,
+      method: 'put', operationId: 'updateSnmpSettings', path: SNMP_SETTINGS_PATH, roles, tag: TAG,
       summary: 'Set the SNMP settings (replacing any); answers the settings in use, defaults filled in',
       body: snmpBodySchema,
       responses: { 200: { description: 'the settings in use (authConfig, trapTargetConfig)', schema: snmpSettingsSchema }, 400: 'invalid input' },
@@ -100,7 +100,7 @@ export function registerSnmpRoutes(table: RouteTable, deps: ResourceDeps & { rea
   );
   table.add(
     {
-      method: 'delete', path: SNMP_SETTINGS_PATH, roles, tag: TAG,
+      method: 'delete', operationId: 'deleteSnmpSettings', path: SNMP_SETTINGS_PATH, roles, tag: TAG,
       summary: 'Remove the SNMP settings (SNMP notifications stop); 204 also when none were set',
       responses: { 204: 'removed, or there were none' },
     },
@@ -116,7 +116,7 @@ export function registerSnmpRoutes(table: RouteTable, deps: ResourceDeps & { rea
   );
   table.add(
     {
-      method: 'get', path: SNMP_SETTINGS_PATH, roles, tag: TAG,
+      method: 'get', operationId: 'showSnmpSettings', path: SNMP_SETTINGS_PATH, roles, tag: TAG,
       summary: 'Show the SNMP settings in use (not in the reference interface; an addition)',
       responses: { 200: { description: 'the settings in use', schema: snmpSettingsSchema }, 404: 'no SNMP settings are set' },
     },

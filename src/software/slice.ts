@@ -53,7 +53,7 @@ export const softwareSlice: Slice = {
   register(table, deps) {
     table.add(
       {
-        method: 'get', path: `${SOFTWARE_VERSIONS_BASE}/list/:imageType`, roles: SOFTWARE_ROLES, tag: TAG,
+        method: 'get', operationId: 'listSoftwareVersions', path: `${SOFTWARE_VERSIONS_BASE}/list/:imageType`, roles: SOFTWARE_ROLES, tag: TAG,
         summary: `Software images of a type (${IMAGE_TYPE.enum.join(', ')}), newest version first`,
         responses: { 200: { description: 'array of software image', schema: { type: 'array', items: SOFTWARE_IMAGE_SCHEMA } }, 400: 'unknown imageType' },
       },
@@ -64,7 +64,7 @@ export const softwareSlice: Slice = {
     );
     table.add(
       {
-        method: 'get', path: `${SOFTWARE_VERSIONS_BASE}/show/:imageType/:version`, roles: SOFTWARE_ROLES, tag: TAG,
+        method: 'get', operationId: 'showSoftwareVersion', path: `${SOFTWARE_VERSIONS_BASE}/show/:imageType/:version`, roles: SOFTWARE_ROLES, tag: TAG,
         summary: 'One software image (exact version)',
         responses: { 200: { description: 'software image', schema: SOFTWARE_IMAGE_SCHEMA }, 400: 'unknown imageType', 404: 'no image of that type and version' },
       },
@@ -77,7 +77,7 @@ export const softwareSlice: Slice = {
     );
     table.add(
       {
-        method: 'post', path: `${SOFTWARE_VERSIONS_BASE}/create`, roles: SOFTWARE_REGISTER_ROLES, tag: TAG,
+        method: 'post', operationId: 'createSoftwareVersion', path: `${SOFTWARE_VERSIONS_BASE}/create`, roles: SOFTWARE_REGISTER_ROLES, tag: TAG,
         summary: 'Register a software image (version identifier, image name, SHA-256 checksum, description); Admin only',
         body: registerImageBodySchema,
         responses: { 200: { description: 'the registered software image', schema: SOFTWARE_IMAGE_SCHEMA }, 400: 'invalid image', 409: 'that version of that image type is already registered' },

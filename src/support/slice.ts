@@ -29,7 +29,7 @@ const stamp = (d: Date): string => d.toISOString().replace(/[:.]/g, '-');
 function registerConfiguration(table: RouteTable, deps: AppDeps, clock: () => Date): void {
   table.add(
     {
-      method: 'get', path: `${SUPPORT_PATH}/configuration`, roles: SUPPORT_ROLES, tag: TAG,
+      method: 'get', operationId: 'exportConfiguration', path: `${SUPPORT_PATH}/configuration`, roles: SUPPORT_ROLES, tag: TAG,
       summary: 'Archive of the whole configuration (every event of the configuration streams, users with password hashes), a JSON file to save',
       responses: { 200: { description: 'the archive (Content-Disposition: attachment)', schema: CONFIGURATION_ARCHIVE_SCHEMA } },
     },
@@ -41,7 +41,7 @@ function registerConfiguration(table: RouteTable, deps: AppDeps, clock: () => Da
   );
   table.add(
     {
-      method: 'post', path: `${SUPPORT_PATH}/configuration`, roles: SUPPORT_ROLES, tag: TAG, bodySize: 'bulk',
+      method: 'post', operationId: 'restoreConfiguration', path: `${SUPPORT_PATH}/configuration`, roles: SUPPORT_ROLES, tag: TAG, bodySize: 'bulk',
       summary: 'Restore a configuration archive into an instance in first-start state',
       body: {
         type: 'object',
@@ -50,7 +50,10 @@ function registerConfiguration(table: RouteTable, deps: AppDeps, clock: () => Da
           format: { type: 'string', enum: ['tagtrail-configuration'] },
           version: { type: 'integer', enum: [1] },
           exportedAt: { type: 'string' },
-          streams: { type: 'array', items: { type: 'object', required: ['stream', 'events'] } },
+          streams: {
+            type: 'array',
+            items: { type: 'object', required: ['stream', 'events'], properties: { stream: { type: 'string' }, events: { type: 'array', items: { type: 'object' } } } },
+          },
         },
       },
       responses: { 200: { description: '{streams, events}: what was restored', schema: RESTORED_SCHEMA }, 400: 'not an archive, or streams that are not configuration', 409: 'the instance is not in first-start state' },
@@ -71,7 +74,7 @@ function registerConfiguration(table: RouteTable, deps: AppDeps, clock: () => Da
 function registerLogs(table: RouteTable, clock: () => Date): void {
   table.add(
     {
-      method: 'get', path: `${SUPPORT_PATH}/logs`, roles: SUPPORT_ROLES, tag: TAG,
+      method: 'get', operationId: 'exportLogs', path: `${SUPPORT_PATH}/logs`, roles: SUPPORT_ROLES, tag: TAG,
       summary: 'The retained service logs of a time range, gzip-compressed NDJSON',
       query: [
         { name: 'from', description: 'ISO 8601 date-time, default one hour before to', schema: { type: 'string', format: 'date-time' } },
@@ -112,7 +115,7 @@ async function bootstrapAgain(deps: AppDeps): Promise<void> {
 function registerFactoryReset(table: RouteTable, deps: AppDeps, clock: () => Date): void {
   table.add(
     {
-      method: 'post', path: `${SUPPORT_PATH}/factoryReset`, roles: SUPPORT_ROLES, tag: TAG,
+      method: 'post', operationId: 'factoryReset', path: `${SUPPORT_PATH}/factoryReset`, roles: SUPPORT_ROLES, tag: TAG,
       summary: 'Configuration and data back to the first-start state (the log keeps a FactoryReset marker; every other stream is soft-deleted)',
       body: { type: 'object', required: ['confirm'], properties: { confirm: { type: 'string', enum: ['FACTORY_RESET'] } } },
       responses: { 200: { description: '{deletedStreams, at}', schema: FACTORY_RESET_SCHEMA }, 400: 'confirm missing or not FACTORY_RESET', 409: 'a job is active' },
@@ -127,7 +130,7 @@ function registerFactoryReset(table: RouteTable, deps: AppDeps, clock: () => Dat
 function registerItemReset(table: RouteTable, deps: AppDeps, clock: () => Date): void {
   table.add(
     {
-      method: 'post', path: `${SUPPORT_PATH}/itemReset`, roles: SUPPORT_ROLES, tag: TAG,
+      method: 'post', operationId: 'itemReset', path: `${SUPPORT_PATH}/itemReset`, roles: SUPPORT_ROLES, tag: TAG,
       summary: "Forget the items of a facility (engine state and items read model) as an event; its history records too with clearHistory",
       body: {
         type: 'object',
@@ -146,7 +149,7 @@ function registerItemReset(table: RouteTable, deps: AppDeps, clock: () => Date):
 function registerIterationData(table: RouteTable, deps: AppDeps): void {
   table.add(
     {
-      method: 'get', path: `${SUPPORT_PATH}/iterationData`, roles: SUPPORT_ROLES, tag: TAG,
+      method: 'get', operationId: 'showIterationData', path: `${SUPPORT_PATH}/iterationData`, roles: SUPPORT_ROLES, tag: TAG,
       summary: 'Threshold decisions with their evidence, of THRESHOLD recipes with iterationDataLogEnabled (oldest first, at most 10,000)',
       query: [
         { name: 'jobId', description: 'only iterations of this job' },

@@ -69,16 +69,21 @@ export function registerAntennaConfigurationRoutes(table: RouteTable, deps: Reso
   const collection = `${THRESHOLDS_BASE}/antennaConfigurations`;
   // Both path styles clients use: the singular one for a single
   // configuration, and the plural collection with /{id} below it.
-  for (const one of [`${THRESHOLDS_BASE}/antennaConfiguration/:antennaConfigurationID`, `${collection}/:antennaConfigurationID`]) {
-    table.add({ method: 'put', path: one, roles, tag, ...REPLACE_SPEC }, replace);
-    table.add({ method: 'delete', path: one, roles, tag, ...DELETE_SPEC }, destroy);
-    table.add({ method: 'get', path: one, roles, tag, ...SHOW_ONE_SPEC }, showOne);
+  // Operation ids: the interface's verbs on the singular paths, HTTP-like verbs on the collection's.
+  const styles = [
+    { one: `${THRESHOLDS_BASE}/antennaConfiguration/:antennaConfigurationID`, replace: 'replaceAntennaConfiguration', destroy: 'destroyAntennaConfiguration', show: 'showAntennaConfiguration' },
+    { one: `${collection}/:antennaConfigurationID`, replace: 'updateAntennaConfiguration', destroy: 'deleteAntennaConfiguration', show: 'getAntennaConfiguration' },
+  ];
+  for (const ids of styles) {
+    table.add({ method: 'put', operationId: ids.replace, path: ids.one, roles, tag, ...REPLACE_SPEC }, replace);
+    table.add({ method: 'delete', operationId: ids.destroy, path: ids.one, roles, tag, ...DELETE_SPEC }, destroy);
+    table.add({ method: 'get', operationId: ids.show, path: ids.one, roles, tag, ...SHOW_ONE_SPEC }, showOne);
   }
-  table.add({ method: 'post', path: `${THRESHOLDS_BASE}/antennaConfiguration`, roles, tag, ...CREATE_SPEC }, create);
-  table.add({ method: 'post', path: collection, roles, tag, ...CREATE_SPEC }, create);
+  table.add({ method: 'post', operationId: 'createAntennaConfiguration', path: `${THRESHOLDS_BASE}/antennaConfiguration`, roles, tag, ...CREATE_SPEC }, create);
+  table.add({ method: 'post', operationId: 'addAntennaConfiguration', path: collection, roles, tag, ...CREATE_SPEC }, create);
   table.add(
     {
-      method: 'get', path: collection, roles, tag,
+      method: 'get', operationId: 'listAntennaConfigurations', path: collection, roles, tag,
       summary: 'Show every antenna configuration, in id order',
       responses: { 200: { description: 'array of antenna configuration', schema: { type: 'array', items: antennaConfigurationResponseSchema } } },
     },

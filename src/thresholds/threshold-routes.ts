@@ -98,38 +98,38 @@ export function registerThresholdRoutes(table: RouteTable, deps: ResourceDeps): 
 function registerVerbStyleRoutes(table: RouteTable, { create, createOrReplace, destroy, showOne, showAll }: ThresholdHandlers): void {
   const tag = THRESHOLDS_TAG;
   const roles = THRESHOLD_ROLES;
-  table.add({ method: 'post', path: `${THRESHOLDS_BASE}/create`, roles, tag, summary: CREATE_SUMMARY, body: thresholdBodySchema, responses: WRITE_RESPONSES }, create);
+  table.add({ method: 'post', operationId: 'createThreshold', path: `${THRESHOLDS_BASE}/create`, roles, tag, summary: CREATE_SUMMARY, body: thresholdBodySchema, responses: WRITE_RESPONSES }, create);
   table.add(
     {
-      method: 'put', path: `${THRESHOLDS_BASE}/createOrReplace`, roles, tag,
+      method: 'put', operationId: 'createOrReplaceThreshold', path: `${THRESHOLDS_BASE}/createOrReplace`, roles, tag,
       summary: 'Replace the threshold of the body id, or create it under that id; without an id, create one with a new id',
       body: thresholdBodySchema,
       responses: WRITE_RESPONSES,
     },
     createOrReplace,
   );
-  table.add({ method: 'delete', path: `${THRESHOLDS_BASE}/destroy/:id`, roles, tag, summary: 'Delete a threshold', responses: DELETE_RESPONSES }, destroy);
-  table.add({ method: 'get', path: `${THRESHOLDS_BASE}/show/:id`, roles, tag, summary: 'Show one threshold', query: [EMBED_PARAM], responses: SHOW_ONE_RESPONSES }, showOne);
-  table.add({ method: 'get', path: `${THRESHOLDS_BASE}/show`, roles, tag, summary: 'Show every threshold, in id order', query: [EMBED_PARAM], responses: SHOW_ALL_RESPONSES }, showAll);
+  table.add({ method: 'delete', operationId: 'destroyThreshold', path: `${THRESHOLDS_BASE}/destroy/:id`, roles, tag, summary: 'Delete a threshold', responses: DELETE_RESPONSES }, destroy);
+  table.add({ method: 'get', operationId: 'showThreshold', path: `${THRESHOLDS_BASE}/show/:id`, roles, tag, summary: 'Show one threshold', query: [EMBED_PARAM], responses: SHOW_ONE_RESPONSES }, showOne);
+  table.add({ method: 'get', operationId: 'showThresholds', path: `${THRESHOLDS_BASE}/show`, roles, tag, summary: 'Show every threshold, in id order', query: [EMBED_PARAM], responses: SHOW_ALL_RESPONSES }, showAll);
 }
 
 /** GET|POST the collection, GET|PUT|DELETE /{id}: the same handlers as the verb style, registered after it (`/{id}` would take its paths). */
 function registerRestStyleRoutes(table: RouteTable, { create, replaceAtPath, destroy, showOne, showAll }: ThresholdHandlers): void {
   const tag = THRESHOLDS_TAG;
   const roles = THRESHOLD_ROLES;
-  table.add({ method: 'get', path: THRESHOLDS_BASE, roles, tag, summary: 'Show every threshold, in id order (as show)', query: [EMBED_PARAM], responses: SHOW_ALL_RESPONSES }, showAll);
-  table.add({ method: 'post', path: THRESHOLDS_BASE, roles, tag, summary: `${CREATE_SUMMARY} (as create)`, body: thresholdBodySchema, responses: WRITE_RESPONSES }, create);
-  table.add({ method: 'get', path: `${THRESHOLDS_BASE}/:id`, roles, tag, summary: 'Show one threshold (as show/{id})', query: [EMBED_PARAM], responses: SHOW_ONE_RESPONSES }, showOne);
+  table.add({ method: 'get', operationId: 'listThresholds', path: THRESHOLDS_BASE, roles, tag, summary: 'Show every threshold, in id order (as show)', query: [EMBED_PARAM], responses: SHOW_ALL_RESPONSES }, showAll);
+  table.add({ method: 'post', operationId: 'addThreshold', path: THRESHOLDS_BASE, roles, tag, summary: `${CREATE_SUMMARY} (as create)`, body: thresholdBodySchema, responses: WRITE_RESPONSES }, create);
+  table.add({ method: 'get', operationId: 'getThreshold', path: `${THRESHOLDS_BASE}/:id`, roles, tag, summary: 'Show one threshold (as show/{id})', query: [EMBED_PARAM], responses: SHOW_ONE_RESPONSES }, showOne);
   table.add(
     {
-      method: 'put', path: `${THRESHOLDS_BASE}/:id`, roles, tag,
+      method: 'put', operationId: 'updateThreshold', path: `${THRESHOLDS_BASE}/:id`, roles, tag,
       summary: 'Replace the threshold of the path id, or create it under that id (as createOrReplace with that id)',
       body: thresholdBodySchema,
       responses: { ...WRITE_RESPONSES, 400: `${WRITE_RESPONSES[400]}, or a body id other than the path id` },
     },
     replaceAtPath,
   );
-  table.add({ method: 'delete', path: `${THRESHOLDS_BASE}/:id`, roles, tag, summary: 'Delete a threshold (as destroy/{id})', responses: DELETE_RESPONSES }, destroy);
+  table.add({ method: 'delete', operationId: 'deleteThreshold', path: `${THRESHOLDS_BASE}/:id`, roles, tag, summary: 'Delete a threshold (as destroy/{id})', responses: DELETE_RESPONSES }, destroy);
 }
 
 async function createThreshold(deps: ResourceDeps, ctx: Context): Promise<void> {

@@ -78,6 +78,7 @@ function registerIssueRoutes(table: RouteTable, deps: AppDeps): void {
   table.add(
     {
       method: 'put',
+      operationId: 'getTokenForUser',
       path: `${BASE}/token/:username`,
       roles: ADMIN_ONLY,
       tag: TAG,
@@ -90,6 +91,7 @@ function registerIssueRoutes(table: RouteTable, deps: AppDeps): void {
   table.add(
     {
       method: 'get',
+      operationId: 'getToken',
       path: `${BASE}/token`,
       roles: TOKEN_FOR_SELF,
       tag: TAG,
@@ -105,6 +107,7 @@ function registerListAndRevokeRoutes(table: RouteTable, deps: AppDeps, store: Re
   table.add(
     {
       method: 'get',
+      operationId: 'listTokens',
       path: `${BASE}/listTokens/:username`,
       roles: ADMIN_ONLY,
       tag: TAG,
@@ -122,6 +125,7 @@ function registerListAndRevokeRoutes(table: RouteTable, deps: AppDeps, store: Re
   table.add(
     {
       method: 'put',
+      operationId: 'revokeToken',
       path: `${BASE}/revokeToken`,
       roles: ADMIN_ONLY,
       tag: TAG,
@@ -142,6 +146,7 @@ function registerListAndRevokeRoutes(table: RouteTable, deps: AppDeps, store: Re
   table.add(
     {
       method: 'put',
+      operationId: 'revokeTokens',
       path: `${BASE}/revokeTokens/:username`,
       roles: ADMIN_ONLY,
       tag: TAG,
@@ -195,6 +200,7 @@ function registerValidateRoutes(table: RouteTable, store: RedisPrincipalStore): 
   table.add(
     {
       method: 'post',
+      operationId: 'validateToken',
       path: `${BASE}/validateToken`,
       roles: ADMIN_ONLY,
       tag: TAG,
@@ -206,6 +212,7 @@ function registerValidateRoutes(table: RouteTable, store: RedisPrincipalStore): 
   table.add(
     {
       method: 'post',
+      operationId: 'validateTokenInPath',
       path: `${BASE}/validateToken/:token`,
       roles: ADMIN_ONLY,
       tag: TAG,

@@ -63,7 +63,7 @@ function startUpgrade(deps: AppDeps): (ctx: Context) => Promise<void> {
 export function registerUpgradeRoutes(table: RouteTable, deps: AppDeps): void {
   table.add(
     {
-      method: 'post', path: `${UPGRADES_BASE}/start`, roles: UPGRADE_ROLES, tag: TAG,
+      method: 'post', operationId: 'startUpgrade', path: `${UPGRADES_BASE}/start`, roles: UPGRADE_ROLES, tag: TAG,
       summary: 'Start rolling a software image out to readers (DEVICE names or FACILITY names) under a policy',
       body: upgradeStartBodySchema,
       responses: {
@@ -77,7 +77,7 @@ export function registerUpgradeRoutes(table: RouteTable, deps: AppDeps): void {
 
   table.add(
     {
-      method: 'post', path: `${UPGRADES_BASE}/stop/:upgradeInstanceId`, roles: UPGRADE_ROLES, tag: TAG,
+      method: 'post', operationId: 'stopUpgrade', path: `${UPGRADES_BASE}/stop/:upgradeInstanceId`, roles: UPGRADE_ROLES, tag: TAG,
       summary: 'Stop an upgrade: readers not started yet are cancelled (FAILED); readers upgrading finish',
       responses: { 204: 'stopped (or already finished)', 404: 'no such upgrade' },
     },
@@ -91,7 +91,7 @@ export function registerUpgradeRoutes(table: RouteTable, deps: AppDeps): void {
 
   table.add(
     {
-      method: 'get', path: `${UPGRADES_BASE}/show`, roles: UPGRADE_ROLES, tag: TAG,
+      method: 'get', operationId: 'showUpgrades', path: `${UPGRADES_BASE}/show`, roles: UPGRADE_ROLES, tag: TAG,
       summary: 'Every upgrade as {id, upgradeRequest}, oldest first',
       responses: { 200: { description: 'array of {id, upgradeRequest}', schema: UPGRADE_LIST_SCHEMA } },
     },
@@ -102,7 +102,7 @@ export function registerUpgradeRoutes(table: RouteTable, deps: AppDeps): void {
 
   table.add(
     {
-      method: 'get', path: `${UPGRADES_BASE}/show/:upgradeInstanceId`, roles: UPGRADE_ROLES, tag: TAG,
+      method: 'get', operationId: 'showUpgrade', path: `${UPGRADES_BASE}/show/:upgradeInstanceId`, roles: UPGRADE_ROLES, tag: TAG,
       summary: 'Upgrade status object: overall and per-reader status, previous versions, elapsed times',
       responses: { 200: { description: 'upgrade status object', schema: UPGRADE_STATUS_SCHEMA }, 404: 'no such upgrade' },
     },

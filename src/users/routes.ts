@@ -75,6 +75,7 @@ function registerUserChangeRoutes(table: RouteTable, deps: AppDeps): void {
   table.add(
     {
       method: 'post',
+      operationId: 'createUser',
       path: `${BASE}/create`,
       roles: ADMIN_ONLY,
       tag: TAG,
@@ -88,6 +89,7 @@ function registerUserChangeRoutes(table: RouteTable, deps: AppDeps): void {
   table.add(
     {
       method: 'put',
+      operationId: 'createOrReplaceUser',
       path: `${BASE}/createOrReplace`,
       roles: ADMIN_ONLY,
       tag: TAG,
@@ -107,6 +109,7 @@ function registerUserChangeRoutes(table: RouteTable, deps: AppDeps): void {
   table.add(
     {
       method: 'delete',
+      operationId: 'destroyUser',
       path: `${BASE}/destroy/:username`,
       roles: ADMIN_ONLY,
       tag: TAG,
@@ -165,6 +168,7 @@ function registerUserShowRoutes(table: RouteTable, deps: AppDeps): void {
   table.add(
     {
       method: 'get',
+      operationId: 'showUser',
       path: `${BASE}/show/:username`,
       roles: ADMIN_ONLY,
       tag: TAG,
@@ -182,6 +186,7 @@ function registerUserShowRoutes(table: RouteTable, deps: AppDeps): void {
   table.add(
     {
       method: 'get',
+      operationId: 'showUsers',
       path: `${BASE}/show`,
       roles: ADMIN_ONLY,
       tag: TAG,
@@ -202,6 +207,7 @@ function registerCallerAndRoleRoutes(table: RouteTable): void {
   table.add(
     {
       method: 'get',
+      operationId: 'showCurrentUser',
       path: `${BASE}/currentUser`,
       roles: ANY_ROLE,
       tag: TAG,
@@ -216,6 +222,7 @@ function registerCallerAndRoleRoutes(table: RouteTable): void {
   table.add(
     {
       method: 'get',
+      operationId: 'showRoles',
       path: `${BASE}/roles/show`,
       roles: ADMIN_ONLY,
       tag: TAG,
@@ -230,6 +237,7 @@ function registerCallerAndRoleRoutes(table: RouteTable): void {
   table.add(
     {
       method: 'get',
+      operationId: 'authenticate',
       path: `${BASE}/authenticate`,
       roles: ANY_ROLE,
       tag: TAG,

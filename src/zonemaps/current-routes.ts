@@ -65,6 +65,7 @@ export function registerCurrentZoneMapRoutes(table: RouteTable, deps: ResourceDe
   table.add(
     {
       method: 'post',
+      operationId: 'selectCurrentZoneMap',
       path: `${CURRENT_ZONE_MAP_BASE}/select/:zoneMapName`,
       roles: CURRENT_ZONE_MAP_WRITE_ROLES,
       tag: TAG,
@@ -87,6 +88,7 @@ export function registerCurrentZoneMapRoutes(table: RouteTable, deps: ResourceDe
   table.add(
     {
       method: 'get',
+      operationId: 'showCurrentZoneMap',
       path: `${CURRENT_ZONE_MAP_BASE}/show/:facilityName`,
       roles: CURRENT_ZONE_MAP_READ_ROLES,
       tag: TAG,
@@ -108,6 +110,7 @@ export function registerCurrentZoneMapRoutes(table: RouteTable, deps: ResourceDe
   table.add(
     {
       method: 'delete',
+      operationId: 'clearCurrentZoneMap',
       path: `${CURRENT_ZONE_MAP_BASE}/clear/:facilityName`,
       roles: CURRENT_ZONE_MAP_WRITE_ROLES,
       tag: TAG,

@@ -51,6 +51,7 @@ export const zoneMapsSlice: Slice = {
       base: '/configuration/v1/zoneMaps',
       param: 'zoneMapName',
       tag: 'Zone maps',
+      operationNouns: { one: 'ZoneMap', many: 'ZoneMaps' },
       writeRoles: ZONE_MAP_WRITE_ROLES,
       readRoles: ZONE_MAP_READ_ROLES,
       body: ZoneMapInput,

@@ -9,6 +9,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+// eslint-disable-next-line no-restricted-imports -- checks the patch of the client's own message classes
 import { UUID } from '@eventstore/db-client/generated/shared_pb';
 import { PATCHED_MESSAGES, PATCHED_SETTERS, unpatchedSetter } from '../../src/core/protobuf-bytes';
 

@@ -2,10 +2,8 @@
 // (it decides between BatchAppend and Append from it).
 import fs from 'node:fs';
 import { expect } from 'chai';
-import { credentials as grpcCredentials, type ChannelCredentials } from '@grpc/grpc-js';
-import { ServerFeaturesClient } from '@eventstore/db-client/generated/serverfeatures_grpc_pb';
-import { Empty } from '@eventstore/db-client/generated/shared_pb';
-import type { SupportedMethods } from '@eventstore/db-client/generated/serverfeatures_pb';
+import { credentials as grpcCredentials, makeGenericClientConstructor, type ChannelCredentials, type ServiceError } from '@grpc/grpc-js';
+import { ServerFeaturesService } from '../../src/eventstore/grpc/proto';
 import { NO_STREAM } from '@eventstore/db-client';
 import { endpointOf, uniqueStream, withEventStore } from '../support/eventstore';
 import { collect, testEvents } from '../support/helpers';
@@ -21,12 +19,20 @@ function channelCredentials(connectionString: string, tls: boolean): ChannelCred
   return grpcCredentials.createSsl(root, null, null, verify ? undefined : { checkServerIdentity: () => undefined });
 }
 
+/** The answer as decoded from the published ServerFeatures protocol. */
+interface SupportedMethods {
+  readonly methods: ReadonlyArray<{ readonly serviceName: string; readonly methodName: string }>;
+  readonly eventStoreServerVersion: string;
+}
+type GetSupportedMethods = (req: object, done: (err: ServiceError | null, res: SupportedMethods) => void) => void;
+const ServerFeaturesClient = makeGenericClientConstructor(ServerFeaturesService, 'ServerFeatures');
+
 async function getSupportedMethods(connectionString: string): Promise<SupportedMethods> {
   const { address, port, tls } = endpointOf(connectionString);
   const client = new ServerFeaturesClient(`${address}:${port}`, channelCredentials(connectionString, tls));
   try {
     const call = new Promise<SupportedMethods>((resolve, reject) => {
-      client.getSupportedMethods(new Empty(), (err, res) => (err ? reject(err) : resolve(res)));
+      (client['getSupportedMethods'] as GetSupportedMethods).call(client, {}, (err, res) => (err ? reject(err) : resolve(res)));
     });
     return await withTimeout(call, 10_000, 'GetSupportedMethods');
   } finally {
@@ -42,8 +48,8 @@ describe('event store contract: server features', () => {
 
   before(async () => {
     supported = await getSupportedMethods(fx.store.connectionString);
-    methods = supported.getMethodsList().map((m) => `${m.getServiceName()}/${m.getMethodName()}`.toLowerCase());
-    services = new Set(supported.getMethodsList().map((m) => m.getServiceName().toLowerCase()));
+    methods = supported.methods.map((m) => `${m.serviceName}/${m.methodName}`.toLowerCase());
+    services = new Set(supported.methods.map((m) => m.serviceName.toLowerCase()));
   });
 
   it('lets the client discover the server and append and read through it', async () => {
@@ -54,7 +60,7 @@ describe('event store contract: server features', () => {
   });
 
   it('reports a server version', () => {
-    expect(supported.getEventStoreServerVersion()).to.be.a('string').and.not.equal('');
+    expect(supported.eventStoreServerVersion).to.be.a('string').and.not.equal('');
   });
 
   it('lists the Streams methods read, append, batchappend, delete and tombstone', () => {

@@ -16,7 +16,7 @@ import { dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { expect } from 'chai';
 import { batchWriterOf } from '../../src/queues/channel-writer';
-import { encodePublishes, type PublishFrame } from '../../src/queues/frames';
+import { encodePublishes, MESSAGE_CONTENT_TYPE, type PublishFrame } from '../../src/queues/frames';
 import { AMQP_URL } from './support';
 
 const amqplibVersion = (JSON.parse(readFileSync(join(dirname(require.resolve('amqplib')), 'package.json'), 'utf8')) as { version: string }).version;
@@ -93,7 +93,7 @@ describe('amqplib internals of the relay\'s batch writer (src/queues/channel-wri
       return settle;
     };
     for (const m of samples) {
-      const library = captured(buffer, () => ch.publish('', m.queue, m.body, { mandatory: true, persistent: m.persistent, messageId: m.messageId, contentType: 'application/json' }, confirm()));
+      const library = captured(buffer, () => ch.publish('', m.queue, m.body, { mandatory: true, persistent: m.persistent, messageId: m.messageId, contentType: MESSAGE_CONTENT_TYPE }, confirm()));
       const batch = captured(buffer, () => {
         for (const chunk of encodePublishes(writer.channel, [m], writer.frameMax)) {
           writer.write(chunk.bytes);

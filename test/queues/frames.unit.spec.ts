@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { encodePublishes, type PublishFrame } from '../../src/queues/frames';
+import { encodePublishes, MESSAGE_CONTENT_TYPE, type PublishFrame } from '../../src/queues/frames';
 
 // amqplib's package exports hide lib/: reached by path from its entry point.
 const amqplibDir = dirname(require.resolve('amqplib'));
@@ -29,7 +29,7 @@ const frame = amqplibLib('frame') as { makeBodyFrame(channel: number, payload: B
 
 /** What amqplib writes for one `ConfirmChannel#publish('', queue, body, options)`. */
 function amqplibBytes(channel: number, m: PublishFrame, frameMax: number): Buffer {
-  const fields = args.publish('', m.queue, { mandatory: true, persistent: m.persistent, messageId: m.messageId, contentType: 'application/json' });
+  const fields = args.publish('', m.queue, { mandatory: true, persistent: m.persistent, messageId: m.messageId, contentType: MESSAGE_CONTENT_TYPE });
   const parts = [defs.encodeMethod(defs.BasicPublish, channel, fields), defs.encodeProperties(defs.BasicProperties, channel, m.body.length, fields)];
   for (let at = 0; at < m.body.length; at += frameMax - 8) parts.push(frame.makeBodyFrame(channel, m.body.subarray(at, at + frameMax - 8)));
   return Buffer.concat(parts);

@@ -4,13 +4,11 @@
 // properties consumers rely on; the broker's confirms settle them; a queue the
 // broker no longer has is declared again and its messages sent again (the
 // amqplib internals the writer depends on: channel-writer.int.spec.ts).
-import * as amqp from 'amqplib';
+import type * as amqp from 'amqplib';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { connectAmqp, type AmqpConnection } from '../../src/core/amqp/connect';
-import { ConfirmPublisher, type OutMessage } from '../../src/queues/publisher';
-import { createLogger } from '../../src/core/logger';
-import { AMQP_URL } from './support';
+import type { ConfirmPublisher, OutMessage } from '../../src/queues/publisher';
+import { smallFramePublisher, type PublisherFixture } from './support';
 import { sleep } from '../support/wait';
 
 interface Got {
@@ -20,24 +18,17 @@ interface Got {
 
 describe('queues publisher: batched frames on a real broker', function () {
   this.timeout(60_000);
-  const logger = createLogger('test');
-  let conn: AmqpConnection | undefined;
+  let fixture: PublisherFixture | undefined;
   let plain: amqp.ChannelModel | undefined;
   let pub: ConfirmPublisher | undefined;
   const queues = [0, 1, 2].map((i) => `tagtrail.test.publisher.${i}.${randomUUID()}`);
 
   before(async () => {
-    // A small frameMax, so bodies above it go as several body frames.
-    conn = await connectAmqp(`${AMQP_URL}${AMQP_URL.includes('?') ? '&' : '?'}frameMax=4096`, logger, 10_000, 'tagtrail[test] publisher');
-    pub = new ConfirmPublisher(conn.model, logger, { confirmTimeoutMs: 20_000 });
-    plain = await amqp.connect(AMQP_URL);
+    fixture = await smallFramePublisher('publisher');
+    ({ pub, plain } = fixture);
   });
   after(async () => {
-    const ch = await plain?.createChannel();
-    for (const q of queues) await ch?.deleteQueue(q).catch(() => undefined);
-    await plain?.close().catch(() => undefined);
-    await pub?.stop();
-    await conn?.close();
+    await fixture?.close(queues);
   });
 
   async function drain(queue: string, n: number): Promise<Got[]> {
@@ -72,7 +63,7 @@ describe('queues publisher: batched frames on a real broker', function () {
       expect(got.map((g) => g.body), `bodies of queue ${qi}, in order`).to.deep.equal(expected.map((m) => m.body.toString('utf8')));
       expect(got.map((g) => g.props.messageId)).to.deep.equal(expected.map((m) => m.messageId));
       expect(got.map((g) => g.props.deliveryMode)).to.deep.equal(expected.map((m) => (m.persistent ? 2 : 1)));
-      expect(new Set(got.map((g) => g.props.contentType))).to.deep.equal(new Set(['application/json']));
+      expect(new Set(got.map((g) => g.props.contentType))).to.deep.equal(new Set(['application/json; charset=utf-8']));
     }
   });
 

@@ -11,6 +11,9 @@ import { ENGINE_STREAM, itemEvents } from '../../src/engine/events';
 import type { ItemChange } from '../../src/engine';
 import { QUEUE_ARGUMENTS } from '../../src/queues/model';
 import { waitFor } from '../support/wait';
+import { connectAmqp } from '../../src/core/amqp/connect';
+import { createLogger } from '../../src/core/logger';
+import { ConfirmPublisher } from '../../src/queues/publisher';
 
 export const AMQP_URL = loadConfigOrThrow({}).amqpUrl;
 
@@ -85,4 +88,31 @@ export async function appendChanges(client: EventStoreDBClient, changes: ItemCha
   const id = crypto.randomUUID();
   await appendEvents(client, ENGINE_STREAM, [encodeEvent(itemEvents, { type: 'ItemsChanged', data: { inputPosition: '0', at: Date.now(), changes } }, undefined, id)], 'any');
   return id;
+}
+
+/** The relay's publisher on its own connection, and a plain amqplib connection to read and clean up with. */
+export interface PublisherFixture {
+  readonly pub: ConfirmPublisher;
+  readonly plain: amqp.ChannelModel;
+  /** Deletes `queues` from the broker and closes both connections. */
+  close(queues: readonly string[]): Promise<void>;
+}
+
+/** A small frameMax (4096), so bodies above it go as several body frames. */
+export async function smallFramePublisher(name: string): Promise<PublisherFixture> {
+  const logger = createLogger('test');
+  const conn = await connectAmqp(`${AMQP_URL}${AMQP_URL.includes('?') ? '&' : '?'}frameMax=4096`, logger, 10_000, `tagtrail[test] ${name}`);
+  const pub = new ConfirmPublisher(conn.model, logger, { confirmTimeoutMs: 20_000 });
+  const plain = await amqp.connect(AMQP_URL);
+  return {
+    pub,
+    plain,
+    async close(queues) {
+      const ch = await plain.createChannel();
+      for (const q of queues) await ch.deleteQueue(q).catch(() => undefined);
+      await plain.close().catch(() => undefined);
+      await pub.stop();
+      await conn.close();
+    },
+  };
 }

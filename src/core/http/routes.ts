@@ -28,6 +28,14 @@ export type RouteResponse = string | { readonly description: string; readonly sc
 
 export interface RouteSpec {
   readonly method: HttpMethod;
+  /**
+   * The operation's name in the OpenAPI document, which client generators
+   * turn into method names: unique, stable once published, lowerCamelCase,
+   * a verb first. Verb-style paths take their own verb and the resource
+   * (`createFacility`, `showFacilities`, `showItems`); REST-style paths the
+   * HTTP-like verbs (`getThreshold`, `listThresholds`, `updateThreshold`).
+   */
+  readonly operationId: string;
   /** Koa-style path relative to the root path, e.g. `/configuration/v1/facilities/show/:facilityName`. */
   readonly path: string;
   /** Roles allowed (Admin always is); 'public' means no authentication at all. */
@@ -173,6 +181,7 @@ export function openApiDocument(routes: readonly RouteSpec[], rootPath: string, 
     const responses: Record<string, unknown> = {};
     for (const [status, response] of Object.entries({ ...implicitResponses(r), ...r.responses })) responses[status] = openApiResponse(r, Number(status), response);
     (paths[path] ??= {})[r.method] = {
+      operationId: r.operationId,
       summary: r.summary,
       tags: [r.tag],
       ...(r.roles === 'public' ? { security: [] } : { 'x-roles': [...r.roles] }),

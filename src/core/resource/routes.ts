@@ -28,6 +28,8 @@ export interface NamedResourceApi<R, I, Ctx> {
   /** path parameter name of destroy/show, e.g. `facilityName` */
   readonly param: string;
   readonly tag: string;
+  /** The resource in operation ids (`createFacility`, `showFacilities`): one and many, PascalCase. */
+  readonly operationNouns: { readonly one: string; readonly many: string };
   readonly writeRoles: readonly string[];
   readonly readRoles: readonly string[];
   readonly body: t.Type<I, unknown, unknown>;
@@ -143,30 +145,31 @@ export function addNamedResourceRoutes<R, I, Ctx>(table: RouteTable, deps: Resou
   const noun = api.kind.label;
   const stored = (description: string) => (api.responseSchema ? { description, schema: api.responseSchema } : description);
   const concurrent = 'changed concurrently; retry';
+  const { one, many } = api.operationNouns;
   table.add(
     {
-      method: 'post', path: `${api.base}/create`, roles: api.writeRoles, tag: api.tag, summary: `Create a ${noun} (does not replace)`, body: api.bodySchema,
+      method: 'post', operationId: `create${one}`, path: `${api.base}/create`, roles: api.writeRoles, tag: api.tag, summary: `Create a ${noun} (does not replace)`, body: api.bodySchema,
       responses: { 200: stored(`the stored ${noun}`), 400: 'invalid input', 409: `${noun} already exists, or ${concurrent}` },
     },
     writeHandler(deps, api, 'create'),
   );
   table.add(
     {
-      method: 'put', path: `${api.base}/createOrReplace`, roles: api.writeRoles, tag: api.tag, summary: `Create or replace a ${noun}`, body: api.bodySchema,
+      method: 'put', operationId: `createOrReplace${one}`, path: `${api.base}/createOrReplace`, roles: api.writeRoles, tag: api.tag, summary: `Create or replace a ${noun}`, body: api.bodySchema,
       responses: { 200: stored(`the stored ${noun}`), 400: 'invalid input', 409: `the change conflicts with the ${noun}'s use, or ${concurrent}` },
     },
     writeHandler(deps, api, 'createOrReplace'),
   );
   table.add(
-    { method: 'delete', path: `${api.base}/destroy/:${api.param}`, roles: api.writeRoles, tag: api.tag, summary: `Delete a ${noun}`, responses: { 204: 'deleted', 404: `no such ${noun}`, 409: `${noun} in use` } },
+    { method: 'delete', operationId: `destroy${one}`, path: `${api.base}/destroy/:${api.param}`, roles: api.writeRoles, tag: api.tag, summary: `Delete a ${noun}`, responses: { 204: 'deleted', 404: `no such ${noun}`, 409: `${noun} in use` } },
     destroyHandler(deps, api),
   );
   table.add(
-    { method: 'get', path: `${api.base}/show/:${api.param}`, roles: api.readRoles, tag: api.tag, summary: `Show one ${noun}`, responses: { 200: stored(noun), 404: `no such ${noun}` } },
+    { method: 'get', operationId: `show${one}`, path: `${api.base}/show/:${api.param}`, roles: api.readRoles, tag: api.tag, summary: `Show one ${noun}`, responses: { 200: stored(noun), 404: `no such ${noun}` } },
     showOneHandler(deps, api),
   );
   table.add(
-    { method: 'get', path: `${api.base}/show`, roles: api.readRoles, tag: api.tag, summary: `Show every ${noun}`, responses: { 200: api.responseSchema ? { description: `array of ${noun}`, schema: { type: 'array', items: api.responseSchema } } : `array of ${noun}` } },
+    { method: 'get', operationId: `show${many}`, path: `${api.base}/show`, roles: api.readRoles, tag: api.tag, summary: `Show every ${noun}`, responses: { 200: api.responseSchema ? { description: `array of ${noun}`, schema: { type: 'array', items: api.responseSchema } } : `array of ${noun}` } },
     async (ctx) => {
       ctx.body = (await deps.readModel.list(api.kind)).map((r) => api.toResponse(r));
     },

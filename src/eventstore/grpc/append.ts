@@ -5,68 +5,60 @@ import type { sendUnaryData, ServerDuplexStream, ServerReadableStream } from '@g
 import { status } from '@grpc/grpc-js';
 import type { ProposedEvent, WriteResult } from '../storage/log';
 import type { LogWrites } from './space';
-import { Expected, InvalidArgument, MaxAppendSizeExceeded, StorageFull, StreamDeleted, WrongExpectedVersion } from '../storage/errors';
-import { AnyPb, EmptyPb, sharedPb, statusPb, streamsPb, type AppendReq, type AppendResp, type BatchAppendReq, type BatchAppendResp } from './proto';
-import { expectedFrom, streamIdentifier, streamName, toServiceError, uuidString } from './wire';
+import { DeadlineExceeded, Expected, InvalidArgument, MaxAppendSizeExceeded, StorageFull, StreamDeleted, WrongExpectedVersion } from '../storage/errors';
+import { encode, messageType, type AppendReq, type BatchAppendOptions, type BatchAppendReq, type ProposedMessage, type Uuid } from './proto';
+import { expectedFrom, expectedOf, streamIdentifier, streamName, toServiceError, uuidString } from './wire';
 
-type ProposedMessage = InstanceType<typeof streamsPb.AppendReq.ProposedMessage> | InstanceType<typeof streamsPb.BatchAppendReq.ProposedMessage>;
+type AppendResp = object;
+type BatchAppendResp = object;
 
 export function toProposed(m: ProposedMessage): ProposedEvent {
-  const meta = m.getMetadataMap();
-  const type = meta.get('type');
-  const contentType = meta.get('content-type');
+  const type = m.metadata?.['type'];
+  const contentType = m.metadata?.['content-type'];
   if (type === undefined || contentType === undefined) {
     throw new InvalidArgument('proposed message must carry "type" and "content-type" metadata');
   }
   return {
-    id: uuidString(m.getId()),
+    id: uuidString(m.id ?? undefined),
     type,
     contentType,
-    data: m.getData_asU8(),
-    metadata: m.getCustomMetadata_asU8(),
+    data: m.data ?? new Uint8Array(),
+    metadata: m.customMetadata ?? new Uint8Array(),
   };
 }
 
-function appendExpected(o: InstanceType<typeof streamsPb.AppendReq.Options>): Expected {
-  const C = streamsPb.AppendReq.Options.ExpectedStreamRevisionCase;
-  return expectedFrom(o.getExpectedStreamRevisionCase(), { exact: C.REVISION, noStream: C.NO_STREAM, streamExists: C.STREAM_EXISTS }, () => o.getRevision());
+const batchExpected = (o: BatchAppendOptions): Expected => expectedFrom(o.expectedStreamPosition, o.streamPosition);
+
+/** The batch's deadline (epoch ms) when the client set one. */
+function batchDeadline(o: BatchAppendOptions): number | undefined {
+  const d = o.deadline;
+  if (!d) return undefined;
+  return Number(String(d.seconds ?? '0')) * 1000 + Math.floor((d.nanos ?? 0) / 1e6);
 }
 
-function batchExpected(o: InstanceType<typeof streamsPb.BatchAppendReq.Options>): Expected {
-  const C = streamsPb.BatchAppendReq.Options.ExpectedStreamPositionCase;
-  return expectedFrom(o.getExpectedStreamPositionCase(), { exact: C.STREAM_POSITION, noStream: C.NO_STREAM, streamExists: C.STREAM_EXISTS }, () => o.getStreamPosition());
-}
+const position = (r: WriteResult) => ({ commitPosition: r.position.toString(), preparePosition: r.position.toString() });
 
 function appendSuccess(r: WriteResult): AppendResp {
-  const success = new streamsPb.AppendResp.Success();
-  if (r.revision < 0n) success.setNoStream(new sharedPb.Empty());
-  else success.setCurrentRevision(r.revision.toString());
-  const pos = new streamsPb.AppendResp.Position();
-  pos.setCommitPosition(r.position.toString());
-  pos.setPreparePosition(r.position.toString());
-  success.setPosition(pos);
-  return new streamsPb.AppendResp().setSuccess(success);
+  return { success: { ...(r.revision < 0n ? { noStream: {} } : { currentRevision: r.revision.toString() }), position: position(r) } };
+}
+
+/** The expected side of a WrongExpectedVersion, in the field names of `prefix` (Append's or the shared message's). */
+function expectedFields(e: Expected, exactField: string): Record<string, unknown> {
+  switch (e.kind) {
+    case 'exact':
+      return { [exactField]: e.revision.toString() };
+    case 'any':
+      return { expectedAny: {} };
+    case 'no_stream':
+      return { expectedNoStream: {} };
+    case 'stream_exists':
+      return { expectedStreamExists: {} };
+  }
 }
 
 function appendWrongVersion(e: WrongExpectedVersion): AppendResp {
-  const w = new streamsPb.AppendResp.WrongExpectedVersion();
-  if (e.current === undefined) w.setCurrentNoStream(new sharedPb.Empty());
-  else w.setCurrentRevision(e.current.toString());
-  switch (e.expected.kind) {
-    case 'exact':
-      w.setExpectedRevision(e.expected.revision.toString());
-      break;
-    case 'any':
-      w.setExpectedAny(new sharedPb.Empty());
-      break;
-    case 'no_stream':
-      w.setExpectedNoStream(new sharedPb.Empty());
-      break;
-    case 'stream_exists':
-      w.setExpectedStreamExists(new sharedPb.Empty());
-      break;
-  }
-  return new streamsPb.AppendResp().setWrongExpectedVersion(w);
+  const current = e.current === undefined ? { currentNoStream: {} } : { currentRevision: e.current.toString() };
+  return { wrongExpectedVersion: { ...current, ...expectedFields(e.expected, 'expectedRevision') } };
 }
 
 export function appendHandler(log: LogWrites, maxAppendSize: number) {
@@ -79,11 +71,11 @@ export function appendHandler(log: LogWrites, maxAppendSize: number) {
     call.on('data', (req: AppendReq) => {
       if (failure) return;
       try {
-        const options = req.getOptions();
-        const message = req.getProposedMessage();
+        const options = req.content === 'options' ? req.options : undefined;
+        const message = req.content === 'proposedMessage' ? req.proposedMessage : undefined;
         if (options) {
-          stream = streamName(options.getStreamIdentifier());
-          expected = appendExpected(options);
+          stream = streamName(options.streamIdentifier);
+          expected = expectedOf(options);
         } else if (message) {
           const ev = toProposed(message);
           size += ev.data.length + ev.metadata.length;
@@ -97,6 +89,8 @@ export function appendHandler(log: LogWrites, maxAppendSize: number) {
     });
     call.on('error', () => undefined);
     call.on('end', () => {
+      // grpc-js answers DEADLINE_EXCEEDED itself when the call's deadline passes; one already past is not carried out.
+      if (!failure && call.getDeadline() instanceof Date && (call.getDeadline() as Date).getTime() < Date.now()) failure = new DeadlineExceeded();
       if (failure) return callback(toServiceError(failure, stream));
       log.append(stream, expected, events).then(
         (r) => callback(null, appendSuccess(r)),
@@ -110,72 +104,55 @@ export function appendHandler(log: LogWrites, maxAppendSize: number) {
 interface PendingBatch {
   stream: string;
   expected: Expected;
-  options: InstanceType<typeof streamsPb.BatchAppendReq.Options>;
+  options: BatchAppendOptions;
   events: ProposedEvent[];
   size: number;
   failure?: unknown;
 }
 
-type RpcCode = Parameters<InstanceType<typeof statusPb.Status>['setCode']>[0];
-// grpc-js and the generated google.rpc.Code enum share the numeric values.
-const rpcCode = (s: status): RpcCode => s as number as RpcCode;
+const details = {
+  WrongExpectedVersion: messageType('event_store.client.WrongExpectedVersion'),
+  StreamDeleted: messageType('event_store.client.StreamDeleted'),
+  MaximumAppendSizeExceeded: messageType('event_store.client.MaximumAppendSizeExceeded'),
+  Timeout: messageType('event_store.client.Timeout'),
+  Unknown: messageType('event_store.client.Unknown'),
+};
 
-function batchError(err: unknown): InstanceType<typeof statusPb.Status> {
-  const st = new statusPb.Status();
-  const any = new AnyPb();
+// protobufjs's bundled google/protobuf types keep the .proto field names (type_url), unlike our own files.
+/** google.protobuf.Any of a detail message: the client picks its error class by the type name. */
+function packed(type: (typeof details)[keyof typeof details], value: object): { type_url: string; value: Buffer } {
+  return { type_url: `type.googleapis.com/${type.fullName.slice(1)}`, value: encode(type, value) };
+}
+
+/** The google.rpc.Status of a failed batch, its detail as EventStoreDB sends it. */
+function batchError(err: unknown): object {
+  const message = err instanceof Error ? err.message : String(err);
   if (err instanceof WrongExpectedVersion) {
-    const w = new sharedPb.WrongExpectedVersion();
-    if (err.current === undefined) w.setCurrentNoStream(new EmptyPb() as never);
-    else w.setCurrentStreamRevision(err.current.toString());
-    if (err.expected.kind === 'exact') w.setExpectedStreamPosition(err.expected.revision.toString());
-    else if (err.expected.kind === 'no_stream') w.setExpectedNoStream(new EmptyPb() as never);
-    else if (err.expected.kind === 'stream_exists') w.setExpectedStreamExists(new EmptyPb() as never);
-    else w.setExpectedAny(new EmptyPb() as never);
-    any.pack(w.serializeBinary(), 'event_store.client.WrongExpectedVersion');
-    st.setCode(rpcCode(status.FAILED_PRECONDITION));
-  } else if (err instanceof StreamDeleted) {
-    const d = new sharedPb.StreamDeleted();
-    d.setStreamIdentifier(streamIdentifier(err.stream));
-    any.pack(d.serializeBinary(), 'event_store.client.StreamDeleted');
-    st.setCode(rpcCode(status.FAILED_PRECONDITION));
-  } else if (err instanceof MaxAppendSizeExceeded) {
-    const d = new sharedPb.MaximumAppendSizeExceeded();
-    d.setMaxappendsize(err.maxAppendSize);
-    any.pack(d.serializeBinary(), 'event_store.client.MaximumAppendSizeExceeded');
-    st.setCode(rpcCode(status.INVALID_ARGUMENT));
-  } else {
-    any.pack(new sharedPb.Unknown().serializeBinary(), 'event_store.client.Unknown');
-    st.setCode(rpcCode(status.INTERNAL));
+    const current = err.current === undefined ? { currentNoStream: {} } : { currentStreamRevision: err.current.toString() };
+    const w = { ...current, ...expectedFields(err.expected, 'expectedStreamPosition') };
+    return { code: status.FAILED_PRECONDITION, message, details: packed(details.WrongExpectedVersion, w) };
   }
-  st.setMessage(err instanceof Error ? err.message : String(err));
-  st.setDetails(any as never);
-  return st;
+  if (err instanceof StreamDeleted) {
+    return { code: status.FAILED_PRECONDITION, message, details: packed(details.StreamDeleted, { streamIdentifier: streamIdentifier(err.stream) }) };
+  }
+  if (err instanceof MaxAppendSizeExceeded) {
+    return { code: status.INVALID_ARGUMENT, message, details: packed(details.MaximumAppendSizeExceeded, { maxAppendSize: err.maxAppendSize }) };
+  }
+  if (err instanceof DeadlineExceeded) return { code: status.DEADLINE_EXCEEDED, message, details: packed(details.Timeout, {}) };
+  return { code: status.INTERNAL, message, details: packed(details.Unknown, {}) };
 }
 
 /** The answer to one batch: its success (revision and position) or its error. */
-function batchResponse(correlation: InstanceType<typeof sharedPb.UUID>, batch: PendingBatch, result: WriteResult | unknown, ok: boolean): BatchAppendResp {
-  const resp = new streamsPb.BatchAppendResp();
-  resp.setCorrelationId(correlation);
-  resp.setStreamIdentifier(streamIdentifier(batch.stream));
-  if (ok) {
-    const r = result as WriteResult;
-    const success = new streamsPb.BatchAppendResp.Success();
-    if (r.revision < 0n) success.setNoStream(new EmptyPb() as never);
-    else success.setCurrentRevision(r.revision.toString());
-    const pos = new sharedPb.AllStreamPosition();
-    pos.setCommitPosition(r.position.toString());
-    pos.setPreparePosition(r.position.toString());
-    success.setPosition(pos);
-    resp.setSuccess(success);
-  } else {
-    resp.setError(batchError(result));
-  }
-  return resp;
+function batchResponse(correlation: Uuid, batch: PendingBatch, result: WriteResult | unknown, ok: boolean): BatchAppendResp {
+  const head = { correlationId: correlation, streamIdentifier: streamIdentifier(batch.stream) };
+  if (!ok) return { ...head, error: batchError(result) };
+  const r = result as WriteResult;
+  return { ...head, success: { ...(r.revision < 0n ? { noStream: {} } : { currentRevision: r.revision.toString() }), position: position(r) } };
 }
 
 /** Adds a request's messages to its batch; the first that does not decode or makes it too large fails the batch. */
 function addMessages(batch: PendingBatch, req: BatchAppendReq, maxAppendSize: number): void {
-  for (const m of req.getProposedMessagesList()) {
+  for (const m of req.proposedMessages ?? []) {
     if (batch.failure) break;
     try {
       const ev = toProposed(m);
@@ -215,19 +192,22 @@ class BatchAppendCall {
   ) {}
 
   readonly onData = (req: BatchAppendReq): void => {
-    const correlation = req.getCorrelationId();
+    const correlation = req.correlationId;
     if (!correlation) return;
-    const key = correlation.getString() || JSON.stringify(correlation.toObject());
+    const key = correlation.value === 'string' ? (correlation.string ?? '') : JSON.stringify(correlation.structured);
     let batch = this.pending.get(key);
-    const options = req.getOptions();
+    const options = req.options;
     if (!batch && options) {
-      batch = { stream: streamName(options.getStreamIdentifier()), expected: batchExpected(options), options, events: [], size: 0 };
+      batch = { stream: streamName(options.streamIdentifier), expected: batchExpected(options), options, events: [], size: 0 };
       this.pending.set(key, batch);
     }
     if (!batch) return;
     addMessages(batch, req, this.maxAppendSize);
-    if (!req.getIsFinal()) return;
+    if (!req.isFinal) return;
     this.pending.delete(key);
+    // The client stops waiting at its deadline: a batch complete after it is refused, not written.
+    const deadline = batchDeadline(batch.options);
+    if (!batch.failure && deadline !== undefined && deadline < Date.now()) batch.failure = new DeadlineExceeded();
     this.append(correlation, batch);
   };
 
@@ -236,7 +216,7 @@ class BatchAppendCall {
     if (this.inFlight === 0) this.finish();
   };
 
-  private append(correlation: InstanceType<typeof sharedPb.UUID>, done: PendingBatch): void {
+  private append(correlation: Uuid, done: PendingBatch): void {
     if (done.failure) return this.respond(correlation, done, done.failure, false);
     // Refused by the call's failure (see the class).
     if (this.full) return;
@@ -254,7 +234,7 @@ class BatchAppendCall {
     );
   }
 
-  private respond(correlation: InstanceType<typeof sharedPb.UUID>, batch: PendingBatch, result: WriteResult | unknown, ok: boolean): void {
+  private respond(correlation: Uuid, batch: PendingBatch, result: WriteResult | unknown, ok: boolean): void {
     const resp = batchResponse(correlation, batch, result, ok);
     if (!this.call.cancelled && this.call.writable) this.call.write(resp);
   }

@@ -2,48 +2,23 @@
 import type { sendUnaryData, ServerUnaryCall } from '@grpc/grpc-js';
 import type { WriteResult } from '../storage/log';
 import type { LogWrites } from './space';
-import type { Expected } from '../storage/errors';
-import { streamsPb, type DeleteReq, type TombstoneReq } from './proto';
-import { expectedFrom, streamName, toServiceError } from './wire';
+import type { DeleteReq, TombstoneReq } from './proto';
+import { expectedOf, streamName, toServiceError } from './wire';
 
-type DeleteOptions = InstanceType<typeof streamsPb.DeleteReq.Options> | InstanceType<typeof streamsPb.TombstoneReq.Options>;
+/** DeleteResp and TombstoneResp: the position of the event that deleted the stream. */
+const respond = (r: WriteResult): object => ({ position: { commitPosition: r.position.toString(), preparePosition: r.position.toString() } });
 
-function expectedOf(o: DeleteOptions): Expected {
-  // Delete and Tombstone options share field numbers and case values.
-  const C = streamsPb.DeleteReq.Options.ExpectedStreamRevisionCase;
-  return expectedFrom(o.getExpectedStreamRevisionCase() as number, { exact: C.REVISION, noStream: C.NO_STREAM, streamExists: C.STREAM_EXISTS }, () => o.getRevision());
-}
-
-function respond<R extends { setPosition(p: P): R }, P extends { setCommitPosition(v: string): P; setPreparePosition(v: string): P }>(
-  resp: R,
-  pos: P,
-  r: WriteResult,
-): R {
-  pos.setCommitPosition(r.position.toString());
-  pos.setPreparePosition(r.position.toString());
-  return resp.setPosition(pos);
-}
-
-export function deleteHandler(log: LogWrites) {
-  return (call: ServerUnaryCall<DeleteReq, unknown>, callback: sendUnaryData<unknown>): void => {
-    const o = call.request.getOptions();
-    const stream = streamName(o?.getStreamIdentifier());
+function handler(write: (log: LogWrites, stream: string, o: NonNullable<DeleteReq['options']>) => Promise<WriteResult>, log: LogWrites) {
+  return (call: ServerUnaryCall<DeleteReq | TombstoneReq, unknown>, callback: sendUnaryData<unknown>): void => {
+    const o = call.request.options;
+    const stream = streamName(o?.streamIdentifier);
     if (!o) return callback(toServiceError(new Error('options missing'), stream));
-    log.delete(stream, expectedOf(o)).then(
-      (r) => callback(null, respond(new streamsPb.DeleteResp(), new streamsPb.DeleteResp.Position(), r)),
+    write(log, stream, o).then(
+      (r) => callback(null, respond(r)),
       (err: unknown) => callback(toServiceError(err, stream)),
     );
   };
 }
 
-export function tombstoneHandler(log: LogWrites) {
-  return (call: ServerUnaryCall<TombstoneReq, unknown>, callback: sendUnaryData<unknown>): void => {
-    const o = call.request.getOptions();
-    const stream = streamName(o?.getStreamIdentifier());
-    if (!o) return callback(toServiceError(new Error('options missing'), stream));
-    log.tombstone(stream, expectedOf(o)).then(
-      (r) => callback(null, respond(new streamsPb.TombstoneResp(), new streamsPb.TombstoneResp.Position(), r)),
-      (err: unknown) => callback(toServiceError(err, stream)),
-    );
-  };
-}
+export const deleteHandler = (log: LogWrites) => handler((l, stream, o) => l.delete(stream, expectedOf(o)), log);
+export const tombstoneHandler = (log: LogWrites) => handler((l, stream, o) => l.tombstone(stream, expectedOf(o)), log);

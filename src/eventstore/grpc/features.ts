@@ -2,7 +2,6 @@
 // connection and uses BatchAppend only when it is listed, so the list must
 // name exactly what this server implements.
 import type { sendUnaryData, ServerUnaryCall } from '@grpc/grpc-js';
-import { featuresPb } from './proto';
 
 export const SERVER_VERSION = '24.10.0';
 
@@ -18,17 +17,10 @@ const IMPLEMENTED: Array<{ service: string; method: string; features?: string[] 
 
 export function supportedMethodsHandler() {
   return (_call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>): void => {
-    const resp = new featuresPb.SupportedMethods();
-    resp.setEventStoreServerVersion(SERVER_VERSION);
-    resp.setMethodsList(
-      IMPLEMENTED.map(({ service, method, features }) => {
-        const m = new featuresPb.SupportedMethod();
-        m.setServiceName(service);
-        m.setMethodName(method);
-        m.setFeaturesList(features ?? []);
-        return m;
-      }),
-    );
+    const resp = {
+      eventStoreServerVersion: SERVER_VERSION,
+      methods: IMPLEMENTED.map(({ service, method, features }) => ({ serviceName: service, methodName: method, features: features ?? [] })),
+    };
     callback(null, resp);
   };
 }

@@ -1,6 +1,6 @@
 // Server-side filters of $all reads and subscriptions (stream name or event
 // type, by prefixes or a regular expression) and their checkpoint interval.
-import { streamsPb } from './proto';
+import type { ReadOptions } from './proto';
 import { InvalidArgument } from '../storage/errors';
 import type { RecordHeader } from '../storage/records';
 
@@ -14,29 +14,27 @@ export interface EventFilter {
 // maximum; the checkpoint interval is the window times the multiplier.
 const DEFAULT_WINDOW = 32;
 
-export function parseFilter(options: InstanceType<typeof streamsPb.ReadReq.Options>): EventFilter | undefined {
-  const f = options.getFilter();
+export function parseFilter(options: ReadOptions): EventFilter | undefined {
+  const f = options.filterOption === 'filter' ? options.filter : undefined;
   if (!f) return undefined;
-  const C = streamsPb.ReadReq.Options.FilterOptions.FilterCase;
-  const onStream = f.getFilterCase() === C.STREAM_IDENTIFIER;
-  const expr = onStream ? f.getStreamIdentifier() : f.getEventType();
+  const onStream = f.filter === 'streamIdentifier';
+  const expr = onStream ? f.streamIdentifier : f.filter === 'eventType' ? f.eventType : undefined;
   if (!expr) return undefined;
-  const prefixes = expr.getPrefixList();
+  const prefixes = expr.prefix ?? [];
   let test: (s: string) => boolean;
   if (prefixes.length > 0) {
     test = (s) => prefixes.some((p) => s.startsWith(p));
   } else {
     let re: RegExp;
     try {
-      re = new RegExp(expr.getRegex());
+      re = new RegExp(expr.regex ?? '');
     } catch (err) {
       throw new InvalidArgument(`invalid filter regex: ${(err as Error).message}`);
     }
     test = (s) => re.test(s);
   }
-  const W = streamsPb.ReadReq.Options.FilterOptions.WindowCase;
-  const window = f.getWindowCase() === W.MAX && f.getMax() > 0 ? f.getMax() : DEFAULT_WINDOW;
-  const multiplier = Math.max(1, f.getCheckpointintervalmultiplier());
+  const window = f.window === 'max' && (f.max ?? 0) > 0 ? (f.max ?? DEFAULT_WINDOW) : DEFAULT_WINDOW;
+  const multiplier = Math.max(1, f.checkpointIntervalMultiplier ?? 0);
   return {
     matches: onStream ? (h) => test(h.stream) : (h) => test(h.type),
     checkpointInterval: window * multiplier,

@@ -1,42 +1,147 @@
-// The EventStoreDB protocol's generated message classes and service
-// definitions, taken from the client package so server and client can never
-// disagree on the wire format.
-/* eslint-disable @typescript-eslint/no-require-imports */
-import type * as StreamsPb from '@eventstore/db-client/generated/streams_pb';
-import type * as SharedPb from '@eventstore/db-client/generated/shared_pb';
-import type * as FeaturesPb from '@eventstore/db-client/generated/serverfeatures_pb';
-import type * as StatusPb from '@eventstore/db-client/generated/status_pb';
+// The EventStoreDB gRPC protocol from its published .proto files, kept in
+// ../protos (licences noted there), loaded with protobufjs: the server
+// depends on the protocol, not on a client package's generated code, which
+// may change with any of its releases.
+//
+// Requests arrive decoded as protobufjs messages: fields in lowerCamelCase,
+// a set oneof named by its virtual field (`options.countOption ===
+// 'subscription'`), 64-bit integers as Long, bytes as Buffer. Answers are
+// plain objects of the same shape, encoded by the message type.
+import { join } from 'node:path';
+import * as protobuf from 'protobufjs';
 import type { ServiceDefinition } from '@grpc/grpc-js';
 
-export const streamsPb = require('@eventstore/db-client/generated/streams_pb') as typeof StreamsPb;
-export const sharedPb = require('@eventstore/db-client/generated/shared_pb') as typeof SharedPb;
-export const featuresPb = require('@eventstore/db-client/generated/serverfeatures_pb') as typeof FeaturesPb;
-export const statusPb = require('@eventstore/db-client/generated/status_pb') as typeof StatusPb;
+const PROTO_DIR = join(__dirname, '..', 'protos');
+const FILES = ['streams.proto', 'serverfeatures.proto'];
 
-interface AnyCtor {
-  new (): { pack(serialized: Uint8Array, name: string, prefix?: string): void };
+function loadRoot(): protobuf.Root {
+  const root = new protobuf.Root();
+  // Imports of our files resolve in PROTO_DIR; google/protobuf/* are protobufjs's bundled copies.
+  root.resolvePath = (_origin, target) => (target.startsWith('google/protobuf/') ? target : join(PROTO_DIR, target));
+  return root.loadSync(FILES);
 }
-interface EmptyCtor {
-  new (): object;
+
+const root = loadRoot();
+
+/** A message type of the protocol by its full name, e.g. `event_store.client.WrongExpectedVersion`. */
+export function messageType(name: string): protobuf.Type {
+  return root.lookupType(name);
 }
-// google-protobuf resolved from the client's own dependency tree, so `Any`
-// and `Empty` are the very classes its generated messages expect.
-const clientRequire = require('node:module').createRequire(require.resolve('@eventstore/db-client/generated/shared_pb')) as NodeJS.Require;
-export const AnyPb = (clientRequire('google-protobuf/google/protobuf/any_pb') as { Any: AnyCtor }).Any;
-export const EmptyPb = (clientRequire('google-protobuf/google/protobuf/empty_pb') as { Empty: EmptyCtor }).Empty;
 
-export const StreamsService = (
-  require('@eventstore/db-client/generated/streams_grpc_pb') as { StreamsService: ServiceDefinition }
-).StreamsService;
-export const ServerFeaturesService = (
-  require('@eventstore/db-client/generated/serverfeatures_grpc_pb') as { ServerFeaturesService: ServiceDefinition }
-).ServerFeaturesService;
+/** The bytes of a message given as a plain object. */
+export function encode(type: protobuf.Type, value: object): Buffer {
+  return Buffer.from(type.encode(value).finish());
+}
 
-export type ReadReq = StreamsPb.ReadReq;
-export type ReadResp = StreamsPb.ReadResp;
-export type AppendReq = StreamsPb.AppendReq;
-export type AppendResp = StreamsPb.AppendResp;
-export type BatchAppendReq = StreamsPb.BatchAppendReq;
-export type BatchAppendResp = StreamsPb.BatchAppendResp;
-export type DeleteReq = StreamsPb.DeleteReq;
-export type TombstoneReq = StreamsPb.TombstoneReq;
+const lowerFirst = (s: string): string => s.charAt(0).toLowerCase() + s.slice(1);
+
+/** grpc-js's definition of a service: method paths, streaming kinds, and each side's coding. */
+function serviceDefinition(name: string): ServiceDefinition {
+  const service = root.lookupService(name);
+  const def: Record<string, ServiceDefinition[string]> = {};
+  for (const method of service.methodsArray) {
+    method.resolve();
+    const req = method.resolvedRequestType;
+    const res = method.resolvedResponseType;
+    if (!req || !res) throw new Error(`${name}.${method.name}: message types not found`);
+    def[lowerFirst(method.name)] = {
+      path: `/${service.fullName.slice(1)}/${method.name}`,
+      requestStream: method.requestStream === true,
+      responseStream: method.responseStream === true,
+      requestSerialize: (v: object) => encode(req, v),
+      requestDeserialize: (b: Buffer) => req.decode(b),
+      responseSerialize: (v: object) => encode(res, v),
+      responseDeserialize: (b: Buffer) => res.decode(b),
+      originalName: lowerFirst(method.name),
+    };
+  }
+  return def;
+}
+
+export const StreamsService = serviceDefinition('event_store.client.streams.Streams');
+export const ServerFeaturesService = serviceDefinition('event_store.client.server_features.ServerFeatures');
+
+// The decoded requests, as far as the server reads them.
+
+/** protobufjs's 64-bit integer (a `long` Long). */
+export interface Int64 {
+  toString(): string;
+}
+export type Empty = Record<string, never>;
+
+export interface StreamIdentifier {
+  streamName?: Uint8Array;
+}
+export interface Uuid {
+  value?: 'structured' | 'string';
+  string?: string;
+  structured?: { mostSignificantBits?: Int64; leastSignificantBits?: Int64 };
+}
+
+/** The expected revision as Append, Delete and Tombstone options carry it. */
+export interface ExpectedRevisionOptions {
+  streamIdentifier?: StreamIdentifier;
+  expectedStreamRevision?: 'revision' | 'noStream' | 'any' | 'streamExists';
+  revision?: Int64;
+}
+
+export interface ProposedMessage {
+  id?: Uuid;
+  metadata?: Record<string, string>;
+  customMetadata?: Uint8Array;
+  data?: Uint8Array;
+}
+
+export interface FilterExpression {
+  regex?: string;
+  prefix?: string[];
+}
+export interface FilterOptions {
+  filter?: 'streamIdentifier' | 'eventType';
+  streamIdentifier?: FilterExpression;
+  eventType?: FilterExpression;
+  window?: 'max' | 'count';
+  max?: number;
+  checkpointIntervalMultiplier?: number;
+}
+
+export interface ReadOptions {
+  streamOption?: 'stream' | 'all';
+  stream?: { streamIdentifier?: StreamIdentifier; revisionOption?: 'revision' | 'start' | 'end'; revision?: Int64 };
+  all?: { allOption?: 'position' | 'start' | 'end'; position?: { commitPosition?: Int64 } };
+  /** 0 forwards, 1 backwards */
+  readDirection?: number;
+  resolveLinks?: boolean;
+  countOption?: 'count' | 'subscription';
+  count?: Int64;
+  filterOption?: 'filter' | 'noFilter';
+  filter?: FilterOptions;
+}
+export interface ReadReq {
+  options?: ReadOptions;
+}
+
+export interface AppendReq {
+  content?: 'options' | 'proposedMessage';
+  options?: ExpectedRevisionOptions;
+  proposedMessage?: ProposedMessage;
+}
+
+export interface BatchAppendOptions {
+  streamIdentifier?: StreamIdentifier;
+  expectedStreamPosition?: 'streamPosition' | 'noStream' | 'any' | 'streamExists';
+  streamPosition?: Int64;
+  /** When the client stops waiting for the batch (google.protobuf.Timestamp). */
+  deadline?: { seconds?: Int64; nanos?: number };
+}
+export interface BatchAppendReq {
+  correlationId?: Uuid;
+  options?: BatchAppendOptions;
+  proposedMessages?: ProposedMessage[];
+  isFinal?: boolean;
+}
+
+export interface DeleteReq {
+  options?: ExpectedRevisionOptions;
+}
+export type TombstoneReq = DeleteReq;

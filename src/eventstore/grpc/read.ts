@@ -5,15 +5,15 @@ import type { EventLog } from '../storage/log';
 import { StreamDeleted } from '../storage/errors';
 import { exists, firstVisible, type StreamState } from '../storage/streamstate';
 import type { StoredRecord } from '../storage/records';
-import { streamsPb, type ReadReq } from './proto';
-import { caughtUpResp, checkpointResp, confirmationResp, eventResp, streamNotFoundResp, type Outgoing } from './readresp';
+import type { ReadOptions, ReadReq } from './proto';
+import { caughtUpResp, checkpointResp, confirmationResp, streamNotFoundResp, type Outgoing } from './readresp';
+import { readEventResp } from './links';
 import { parseFilter, type EventFilter } from './filter';
 import { Sink } from './sink';
 import { streamName, toServiceError } from './wire';
 
 const CHUNK = 256;
 type From = 'start' | 'end' | bigint;
-type Options = InstanceType<typeof streamsPb.ReadReq.Options>;
 
 /** `open` tracks live calls so the server can stop them before closing the log. */
 export function readHandler(log: EventLog, open: Set<Sink>) {
@@ -30,35 +30,39 @@ export function readHandler(log: EventLog, open: Set<Sink>) {
 }
 
 async function run(log: EventLog, req: ReadReq, sink: Sink): Promise<void> {
-  const options = req.getOptions();
+  const options = req.options;
   if (!options) return;
-  const C = streamsPb.ReadReq.Options;
   const filter = parseFilter(options);
-  const subscribe = options.getCountOptionCase() === C.CountOptionCase.SUBSCRIPTION;
-  const backwards = options.getReadDirection() === C.ReadDirection.BACKWARDS;
-  const count = subscribe ? Number.MAX_SAFE_INTEGER : Number(options.getCount() || '0');
-  if (options.getStreamOptionCase() === C.StreamOptionCase.STREAM) {
-    const so = options.getStream();
-    const stream = streamName(so?.getStreamIdentifier());
-    const R = C.StreamOptions.RevisionOptionCase;
-    const rc = so?.getRevisionOptionCase();
-    const from: From = rc === R.END ? 'end' : rc === R.REVISION ? BigInt(so?.getRevision() ?? '0') : 'start';
-    if (subscribe) return subscribeStream(log, sink, stream, from);
-    return readStream(log, sink, stream, from, backwards, count);
+  const subscribe = options.countOption === 'subscription';
+  const backwards = options.readDirection === 1;
+  const count = subscribe ? Number.MAX_SAFE_INTEGER : Number(String(options.count ?? '0'));
+  const out: Out = { sink, send: (rec) => readEventResp(log, rec, options.resolveLinks === true) };
+  if (options.streamOption === 'stream') {
+    const so = options.stream;
+    const stream = streamName(so?.streamIdentifier);
+    const rc = so?.revisionOption;
+    const from: From = rc === 'end' ? 'end' : rc === 'revision' ? BigInt(String(so?.revision ?? '0')) : 'start';
+    if (subscribe) return subscribeStream(log, out, stream, from);
+    return readStream(log, out, stream, from, backwards, count);
   }
-  const ao = options.getAll();
-  const A = C.AllOptions.AllOptionCase;
-  const ac = ao?.getAllOptionCase();
-  const from: From = ac === A.END ? 'end' : ac === A.POSITION ? BigInt(ao?.getPosition()?.getCommitPosition() ?? '0') : 'start';
-  if (subscribe) return subscribeAll(log, sink, from, filter);
-  return readAll(log, sink, from, backwards, count, filter, options);
+  const ao = options.all;
+  const ac = ao?.allOption;
+  const from: From = ac === 'end' ? 'end' : ac === 'position' ? BigInt(String(ao?.position?.commitPosition ?? '0')) : 'start';
+  if (subscribe) return subscribeAll(log, out, from, filter);
+  return readAll(log, out, from, backwards, count, filter, options);
+}
+
+/** Where a read's events go, and how each is answered (links resolved or not). */
+interface Out {
+  readonly sink: Sink;
+  send(rec: StoredRecord): Outgoing;
 }
 
 function visibleAfter(log: EventLog, s: StreamState): bigint | undefined {
   return s.maxAge === undefined ? undefined : log.clock.now() - BigInt(Math.floor(s.maxAge * 1e7));
 }
 
-async function readStream(log: EventLog, sink: Sink, stream: string, from: From, backwards: boolean, count: number): Promise<void> {
+async function readStream(log: EventLog, { sink, send }: Out, stream: string, from: From, backwards: boolean, count: number): Promise<void> {
   const s = log.state(stream);
   if (s.tombstoned) throw new StreamDeleted(stream);
   if (!exists(s)) {
@@ -79,13 +83,13 @@ async function readStream(log: EventLog, sink: Sink, stream: string, from: From,
       if (rev < first) return;
       next = backwards ? rev - 1 : rev + 1;
       if (minCreated !== undefined && rec.createdTicks < minCreated) continue;
-      if (!(await sink.write(eventResp(rec.proto, rec.position)))) return;
+      if (!(await sink.write(send(rec)))) return;
       remaining--;
     }
   }
 }
 
-async function readAll(log: EventLog, sink: Sink, from: From, backwards: boolean, count: number, filter: EventFilter | undefined, _o: Options): Promise<void> {
+async function readAll(log: EventLog, { sink, send }: Out, from: From, backwards: boolean, count: number, filter: EventFilter | undefined, _o: ReadOptions): Promise<void> {
   const head = log.head.committed;
   let next: bigint;
   if (backwards) next = from === 'end' ? head + 1n : from === 'start' ? 0n : from;
@@ -97,7 +101,7 @@ async function readAll(log: EventLog, sink: Sink, from: From, backwards: boolean
     for (const rec of chunk) {
       next = backwards ? rec.position : rec.position + 1n;
       if (filter && !filter.matches(rec)) continue;
-      if (!(await sink.write(eventResp(rec.proto, rec.position)))) return;
+      if (!(await sink.write(send(rec)))) return;
       if (--remaining === 0) return;
     }
   }
@@ -113,7 +117,7 @@ async function idle(log: EventLog, sink: Sink, head: bigint, caughtUp: boolean):
   return true;
 }
 
-async function subscribeAll(log: EventLog, sink: Sink, from: From, filter: EventFilter | undefined): Promise<void> {
+async function subscribeAll(log: EventLog, { sink, send }: Out, from: From, filter: EventFilter | undefined): Promise<void> {
   let next = from === 'start' ? 0n : from === 'end' ? log.head.committed + 1n : from + 1n;
   await sink.write(confirmationResp(crypto.randomUUID()));
   let caughtUp = false;
@@ -131,7 +135,7 @@ async function subscribeAll(log: EventLog, sink: Sink, from: From, filter: Event
     for (const rec of chunk) {
       next = rec.position + 1n;
       if (!filter || filter.matches(rec)) {
-        if (!(await sink.write(eventResp(rec.proto, rec.position)))) return;
+        if (!(await sink.write(send(rec)))) return;
       }
       if (filter && ++scanned >= filter.checkpointInterval) {
         scanned = 0;
@@ -141,7 +145,7 @@ async function subscribeAll(log: EventLog, sink: Sink, from: From, filter: Event
   }
 }
 
-async function subscribeStream(log: EventLog, sink: Sink, stream: string, from: From): Promise<void> {
+async function subscribeStream(log: EventLog, { sink, send }: Out, stream: string, from: From): Promise<void> {
   const initial = log.state(stream);
   if (initial.tombstoned) throw new StreamDeleted(stream);
   let next = from === 'start' ? 0 : from === 'end' ? initial.last + 1 : Number(from) + 1;
@@ -160,7 +164,7 @@ async function subscribeStream(log: EventLog, sink: Sink, stream: string, from: 
     }
     for (const rec of chunk) {
       next = Number(rec.revision) + 1;
-      if (!(await sink.write(eventResp(rec.proto, rec.position)))) return;
+      if (!(await sink.write(send(rec)))) return;
     }
   }
 }

@@ -1,6 +1,6 @@
 // Pre-encoded ReadResp messages. Events go out as raw bytes (see
-// storage/records.ts); the few control messages use the generated classes.
-import { streamsPb } from './proto';
+// storage/records.ts); the few control messages are encoded by their type.
+import { encode, messageType } from './proto';
 import { streamIdentifier } from './wire';
 
 function varintBytes(value: number): Buffer {
@@ -14,11 +14,16 @@ function varintBytes(value: number): Buffer {
   return Buffer.from(out);
 }
 
-/** ReadResp{event: ReadEvent{event: <recorded>, commit_position: position}} */
-export function eventResp(recorded: Buffer, position: bigint): Buffer {
+/**
+ * ReadResp{event: ReadEvent{event: <recorded>, link: <link>, commit_position:
+ * position}}; `link` only for a link event resolved to the event it points at.
+ */
+export function eventResp(recorded: Buffer, position: bigint, link?: Buffer): Buffer {
   const pos = varintBytes(Number(position));
   const recLen = varintBytes(recorded.length);
-  const readEventLen = 1 + recLen.length + recorded.length + 1 + pos.length;
+  const linkLen = link ? varintBytes(link.length) : undefined;
+  const linkSize = link && linkLen ? 1 + linkLen.length + link.length : 0;
+  const readEventLen = 1 + recLen.length + recorded.length + linkSize + 1 + pos.length;
   const outerLen = varintBytes(readEventLen);
   const out = Buffer.allocUnsafe(1 + outerLen.length + readEventLen);
   let o = 0;
@@ -27,36 +32,37 @@ export function eventResp(recorded: Buffer, position: bigint): Buffer {
   out[o++] = (1 << 3) | 2; // ReadEvent.event
   o += recLen.copy(out, o);
   o += recorded.copy(out, o);
+  if (link && linkLen) {
+    out[o++] = (2 << 3) | 2; // ReadEvent.link
+    o += linkLen.copy(out, o);
+    o += link.copy(out, o);
+  }
   out[o++] = (3 << 3) | 0; // ReadEvent.commit_position
   pos.copy(out, o);
   return out;
 }
 
-export type Outgoing = Buffer | InstanceType<typeof streamsPb.ReadResp>;
+/** Every answer of Read goes out as bytes: events wrapped above, control messages encoded by their type. */
+export type Outgoing = Buffer;
 
 export function serializeReadResp(m: Outgoing): Buffer {
-  return Buffer.isBuffer(m) ? m : Buffer.from(m.serializeBinary());
+  return m;
 }
 
+const ReadResp = messageType('event_store.client.streams.ReadResp');
+
 export function confirmationResp(subscriptionId: string): Outgoing {
-  const c = new streamsPb.ReadResp.SubscriptionConfirmation();
-  c.setSubscriptionId(subscriptionId);
-  return new streamsPb.ReadResp().setConfirmation(c);
+  return encode(ReadResp, { confirmation: { subscriptionId } });
 }
 
 export function caughtUpResp(): Outgoing {
-  return new streamsPb.ReadResp().setCaughtUp(new streamsPb.ReadResp.CaughtUp());
+  return encode(ReadResp, { caughtUp: {} });
 }
 
 export function checkpointResp(position: bigint): Outgoing {
-  const c = new streamsPb.ReadResp.Checkpoint();
-  c.setCommitPosition(position.toString());
-  c.setPreparePosition(position.toString());
-  return new streamsPb.ReadResp().setCheckpoint(c);
+  return encode(ReadResp, { checkpoint: { commitPosition: position.toString(), preparePosition: position.toString() } });
 }
 
 export function streamNotFoundResp(stream: string): Outgoing {
-  const nf = new streamsPb.ReadResp.StreamNotFound();
-  nf.setStreamIdentifier(streamIdentifier(stream));
-  return new streamsPb.ReadResp().setStreamNotFound(nf);
+  return encode(ReadResp, { streamNotFound: { streamIdentifier: streamIdentifier(stream) } });
 }

@@ -2,43 +2,40 @@
 // the gRPC errors the client recognises (status code + `exception` trailer).
 import { Metadata, status, type ServiceError } from '@grpc/grpc-js';
 import { CorruptRecord } from '../storage/records';
-import { sharedPb } from './proto';
-import { Expected, InvalidArgument, MaxAppendSizeExceeded, StorageFull, StreamDeleted, WrongExpectedVersion } from '../storage/errors';
+import type { ExpectedRevisionOptions, Int64, StreamIdentifier, Uuid } from './proto';
+import { DeadlineExceeded, Expected, InvalidArgument, MaxAppendSizeExceeded, StorageFull, StreamDeleted, WrongExpectedVersion } from '../storage/errors';
 
-export function streamName(identifier: { getStreamName_asU8(): Uint8Array } | undefined): string {
-  return identifier ? Buffer.from(identifier.getStreamName_asU8()).toString('utf8') : '';
+export function streamName(identifier: StreamIdentifier | undefined): string {
+  return identifier?.streamName ? Buffer.from(identifier.streamName).toString('utf8') : '';
 }
 
-export function streamIdentifier(name: string): InstanceType<typeof sharedPb.StreamIdentifier> {
-  const id = new sharedPb.StreamIdentifier();
-  id.setStreamName(Buffer.from(name, 'utf8'));
-  return id;
+export function streamIdentifier(name: string): StreamIdentifier {
+  return { streamName: Buffer.from(name, 'utf8') };
 }
 
-export function uuidString(u: InstanceType<typeof sharedPb.UUID> | undefined): string {
-  if (!u) throw new InvalidArgument('event id is missing');
-  if (u.hasString()) return u.getString().toLowerCase();
-  const s = u.getStructured();
+export function uuidString(u: Uuid | undefined): string {
+  if (u?.value === 'string' && u.string !== undefined) return u.string.toLowerCase();
+  const s = u?.value === 'structured' ? u.structured : undefined;
   if (!s) throw new InvalidArgument('event id is missing');
-  const hex = (v: string): string => BigInt.asUintN(64, BigInt(v)).toString(16).padStart(16, '0');
-  const h = hex(s.getMostSignificantBits()) + hex(s.getLeastSignificantBits());
+  const hex = (v: Int64 | undefined): string => BigInt.asUintN(64, BigInt(String(v ?? '0'))).toString(16).padStart(16, '0');
+  const h = hex(s.mostSignificantBits) + hex(s.leastSignificantBits);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
 /**
- * The expected-revision oneof of Append, BatchAppend, Delete and Tombstone
- * options: each message names its cases differently but means the same.
+ * The expected revision of Append, BatchAppend, Delete and Tombstone
+ * options: the set case of the oneof (named `revision` or `streamPosition`
+ * for an exact revision) and that revision.
  */
-export function expectedFrom(
-  which: number,
-  cases: { exact: number; noStream: number; streamExists: number },
-  revision: () => string,
-): Expected {
-  if (which === cases.exact) return { kind: 'exact', revision: BigInt(revision()) };
-  if (which === cases.noStream) return { kind: 'no_stream' };
-  if (which === cases.streamExists) return { kind: 'stream_exists' };
+export function expectedFrom(which: string | undefined, revision: Int64 | undefined): Expected {
+  if (which === 'revision' || which === 'streamPosition') return { kind: 'exact', revision: BigInt(String(revision ?? '0')) };
+  if (which === 'noStream') return { kind: 'no_stream' };
+  if (which === 'streamExists') return { kind: 'stream_exists' };
   return { kind: 'any' };
 }
+
+/** Append, Delete and Tombstone options: the same fields. */
+export const expectedOf = (o: ExpectedRevisionOptions): Expected => expectedFrom(o.expectedStreamRevision, o.revision);
 
 /** EventStoreDB's legacy numeric expected versions, used in error trailers. */
 export function expectedAsNumber(e: Expected): string {
@@ -94,6 +91,7 @@ export function toServiceError(err: unknown, stream?: string): ServiceError {
   // gRPC's code for "the entire file system is out of space". Not UNAVAILABLE:
   // the client would drop the channel, and every subscription with it.
   if (err instanceof StorageFull) return serviceError(status.RESOURCE_EXHAUSTED, err.message, {});
+  if (err instanceof DeadlineExceeded) return serviceError(status.DEADLINE_EXCEEDED, err.message, {});
   const message = err instanceof Error ? err.message : String(err);
   return serviceError(status.INTERNAL, message, {});
 }

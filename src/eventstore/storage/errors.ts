@@ -31,6 +31,13 @@ export class MaxAppendSizeExceeded extends Error {
 
 export class InvalidArgument extends Error {}
 
+/** The client's deadline for the call or batch passed before it was carried out: nothing was written. */
+export class DeadlineExceeded extends Error {
+  constructor() {
+    super('Deadline exceeded before the append was carried out; nothing was written');
+  }
+}
+
 /**
  * The disk holding the log has no room for an append (or LMDB could not grow
  * its map): nothing of it was written, and the same append may succeed once

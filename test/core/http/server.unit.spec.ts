@@ -25,12 +25,12 @@ const Recipe = t.type({
 function table(): Router {
   const tbl = new RouteTable(() => async (_ctx, next) => next());
   const spec = { method: 'post', roles: 'public', summary: 'test', tag: 'test', responses: {} } as const;
-  tbl.add({ ...spec, path: '/recipes' }, (ctx) => {
+  tbl.add({ ...spec, operationId: 'createRecipe', path: '/recipes' }, (ctx) => {
     const recipe = decodeInput(Recipe, ctx.request.body, 'body');
     ctx.status = 201;
     ctx.body = recipe;
   });
-  tbl.add({ ...spec, path: '/echo/:name' }, (ctx) => {
+  tbl.add({ ...spec, operationId: 'echo', path: '/echo/:name' }, (ctx) => {
     ctx.body = { name: ctx.params['name'], body: ctx.request.body ?? null };
   });
   return tbl.router;

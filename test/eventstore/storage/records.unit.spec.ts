@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { CorruptRecord, decodeHeader, decodeRecord, encodeRecord, RecordClock, type NewRecord } from '../../../src/eventstore/storage/records';
-import { streamsPb } from '../../../src/eventstore/grpc/proto';
+import { streamsPb } from '../../support/client-protocol';
 import { eventResp } from '../../../src/eventstore/grpc/readresp';
 
 const base: NewRecord = {
@@ -22,7 +22,7 @@ describe('stored records', () => {
     expect(rec.createdTicks).to.equal(base.createdTicks);
   });
 
-  it('hold a RecordedEvent that google-protobuf decodes field by field', () => {
+  it("hold a RecordedEvent that the client's own decoder reads field by field", () => {
     const rec = decodeRecord(base.position, encodeRecord(base));
     const ev = streamsPb.ReadResp.ReadEvent.RecordedEvent.deserializeBinary(rec.proto);
     expect(ev.getId()?.getString()).to.equal(base.id);
