@@ -35,7 +35,7 @@ const SEARCH_SCHEMA = {
 };
 
 const RATES_ROUTE: RouteSpec = {
-  method: 'get', path: `${HEALTH_BASE}/events/rates`, roles: HEALTH_ROLES, tag: TAG,
+  method: 'get', path: `${HEALTH_BASE}/events/rates`, roles: HEALTH_ROLES, tag: TAG, operationId: 'showHealthEventRates',
   summary: 'Health events per second (by event time) over the last seconds, oldest first, from the health read model',
   query: [ratesQueryParam],
   responses: { 200: { description: '{to, perSecond}', schema: ratesSchema }, 400: 'a bad seconds (query.seconds)' },

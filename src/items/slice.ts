@@ -93,7 +93,7 @@ const AS_OF_ROUTE: RouteSpec = {
 
 /** GET show/rates: item changes per second. */
 const RATES_ROUTE: RouteSpec = {
-  method: 'get', path: `${ITEMS_BASE}/show/rates`, roles: ITEMS_ROLES, tag: TAG,
+  method: 'get', path: `${ITEMS_BASE}/show/rates`, roles: ITEMS_ROLES, tag: TAG, operationId: 'showItemRates',
   summary: 'Item changes (history records: zone transitions and moves) per second over the last seconds, oldest first',
   query: [ratesQueryParam],
   responses: { 200: { description: '{to, perSecond}', schema: ratesSchema }, 400: 'a bad seconds (query.seconds)' },
