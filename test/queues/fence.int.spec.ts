@@ -13,7 +13,7 @@ import { startRelay, RELAY_SUBSCRIPTION, type RunningRelay } from '../../src/que
 import { CheckpointFenced, LogCheckpoint, readLogCheckpoint } from '../../src/core/subscriptions/log-checkpoint';
 import { withEventStore, testLogger } from '../support/eventstore';
 import { AMQP_URL, appendChanges, change, consume, type Consumer } from './support';
-import { configureItemQueue, dropKeysAndQuit, recordingLogger, type LogLine } from './relay-fixture';
+import { configureItemQueue, dropKeysAndQuit, recordingLogger, stopInOrder, type LogLine } from './relay-fixture';
 import { sleep, waitFor, waitForValue } from '../support/wait';
 
 const EPC_PREFIX = 'E2800000F1';
@@ -24,7 +24,7 @@ describe('relay fencing: one writer, and a position that survives Redis', functi
   const es = withEventStore();
   const keys = new RedisKeys(`tagtrail-test-${crypto.randomUUID()}:`);
   let redis: RedisClient | undefined;
-  let running: RunningRelay[] = [];
+  const running: RunningRelay[] = [];
   let consumer: Consumer | undefined;
   let queue = '';
   let n = 0;
@@ -36,7 +36,7 @@ describe('relay fencing: one writer, and a position that survives Redis', functi
   });
 
   after(async () => {
-    for (const r of running) await r.stop();
+    await stopInOrder(running);
     await consumer?.close();
     const conn = await amqp.connect(AMQP_URL);
     await (await conn.createChannel()).deleteQueue(queue).catch(() => undefined);
@@ -48,11 +48,6 @@ describe('relay fencing: one writer, and a position that survives Redis', functi
     const relay = startRelay({ client: es.client, redis: redis!, keys, logger: recordingLogger(lines), brokerUrl: AMQP_URL, leaseMs: LEASE_MS });
     running.push(relay);
     return relay;
-  };
-  const stopAll = async (): Promise<void> => {
-    const all = running;
-    running = [];
-    for (const r of all) await r.stop();
   };
   const append = async (count: number): Promise<string[]> => {
     const ids: string[] = [];
@@ -78,7 +73,7 @@ describe('relay fencing: one writer, and a position that survives Redis', functi
     await receivedOnce(sent);
     const holders = await readLogCheckpoint(es.client, RELAY_SUBSCRIPTION);
     expect(holders.holder, 'one relay holds the position').to.be.a('string');
-    await stopAll();
+    await stopInOrder(running);
     const saved = await readLogCheckpoint(es.client, RELAY_SUBSCRIPTION);
     expect(saved.at, 'the confirmed position is in the log').to.not.equal(undefined);
   });
@@ -97,7 +92,7 @@ describe('relay fencing: one writer, and a position that survives Redis', functi
     const more = await append(3);
     sent.push(...more);
     await receivedOnce(sent);
-    await stopAll();
+    await stopInOrder(running);
     await loseRedis();
     await start().started;
     const last = await append(2);
@@ -107,7 +102,7 @@ describe('relay fencing: one writer, and a position that survives Redis', functi
 
   it('a relay whose position another process took is refused at its next save, stands by, and loses nothing', async () => {
     const lines: LogLine[] = [];
-    await stopAll();
+    await stopInOrder(running);
     await start(lines).started;
     const other = new LogCheckpoint({ client: es.client, name: RELAY_SUBSCRIPTION, holder: `other-${crypto.randomUUID()}`, logger: testLogger('other') });
     await other.take();
