@@ -3,6 +3,8 @@
 //   1. a FactoryReset marker on `support-factoryReset` (audit; the epoch P);
 //   2. every other stream written before P is soft-deleted: aggregates and
 //      read-your-writes see nothing of it, while the events stay in $all;
+//      not the positions of the relay and the EPCIS capture (`checkpoint-*`):
+//      like the read models' checkpoints, they go on from where they are;
 //   3. the item engine's output stream, deleted with the others, then gets an
 //      empty ItemsChanged covering the input up to P. That append fences the
 //      running engine, which then resyncs from its stream (now only that
@@ -22,6 +24,7 @@ import { StreamNotFoundError, type EventStoreDBClient, type Position } from '@ev
 import { appendEvents } from '../core/eventstore';
 import { encodeEvent } from '../core/events';
 import { conflict } from '../core/http/errors';
+import { LOG_CHECKPOINT_STREAM_PREFIX } from '../core/subscriptions/log-checkpoint';
 import type { AppDeps } from '../slice';
 import { engineStreams, itemEvents } from '../engine';
 import { JobsReadModel } from '../jobs';
@@ -32,7 +35,7 @@ export interface FactoryResetResult {
   readonly at: string;
 }
 
-/** Streams with an event at or before `upTo`, but system streams and the support streams. */
+/** Streams with an event at or before `upTo`, but system streams, the support streams and the positions kept in the log. */
 export async function streamsToDelete(client: EventStoreDBClient, upTo: Position): Promise<string[]> {
   const streams = new Set<string>();
   // Read to the end (never leave a client read early).
@@ -40,7 +43,7 @@ export async function streamsToDelete(client: EventStoreDBClient, upTo: Position
     const ev = e.event;
     if (ev === undefined || ev.position === undefined || ev.position.commit > upTo.commit) continue;
     const s = ev.streamId;
-    if (s.startsWith('$') || s.startsWith(SUPPORT_STREAM_PREFIX)) continue;
+    if (s.startsWith('$') || s.startsWith(SUPPORT_STREAM_PREFIX) || s.startsWith(LOG_CHECKPOINT_STREAM_PREFIX)) continue;
     streams.add(s);
   }
   return [...streams];

@@ -28,7 +28,9 @@ export { CheckpointFenced, type LogProgress } from './log-checkpoint-decider';
 const KEEP_EVENTS = 8;
 const DEFAULT_LAZY_MS = 5000;
 
-export const logCheckpointStream = (name: string): string => `checkpoint-${name}`;
+/** Streams of positions: kept by a factory reset, like the read models' checkpoints in Redis. */
+export const LOG_CHECKPOINT_STREAM_PREFIX = 'checkpoint-';
+export const logCheckpointStream = (name: string): string => `${LOG_CHECKPOINT_STREAM_PREFIX}${name}`;
 
 const onCheckpoint = (name: string): CommandStream<typeof logCheckpointEvents, LogCheckpointCommand, LogCheckpointState, CheckpointFenced> => ({
   stream: logCheckpointStream(name),
