@@ -78,6 +78,7 @@ export async function factoryReset(deps: AppDeps, opts: { user: string | null; n
   const at = opts.now.toISOString();
   const log = deps.logger.child('factory-reset');
   log.warn('factory reset started', { user: opts.user });
+  // The marker is the epoch every reader of the log compares with: written whatever was before it.
   const marker = await appendEvents(deps.client, FACTORY_RESET_STREAM, [encodeEvent(supportEvents, { type: 'FactoryReset', data: { at, user: opts.user } }, opts.user ? { user: opts.user } : {})], 'any');
   if (marker.position === undefined) throw new Error('the event store did not report the position of the reset marker');
   let deletedStreams = 0;
@@ -87,6 +88,7 @@ export async function factoryReset(deps: AppDeps, opts: { user: string | null; n
   // Every partition's engine resumes after the marker: a fence on each output stream.
   for (const stream of engineStreams(deps.config.enginePartitions.count)) {
     const fence = encodeEvent(itemEvents, { type: 'ItemsChanged', data: { inputPosition: marker.position.commit.toString(), at: opts.now.getTime(), changes: [] } }, { user: 'factory-reset' });
+    // 'any' on purpose: this append is what fences the running engine (its next append names the old revision).
     await appendEvents(deps.client, stream, [fence], 'any');
   }
   const droppedKeys = await dropReadModels(deps);
