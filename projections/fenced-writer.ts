@@ -71,9 +71,11 @@ export class FencedWriter {
   /**
    * Executes `tx` (with `position` as the new checkpoint, if given) only if
    * the checkpoint is still the one this process expects; else throws
-   * ProjectionFenced and nothing of `tx` is written.
+   * ProjectionFenced and nothing of `tx` is written. `sending` is called
+   * right before the MULTI is handed to the connection (a read sent after
+   * it sees its writes).
    */
-  async commit(tx: Multi, position?: Position): Promise<void> {
+  async commit(tx: Multi, position?: Position, sending?: () => void): Promise<void> {
     await this.redis.watch(this.key);
     const found = await this.checkpoints.load(this.name);
     if (!samePosition(found, this.expected)) {
@@ -82,6 +84,7 @@ export class FencedWriter {
     }
     if (position !== undefined) this.checkpoints.saveInTransaction(tx, this.name, position);
     try {
+      sending?.();
       await tx.exec();
     } catch (err) {
       // The checkpoint changed between the compare and the EXEC.

@@ -14,7 +14,8 @@ import type { Multi } from '../fenced-writer';
 /** Where the MULTIs go: the connection they and the reads share, and the fenced commit (../fenced-writer.ts). */
 export interface ItemsWriter {
   readonly redis: RedisClient;
-  commit(tx: Multi, position?: Position): Promise<void>;
+  /** `sending`: called right before the MULTI goes to the connection (after the fence's own round trip). */
+  commit(tx: Multi, position?: Position, sending?: () => void): Promise<void>;
 }
 
 export class ItemsWritePipeline {
@@ -92,8 +93,9 @@ export class ItemsWritePipeline {
       // first, so the next fold runs while Redis executes this MULTI, instead
       // of the read waiting behind it (its items are in `pending` meanwhile).
       await new Promise<void>((resolve) => setImmediate(resolve));
-      this.sent = seq;
-      await this.writer.commit(tx, position);
+      // Counted as sent only once the MULTI itself goes out: a read sent during the fence's
+      // compare goes before it and must still take its items from `pending`.
+      await this.writer.commit(tx, position, () => (this.sent = seq));
     });
     this.last = committed;
     committed.then(
