@@ -41,7 +41,7 @@ export async function issueSecret(deps: AppDeps, reader: string, metadata: Event
   await requireReader(deps, reader);
   const secret = newAgentSecret();
   const event = encodeEvent(readerAgentEvents, { type: 'AgentSecretIssued', data: { reader, secretSha256: sha256Hex(secret), at: now.toISOString() } }, metadata);
-  // Not yet through a decider: issuing has no precondition on the stream (the reader's existence is
+  // Not yet through a decider: a new secret has no precondition on the stream (the reader's existence is
   // the configuration's), and the stream is mostly check-ins, which a fold would read in full.
   const { position } = await appendEvents(deps.client, readerAgentStream(reader), [event], 'any');
   // The guard reads the projected digest: the agent may use it right away.
