@@ -77,8 +77,12 @@ export function startProjection<C extends EventCodecs>(projection: Projection<C>
     caughtUp: sub.caughtUp,
     waitForPosition: (p, ms) => sub.waitForPosition(p, ms),
     stop: async () => {
-      await sub.stop();
-      await writer.close();
+      // Closed also when the last save fails (Redis away, the checkpoint moved): its connection must not outlive it.
+      try {
+        await sub.stop();
+      } finally {
+        await writer.close();
+      }
     },
   };
 }
