@@ -27,6 +27,7 @@ export { CheckpointFenced, type LogProgress } from './log-checkpoint-decider';
 /** Every event holds the whole state: the newest few are all a reader needs. */
 const KEEP_EVENTS = 8;
 const DEFAULT_LAZY_MS = 5000;
+const FLUSH_WITHIN_MS = 2000;
 
 /** Streams of positions: kept by a factory reset, like the read models' checkpoints in Redis. */
 export const LOG_CHECKPOINT_STREAM_PREFIX = 'checkpoint-';
@@ -115,12 +116,23 @@ export class LogCheckpoint {
     return done;
   }
 
-  /** Writes a lazily kept position (on stop). */
-  flush(): Promise<void> {
-    if (this.fenced) return Promise.resolve();
+  /**
+   * Writes a lazily kept position (on stop), waiting at most `withinMs`: a
+   * stop must not hang on an event store that does not answer; a position
+   * not written then is read again after the restart (repeats, no loss).
+   */
+  async flush(withinMs = FLUSH_WITHIN_MS): Promise<void> {
+    if (this.fenced) return;
     const done = this.chain.then(() => this.writeKnown());
     this.chain = done.catch(() => undefined);
-    return done;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), withinMs)));
+    try {
+      const outcome = await Promise.race([done.catch(() => undefined), late]);
+      if (outcome === 'late') this.opts.logger.warn('checkpoint not written before stopping', { name: this.opts.name, withinMs });
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** This checkpoint as a subscription's store (`name` must be its own): loads the newest known, saves lazily. */
