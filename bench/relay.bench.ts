@@ -43,7 +43,6 @@ import { positiveEnv } from './support/env';
 import { startChild } from './support/child';
 import { removeRunState } from './support/cleanup';
 import { checkpointReached } from './support/checkpoint';
-import { RedisKeys } from '../src/core/redis/keys';
 import { RELAY_SUBSCRIPTION } from '../src/queues/relay';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -232,7 +231,7 @@ async function main(): Promise<void> {
         // Not timed: the next phase starts once the broker has confirmed all of it (as the raw phase waits for its
         // confirms), not while it still writes the backlog the relay sent ahead of its confirms.
         if (!last) throw new Error('append without a position');
-        const confirmTailMs = Math.round(await checkpointReached(redis, new RedisKeys(keyPrefix).checkpointPrefix, RELAY_SUBSCRIPTION, last));
+        const confirmTailMs = Math.round(await checkpointReached(client, RELAY_SUBSCRIPTION, last));
         rounds.push({ rawPerSec: rate(messages, rawMs), relayPerSec, ratio: +(relayPerSec / rate(messages, rawMs)).toFixed(2), confirmTailMs });
         progress(`K=${k} round ${round + 1}/${ROUNDS}: relay ${relayPerSec} msg/s, all confirmed ${confirmTailMs} ms after the last delivery`);
       }

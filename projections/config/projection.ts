@@ -7,7 +7,8 @@ import { streamNameFilter, type EventStoreDBClient, type Filter } from '@eventst
 import type { RedisClient } from '../../src/core/redis/connect';
 import type { EventCodecs, RecordedDomainEvent } from '../../src/core/events';
 import type { Logger } from '../../src/core/logger';
-import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../src/core/subscriptions';
+import type { RunningSubscription } from '../../src/core/subscriptions';
+import { startProjection } from '../projection';
 import type { RedisKeys } from '../../src/core/redis/keys';
 import type { RebuildableReadModel } from '../read-model';
 import type { ConfigProjectionPart } from './part';
@@ -36,24 +37,22 @@ export function startConfigProjection(opts: {
       codecs[type] = codec;
     }
   }
-  const checkpoints = new RedisCheckpointStore(opts.redis, opts.keys.checkpointPrefix);
   // Every configuration change is one info line (stream, event, who), written
   // once it is applied: the operator's record of what changed. The replay
   // before catching up (a start, a rebuild) only repeats old changes: debug.
   let live = false;
-  return runSubscription({
+  return startProjection({
     client: opts.client,
+    redis: opts.redis,
+    keys: opts.keys,
+    logger: opts.logger,
     name: CONFIG_PROJECTION,
     codecs,
     filter: configFilter(opts.parts),
-    checkpointStore: checkpoints,
-    checkpointMode: 'handler',
-    logger: opts.logger,
-    handler: async (events, position) => {
-      const tx = opts.redis.multi();
+    apply: (events, tx) => {
       for (const e of events) byType.get(e.type)?.apply(tx, e as RecordedDomainEvent<{ type: string; data: unknown }>, opts.keys);
-      checkpoints.saveInTransaction(tx, CONFIG_PROJECTION, position);
-      await tx.exec();
+    },
+    committed: (events) => {
       const log = live ? opts.logger.info : opts.logger.debug;
       for (const e of events) {
         log('configuration changed', { stream: e.streamId, event: e.type, ...(e.metadata.user ? { user: e.metadata.user } : {}) });

@@ -8,24 +8,20 @@ import { ENGINE_FILTER } from '../engine-filter';
 import type { RedisClient } from '../../src/core/redis/connect';
 import type { RedisKeys } from '../../src/core/redis/keys';
 import type { Logger } from '../../src/core/logger';
-import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../src/core/subscriptions';
+import type { RunningSubscription } from '../../src/core/subscriptions';
+import { startProjection } from '../projection';
 import { isEngineStream, itemEvents } from '../../src/engine';
 import { sourcesOf, EPCIS_PROJECTION, EPCIS_READ_MODEL, epcisKeys, epcisSourceId } from '../../src/epcis';
 import type { RebuildableReadModel } from '../read-model';
 
 export function startEpcisProjection(opts: { client: EventStoreDBClient; redis: RedisClient; keys: RedisKeys; logger: Logger; onApplied?: (events: number) => void }): RunningSubscription {
   const k = epcisKeys(opts.keys);
-  const checkpoints = new RedisCheckpointStore(opts.redis, opts.keys.checkpointPrefix);
-  return runSubscription({
-    client: opts.client,
+  return startProjection({
+    ...opts,
     name: EPCIS_PROJECTION,
     codecs: itemEvents,
     filter: ENGINE_FILTER,
-    checkpointStore: checkpoints,
-    checkpointMode: 'handler',
-    logger: opts.logger,
-    handler: async (events, position) => {
-      const tx = opts.redis.multi();
+    apply: (events, tx) => {
       const ids: string[] = [];
       const records: Record<string, string> = {};
       for (const e of events) {
@@ -40,10 +36,8 @@ export function startEpcisProjection(opts: { client: EventStoreDBClient; redis: 
         tx.zAdd(k.ids, ids.map((value) => ({ score: 0, value })));
         tx.hSet(k.source, records);
       }
-      checkpoints.saveInTransaction(tx, EPCIS_PROJECTION, position);
-      await tx.exec();
-      opts.onApplied?.(events.length);
     },
+    committed: (events) => opts.onApplied?.(events.length),
   });
 }
 

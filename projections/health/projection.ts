@@ -10,7 +10,8 @@ import { streamNameFilter, type EventStoreDBClient } from '@eventstore/db-client
 import type { RedisClient } from '../../src/core/redis/connect';
 import type { RedisKeys } from '../../src/core/redis/keys';
 import type { Logger } from '../../src/core/logger';
-import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../src/core/subscriptions';
+import type { RunningSubscription } from '../../src/core/subscriptions';
+import { startProjection } from '../projection';
 import type { RebuildableReadModel } from '../read-model';
 import { AppliedPositions } from '../applied';
 import { AGENT_STREAM_PREFIX, HEALTH_STREAM_PREFIX, healthEvents, readerOfStream, type HealthStreamEvent, evolveHealth, initialHealthState, type ReaderHealthState, decodeReaderState, HEALTH_PROJECTION, HEALTH_READ_MODEL, healthKeys, encodeMember, searchableView } from '../../src/health';
@@ -23,16 +24,12 @@ export function startHealthProjection(opts: {
   onApplied?: (events: number) => void;
 }): RunningSubscription {
   const k = healthKeys(opts.keys);
-  const checkpoints = new RedisCheckpointStore(opts.redis, opts.keys.checkpointPrefix);
-  return runSubscription({
-    client: opts.client,
+  return startProjection({
+    ...opts,
     name: HEALTH_PROJECTION,
     codecs: healthEvents,
     filter: healthReadModel.filter,
-    checkpointStore: checkpoints,
-    checkpointMode: 'handler',
-    logger: opts.logger,
-    handler: async (events, position) => {
+    apply: async (events, tx) => {
       const readers = [...new Set(events.flatMap((e) => readerOfStream(e.streamId) ?? []))];
       const stored = readers.length ? await opts.redis.hmGet(k.readers, readers) : [];
       const applied = await AppliedPositions.load(opts.redis, k.applied, readers);
@@ -41,7 +38,6 @@ export function startHealthProjection(opts: {
         const json = stored[i];
         states.set(r, json == null ? initialHealthState(r) : decodeReaderState(r, json));
       });
-      const tx = opts.redis.multi();
       for (const e of events) {
         const reader = readerOfStream(e.streamId);
         if (reader === undefined || !applied.apply(reader, e.position)) continue;
@@ -57,10 +53,8 @@ export function startHealthProjection(opts: {
       const changed = [...states].filter(([r]) => applied.changed(r));
       if (changed.length) tx.hSet(k.readers, Object.fromEntries(changed.map(([r, s]) => [r, JSON.stringify(s)])));
       applied.saveInTransaction(tx, k.applied);
-      checkpoints.saveInTransaction(tx, HEALTH_PROJECTION, position);
-      await tx.exec();
-      opts.onApplied?.(events.length);
     },
+    committed: (events) => opts.onApplied?.(events.length),
   });
 }
 

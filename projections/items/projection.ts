@@ -17,7 +17,9 @@ import type { RedisClient } from '../../src/core/redis/connect';
 import type { RedisKeys } from '../../src/core/redis/keys';
 import type { RecordedDomainEvent } from '../../src/core/events';
 import type { Logger } from '../../src/core/logger';
-import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../src/core/subscriptions';
+import type { RunningSubscription, SubscriptionHandler } from '../../src/core/subscriptions';
+import { startProjection } from '../projection';
+import type { FencedWriter, Multi } from '../fenced-writer';
 import { isEngineStream, itemEvents, type ItemsEvent } from '../../src/engine';
 import { ITEMS_PROJECTION, itemKeys, type ItemKeys, type StoredItem } from '../../src/items';
 import { foldItems, latestChanges } from './fold';
@@ -38,42 +40,49 @@ export function startItemsProjection(opts: {
 }): RunningSubscription {
   const k = itemKeys(opts.keys);
   const name = opts.name ?? ITEMS_PROJECTION;
-  const checkpoints = new RedisCheckpointStore(opts.redis, opts.keys.checkpointPrefix);
-  const writes = new ItemsWritePipeline(opts.redis, k);
-  return runSubscription({
+  return startProjection({
     client: opts.client,
+    redis: opts.redis,
+    keys: opts.keys,
+    logger: opts.logger,
     name,
     codecs: itemEvents,
     filter: ENGINE_FILTER,
-    checkpointStore: checkpoints,
-    checkpointMode: 'handler',
-    logger: opts.logger,
     maxBatchSize: BATCH_EVENTS,
     maxPendingWrites: PENDING_BATCHES,
-    handler: async (events, position) => {
-      writes.begin();
-      const relevant = events.filter((e) => isEngineStream(e.streamId));
-      let committed: Promise<void> = Promise.resolve();
-      const segments = resetSegments(relevant);
-      for (const [i, segment] of segments.entries()) {
-        const tx = opts.redis.multi();
-        const reset = segment[0]?.data.reset;
-        if (reset !== undefined) {
-          // The reset reads the facility's items: everything queued before it must be in Redis.
-          await writes.drained();
-          const dropped = await queueItemsReset(opts.redis, k, reset, tx);
-          opts.logger.info('items read model: items of a facility reset', { facility: reset.facility, clearHistory: reset.clearHistory, ...dropped });
-        }
-        const written = await queueChanges(writes, k, segment, tx);
-        if (i === segments.length - 1) checkpoints.saveInTransaction(tx, name, position);
-        committed = writes.queue(tx, written);
-        // What the reset deletes is not among the queued items: later reads must find it gone in Redis.
-        if (reset !== undefined) await committed;
-      }
-      const changes = relevant.reduce((n, e) => n + e.data.changes.length, 0);
-      return { committed: committed.then(() => opts.onApplied?.(events.length, changes)) };
-    },
+    handler: (writer) => itemsHandler(writer, k, opts.logger, opts.onApplied),
   });
+}
+
+/**
+ * A batch: its reset segments (each reset after what came before it), each
+ * folded and queued as one MULTI on the pipeline; the checkpoint with the last.
+ */
+function itemsHandler(writer: FencedWriter, k: ItemKeys, logger: Logger, onApplied?: (events: number, changes: number) => void): SubscriptionHandler<ItemsEvent> {
+  const writes = new ItemsWritePipeline(writer, k);
+  return async (events, position) => {
+    writes.begin();
+    const relevant = events.filter((e) => isEngineStream(e.streamId));
+    let committed: Promise<void> = Promise.resolve();
+    const segments = resetSegments(relevant);
+    for (const [i, segment] of segments.entries()) {
+      const tx = writer.multi();
+      const reset = segment[0]?.data.reset;
+      if (reset !== undefined) {
+        // The reset reads the facility's items: everything queued before it must be in Redis.
+        await writes.drained();
+        const dropped = await queueItemsReset(writer.redis, k, reset, tx);
+        logger.info('items read model: items of a facility reset', { facility: reset.facility, clearHistory: reset.clearHistory, ...dropped });
+      }
+      const written = await queueChanges(writes, k, segment, tx);
+      // The checkpoint goes with the batch's last MULTI.
+      committed = writes.queue(tx, written, i === segments.length - 1 ? position : undefined);
+      // What the reset deletes is not among the queued items: later reads must find it gone in Redis.
+      if (reset !== undefined) await committed;
+    }
+    const changes = relevant.reduce((n, e) => n + e.data.changes.length, 0);
+    return { committed: committed.then(() => onApplied?.(events.length, changes)) };
+  };
 }
 
 /**
@@ -109,7 +118,7 @@ async function queueChanges(
   writes: ItemsWritePipeline,
   k: ItemKeys,
   events: ReadonlyArray<RecordedDomainEvent<ItemsEvent>>,
-  tx: ReturnType<RedisClient['multi']>,
+  tx: Multi,
 ): Promise<ReadonlyMap<string, StoredItem>> {
   const { latest, history } = latestChanges(events, k);
   const before = await writes.read([...latest.keys()]);

@@ -4,11 +4,19 @@
 // cannot see yet is what the queued MULTIs write, kept here until Redis holds
 // it. A MULTI is sent only once the one before it committed, so a batch never
 // commits (with its checkpoint) after an earlier one failed: exactly once
-// holds as without pipelining.
+// holds as without pipelining. Reads and MULTIs go over the projection's own
+// connection (../fenced-writer.ts), so a read sent after a MULTI sees it.
+import type { Position } from '@eventstore/db-client';
 import type { RedisClient } from '../../src/core/redis/connect';
 import { type ItemKeys, decodeStoredItem, type StoredItem } from '../../src/items';
+import type { Multi } from '../fenced-writer';
 
-type Multi = ReturnType<RedisClient['multi']>;
+/** Where the MULTIs go: the connection they and the reads share, and the fenced commit (../fenced-writer.ts). */
+export interface ItemsWriter {
+  readonly redis: RedisClient;
+  /** `sending`: called right before the MULTI goes to the connection (after the fence's own round trip). */
+  commit(tx: Multi, position?: Position, sending?: () => void): Promise<void>;
+}
 
 export class ItemsWritePipeline {
   /**
@@ -25,7 +33,7 @@ export class ItemsWritePipeline {
   private failed = false;
 
   constructor(
-    private readonly redis: RedisClient,
+    private readonly writer: ItemsWriter,
     private readonly k: ItemKeys,
   ) {}
 
@@ -47,7 +55,7 @@ export class ItemsWritePipeline {
     const found = new Map<string, StoredItem>();
     if (epcs.length === 0) return found;
     const sentBefore = this.sent;
-    const raws = await this.redis.hmGet(this.k.item, [...epcs]);
+    const raws = await this.writer.redis.hmGet(this.k.item, [...epcs]);
     this.forgetUpTo(sentBefore);
     // Newest first: the last MULTI that writes an item has its latest state.
     const unseen = [...this.pending.values()].reverse();
@@ -71,11 +79,11 @@ export class ItemsWritePipeline {
   }
 
   /**
-   * Queues `tx`, which writes `items`, behind every MULTI queued before it;
-   * resolves once it committed. Never sent after a failed one (it rejects
-   * with that failure instead).
+   * Queues `tx`, which writes `items` (and `position` as the checkpoint, if
+   * given), behind every MULTI queued before it; resolves once it committed.
+   * Never sent after a failed one (it rejects with that failure instead).
    */
-  queue(tx: Multi, items: ReadonlyMap<string, StoredItem>): Promise<void> {
+  queue(tx: Multi, items: ReadonlyMap<string, StoredItem>, position?: Position): Promise<void> {
     const seq = ++this.queued;
     this.pending.set(seq, items);
     this.unsettled += 1;
@@ -85,8 +93,9 @@ export class ItemsWritePipeline {
       // first, so the next fold runs while Redis executes this MULTI, instead
       // of the read waiting behind it (its items are in `pending` meanwhile).
       await new Promise<void>((resolve) => setImmediate(resolve));
-      this.sent = seq;
-      await tx.exec();
+      // Counted as sent only once the MULTI itself goes out: a read sent during the fence's
+      // compare goes before it and must still take its items from `pending`.
+      await this.writer.commit(tx, position, () => (this.sent = seq));
     });
     this.last = committed;
     committed.then(

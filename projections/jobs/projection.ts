@@ -11,7 +11,8 @@ import type { RedisKeys } from '../../src/core/redis/keys';
 import type { Logger } from '../../src/core/logger';
 import { defineEvents } from '../../src/core/events';
 import { TagsReportedEpcs } from '../../src/agents';
-import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../src/core/subscriptions';
+import type { RunningSubscription } from '../../src/core/subscriptions';
+import { startProjection } from '../projection';
 import type { RebuildableReadModel } from '../read-model';
 import { AppliedPositions } from '../applied';
 import { evolveJob, JOB_STREAM_PREFIX, jobEvents, type JobEvent, initialJobState, type JobState, decodeJobState, jobKeys, JOBS_PROJECTION, JOBS_READ_MODEL } from '../../src/jobs';
@@ -33,16 +34,12 @@ export function startJobsProjection(opts: {
   onApplied?: (events: number) => void;
 }): RunningSubscription {
   const k = jobKeys(opts.keys);
-  const checkpoints = new RedisCheckpointStore(opts.redis, opts.keys.checkpointPrefix);
-  return runSubscription({
-    client: opts.client,
+  return startProjection({
+    ...opts,
     name: JOBS_PROJECTION,
     codecs,
     filter: jobsReadModel.filter,
-    checkpointStore: checkpoints,
-    checkpointMode: 'handler',
-    logger: opts.logger,
-    handler: async (events, position) => {
+    apply: async (events, tx) => {
       const jobIds = [
         ...new Set(events.filter((e) => e.streamId.startsWith(JOB_STREAM_PREFIX)).map((e) => e.streamId.slice(JOB_STREAM_PREFIX.length))),
       ];
@@ -56,7 +53,6 @@ export function startJobsProjection(opts: {
           states.set(id, raw == null ? initialJobState : decodeJobState(id, raw));
         });
       }
-      const tx = opts.redis.multi();
       for (const e of events) {
         if (e.type === 'TagsReported') {
           const d = e.data;
@@ -73,10 +69,8 @@ export function startJobsProjection(opts: {
       }
       for (const [id, s] of states) tx.hSet(k.state, id, JSON.stringify(s));
       applied.saveInTransaction(tx, k.applied);
-      checkpoints.saveInTransaction(tx, JOBS_PROJECTION, position);
-      await tx.exec();
-      opts.onApplied?.(events.length);
     },
+    committed: (events) => opts.onApplied?.(events.length),
   });
 }
 

@@ -8,7 +8,8 @@ import type { EventStoreDBClient } from '@eventstore/db-client';
 import type { RedisClient } from '../../src/core/redis/connect';
 import type { RedisKeys } from '../../src/core/redis/keys';
 import type { Logger } from '../../src/core/logger';
-import { RedisCheckpointStore, runSubscription, type RunningSubscription } from '../../src/core/subscriptions';
+import type { RunningSubscription } from '../../src/core/subscriptions';
+import { startProjection } from '../projection';
 import { isEngineStream, itemEvents } from '../../src/engine';
 import { ENGINE_FILTER } from '../engine-filter';
 import type { RebuildableReadModel } from '../read-model';
@@ -22,18 +23,13 @@ export function startTransitionsProjection(opts: {
   onApplied?: (events: number) => void;
 }): RunningSubscription {
   const k = transitionKeys(opts.keys);
-  const checkpoints = new RedisCheckpointStore(opts.redis, opts.keys.checkpointPrefix);
-  return runSubscription({
-    client: opts.client,
+  return startProjection({
+    ...opts,
     name: TRANSITIONS_PROJECTION,
     codecs: itemEvents,
     // The engine's stream, as the items projection reads it.
     filter: ENGINE_FILTER,
-    checkpointStore: checkpoints,
-    checkpointMode: 'handler',
-    logger: opts.logger,
-    handler: async (events, position) => {
-      const tx = opts.redis.multi();
+    apply: (events, tx) => {
       for (const e of events) {
         if (!isEngineStream(e.streamId)) continue;
         for (const t of e.data.transitions ?? []) {
@@ -45,10 +41,8 @@ export function startTransitionsProjection(opts: {
         for (const it of e.data.iterations ?? []) tx.zAdd(k.iterations, { score: it.time, value: JSON.stringify(iterationRecordOf(it)) });
       }
       tx.zRemRangeByRank(k.iterations, 0, -MAX_ITERATIONS - 1);
-      checkpoints.saveInTransaction(tx, TRANSITIONS_PROJECTION, position);
-      await tx.exec();
-      opts.onApplied?.(events.length);
     },
+    committed: (events) => opts.onApplied?.(events.length),
   });
 }
 

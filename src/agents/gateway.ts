@@ -42,6 +42,8 @@ export async function issueSecret(deps: AppDeps, reader: string, metadata: Event
   await requireReader(deps, reader);
   const secret = newAgentSecret();
   const event = encodeEvent(readerAgentEvents, { type: 'AgentSecretIssued', data: { reader, secretSha256: sha256Hex(secret), at: now.toISOString() } }, metadata);
+  // Not yet through a decider: a new secret has no precondition on the stream (the reader's existence is
+  // the configuration's), and the stream is mostly check-ins, which a fold would read in full.
   const { position } = await appendEvents(deps.client, readerAgentStream(reader), [event], 'any');
   // The guard reads the projected digest: the agent may use it right away.
   await deps.waiter.waitFor(position);
@@ -118,6 +120,9 @@ export async function recordCheckin(deps: AppDeps, reader: string, body: Checkin
   const last = parseLast(await deps.redis.hGet(keys.lastCheckinEvent, reader));
   if (checkinIsNews(last, body, now)) {
     const data = { reader, agentId: body.agentId, versions: body.versions, state: body.state, at, ...(body.features ? { features: body.features } : {}), ...(body.temperatureCelsius === undefined ? {} : { temperatureCelsius: body.temperatureCelsius }) };
+    // Not yet through a decider: the "is it news" test reads the Redis summary of the last one,
+    // whose mistake costs at most one extra AgentCheckedIn; deciding on the stream needs its last
+    // event only (a backward read), which runCommand does not offer yet.
     await appendEvents(deps.client, readerAgentStream(reader), [encodeEvent(readerAgentEvents, { type: 'AgentCheckedIn', data }, agentMetadata(reader))], 'any');
     const summary: LastCheckinEvent = { agentId: body.agentId, versions: body.versions, state: body.state, at };
     await deps.redis.hSet(keys.lastCheckinEvent, reader, JSON.stringify(summary));
@@ -213,6 +218,12 @@ export async function acceptReport(deps: AppDeps, jobs: JobsForAgents, reader: s
     throw new ReportRefused(reason, refusal?.message ?? reason);
   }
   const data = { reader, jobId: report.jobId, facility: assignment.facility, from: report.from, to: report.to, observations: report.observations };
+  // Not through a decider: a report is a fact the reader sent, not a decision
+  // on the stream's state. Reports of one reader arrive concurrently; an
+  // expected revision would only turn them into retries, and folding the
+  // stream (every report) per report would cost far more than the report.
+  // Its duplicate check is the event id (the reportId), which the store
+  // writes once.
   await appendEvents(deps.client, tagReportsStream(reader), [encodeEvent(tagReportEvents, { type: 'TagsReported', data }, agentMetadata(reader), report.reportId)], 'any');
   await bestEffort(() =>
     deps.redis
@@ -273,5 +284,6 @@ export async function reportHealth(deps: AppDeps, reader: string, events: readon
   const encoded = events.map((e) =>
     encodeEvent(readerHealthEvents, { type: 'HealthEventReported', data: { readerName: reader, eventTime: e.eventTime, type: e.type, code: e.code, args: e.args } }, agentMetadata(reader), randomUUID()),
   );
+  // Like tag reports: facts the reader sent (ids of their own), appended as they come, not decided.
   await appendEvents(deps.client, readerHealthStream(reader), encoded, 'any');
 }

@@ -81,6 +81,9 @@ export function startResponsivenessChecker(opts: {
     });
     const events = responsivenessChanges(inputs, opts.clock(), opts.settings);
     for (const e of events) {
+      // Not yet through a decider on the reader's health stream: the change is decided on the projected
+      // flag (plus what this checker appended since), so a second checker process could record the
+      // same change twice (a repeated event, no wrong state).
       await opts.client.appendToStream(healthStream(e.data.readerName), encodeEvent(healthEvents, e, { user: 'health-checker' }));
       appended.set(e.data.readerName, e.type === 'ReaderNotResponding');
       opts.logger.info('reader responsiveness changed', { reader: e.data.readerName, event: e.type, lastCheckin: e.data.lastCheckin });

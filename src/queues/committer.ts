@@ -6,8 +6,12 @@
 // queued in it is saved any more, and the relay resumes from the last saved
 // position (./relay.ts).
 import type { Position } from '@eventstore/db-client';
-import type { CheckpointStore } from '../core/subscriptions';
 import type { Logger } from '../core/logger';
+
+/** Where the confirmed positions go: `published` says whether it covers messages not covered by the previous save. */
+export interface ConfirmedPositionStore {
+  save(position: Position, published: boolean): Promise<void>;
+}
 
 interface Entry {
   readonly generation: number;
@@ -28,10 +32,11 @@ export class ConfirmedCheckpoints {
   private last: Entry | undefined;
   /** room() callers waiting for a confirmation to settle (one wake-up each, not a race over every promise in flight). */
   private waiters: Array<() => void> = [];
+  /** Messages of confirmed entries whose save was skipped for a later one: that save covers them. */
+  private unsavedMessages = 0;
 
   constructor(
-    private readonly store: CheckpointStore,
-    private readonly name: string,
+    private readonly store: ConfirmedPositionStore,
     private readonly logger: Logger,
     /** Called once per generation, on its first failed confirmation. */
     private readonly onFailure: (err: unknown) => void,
@@ -90,8 +95,11 @@ export class ConfirmedCheckpoints {
       // The next position is confirmed already and saved right after this one: one Redis write instead of
       // two (catching up, a batch is often one event). Never skipped when the next one still waits; at worst
       // (the generation ends in between) the saved checkpoint is older: more duplicates, nothing lost.
+      this.unsavedMessages += messages;
       if (entry.next?.ok && entry.next.generation === generation) return;
-      await this.store.save(this.name, position).catch((err: unknown) => this.logger.warn('relay checkpoint save failed', { err }));
+      const published = this.unsavedMessages > 0;
+      this.unsavedMessages = 0;
+      await this.store.save(position, published).catch((err: unknown) => this.logger.warn('relay checkpoint save failed', { err: err instanceof Error ? err.message : String(err) }));
     });
   }
 

@@ -10,7 +10,8 @@ import type { RedisClient } from '../core/redis/connect';
 import type { RedisKeys } from '../core/redis/keys';
 import type { EventCodecs, EventOf, RecordedDomainEvent } from '../core/events';
 import { metrics } from '../core/metrics';
-import { runSubscription, type CheckpointStore, type RunningSubscription } from '../core/subscriptions';
+import { runSubscription, type RunningSubscription } from '../core/subscriptions';
+import type { LogCheckpoint } from '../core/subscriptions/log-checkpoint';
 import type { BodySlab } from './body-slab';
 import { ConfirmedCheckpoints } from './committer';
 import type { ConfirmPublisher } from './publisher';
@@ -35,8 +36,8 @@ export interface RelaySessionOptions<C extends EventCodecs> {
   readonly name: string;
   readonly codecs: C;
   readonly filter: Filter;
-  /** Where the confirmed checkpoints go (and the subscription loads from). */
-  readonly store: CheckpointStore;
+  /** Where the confirmed positions go (the event log, taken by this process) and the subscription starts from. */
+  readonly checkpoint: LogCheckpoint;
   readonly model: amqp.RecoveringChannelModel;
   readonly publisher: ConfirmPublisher;
   readonly registry: QueueRegistry;
@@ -56,7 +57,8 @@ export class RelaySession<C extends EventCodecs> {
   private readonly retirer: { stop(): Promise<void> };
 
   constructor(private readonly opts: RelaySessionOptions<C>) {
-    this.checkpoints = new ConfirmedCheckpoints(opts.store, opts.name, opts.logger, (err) => this.restartAfter(err));
+    const confirmed = { save: (at: Position, published: boolean) => opts.checkpoint.save({ at, skip: 0 }, published) };
+    this.checkpoints = new ConfirmedCheckpoints(confirmed, opts.logger, (err) => this.restartAfter(err));
     this.sub = this.subscribe(this.checkpoints.generation);
     this.retirer = startIdleQueueRetirer(
       { client: opts.client, redis: opts.redis, idleKey: opts.keys.queueIdleSince, model: opts.model, queues: () => opts.registry.names(), logger: opts.logger },
@@ -96,8 +98,8 @@ export class RelaySession<C extends EventCodecs> {
       name: opts.name,
       codecs: opts.codecs,
       filter: opts.filter,
-      // Loads from Redis; every save (also of positions the handler never saw) waits behind the confirms before it.
-      checkpointStore: { load: (name) => opts.store.load(name), save: async (_name, position) => checkpoints.enqueue(generation, position) },
+      // Starts from the newest confirmed position; every save (also of positions the handler never saw) waits behind the confirms before it.
+      checkpointStore: { load: () => Promise.resolve(opts.checkpoint.progress.at), save: async (_name, position) => checkpoints.enqueue(generation, position) },
       checkpointMode: 'handler',
       logger: opts.logger,
       maxBatchSize: opts.maxBatchSize,

@@ -3,8 +3,11 @@
 // configurations that publishes each matching change or health event to every
 // queue whose filter it passes. Batches are sent without waiting for the
 // previous batch's confirms (a sliding window, MAX_IN_FLIGHT); the
-// checkpoint (Redis, `relay-v1`) of a batch is saved only once the broker has
-// confirmed it and every batch before it (./committer.ts). A batch that is not
+// position of a batch is saved only once the broker has confirmed it and
+// every batch before it (./committer.ts), in the event log (stream
+// `checkpoint-relay-v1`, src/core/subscriptions/log-checkpoint.ts): losing
+// Redis does not make the relay publish the log again, and a relay that
+// another one took over from cannot save past it. A batch that is not
 // confirmed restarts the subscription from the last saved checkpoint:
 // at-least-once delivery, duplicates carry the same messageId.
 // Design, guarantees and restarts: docs/queues.md.
@@ -15,7 +18,8 @@ import type { Logger } from '../core/logger';
 import { retry } from '../core/retry';
 import type { BackgroundWork } from '../slice';
 import { connectAmqp, type AmqpConnection } from '../core/amqp/connect';
-import { InMemoryCheckpointStore, RedisCheckpointStore, rememberingSaves, runSubscription, type RunningSubscription } from '../core/subscriptions';
+import { InMemoryCheckpointStore, RedisCheckpointStore, runSubscription, type RunningSubscription } from '../core/subscriptions';
+import { LogCheckpoint, readLogCheckpoint } from '../core/subscriptions/log-checkpoint';
 import type { RecordedDomainEvent } from '../core/events';
 import { ENGINE_STREAM_PREFIX, isEngineStream, itemEvents } from '../engine';
 import { HEALTH_STREAM_PREFIX, healthEvents, readerOfStream, searchableView } from '../health';
@@ -186,24 +190,29 @@ class Relay {
   private stopping = false;
   private connection: AmqpConnection | undefined;
   private publisher: ConfirmPublisher | undefined;
-  // Remembering what it saved: a Redis that lost its data must not make a
-  // resubscription publish the whole log again.
-  private readonly store: ReturnType<typeof rememberingSaves>;
+  // The confirmed position, in the event log: a Redis that lost its data must
+  // not make the relay publish the whole log again.
+  private readonly checkpoint: LogCheckpoint;
   private stopCheckpoints: (() => Promise<void>) | undefined;
   // stop() during start-up: ends the connect attempt, the registry read and the wait before the next attempt.
   private readonly abort = new AbortController();
   private readonly lease: RedisLease;
+  /** Between losing the lease or the checkpoint and the next start-up: the second signal of the same loss changes nothing. */
+  private standingBy = false;
   /** The start-up in progress or done: `started`, or a later one after the lease was lost. */
   private current: Promise<RunningSubscription>;
   private readonly removeProbe: () => void;
 
   constructor(private readonly opts: RelayOptions) {
     this.logger = opts.logger;
-    this.store = rememberingSaves(new RedisCheckpointStore(opts.redis, opts.keys.checkpointPrefix));
     this.lease = new RedisLease(opts.redis, opts.keys.relayLease, opts.leaseMs ?? 10_000, this.logger);
-    // Lag: the events after the last confirmed checkpoint (what the queues have not surely received).
+    this.checkpoint = new LogCheckpoint({
+      client: opts.client, name: RELAY_SUBSCRIPTION, holder: this.lease.holder, logger: this.logger,
+      onFenced: () => void this.standBy('relay: another relay took the checkpoint over; stopping publishing and standing by'),
+    });
+    // Lag: the events after the last confirmed checkpoint (what the queues have not surely received), whichever relay saved it.
     this.removeProbe = addScrapeProbe(async () => {
-      const late = await behindLog(opts.client, RELAY_FILTER, await this.store.load(RELAY_SUBSCRIPTION));
+      const late = await behindLog(opts.client, RELAY_FILTER, (await readLogCheckpoint(opts.client, RELAY_SUBSCRIPTION)).at);
       metrics.relayLagEvents.set(late.n);
       metrics.relayLagSeconds.set(ageSeconds(late.oldest));
     });
@@ -222,6 +231,7 @@ class Relay {
     const stoppedCleanly = await Promise.race([this.stopCheckpoints?.().then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 5000).unref())]);
     await this.publisher?.stop();
     if (!stoppedCleanly) await this.stopCheckpoints?.().catch(() => undefined);
+    await this.checkpoint.flush().catch(() => undefined);
     await this.connection?.close().catch(() => undefined);
     // After the last checkpoint save: a standby takes over at once, from there.
     await this.lease.release();
@@ -246,7 +256,7 @@ class Relay {
         this.logger.warn('relay: start failed, retrying', { attempt, delayMs, err: err instanceof Error ? err.message : String(err) });
       },
     });
-    this.lease.keep(() => void this.standBy());
+    this.lease.keep(() => void this.standBy('relay: lease lost to another relay; stopping publishing and standing by'));
     return running;
   }
 
@@ -254,7 +264,7 @@ class Relay {
     const { opts, logger } = this;
     // Standby until no other relay publishes (a second relay process waits here).
     await this.lease.acquire(this.abort.signal);
-    await resetIfLogWasReplaced({ client: opts.client, redis: opts.redis, keys: opts.keys, projection: RELAY_SUBSCRIPTION, keyPatterns: [], logger });
+    await this.takeCheckpoint();
     const connection = await connectAmqp(opts.brokerUrl, logger.child('amqp'), opts.startupTimeoutMs ?? 30_000, relayConnectionName(), this.abort.signal);
     this.connection = connection;
     if (this.stopping) throw new Error('relay stopped during start-up');
@@ -267,13 +277,27 @@ class Relay {
     await this.redeclare(pub, registry);
     const session = new RelaySession({
       client: opts.client, redis: opts.redis, keys: opts.keys, logger, name: RELAY_SUBSCRIPTION, codecs: relayEvents, filter: RELAY_FILTER,
-      store: this.store, model: connection.model, publisher: pub, registry, slab, messagesOf,
+      checkpoint: this.checkpoint, model: connection.model, publisher: pub, registry, slab, messagesOf,
       window: opts.window ?? { ...MAX_IN_FLIGHT, flushEvery: FLUSH_EVERY }, maxBatchSize: opts.maxBatchSize ?? 1000,
       retirement: opts.retirement ?? { idleMs: 0, checkEveryMs: 1 }, stopping: () => this.stopping,
     });
     logger.info('relay started', { queues: registry.size });
     this.stopCheckpoints = () => session.stop();
     return session.subscription;
+  }
+
+  /**
+   * Takes the position in the log over (a relay still publishing elsewhere is
+   * fenced out at its next save). A deployment that kept it in Redis before
+   * continues from there, unless that position belongs to another log.
+   */
+  private async takeCheckpoint(): Promise<void> {
+    const { opts } = this;
+    await this.checkpoint.take(async () => {
+      const replaced = await resetIfLogWasReplaced({ client: opts.client, redis: opts.redis, keys: opts.keys, projection: RELAY_SUBSCRIPTION, keyPatterns: [], logger: this.logger });
+      const at = replaced ? undefined : await new RedisCheckpointStore(opts.redis, opts.keys.checkpointPrefix).load(RELAY_SUBSCRIPTION);
+      return at === undefined ? undefined : { at, skip: 0 };
+    });
   }
 
   /** After a broker restart without persistence (or an expiry) the queues are gone: declare them all again. */
@@ -295,17 +319,21 @@ class Relay {
   }
 
   /**
-   * The lease went to another relay (ours expired, e.g. while this process
-   * was paused, and a standby took it): stop publishing at once and stand by
-   * again; the other relay resumes from the saved checkpoint (duplicates
-   * possible, nothing lost).
+   * The lease or the checkpoint went to another relay (ours expired, e.g.
+   * while this process was paused, and a standby took it): stop publishing at
+   * once and stand by again; the other relay resumes from the saved
+   * checkpoint (duplicates possible, nothing lost).
    */
-  private async standBy(): Promise<void> {
-    this.logger.error('relay: lease lost to another relay; stopping publishing and standing by', { holder: this.lease.holder });
+  private async standBy(why: string): Promise<void> {
+    if (this.standingBy) return;
+    this.standingBy = true;
+    this.logger.error(why, { holder: this.lease.holder });
+    this.lease.release().catch(() => undefined);
     const stopNow = this.stopCheckpoints;
     this.stopCheckpoints = undefined;
     await Promise.race([stopNow?.(), new Promise((r) => setTimeout(r, 5000).unref())]);
     await this.closeBrokerSide();
+    this.standingBy = false;
     if (this.stopping) return;
     this.current = this.run();
     this.current.catch(() => undefined); // rejects only when stop() ends it; stop() awaits it

@@ -10,13 +10,12 @@
 // kept in Redis, so a relay restart does not reset the clock.
 import type * as amqp from 'amqplib';
 import type { EventStoreDBClient } from '@eventstore/db-client';
-import { appendEvents } from '../core/eventstore';
-import { encodeEvent } from '../core/events';
+import { isLeft } from 'fp-ts/Either';
+import { runCommand } from '../core/command';
 import type { Logger } from '../core/logger';
 import type { RedisClient } from '../core/redis/connect';
 import type { BackgroundWork } from '../slice';
-import { queueEvents } from './events';
-import { queueStream } from './model';
+import { onQueue } from './decide';
 import { clientQueueId } from './model';
 
 export interface RetirementOptions {
@@ -81,7 +80,12 @@ export async function checkIdleQueues(deps: IdleQueueRetirerDeps, opts: Retireme
     const id = clientQueueId(queue);
     if (id === undefined) continue; // not a name the queues slice gives: not ours to retire
     const data = { queue, reason: 'NO_CONSUMER' as const, idleSince: new Date(since).toISOString(), retiredAt: new Date(now).toISOString() };
-    await appendEvents(deps.client, queueStream(id), [encodeEvent(queueEvents, { type: 'QueueRetired', data })], 'any');
+    // Refused when the queue is retired already (its owner deleted it meanwhile): nothing more to do.
+    const outcome = await runCommand(deps.client, onQueue(id), { type: 'Retire', data });
+    if (isLeft(outcome)) {
+      await deps.redis.hDel(deps.idleKey, queue);
+      continue;
+    }
     await deleteIfUnused(deps.model, queue);
     await deps.redis.hDel(deps.idleKey, queue);
     deps.logger.info('queue retired: no consumer', { queue, idleSince: data.idleSince });

@@ -4,24 +4,24 @@
 // the relay (role `relay`, ./relay.ts) fills the queues. Additions:
 // GET /queues/v1/show lists the configured queues with the broker's counts,
 // DELETE /queues/v1/destroy/{queue} retires one. docs/queues.md.
-import { NO_STREAM } from '@eventstore/db-client';
 import type { Context } from 'koa';
 import type * as t from 'io-ts';
 import { hasRole } from '../config';
 import type { AppDeps, BackgroundWork, Slice } from '../slice';
 import type { RouteTable } from '../core/http/routes';
 import { decodeInput, refuseUnknownFields } from '../core/http/decode';
-import { appendEvents } from '../core/eventstore';
-import { encodeEvent } from '../core/events';
+import { isLeft } from 'fp-ts/Either';
+import { runCommand } from '../core/command';
 import { currentPrincipal } from '../auth';
 import { HEALTH_EVENT_TYPES } from '../health';
-import { queueEvents, type QueueConfiguredData } from './events';
+import type { QueueConfiguredData } from './events';
+import { onQueue } from './decide';
 import { queueListKind, visibleQueues } from './listing';
 import { commandMetadata } from '../core/resource/routes';
 import { notFound } from '../core/http/errors';
 import { nameSchema } from '../core/codecs';
 import {
-  clientQueueId, compact, DELIVERY_MODES, hostOfUrl, QueueFilterBody, queueName, queueStream, serverUrl,
+  clientQueueId, compact, DELIVERY_MODES, hostOfUrl, QueueFilterBody, queueName, serverUrl,
   type QueueKind,
 } from './model';
 import { healthFilterError, parseDeliveryMode } from './validate';
@@ -189,7 +189,8 @@ async function configure(deps: AppDeps, ctx: Context, kind: QueueKind, filter: Q
   const id = crypto.randomUUID();
   const queue = queueName(kind, id);
   const data = { kind, queue, deliveryMode, filter: compact(filter), configuredAt: new Date().toISOString(), user: currentPrincipal(ctx).name } as QueueConfiguredData;
-  const { position } = await appendEvents(deps.client, queueStream(id), [encodeEvent(queueEvents, { type: 'QueueConfigured', data }, commandMetadata(ctx))], NO_STREAM);
+  const outcome = await runCommand(deps.client, onQueue(id), { type: 'Configure', data }, { metadata: commandMetadata(ctx) });
+  if (isLeft(outcome)) throw outcome.left;
   try {
     // So that a client checking the queue passively right away finds it.
     await broker(deps).declare(queue);
@@ -197,7 +198,7 @@ async function configure(deps: AppDeps, ctx: Context, kind: QueueKind, filter: Q
     // Recorded already: the relay declares it when it reaches the event (docs/queues.md).
     deps.logger.warn('queue recorded but not declared yet', { queue, err: err instanceof Error ? err.message : String(err) });
   }
-  await deps.waiter.waitFor(position); // so the queue list shows it right away
+  await deps.waiter.waitFor(outcome.right.position); // so the queue list shows it right away
   ctx.body = { serverUrl: publicServerUrl(deps), queue };
 }
 
@@ -224,16 +225,16 @@ async function destroyQueue(deps: AppDeps, ctx: Context): Promise<void> {
   const name = String(ctx.params['queue']);
   const principal = currentPrincipal(ctx);
   const id = clientQueueId(name);
-  const q = id === undefined ? undefined : await deps.readModel.get(queueListKind, name);
-  if (id === undefined || !q || visibleQueues([q], principal).length === 0) throw notFound(`queue ${name} not found`);
+  if (id === undefined) throw notFound(`queue ${name} not found`);
   const data = { queue: name, reason: 'DELETED' as const, user: principal.name, retiredAt: new Date().toISOString() };
-  const { position } = await appendEvents(deps.client, queueStream(id), [encodeEvent(queueEvents, { type: 'QueueRetired', data }, commandMetadata(ctx))], 'any');
+  const outcome = await runCommand(deps.client, onQueue(id), { type: 'Retire', data, by: principal }, { metadata: commandMetadata(ctx) });
+  if (isLeft(outcome)) throw outcome.left;
   try {
     await broker(deps).delete(name);
   } catch (err) {
     // Retired already: the relay sends it nothing more, and the broker expires it unused (x-expires).
     deps.logger.warn('queue retired but not deleted from RabbitMQ yet', { queue: name, err: err instanceof Error ? err.message : String(err) });
   }
-  await deps.waiter.waitFor(position);
+  await deps.waiter.waitFor(outcome.right.position);
   ctx.status = 204;
 }

@@ -188,6 +188,8 @@ export async function importConfiguration(client: EventStoreDBClient, archive: C
     const encoded = s.events.map((e) =>
       jsonEvent({ id: logIds.has(e.id) ? randomUUID() : e.id, type: e.type, data: e.data as never, metadata: e.metadata as never }),
     );
+    // Stored events restored as they were, not decided again: the streams were just deleted
+    // with their expected revisions (above), so nothing else wrote them in between.
     const outcome = await appendEvents(client, s.stream, encoded, 'any');
     position = outcome.position ?? position;
     events += encoded.length;

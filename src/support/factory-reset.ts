@@ -3,6 +3,8 @@
 //   1. a FactoryReset marker on `support-factoryReset` (audit; the epoch P);
 //   2. every other stream written before P is soft-deleted: aggregates and
 //      read-your-writes see nothing of it, while the events stay in $all;
+//      not the positions of the relay and the EPCIS capture (`checkpoint-*`):
+//      like the read models' checkpoints, they go on from where they are;
 //   3. the item engine's output stream, deleted with the others, then gets an
 //      empty ItemsChanged covering the input up to P. That append fences the
 //      running engine, which then resyncs from its stream (now only that
@@ -22,6 +24,7 @@ import { StreamNotFoundError, type EventStoreDBClient, type Position } from '@ev
 import { appendEvents } from '../core/eventstore';
 import { encodeEvent } from '../core/events';
 import { conflict } from '../core/http/errors';
+import { LOG_CHECKPOINT_STREAM_PREFIX } from '../core/subscriptions/log-checkpoint';
 import type { AppDeps } from '../slice';
 import { engineStreams, itemEvents } from '../engine';
 import { JobsReadModel } from '../jobs';
@@ -32,7 +35,7 @@ export interface FactoryResetResult {
   readonly at: string;
 }
 
-/** Streams with an event at or before `upTo`, but system streams and the support streams. */
+/** Streams with an event at or before `upTo`, but system streams, the support streams and the positions kept in the log. */
 export async function streamsToDelete(client: EventStoreDBClient, upTo: Position): Promise<string[]> {
   const streams = new Set<string>();
   // Read to the end (never leave a client read early).
@@ -40,7 +43,7 @@ export async function streamsToDelete(client: EventStoreDBClient, upTo: Position
     const ev = e.event;
     if (ev === undefined || ev.position === undefined || ev.position.commit > upTo.commit) continue;
     const s = ev.streamId;
-    if (s.startsWith('$') || s.startsWith(SUPPORT_STREAM_PREFIX)) continue;
+    if (s.startsWith('$') || s.startsWith(SUPPORT_STREAM_PREFIX) || s.startsWith(LOG_CHECKPOINT_STREAM_PREFIX)) continue;
     streams.add(s);
   }
   return [...streams];
@@ -75,6 +78,7 @@ export async function factoryReset(deps: AppDeps, opts: { user: string | null; n
   const at = opts.now.toISOString();
   const log = deps.logger.child('factory-reset');
   log.warn('factory reset started', { user: opts.user });
+  // The marker is the epoch every reader of the log compares with: written whatever was before it.
   const marker = await appendEvents(deps.client, FACTORY_RESET_STREAM, [encodeEvent(supportEvents, { type: 'FactoryReset', data: { at, user: opts.user } }, opts.user ? { user: opts.user } : {})], 'any');
   if (marker.position === undefined) throw new Error('the event store did not report the position of the reset marker');
   let deletedStreams = 0;
@@ -86,6 +90,7 @@ export async function factoryReset(deps: AppDeps, opts: { user: string | null; n
   for (const stream of engineStreams(deps.config.enginePartitions.count)) {
     const data = { inputPosition: marker.position.commit.toString(), at: opts.now.getTime(), changes: [], configuration: [], configurationComplete: true };
     const fence = encodeEvent(itemEvents, { type: 'ItemsChanged', data }, { user: 'factory-reset' });
+    // 'any' on purpose: this append is what fences the running engine (its next append names the old revision).
     await appendEvents(deps.client, stream, [fence], 'any');
   }
   const droppedKeys = await dropReadModels(deps);

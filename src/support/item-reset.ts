@@ -32,6 +32,8 @@ export async function requestItemReset(deps: AppDeps, body: unknown, user: strin
   }
   const data = { facility: input.facility, clearHistory: input.clearHistory ?? false, at: now.toISOString(), user };
   const event = encodeEvent(itemResetEvents, { type: 'ItemsResetRequested', data }, user ? { user } : {});
+  // A request, not a decision on the stream (the engine decides, in log order); its id is the
+  // requestId answered to the client, which runCommand does not let a caller choose yet.
   await appendEvents(deps.client, ITEM_RESET_STREAM, [event], 'any');
   return { requestId: event.id, facility: data.facility, clearHistory: data.clearHistory, at: data.at };
 }

@@ -122,7 +122,7 @@ describe('stored JSON that does not decode, at every reader', function () {
     const model = new ItemsReadModel(redis, keys);
     expect((await failure(model.get('e1'))).message).to.match(/^items read model: item E1 does not decode: item\.xLocation: /);
     expect((await failure(model.items(parseItemsQuery({})))).message).to.contain('items read model: item E1 does not decode');
-    expect((await failure(new ItemsWritePipeline(redis, k).read(['E1']))).message).to.contain('items read model: item E1');
+    expect((await failure(new ItemsWritePipeline({ redis, commit: async (tx, _at, sending) => void (sending?.(), await tx.exec()) }, k).read(['E1']))).message).to.contain('items read model: item E1');
     // The MULTI is never executed: nothing is sent.
     const reset = queueItemsReset(redis, k, { facility: 'f1', clearHistory: true, requestId: 'q1' }, redis.multi());
     expect((await failure(reset)).message).to.contain('items read model: item E1');

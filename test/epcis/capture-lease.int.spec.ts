@@ -129,4 +129,20 @@ describe('EPCIS capture lease: one process pushes; a standby takes over when it 
     expect(acknowledged.length, 'no acknowledged event sent again').to.equal(expected.size);
     expect(acknowledged.filter((id) => inFlight.includes(id)).sort(), 'the document in flight at the stop arrives once').to.deep.equal([...inFlight].sort());
   });
+
+  it('Redis lost what the capture kept there, then the capture restarted: nothing acknowledged is sent again', async () => {
+    for (const c of captures.splice(0)) await c.stop();
+    const keys = new RedisKeys(app.keyPrefix);
+    for (const pattern of [`${keys.base}v1:epcis-capture*`, `${keys.checkpointPrefix}epcis-capture*`]) {
+      for await (const found of redis!.scanIterator({ MATCH: pattern, COUNT: 500 })) if (found.length) await redis!.del(found);
+    }
+    const before = acknowledged.length;
+    const lines: LogLine[] = [];
+    start(lines);
+    await waitFor('the capture pushing again', () => logged(lines, 'epcis capture: pushing to repository'));
+    await stream(2 * PER_DOCUMENT);
+    await waitFor(`all ${expected.size} events acknowledged`, () => new Set(acknowledged).size === expected.size, { timeoutMs: 30_000, intervalMs: 100 });
+    await sleep(500); // a resend of the log would arrive meanwhile
+    expect(acknowledged.length - before, 'only the new events').to.equal(2 * PER_DOCUMENT);
+  });
 });

@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import type { Position } from '@eventstore/db-client';
-import { InMemoryCheckpointStore } from '../../src/core/subscriptions';
 import { silent } from '../support/logger';
 import { ConfirmedCheckpoints } from '../../src/queues/committer';
 import { sleep } from '../support/wait';
@@ -17,10 +16,23 @@ const deferred = () => {
   return { promise, resolve, reject };
 };
 
+/** The saves a committer made, newest last, with whether each covered messages not covered before. */
+const recordingStore = (before: () => Promise<void> = () => Promise.resolve()) => {
+  const saves: Array<{ commit: bigint; published: boolean }> = [];
+  return {
+    saves,
+    last: (): bigint | undefined => saves.at(-1)?.commit,
+    save: async (p: Position, published: boolean): Promise<void> => {
+      await before();
+      saves.push({ commit: p.commit, published });
+    },
+  };
+};
+
 describe('queues: checkpoints saved only after confirms, in log order', () => {
   it('a position is saved once its batch and every earlier batch are confirmed', async () => {
-    const store = new InMemoryCheckpointStore();
-    const c = new ConfirmedCheckpoints(store, 'relay', silent, () => undefined);
+    const store = recordingStore();
+    const c = new ConfirmedCheckpoints(store, silent, () => undefined);
     const a = deferred();
     const b = deferred();
     c.enqueue(0, pos(10), a.promise);
@@ -28,17 +40,17 @@ describe('queues: checkpoints saved only after confirms, in log order', () => {
     c.enqueue(0, pos(25)); // a position the handler never saw
     b.resolve(); // the later batch confirmed first
     await sleep(10);
-    expect(await store.load('relay')).to.equal(undefined);
+    expect(store.last()).to.equal(undefined);
     a.resolve();
     await c.settled();
-    expect((await store.load('relay'))?.commit).to.equal(25n);
+    expect(store.last()).to.equal(25n);
     expect(c.pending()).to.equal(0);
   });
 
   it('a failed confirmation reports once and nothing after it is saved in that generation, even confirmed batches', async () => {
-    const store = new InMemoryCheckpointStore();
+    const store = recordingStore();
     const failures: unknown[] = [];
-    const c = new ConfirmedCheckpoints(store, 'relay', silent, (e) => failures.push(e));
+    const c = new ConfirmedCheckpoints(store, silent, (e) => failures.push(e));
     const a = deferred();
     const b = deferred();
     const d = deferred();
@@ -52,19 +64,18 @@ describe('queues: checkpoints saved only after confirms, in log order', () => {
     expect(failures).to.have.length(1);
     const g = c.newGeneration();
     await c.settled();
-    expect((await store.load('relay'))?.commit, 'only the confirmed batch').to.equal(10n);
+    expect(store.last(), 'only the confirmed batch').to.equal(10n);
     c.enqueue(0, pos(40)); // from the ended generation: dropped
     c.enqueue(g, pos(50));
     await c.settled();
-    expect((await store.load('relay'))?.commit).to.equal(50n);
+    expect(store.last()).to.equal(50n);
   });
 
   it('room() frees up as soon as any batch of the window is answered, before the checkpoints are saved', async () => {
     let release: () => void = () => undefined;
     const slowSave = new Promise<void>((r) => (release = r));
-    const store = new InMemoryCheckpointStore();
-    const saving = { load: (n: string) => store.load(n), save: async (n: string, p: Position) => (await slowSave, store.save(n, p)) };
-    const c = new ConfirmedCheckpoints(saving, 'relay', silent, () => undefined);
+    const store = recordingStore(() => slowSave);
+    const c = new ConfirmedCheckpoints(store, silent, () => undefined);
     const a = deferred();
     const b = deferred();
     c.enqueue(0, pos(10), a.promise);
@@ -76,18 +87,17 @@ describe('queues: checkpoints saved only after confirms, in log order', () => {
     b.resolve(); // the later one: its checkpoint still waits for a, but the window has room
     await room;
     expect(c.pending()).to.equal(1);
-    expect(await store.load('relay')).to.equal(undefined);
+    expect(store.last()).to.equal(undefined);
     a.resolve();
     release();
     await c.settled();
-    expect((await store.load('relay'))?.commit).to.equal(20n);
+    expect(store.last()).to.equal(20n);
   });
 
   it('a position whose successor is confirmed already is not written (one Redis write for a run of confirmed batches)', async () => {
-    const saved: bigint[] = [];
-    const store = new InMemoryCheckpointStore();
-    const counting = { load: (n: string) => store.load(n), save: async (n: string, p: Position) => (saved.push(p.commit), store.save(n, p)) };
-    const c = new ConfirmedCheckpoints(counting, 'relay', silent, () => undefined);
+    const store = recordingStore();
+    const saved = store.saves;
+    const c = new ConfirmedCheckpoints(store, silent, () => undefined);
     const a = deferred();
     const b = deferred();
     const d = deferred();
@@ -97,9 +107,27 @@ describe('queues: checkpoints saved only after confirms, in log order', () => {
     b.resolve();
     a.resolve();
     await sleep(10);
-    expect(saved, 'd still waits: 20 is written').to.deep.equal([20n]);
+    expect(saved.map((x) => x.commit), 'd still waits: 20 is written').to.deep.equal([20n]);
     d.resolve();
     await c.settled();
-    expect(saved).to.deep.equal([20n, 30n]);
+    expect(saved.map((x) => x.commit)).to.deep.equal([20n, 30n]);
+  });
+
+  it('a save says whether it covers messages: also those of a batch whose own save it replaced', async () => {
+    const store = recordingStore();
+    const c = new ConfirmedCheckpoints(store, silent, () => undefined);
+    const a = deferred();
+    const b = deferred();
+    c.enqueue(0, pos(10), a.promise, 3);
+    c.enqueue(0, pos(20), b.promise, 0);
+    b.resolve();
+    a.resolve(); // 10 is not written (20 follows, confirmed): 20 covers its 3 messages
+    await c.settled();
+    c.enqueue(0, pos(30)); // a filter checkpoint: no message
+    await c.settled();
+    expect(store.saves).to.deep.equal([
+      { commit: 20n, published: true },
+      { commit: 30n, published: false },
+    ]);
   });
 });

@@ -38,3 +38,8 @@ export async function dropKeysAndQuit(redis: RedisClient | undefined, keys: Redi
   for await (const found of redis.scanIterator({ MATCH: keys.pattern, COUNT: 500 })) if (found.length) await redis.del(found);
   await redis.quit();
 }
+
+/** Stops everything in `running`, one after the other, and empties it. */
+export async function stopInOrder(running: Array<{ stop(): Promise<void> }>): Promise<void> {
+  for (const r of running.splice(0)) await r.stop();
+}

@@ -77,6 +77,16 @@ export interface RunningSubscription {
 
 /** A failure of the slice's code (handler, onMalformed, a pipelined write), as opposed to the connection. */
 class HandlerError extends Error {}
+
+/**
+ * Marks an error (thrown by a handler, a pipelined write or the store) that
+ * says the stored checkpoint moved under this subscription (another writer,
+ * a lost Redis): it starts again from the stored checkpoint instead of its
+ * own last position.
+ */
+export const RELOAD_CHECKPOINT = Symbol.for('tagtrail.reloadCheckpoint');
+const mustReload = (err: unknown): boolean =>
+  [err, err instanceof Error ? err.cause : undefined].some((e) => typeof e === 'object' && e !== null && (e as { [RELOAD_CHECKPOINT]?: unknown })[RELOAD_CHECKPOINT] === true);
 async function guard<T>(work: () => T | Promise<T>): Promise<T> {
   try {
     return await work();
@@ -235,6 +245,12 @@ class SubscriptionRun<C extends EventCodecs> {
         if (this.stopping) break;
         const retryInMs = backoff.next();
         const fields = { retryInMs, from: positionToString(this.position) };
+        if (mustReload(err)) {
+          loaded = false;
+          this.log.error('checkpoint moved under this subscription; resuming from the stored one', { retryInMs, error: err instanceof Error ? (err.cause ?? err) : err });
+          await this.sleep(retryInMs);
+          continue;
+        }
         if (err instanceof HandlerError) {
           this.log.error('handler failed; retrying from the last handled position', { ...fields, error: err.cause ?? err });
         } else {

@@ -4,13 +4,16 @@
 // repository starts, restarts or stops its pusher). Only one process pushes:
 // the one holding the capture lease (src/core/redis/lease.ts, the relay's
 // mechanism under its own key); others stand by and take over when it
-// stops or its lease expires.
+// stops or its lease expires. Each repository's checkpoint is in the event
+// log and names the process that took it: a process that finds it taken by
+// another (it was paused past its lease) stops like one that lost the lease.
 import { setTimeout as delay } from 'node:timers/promises';
 import type { EventStoreDBClient } from '@eventstore/db-client';
 import type { RedisClient } from '../../core/redis/connect';
 import type { RedisKeys } from '../../core/redis/keys';
 import type { Logger } from '../../core/logger';
 import { RedisCheckpointStore } from '../../core/subscriptions';
+import { clearLogCheckpoint } from '../../core/subscriptions/log-checkpoint';
 import type { ConfigReadModel } from '../../core/resource/readmodel';
 import { RedisLease } from '../../core/redis/lease';
 import { epcisLocationKind, locationIds } from '../locations';
@@ -40,7 +43,13 @@ export const captureLeaseKey = (keys: RedisKeys): string => `${keys.base}v1:epci
 class RepositoryPushers {
   private readonly running = new Map<string, { config: string; push: RunningPush }>();
 
-  constructor(private readonly opts: CaptureOptions) {}
+  constructor(
+    private readonly opts: CaptureOptions,
+    /** The capture lease's holder id: also the holder of every repository's checkpoint. */
+    private readonly holder: string,
+    /** A repository's checkpoint was taken by another process. */
+    private readonly onFenced: () => void,
+  ) {}
 
   /** Starts, restarts or stops pushers so that each enabled repository has one with its current configuration. */
   async sync(): Promise<void> {
@@ -68,7 +77,7 @@ class RepositoryPushers {
   private start(repo: EpcisRepository): Promise<RunningPush> {
     const { opts } = this;
     return startRepositoryPush({
-      client: opts.client, redis: opts.redis, keys: opts.keys, logger: opts.logger, repository: repo, secrets: opts.secrets,
+      client: opts.client, redis: opts.redis, keys: opts.keys, logger: opts.logger, repository: repo, secrets: opts.secrets, holder: this.holder, onFenced: this.onFenced,
       locations: async () => locationIds(opts.locationBaseUrl, await opts.readModel.list(epcisLocationKind)),
       ...(opts.retry ? { retry: opts.retry } : {}),
     });
@@ -76,7 +85,9 @@ class RepositoryPushers {
 
   /** Deleted: a repository created later under the same name starts from the beginning of the log. */
   private async forget(name: string): Promise<void> {
-    const { redis, keys } = this.opts;
+    const { client, redis, keys } = this.opts;
+    await clearLogCheckpoint(client, captureSubscription(name), this.holder);
+    // Where the position was kept before it moved to the log: not to be taken over by the next repository of that name.
     await redis.del([new RedisCheckpointStore(redis, keys.checkpointPrefix).key(captureSubscription(name)), captureSkipKey(keys, name)]);
   }
 }
@@ -86,16 +97,16 @@ class RepositoryPushers {
  * until stopped or the lease is lost, then stops them; then waits for the
  * lease again.
  */
-async function pushWhileLeased(opts: CaptureOptions, lease: RedisLease, pushers: RepositoryPushers, signal: AbortSignal): Promise<void> {
+async function pushWhileLeased(opts: CaptureOptions, lease: RedisLease, pushers: RepositoryPushers, fence: { lost: boolean }, signal: AbortSignal): Promise<void> {
   const { logger } = opts;
   while (!signal.aborted) {
     await lease.acquire(signal);
-    let lost = false;
+    fence.lost = false;
     lease.keep(() => {
-      lost = true;
+      fence.lost = true;
       logger.error('epcis capture: lease lost to another process; stopping and standing by', { holder: lease.holder });
     });
-    while (!signal.aborted && !lost) {
+    while (!signal.aborted && !fence.lost) {
       try {
         await pushers.sync();
       } catch (err) {
@@ -104,14 +115,21 @@ async function pushWhileLeased(opts: CaptureOptions, lease: RedisLease, pushers:
       await delay(opts.checkEveryMs ?? 2000, undefined, { signal }).catch(() => undefined);
     }
     await pushers.stopAll();
+    // Fenced while holding the lease: the other process gets it at once.
+    await lease.release();
   }
 }
 
 export function startEpcisCapture(opts: CaptureOptions): { stop(): Promise<void> } {
   const abort = new AbortController();
   const lease = new RedisLease(opts.redis, captureLeaseKey(opts.keys), opts.leaseMs ?? 10_000, opts.logger, 'epcis capture');
-  const pushers = new RepositoryPushers(opts);
-  const done = pushWhileLeased(opts, lease, pushers, abort.signal).catch((err: unknown) => {
+  const fence = { lost: false };
+  const pushers = new RepositoryPushers(opts, lease.holder, () => {
+    if (fence.lost) return;
+    fence.lost = true;
+    opts.logger.error('epcis capture: a repository checkpoint was taken by another process; stopping and standing by', { holder: lease.holder });
+  });
+  const done = pushWhileLeased(opts, lease, pushers, fence, abort.signal).catch((err: unknown) => {
     if (!abort.signal.aborted) opts.logger.error('epcis capture stopped unexpectedly', { err });
   });
   return {

@@ -3,8 +3,12 @@
 // (`epcis-capture-<repository>`), EPCISDocuments of at most
 // maxEventsPerDocument events POSTed in log order, each retried with
 // back-off and jitter until the repository answers 2xx; only then does the
-// checkpoint (./progress.ts) move past its events. So a crash resends at
-// most the document that was in flight, and skips nothing.
+// checkpoint (./progress.ts) move past its events. The checkpoint is in the
+// event log (`checkpoint-epcis-capture-<repository>`,
+// src/core/subscriptions/log-checkpoint.ts), written after each
+// acknowledgement: so a crash, also after Redis lost its data, resends at most
+// the document that was in flight, and skips nothing; a process that another
+// one took the repository over from is refused at its next save.
 import { streamNameFilter, type EventStoreDBClient, type Filter } from '@eventstore/db-client';
 import type { RedisClient } from '../../core/redis/connect';
 import type { RedisKeys } from '../../core/redis/keys';
@@ -15,6 +19,7 @@ import type { SecretBox } from '../../core/secret-box';
 import { addScrapeProbe, ageSeconds, metrics } from '../../core/metrics';
 import { behindLog } from '../../core/subscriptions/behind';
 import { RedisCheckpointStore, runSubscription, type RunningSubscription, type SubscriptionHandler } from '../../core/subscriptions';
+import { LogCheckpoint, type CheckpointFenced } from '../../core/subscriptions/log-checkpoint';
 import type { EventOf } from '../../core/events';
 import { ENGINE_STREAM_PREFIX, isEngineStream, itemEvents } from '../../engine';
 import { resetIfLogWasReplaced } from '../../core/subscriptions/log-reset';
@@ -43,6 +48,10 @@ export interface PushOptions {
   /** The location identifiers in force (read per batch, so a change applies from the next document). */
   readonly locations: () => Promise<LocationIds>;
   readonly retry?: BackoffPolicy;
+  /** This process's id (the capture lease's holder), named in the checkpoint. */
+  readonly holder: string;
+  /** Another process took this repository's checkpoint over. */
+  readonly onFenced: (err: CheckpointFenced) => void;
 }
 
 export interface RunningPush {
@@ -125,27 +134,29 @@ class RepositoryPoster {
   }
 }
 
-/** What the repository acknowledged, kept in memory and in Redis (checkpoint and skip together). */
+/** What the repository acknowledged, kept in memory and in the event log (position and skip together). */
 class AcknowledgedProgress {
-  private constructor(
-    private readonly redis: RedisClient,
-    private readonly checkpoints: RedisCheckpointStore,
-    private readonly name: string,
-    private readonly skipKey: string,
-    public acked: Acknowledged,
-  ) {}
+  constructor(private readonly checkpoint: LogCheckpoint) {}
 
-  static async load(redis: RedisClient, checkpoints: RedisCheckpointStore, name: string, skipKey: string): Promise<AcknowledgedProgress> {
-    const acked: Acknowledged = { position: await checkpoints.load(name), skip: Number((await redis.get(skipKey)) ?? '0') };
-    return new AcknowledgedProgress(redis, checkpoints, name, skipKey, acked);
+  get acked(): Acknowledged {
+    const { at, skip } = this.checkpoint.progress;
+    return { position: at, skip };
   }
 
-  async save(a: Acknowledged): Promise<void> {
-    this.acked = a;
-    const tx = this.redis.multi();
-    if (a.position !== undefined) this.checkpoints.saveInTransaction(tx, this.name, a.position);
-    tx.set(this.skipKey, String(a.skip));
-    await tx.exec();
+  /** Takes the checkpoint over; a deployment that kept it in Redis before continues from there (unless that belongs to another log). */
+  async take(opts: PushOptions, name: string, skipKey: string, logger: Logger): Promise<void> {
+    const { client, redis, keys } = opts;
+    await this.checkpoint.take(async () => {
+      if (await resetIfLogWasReplaced({ client, redis, keys, projection: name, keyPatterns: [skipKey], logger })) return undefined;
+      const at = await new RedisCheckpointStore(redis, keys.checkpointPrefix).load(name);
+      const skip = Number((await redis.get(skipKey)) ?? '0');
+      return at === undefined && skip === 0 ? undefined : { at, skip };
+    });
+  }
+
+  /** `acknowledged`: it covers documents the repository took (written at once), not only facts it filtered out. */
+  save(a: Acknowledged, acknowledged: boolean): Promise<void> {
+    return this.checkpoint.save({ at: a.position, skip: a.skip }, acknowledged);
   }
 }
 
@@ -168,11 +179,11 @@ function pushBatches(opts: PushOptions, poster: RepositoryPoster, progress: Ackn
       for (const chunk of chunks) {
         const doc = epcisDocument(chunk.items.map((s) => objectEventOf(s, ids, { withRecordTime: false })), new Date());
         await poster.post(JSON.stringify(doc), chunk.items.length);
-        await progress.save(advance(start, pending, chunk.through));
+        await progress.save(advance(start, pending, chunk.through), true);
       }
     }
     // Everything of the batch is acknowledged now (facts the filter left out included).
-    await progress.save({ position, skip: 0 });
+    await progress.save({ position, skip: 0 }, chunks.length > 0);
   };
 }
 
@@ -186,13 +197,13 @@ function addLagProbe(client: EventStoreDBClient, filter: Filter, label: { reposi
 }
 
 export async function startRepositoryPush(opts: PushOptions): Promise<RunningPush> {
-  const { repository: repo, redis, keys } = opts;
+  const { repository: repo, keys } = opts;
   const name = captureSubscription(repo.name);
   const skipKey = captureSkipKey(keys, repo.name);
   const logger = opts.logger.child(name);
-  const checkpoints = new RedisCheckpointStore(redis, keys.checkpointPrefix);
-  await resetIfLogWasReplaced({ client: opts.client, redis, keys, projection: name, keyPatterns: [skipKey], logger });
-  const progress = await AcknowledgedProgress.load(redis, checkpoints, name, skipKey);
+  const checkpoint = new LogCheckpoint({ client: opts.client, name, holder: opts.holder, logger, onFenced: opts.onFenced });
+  const progress = new AcknowledgedProgress(checkpoint);
+  await progress.take(opts, name, skipKey, logger);
   const label = { repository: repo.name };
   const poster = new RepositoryPoster(repo, opts.secrets, logger, opts.retry ?? CAPTURE_BACKOFF);
   const filter = streamNameFilter({ prefixes: [ENGINE_STREAM_PREFIX] });
@@ -201,7 +212,7 @@ export async function startRepositoryPush(opts: PushOptions): Promise<RunningPus
     name,
     codecs: itemEvents,
     filter,
-    checkpointStore: checkpoints,
+    checkpointStore: checkpoint.asStore(),
     checkpointMode: 'handler',
     logger,
     handler: pushBatches(opts, poster, progress),
@@ -217,6 +228,7 @@ export async function startRepositoryPush(opts: PushOptions): Promise<RunningPus
       metrics.epcisLagSeconds.remove(label);
       poster.stop();
       await sub.stop();
+      await checkpoint.flush().catch(() => undefined);
     },
   };
 }
