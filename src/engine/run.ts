@@ -160,6 +160,8 @@ export class EngineRun {
       if (this.timer !== undefined) clearInterval(this.timer);
       await this.sub?.stop();
       await this.exclusive(async () => {
+        // Even after a failure: the next run reads where the output ends, which an append in flight may still move.
+        while (this.inFlight !== undefined) await this.inFlight;
         if (this.failed) return;
         await this.flush();
         // Input handled since the last append that decided nothing: claimed now, so the snapshot can stand there.
