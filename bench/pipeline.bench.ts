@@ -17,8 +17,8 @@
 //      GET /data/v1/items/show?epcPrefix=…), BENCH_LATENCY_SAMPLES samples
 //      at each share of the load in BENCH_LATENCY_LOADS (default 1,0.1): the
 //      readers keep posting, paced, at that share of the end-to-end rate of
-//      phase 1 (or of BENCH_LATENCY_RATE observations/s without it; 0: no
-//      load). The raw limit beside it is the log's own append -> subscriber
+//      phase 1 (or of BENCH_LATENCY_RATE observations/s when set or without
+//      phase 1; a share of 0: no load). The raw limit beside it is the log's own append -> subscriber
 //      latency (support/log-hop.ts), sampled between the samples; the
 //      pipeline has two such hops (report -> engine, output -> projection);
 //   3. items query latency for a 1000-item page, unfiltered and by zone, with
@@ -577,7 +577,8 @@ async function main(): Promise<void> {
     // At once, so the figure survives a later phase that fails.
     if (load) progress(`load figures: ${JSON.stringify(load)}`);
     const lat = [];
-    const fullLoad = load?.endToEndPerSec ?? env('BENCH_LATENCY_RATE', 50_000);
+    // BENCH_LATENCY_RATE when set (the same load for runs to compare), else what phase 2 sustained.
+    const fullLoad = process.env['BENCH_LATENCY_RATE'] !== undefined || load === undefined ? env('BENCH_LATENCY_RATE', 50_000) : load.endToEndPerSec;
     for (const [run, share] of (PHASES.has('latency') ? LATENCY_LOADS : []).entries()) {
       progress(`latency: ${LATENCY_SAMPLES} samples at ${share} of ${fullLoad} observations/s`);
       lat.push(await latency(svc, jobId, readers, run, share, share * fullLoad));
