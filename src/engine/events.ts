@@ -1,4 +1,4 @@
-// The engine's output: one ItemsChanged event per engine cycle on the
+// The engine's output: ItemsChanged events (one per append) on the
 // engine's own stream. It records the input position it covers, so after a
 // crash the engine resumes exactly where its output ends (no duplicate, no
 // gap), and it is what the items/history read models and the AMQP relay

@@ -1,6 +1,6 @@
 // The compute window of a run: what the engine decided since its last
 // append (item changes, threshold transitions and iteration records), held
-// until the cycle (or a full window) appends it as ItemsChanged.
+// until the next append (after the batch it came from) writes it as ItemsChanged.
 import { emptyOutput, type ThresholdOutput } from './threshold/tracker';
 import type { ItemChange } from './types';
 

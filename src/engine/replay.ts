@@ -3,7 +3,7 @@
 // with what the engine recorded on its output stream: the item changes,
 // threshold transitions and item resets, in order. Event boundaries (how the
 // changes were cut into ItemsChanged events) and append times are not
-// compared: they depend on when cycles ran, not on the log. The replay stops
+// compared: they depend on batching and append timing, not on the log. The replay stops
 // at the input the recorded output last claimed. It uses the live run's own
 // code (run.ts) with its input read from `$all` instead of a subscription,
 // so what it proves is that the engine's output is a function of the log
@@ -183,7 +183,7 @@ export async function replayEngine(opts: ReplayOptions): Promise<ReplayResult> {
       logger: opts.logger,
       clock: Date.now,
       cycleMs: 0,
-      // Appends as the live run would between cycles: many changes each, compared one by one.
+      // Appends after each batch as the live run does (decisions are compared one by one, however they were cut).
       maxChanges: 5000,
       tickMs: 500,
       clockTickMs: 1000,

@@ -6,10 +6,13 @@
 // (./clock.ts). Everything it decides comes from that input: the jobs'
 // contexts are folded from it and its time is the input's append time, so a
 // run over the same log decides the same (docs/item-processing.md, "What the
-// engine reads"). A cycle timer appends what is pending and, when the log is
-// quiet, ticks the clock. Any failure ends the run (its state may be ahead of
-// what was appended); the worker then starts a new one, which rebuilds from
-// the output: the output is the only truth.
+// engine reads"). What a batch of input decides is appended as soon as the
+// batch is handled; batches handled while an append is in flight join the
+// next one, so appends grow with the load instead of waiting on a timer. A
+// cycle timer only ticks the clock when the log is quiet. Any failure ends
+// the run (its state may be ahead of what was appended); the worker then
+// starts a new one, which rebuilds from the output: the output is the only
+// truth.
 import { NO_STREAM, type EventStoreDBClient, type Position } from '@eventstore/db-client';
 import { metrics } from '../core/metrics';
 import type { Logger } from '../core/logger';
@@ -93,6 +96,12 @@ export class EngineRun {
   private lastTickWall = -Infinity;
   private ticking = false;
   private failed = false;
+  /** What ended the run: a handler or flush after a failure throws it again (a replay stops on its own error). */
+  private failure: unknown;
+  /** An append of pending output in flight (at most one: each is fenced by the revision the previous wrote). */
+  private inFlight: Promise<void> | undefined;
+  /** A batch is being handled: pending output is not at a batch boundary, so no append may take it now. */
+  private midBatch = false;
   private stopping: Promise<void> | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly log: Logger;
@@ -112,8 +121,8 @@ export class EngineRun {
 
   /**
    * The input whose changes are appended: where its lag is measured from.
-   * Input handled into pending changes is not done yet: until the cycle
-   * appends them no read model can show them, so a caller that waits for a
+   * Input handled into pending changes is not done yet: until they are
+   * appended no read model can show them, so a caller that waits for a
    * lag of 0 sees what that input did.
    */
   get handledPosition(): Position | undefined {
@@ -151,6 +160,8 @@ export class EngineRun {
       if (this.timer !== undefined) clearInterval(this.timer);
       await this.sub?.stop();
       await this.exclusive(async () => {
+        // Even after a failure: the next run reads where the output ends, which an append in flight may still move.
+        while (this.inFlight !== undefined) await this.inFlight;
         if (this.failed) return;
         await this.flush();
         // Input handled since the last append that decided nothing: claimed now, so the snapshot can stand there.
@@ -165,7 +176,7 @@ export class EngineRun {
     return this.stopping;
   }
 
-  /** Runs `work` alone: the handler and the cycle never interleave, so an append never covers half a batch. */
+  /** Runs `work` alone: the handler, the cycle and the stop never interleave. */
   private exclusive<T>(work: () => Promise<T>): Promise<T> {
     const next = this.queue.then(work, work);
     this.queue = next.catch(() => undefined);
@@ -175,7 +186,12 @@ export class EngineRun {
   private fail(err: unknown): void {
     if (this.failed) return;
     this.failed = true;
+    this.failure = err;
     this.onFailure(this, err);
+  }
+
+  private throwIfFailed(): void {
+    if (this.failed) throw this.failure instanceof Error ? this.failure : new Error('item engine run failed');
   }
 
   /**
@@ -242,23 +258,52 @@ export class EngineRun {
   /** Handles one batch of input (the subscription's, or a replay's). */
   async handle(events: ReadonlyArray<InputEvent>, position: Position): Promise<void> {
     // A failed run must not apply a batch twice (the subscription retries failed batches).
-    if (this.failed || this.stopping) throw new Error('item engine run is stopping');
+    this.throwIfFailed();
+    if (this.stopping) throw new Error('item engine run is stopping');
     try {
-      // Input covered by the events before the current one (an item reset claims only that for the changes before it).
-      let covered = this.inputPosition;
-      for (const e of events) {
-        await this.step(e, covered);
-        covered = e.position?.commit.toString() ?? covered;
+      this.midBatch = true;
+      try {
+        // Input covered by the events before the current one (an item reset claims only that for the changes before it).
+        let covered = this.inputPosition;
+        for (const e of events) {
+          await this.step(e, covered);
+          covered = e.position?.commit.toString() ?? covered;
+        }
+        this.inputPosition = position.commit.toString();
+        this.lastInputWall = this.opts.clock();
+      } finally {
+        this.midBatch = false;
       }
-      this.inputPosition = position.commit.toString();
-      this.lastInputWall = this.opts.clock();
-      if (this.pending.changeCount >= this.opts.maxChanges) await this.flush();
-      // Input that decided nothing is done as it is handled (configuration it folded rides on the next append).
-      if (this.nothingPending) this.appendedPosition = this.inputPosition;
+      // Input that decided nothing is done as it is handled (unless an append before it is still in flight).
+      if (this.nothingPending && this.inFlight === undefined) this.markAppended();
+      // Bounded memory: while appends fall behind, the input waits for them.
+      while (this.inFlight !== undefined && this.pending.changeCount >= this.opts.maxChanges) await this.inFlight;
+      this.throwIfFailed();
+      this.push();
     } catch (err) {
       this.fail(err);
       throw err;
     }
+  }
+
+  /** Input that decided nothing is done: its lag is measured from here (its time is not claimed: no append records it). */
+  private markAppended(): void {
+    this.appendedPosition = this.inputPosition;
+  }
+
+  /**
+   * Starts appending what is pending, at a batch boundary, unless an append
+   * is in flight: when that one is written, what was decided meanwhile goes
+   * in the next. A failed append has ended the run already (append()).
+   */
+  private push(): void {
+    if (this.inFlight !== undefined || this.midBatch || this.failed || this.nothingPending || this.inputPosition === undefined) return;
+    const appended = this.appendPending().catch((err: unknown) => this.fail(err));
+    this.inFlight = appended;
+    void appended.then(() => {
+      this.inFlight = undefined;
+      this.push();
+    });
   }
 
   /**
@@ -356,10 +401,11 @@ export class EngineRun {
     this.thresholds.refreshContexts((jobId) => this.jobs.known(jobId).threshold);
   }
 
-  /** Every cycle: append what is pending, and tick the log's clock when it stays quiet while something waits on time. */
+  /** Every cycle: tick the log's clock when it stays quiet while something waits on time. */
   private async cycle(): Promise<void> {
     if (this.failed || this.stopping) return;
-    await this.flush();
+    // Pending output is appended as batches are handled; this only restarts appending if anything was left waiting.
+    this.push();
     const now = this.opts.clock();
     const waitsOnTime = this.state.jobs.size > 0 || this.thresholds.active;
     if (!this.caughtUp || this.ticking || !waitsOnTime) return;
@@ -385,30 +431,51 @@ export class EngineRun {
    * written changes put them). Configuration entries go in an event of their
    * own at the end, so a large zone map never pushes a full event over the
    * limit.
+   *
+   * Everything the append claims (pending output, input position, time,
+   * open passages, configuration) is taken before the first await: batches
+   * handled while it is written go in the next append.
    */
-  async flush(): Promise<void> {
+  private async appendPending(): Promise<void> {
     if (this.nothingPending || this.failed || this.inputPosition === undefined) return;
     const { changes, threshold, oldestReportMs } = this.pending.take();
+    const inputPosition = this.inputPosition;
+    const time = this.time;
     const parts = outputParts(changes, threshold);
-    const configuration = this.configurationField();
+    // The open passages and the configuration as of the input the event claims: only the last part claims the newest input.
+    const claims = { ...this.passagesField(), ...this.configurationField() };
     const withRecords = parts.some((p) => p.changes.length + p.transitions.length + p.iterations.length > 0);
-    if (configuration !== undefined && withRecords) parts.push({ changes: [], transitions: [], iterations: [] });
+    if (claims.configuration !== undefined && withRecords) parts.push({ changes: [], transitions: [], iterations: [] });
     for (const [k, part] of parts.entries()) {
       const last = k === parts.length - 1;
       await this.append({
-        inputPosition: last ? this.inputPosition : (this.sink.flushedInputPosition ?? '0'),
-        at: (last ? this.time : this.claimedTime) ?? 0,
+        inputPosition: last ? inputPosition : (this.sink.flushedInputPosition ?? '0'),
+        at: (last ? time : this.claimedTime) ?? 0,
         changes: part.changes,
         ...(part.transitions.length > 0 ? { transitions: part.transitions } : {}),
         ...(part.iterations.length > 0 ? { iterations: part.iterations } : {}),
-        // The open passages and the configuration as of the input the event claims: only the last part claims the newest input.
-        ...(last ? { ...this.passagesField(), ...configuration } : {}),
+        ...(last ? claims : {}),
       });
     }
-    this.appendedPosition = this.inputPosition;
+    this.appendedPosition = inputPosition;
+    // Input handled meanwhile that decided nothing is done too.
+    if (this.nothingPending && !this.midBatch) this.markAppended();
     if (oldestReportMs !== undefined) metrics.reportToItemSeconds.observe(Math.max(0, Date.now() - oldestReportMs) / 1000);
     this.snapshots?.appended(changes.length);
     this.maybeSnapshot();
+  }
+
+  /**
+   * Appends everything pending once the append in flight (if any) is
+   * written; throws what ended the run if it failed. Called at a batch
+   * boundary (stop, a replay's end) or by an item reset, which needs the
+   * output to stand right before it.
+   */
+  async flush(): Promise<void> {
+    while (this.inFlight !== undefined) await this.inFlight;
+    this.throwIfFailed();
+    await this.appendPending();
+    this.throwIfFailed();
   }
 
   /** The configuration the next append carries (and forgets), or undefined when it carries none. */
@@ -481,7 +548,8 @@ export class EngineRun {
 
   /** Right after an append (snapshotter.ts): a snapshot when one is due. */
   private maybeSnapshot(): void {
-    if (this.failed) return;
+    // Mid-batch the state holds part of a batch the output does not claim yet.
+    if (this.failed || this.midBatch) return;
     const subject = this.snapshotSubject();
     if (subject !== undefined) this.snapshots?.maybeTake(subject);
   }

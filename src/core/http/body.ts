@@ -43,32 +43,58 @@ const READ_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 export const sizeText = (bytes: number): string =>
   bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB` : `${Math.round(bytes / 1024)} KiB`;
 
-const pathOf = (base: string, key: string | number): string => `${base}.${key}`;
+/** A container met on the walk; its path is spelled only when a problem is found under it. */
+interface Visit {
+  readonly value: object;
+  readonly parent: Visit | undefined;
+  readonly key: string | number;
+  readonly depth: number;
+}
+
+function pathOf(at: Visit, key?: string | number): string {
+  const keys: Array<string | number> = key === undefined ? [] : [key];
+  for (let v: Visit | undefined = at; v !== undefined; v = v.parent) keys.push(v.key);
+  return keys.reverse().join('.');
+}
+
+/** A child of `parent`: a string is checked at once, a container is queued; the problem, if any. */
+function visitChild(value: unknown, parent: Visit, key: string | number, stack: Visit[]): FieldError | undefined {
+  if (typeof value === 'string') {
+    const problem = textProblem(value);
+    return problem ? { path: pathOf(parent, key), reason: problem } : undefined;
+  }
+  if (typeof value === 'object' && value !== null) stack.push({ value, parent, key, depth: parent.depth + 1 });
+  return undefined;
+}
 
 /**
  * The first problem of a parsed body: too deep, a `__proto__` key, a string
  * or key that is not text. Iterative, so a hostile depth cannot overflow it.
+ * It runs on every report of thousands of observations: one record per
+ * array or object and none per value, and paths spelled only for a problem.
  */
 export function jsonShapeProblem(root: unknown, where = 'body'): FieldError | undefined {
-  const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value: root, path: where, depth: 0 }];
-  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
-    const { value, path, depth } = item;
-    if (typeof value === 'string') {
-      const problem = textProblem(value);
-      if (problem) return { path, reason: problem };
-      continue;
-    }
-    if (typeof value !== 'object' || value === null) continue;
-    if (depth >= MAX_JSON_DEPTH) return { path, reason: `is nested deeper than ${MAX_JSON_DEPTH} levels` };
+  if (typeof root !== 'object' || root === null) {
+    const problem = typeof root === 'string' ? textProblem(root) : undefined;
+    return problem ? { path: where, reason: problem } : undefined;
+  }
+  const stack: Visit[] = [{ value: root, parent: undefined, key: where, depth: 0 }];
+  for (let at = stack.pop(); at !== undefined; at = stack.pop()) {
+    if (at.depth >= MAX_JSON_DEPTH) return { path: pathOf(at), reason: `is nested deeper than ${MAX_JSON_DEPTH} levels` };
+    const { value } = at;
     if (Array.isArray(value)) {
-      value.forEach((v, i) => stack.push({ value: v, path: pathOf(path, i), depth: depth + 1 }));
+      for (let i = 0; i < value.length; i++) {
+        const problem = visitChild(value[i], at, i, stack);
+        if (problem) return problem;
+      }
       continue;
     }
-    for (const [k, v] of Object.entries(value)) {
-      if (k === '__proto__') return { path: pathOf(path, k), reason: 'is not an accepted key' };
-      const problem = textProblem(k);
-      if (problem) return { path, reason: `has a key that ${problem}` };
-      stack.push({ value: v, path: pathOf(path, k), depth: depth + 1 });
+    for (const k of Object.keys(value)) {
+      if (k === '__proto__') return { path: pathOf(at, k), reason: 'is not an accepted key' };
+      const keyProblem = textProblem(k);
+      if (keyProblem) return { path: pathOf(at), reason: `has a key that ${keyProblem}` };
+      const problem = visitChild((value as Record<string, unknown>)[k], at, k, stack);
+      if (problem) return problem;
     }
   }
   return undefined;
