@@ -31,6 +31,9 @@ export function ingest(state: EngineState, data: TagsReportedData | EngineReport
       for (const c of ingestInventory(runtime, view, report, timeOf, now)) changes.push(c);
       break;
     case 'LOCATION':
+      // Computations due by the report's arrival see only the estimates that had arrived by then: a
+      // window closes when its time comes, not when a later report happens to move time on.
+      for (const c of computeDue(runtime, view, now)) changes.push(c);
       addSamples(runtime, report, timeOf, now);
       break;
     default: {
