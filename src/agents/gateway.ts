@@ -2,9 +2,9 @@
 // reports, health events. See docs/agent-protocol.md.
 import { randomUUID } from 'node:crypto';
 import { BACKWARDS, END, StreamNotFoundError } from '@eventstore/db-client';
-import * as t from 'io-ts';
 import { type EventMetadata, encodeEvent } from '../core/events';
 import { appendEvents } from '../core/eventstore';
+import { runOnLastEvent } from '../core/last-event-command';
 import { ApiError } from '../core/http/errors';
 import { ingestion } from '../core/ingestion-summary';
 import type { AppDeps } from '../slice';
@@ -27,7 +27,6 @@ import {
 import { newAgentSecret, sha256Hex } from './guard';
 import { ReadModelGate } from '../core/redis/readiness';
 import { bestEffort, isRedisOutage, LastKnown } from './last-known';
-import { decodeStoredOrAbsent } from '../core/stored-json';
 import { CONFIG_READ_MODEL } from '../core/resource/readmodel';
 import type { AgentHealthEvent } from './health-codes';
 
@@ -41,10 +40,14 @@ export const agentMetadata = (reader: string): EventMetadata => ({ user: `agent:
 export async function issueSecret(deps: AppDeps, reader: string, metadata: EventMetadata, now: Date): Promise<string> {
   await requireReader(deps, reader);
   const secret = newAgentSecret();
-  const event = encodeEvent(readerAgentEvents, { type: 'AgentSecretIssued', data: { reader, secretSha256: sha256Hex(secret), at: now.toISOString() } }, metadata);
-  // Not yet through a decider: a new secret has no precondition on the stream (the reader's existence is
-  // the configuration's), and the stream is mostly check-ins, which a fold would read in full.
-  const { position } = await appendEvents(deps.client, readerAgentStream(reader), [event], 'any');
+  // A new secret has no precondition on the stream (the reader's existence is the configuration's): always issued.
+  const outcome = await runOnLastEvent(deps.client, {
+    stream: readerAgentStream(reader),
+    codecs: readerAgentEvents,
+    decide: () => [{ type: 'AgentSecretIssued', data: { reader, secretSha256: sha256Hex(secret), at: now.toISOString() } }],
+    metadata,
+  });
+  const position = outcome?.position;
   // The guard reads the projected digest: the agent may use it right away.
   await deps.waiter.waitFor(position);
   return secret;
@@ -85,8 +88,13 @@ export interface CommandOrder {
   readonly args: Record<string, unknown>;
 }
 
-const LastCheckinEvent = t.type({ agentId: t.string, versions: AgentVersions, state: AgentState, at: t.string });
-type LastCheckinEvent = t.TypeOf<typeof LastCheckinEvent>;
+/** What the last AgentCheckedIn said (also kept in Redis for the upgrades' version view). */
+interface LastCheckinEvent {
+  readonly agentId: string;
+  readonly versions: AgentVersions;
+  readonly state: AgentState;
+  readonly at: string;
+}
 
 const sameVersions = (a: AgentVersions, b: AgentVersions): boolean => {
   const ra = a as Record<string, string>;
@@ -104,9 +112,6 @@ export function checkinIsNews(last: LastCheckinEvent | undefined, body: CheckinB
   return Number.isNaN(at) || now.getTime() - at >= CHECKIN_EVENT_INTERVAL_MS;
 }
 
-// Unreadable (another version wrote it) counts as none: the check-in is news
-// and its summary replaces the value.
-export const parseLast = (raw: string | null | undefined): LastCheckinEvent | undefined => decodeStoredOrAbsent(LastCheckinEvent, raw);
 
 /**
  * What a check-in records, whoever checks in (an agent, or the readers role
@@ -117,13 +122,16 @@ export async function recordCheckin(deps: AppDeps, reader: string, body: Checkin
   const keys = agentKeys(deps.keys);
   const at = now.toISOString();
   await deps.redis.hSet(keys.lastCheckin, reader, at);
-  const last = parseLast(await deps.redis.hGet(keys.lastCheckinEvent, reader));
-  if (checkinIsNews(last, body, now)) {
-    const data = { reader, agentId: body.agentId, versions: body.versions, state: body.state, at, ...(body.features ? { features: body.features } : {}), ...(body.temperatureCelsius === undefined ? {} : { temperatureCelsius: body.temperatureCelsius }) };
-    // Not yet through a decider: the "is it news" test reads the Redis summary of the last one,
-    // whose mistake costs at most one extra AgentCheckedIn; deciding on the stream needs its last
-    // event only (a backward read), which runCommand does not offer yet.
-    await appendEvents(deps.client, readerAgentStream(reader), [encodeEvent(readerAgentEvents, { type: 'AgentCheckedIn', data }, agentMetadata(reader))], 'any');
+  const data = { reader, agentId: body.agentId, versions: body.versions, state: body.state, at, ...(body.features ? { features: body.features } : {}), ...(body.temperatureCelsius === undefined ? {} : { temperatureCelsius: body.temperatureCelsius }) };
+  // Decided on the stream's last event (its check-ins grow without end): news unless the last event is
+  // a check-in saying the same less than CHECKIN_EVENT_INTERVAL_MS ago (a secret issued since: news).
+  const appended = await runOnLastEvent(deps.client, {
+    stream: readerAgentStream(reader),
+    codecs: readerAgentEvents,
+    decide: (last) => (checkinIsNews(last?.type === 'AgentCheckedIn' ? last.data : undefined, body, now) ? [{ type: 'AgentCheckedIn', data }] : []),
+    metadata: agentMetadata(reader),
+  });
+  if (appended !== undefined) {
     const summary: LastCheckinEvent = { agentId: body.agentId, versions: body.versions, state: body.state, at };
     await deps.redis.hSet(keys.lastCheckinEvent, reader, JSON.stringify(summary));
   }

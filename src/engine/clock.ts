@@ -5,12 +5,13 @@
 // ENGINE_CLOCK_STREAM, which it reads back as input like any other event.
 // Ticks are only needed while something can happen with time alone (a job
 // runs, a door passage is open), and every engine partition reads them all,
-// so one tick serves every partition: the decision below, appended with the
-// stream's revision as read, makes two runs that tick at once append one.
-import { BACKWARDS, END, NO_STREAM, StreamNotFoundError, type EventStoreDBClient } from '@eventstore/db-client';
+// so one tick serves every partition: the decision below, taken on the
+// stream's last tick and appended with its revision, makes two runs that
+// tick at once append one.
+import type { EventStoreDBClient } from '@eventstore/db-client';
 import * as t from 'io-ts';
-import { ConcurrencyError, appendEvents, type StreamRevision } from '../core/eventstore';
-import { defineEvents, encodeEvent } from '../core/events';
+import { defineEvents } from '../core/events';
+import { runOnLastEvent } from '../core/last-event-command';
 
 export const ENGINE_CLOCK_STREAM = 'engineClock';
 
@@ -19,9 +20,8 @@ export const clockEvents = defineEvents({
   EngineClockTicked: t.type({}),
 });
 
-/** The last tick: its revision and append time (epoch ms). */
+/** The last tick's append time (epoch ms), if any. */
 export interface LastTick {
-  readonly revision: StreamRevision;
   readonly at: number | undefined;
 }
 
@@ -30,31 +30,16 @@ export function decideTick(last: LastTick, now: number, minGapMs: number): boole
   return last.at === undefined || now - last.at >= minGapMs;
 }
 
-async function readLastTick(client: EventStoreDBClient): Promise<LastTick> {
-  let last: LastTick = { revision: NO_STREAM, at: undefined };
-  try {
-    for await (const e of client.readStream(ENGINE_CLOCK_STREAM, { direction: BACKWARDS, fromRevision: END, maxCount: 1 })) {
-      if (e.event !== undefined) last = { revision: e.event.revision, at: e.event.created.getTime() };
-    }
-  } catch (err) {
-    if (!(err instanceof StreamNotFoundError)) throw err;
-  }
-  return last;
-}
-
 /**
- * Appends a tick unless one is younger than `minGapMs` by the `now` given;
- * losing the race to another run's tick is the same outcome. Returns whether
- * this call appended.
+ * Appends a tick unless one is younger than `minGapMs` by the `now` given,
+ * decided on the stream's last tick (another run's tick that won a race is
+ * the same outcome). Returns whether this call appended.
  */
 export async function tickClock(client: EventStoreDBClient, now: number, minGapMs: number): Promise<boolean> {
-  const last = await readLastTick(client);
-  if (!decideTick(last, now, minGapMs)) return false;
-  try {
-    await appendEvents(client, ENGINE_CLOCK_STREAM, [encodeEvent(clockEvents, { type: 'EngineClockTicked', data: {} })], last.revision);
-    return true;
-  } catch (err) {
-    if (err instanceof ConcurrencyError) return false;
-    throw err;
-  }
+  const outcome = await runOnLastEvent(client, {
+    stream: ENGINE_CLOCK_STREAM,
+    codecs: clockEvents,
+    decide: (last) => (decideTick({ at: last?.created.getTime() }, now, minGapMs) ? [{ type: 'EngineClockTicked', data: {} }] : []),
+  });
+  return outcome !== undefined;
 }

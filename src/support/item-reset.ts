@@ -5,8 +5,8 @@
 import * as t from 'io-ts';
 import { ApiError } from '../core/http/errors';
 import { decodeInput } from '../core/http/decode';
-import { appendEvents } from '../core/eventstore';
-import { encodeEvent } from '../core/events';
+import { randomUUID } from 'node:crypto';
+import { runOnLastEvent } from '../core/last-event-command';
 import type { AppDeps } from '../slice';
 import { facilityKind } from '../facilities';
 import { ITEM_RESET_STREAM, itemResetEvents } from '../engine';
@@ -31,9 +31,14 @@ export async function requestItemReset(deps: AppDeps, body: unknown, user: strin
     throw new ApiError('notFound', reason, [{ path: 'body.facility', reason }]);
   }
   const data = { facility: input.facility, clearHistory: input.clearHistory ?? false, at: now.toISOString(), user };
-  const event = encodeEvent(itemResetEvents, { type: 'ItemsResetRequested', data }, user ? { user } : {});
-  // A request, not a decision on the stream (the engine decides, in log order); its id is the
-  // requestId answered to the client, which runCommand does not let a caller choose yet.
-  await appendEvents(deps.client, ITEM_RESET_STREAM, [event], 'any');
-  return { requestId: event.id, facility: data.facility, clearHistory: data.clearHistory, at: data.at };
+  // A request, always taken (the engine carries it out in log order); its id is the requestId answered to the client.
+  const requestId = randomUUID();
+  await runOnLastEvent(deps.client, {
+    stream: ITEM_RESET_STREAM,
+    codecs: itemResetEvents,
+    decide: () => [{ type: 'ItemsResetRequested', data }],
+    ids: [requestId],
+    ...(user ? { metadata: { user } } : {}),
+  });
+  return { requestId, facility: data.facility, clearHistory: data.clearHistory, at: data.at };
 }

@@ -5,7 +5,6 @@ import { expect } from 'chai';
 import * as t from 'io-ts';
 import { decodeStored, decodeStoredIfAny, decodeStoredOrAbsent, StoredValueError } from '../../src/core/stored-json';
 import { parseStateDoc } from '../../src/core/redis/readiness';
-import { parseLast } from '../../src/agents/gateway';
 
 const Doc = t.readonly(t.intersection([t.type({ name: t.string, size: t.number }), t.partial({ tags: t.array(t.string) })]));
 
@@ -54,10 +53,4 @@ describe('stored JSON', () => {
     expect(parseStateDoc('{')).to.equal(undefined);
   });
 
-  it("an agent's last check-in summary (documented tolerance): unreadable is none, so the check-in is news and replaces it", () => {
-    const last = { agentId: 'a1', versions: { App: '1', Firmware: '2' }, state: 'IDLE', at: '2026-01-01T00:00:00.000Z' };
-    expect(parseLast(JSON.stringify(last))).to.deep.equal(last);
-    expect(parseLast(JSON.stringify({ ...last, state: 'ASLEEP' }))).to.equal(undefined);
-    expect(parseLast('{')).to.equal(undefined);
-  });
 });
