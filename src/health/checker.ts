@@ -4,7 +4,8 @@
 // read time from lastCheckin and does not wait for this checker; the
 // checker runs in the projections role, on an injected clock.
 import type { EventStoreDBClient } from '@eventstore/db-client';
-import { encodeEvent, type EventOf } from '../core/events';
+import { type EventOf } from '../core/events';
+import { runOnLastEvent } from '../core/last-event-command';
 import type { Logger } from '../core/logger';
 import { healthEvents, healthStream } from './events';
 import type { HealthSettings } from './settings';
@@ -81,12 +82,17 @@ export function startResponsivenessChecker(opts: {
     });
     const events = responsivenessChanges(inputs, opts.clock(), opts.settings);
     for (const e of events) {
-      // Not yet through a decider on the reader's health stream: the change is decided on the projected
-      // flag (plus what this checker appended since), so a second checker process could record the
-      // same change twice (a repeated event, no wrong state).
-      await opts.client.appendToStream(healthStream(e.data.readerName), encodeEvent(healthEvents, e, { user: 'health-checker' }));
+      // Decided on the reader's health stream too, on its last event: the change comes from the projected
+      // flag (plus what this checker appended since), and a second checker that recorded it first is seen
+      // there, so the change is recorded once.
+      const outcome = await runOnLastEvent(opts.client, {
+        stream: healthStream(e.data.readerName),
+        codecs: healthEvents,
+        decide: (last) => (last?.type === e.type ? [] : [e]),
+        metadata: { user: 'health-checker' },
+      });
       appended.set(e.data.readerName, e.type === 'ReaderNotResponding');
-      opts.logger.info('reader responsiveness changed', { reader: e.data.readerName, event: e.type, lastCheckin: e.data.lastCheckin });
+      if (outcome !== undefined) opts.logger.info('reader responsiveness changed', { reader: e.data.readerName, event: e.type, lastCheckin: e.data.lastCheckin });
     }
     return events;
   };
