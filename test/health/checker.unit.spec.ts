@@ -1,9 +1,6 @@
 import { expect } from 'chai';
-import { responsivenessChanges, startResponsivenessChecker, type CheckerSource } from '../../src/health/checker';
+import { responsivenessChanges } from '../../src/health/checker';
 import { DEFAULT_HEALTH_SETTINGS } from '../../src/health/settings';
-import { initialHealthState, type ReaderHealthState } from '../../src/health/state';
-import { silent } from '../support/logger';
-import type { EventStoreDBClient } from '@eventstore/db-client';
 
 const T0 = Date.parse('2026-11-23T10:00:00.000Z');
 const at = (sec: number): string => new Date(T0 + sec * 1000).toISOString();
@@ -27,40 +24,5 @@ describe('responsiveness checker: changes (injected clock)', () => {
     expect(responsivenessChanges([{ readerName: 'r1', lastCheckin: at(95), recordedNotResponding: true }], now(100), DEFAULT_HEALTH_SETTINGS)).to.deep.equal([
       { type: 'ReaderResponding', data: { readerName: 'r1', eventTime: at(100), lastCheckin: at(95) } },
     ]);
-  });
-
-  it('ticks: records a change once even before the projection shows it, then the reverse change; nothing for a reader whose definition was deleted', async () => {
-    let clock = now(0);
-    const appended: { stream: string; type: string }[] = [];
-    const client = {
-      appendToStream: async (stream: string, event: { type: string }) => {
-        appended.push({ stream, type: event.type });
-        return {};
-      },
-    } as unknown as EventStoreDBClient;
-    const states = new Map<string, ReaderHealthState>([['r1', { ...initialHealthState('r1'), lastCheckin: at(0) }]]);
-    const checkins = new Map<string, string>([['r1', at(0)]]);
-    const defined = new Set(['r1']);
-    const source: CheckerSource = { states: async () => states, lastCheckins: async () => checkins, definedReaders: async () => defined };
-    const checker = startResponsivenessChecker({
-      client, source, settings: DEFAULT_HEALTH_SETTINGS, clock: () => clock, logger: silent, ready: Promise.resolve(), everyMs: 0,
-    });
-    expect(await checker.tick()).to.deep.equal([]);
-    clock = now(40);
-    expect((await checker.tick()).map((e) => e.type)).to.deep.equal(['ReaderNotResponding']);
-    expect(await checker.tick()).to.deep.equal([]); // the projection has not caught up: no duplicate
-    states.set('r1', { ...states.get('r1')!, notRespondingRecorded: true });
-    expect(await checker.tick()).to.deep.equal([]);
-    checkins.set('r1', at(39));
-    expect((await checker.tick()).map((e) => e.type)).to.deep.equal(['ReaderResponding']);
-    // Deleted: it goes silent, and nothing is recorded for it.
-    defined.delete('r1');
-    clock = now(120);
-    expect(await checker.tick()).to.deep.equal([]);
-    expect(appended).to.deep.equal([
-      { stream: 'readerHealth-r1', type: 'ReaderNotResponding' },
-      { stream: 'readerHealth-r1', type: 'ReaderResponding' },
-    ]);
-    await checker.stop();
   });
 });
