@@ -20,7 +20,7 @@ import { inventoryBody } from '../readerconfigurations/fixtures';
 import { sleep, waitFor } from '../support/wait';
 
 const A = '/agent/v1/readers';
-const R1 = 'dock door/1'; // needs escaping in paths
+const R1 = 'dock door 1'; // needs escaping in paths (a space; a slash is refused in names)
 const R2 = 'dock-2';
 const p = (reader: string): string => `${A}/${encodeURIComponent(reader)}`;
 const checkinBody = { agentId: 'sim-1', versions: { App: '1.0.0', Firmware: '7.6.1' }, state: 'IDLE' };

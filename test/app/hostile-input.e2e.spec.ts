@@ -96,9 +96,9 @@ function buildCases(routes: readonly RouteSpec[]): Case[] {
 
 // Every list a client can read without naming anything (the read models as
 // clients see them), and the admin's tokens. Not the logs and the service's
-// own info (uptime), not event streams (they do not end), and not GET token,
-// which issues one.
-const NOT_STATE = new Set(['/support/v1/logs', '/about/v1/info', '/authentication/v1/token']);
+// own info (uptime), not event streams (they do not end), not GET token,
+// which issues one, and not the per-second rates (their window ends now).
+const NOT_STATE = new Set(['/support/v1/logs', '/about/v1/info', '/authentication/v1/token', '/data/v1/items/show/rates', '/health/v1/events/rates']);
 const snapshotPaths = (routes: readonly RouteSpec[]): string[] => [
   ...routes
     .filter((r) => r.method === 'get' && r.produces === undefined && !r.path.includes(':') && !(r.query ?? []).some((q) => q.required))

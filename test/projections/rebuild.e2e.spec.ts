@@ -95,7 +95,7 @@ describe('rebuilding every read model beside the live one', function () {
       tokens.push(res.body.token as string);
     }
     expectStatus(await app.request('PUT', '/authentication/v1/revokeToken', { body: { token: tokens[0] } }), 204);
-    expectStatus(await app.request('POST', '/configuration/v1/zoneMaps/create', { body: { name: 'ground', zones: [{ name: 'DOCK', points: [{ x: 0, y: 0 }, { x: 10, y: 0 }, { x: 10, y: 10 }, { x: 0, y: 10 }] }] } }), 200);
+    expectStatus(await app.request('POST', '/configuration/v1/zoneMaps/create', { body: { name: 'ground', zones: [{ name: 'DOCK', points: [{ x: 0, y: 0 }, { x: 10, y: 0 }, { x: 10, y: 10 }, { x: 0, y: 10 }] }, { name: 'SHELF', points: [{ x: 20, y: 0 }, { x: 30, y: 0 }, { x: 30, y: 10 }, { x: 20, y: 10 }] }] } }), 200);
     expectStatus(await app.request('POST', '/control/v1/currentZoneMap/select/ground'), 200);
     // A running job whose reader sends check-ins, health events and tag reports.
     const job = await startLiveJob(app, { type: 'INVENTORY', readers: [{ name: 'dock-1', antennaZones: { '1': 'DOCK', '2': 'SHELF' } }] });

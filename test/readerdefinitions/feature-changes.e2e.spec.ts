@@ -29,7 +29,7 @@ describe('reader feature changes over HTTP', function () {
   let app: TestApp;
   let agent: AgentSide;
   let root: string;
-  const R = 'hub reader/1'; // a name that needs escaping in paths
+  const R = 'hub reader 1'; // a name that needs escaping in paths (a space; a slash is refused in names)
   const r = encodeURIComponent(R);
   const changes = `${READERS}/${r}/featureChanges`;
 

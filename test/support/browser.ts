@@ -56,7 +56,8 @@ export async function logIn(page: Page, consoleUrl: string, user: string, passwo
   await page.fill('input[name=username]', user);
   await page.fill('input[name=password]', password);
   await page.click('button[type=submit]');
-  await page.waitForSelector('[data-testid=whoami]');
+  // Attached, not visible: on a phone the header folds the user's name into its menu.
+  await page.waitForSelector('[data-testid=whoami]', { state: 'attached' });
 }
 
 /**
