@@ -40,6 +40,13 @@ export class ReadBatch {
     return this.accs.size;
   }
 
+  /** The reader's time of the oldest read folded (Infinity when empty). */
+  get firstMs(): number {
+    let first = Infinity;
+    for (const a of this.accs.values()) if (a.firstMs < first) first = a.firstMs;
+    return first;
+  }
+
   /** `nowMs` stands in for a time the reader did not give. */
   add(reads: readonly TagRead[], nowMs: number): void {
     for (const r of reads) {

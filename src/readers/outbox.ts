@@ -54,6 +54,10 @@ interface Pending {
 
 type Outcome = 'done' | 'retry' | 'again';
 
+/** The reader's time of the newest of `reads` (ms); reads without one count as now. */
+const newestMs = (reads: readonly TagRead[]): number =>
+  reads.reduce((max, r) => Math.max(max, r.lastSeenUs === null ? (r.firstSeenUs === null ? Date.now() : r.firstSeenUs / 1000) : r.lastSeenUs / 1000), -Infinity);
+
 const newHeld = (jobId: string | null, open: boolean, reportId?: string): Held => ({ jobId, batch: new ReadBatch(), open, due: !open, reportId, waiters: [] });
 
 export class Outbox {
@@ -62,6 +66,8 @@ export class Outbox {
   private readonly backoff = new Backoff(REPORT_RETRY_BACKOFF);
   private readonly stopped = new AbortController();
   private flushTimer: NodeJS.Timeout | undefined;
+  /** The running job's reporting interval (openJob): no open batch spans more of the reader's time. */
+  private flushMs: number | undefined;
   /** Reads folded into the running job's open batch since it was last sealed, and the timer that seals a burst once it pauses. */
   private burst = 0;
   private pauseTimer: NodeJS.Timeout | undefined;
@@ -100,6 +106,14 @@ export class Outbox {
     if (reads.length === 0) return;
     let h = this.held[this.held.length - 1];
     if (h === undefined || !h.open) this.held.push((h = newHeld(null, true)));
+    else if (h.jobId !== null && this.flushMs !== undefined && newestMs(reads) - h.batch.firstMs >= this.flushMs) {
+      // The batch already spans the reporting interval by the reader's own times: sealed before these
+      // reads join it, so a report never folds more than the interval, however late the timer runs.
+      h.open = false;
+      h.due = true;
+      this.held.push((h = newHeld(h.jobId, true)));
+      this.wake();
+    }
     this.fold(h, reads);
     if (h.jobId === null || this.flushTimer === undefined) return;
     this.burst += reads.length;
@@ -137,6 +151,7 @@ export class Outbox {
     const last = this.held[this.held.length - 1];
     if (last?.open === true && last.jobId === null) last.jobId = jobId;
     else this.held.push(newHeld(jobId, true));
+    this.flushMs = flushMs;
     this.flushTimer = setInterval(() => {
       const open = this.held[this.held.length - 1];
       if (open?.open !== true) return;
@@ -149,6 +164,7 @@ export class Outbox {
   closeJob(): void {
     clearInterval(this.flushTimer);
     this.flushTimer = undefined;
+    this.flushMs = undefined;
     clearTimeout(this.pauseTimer);
     this.pauseTimer = undefined;
     this.burst = 0;

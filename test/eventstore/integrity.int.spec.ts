@@ -191,12 +191,16 @@ describe('embedded event store integrity', function () {
       const repaired = path.join(dataDir, 'repaired');
       const repair = await runStoreCommand(['repair', repaired], env);
       expect(repair.code, JSON.stringify(repair.lines) + repair.stderr).to.equal(0);
-      expect(JSON.stringify(repair.lines)).to.match(/2999 of 3000 records copied, 1 damaged records left out: position 1501/);
+      // The services started on this store above appended a few records of their own (the relay's and the capture's positions) after the test's.
+      const counted = /(\d+) of (\d+) records copied, 1 damaged records left out: position 1501/.exec(JSON.stringify(repair.lines));
+      expect(counted, JSON.stringify(repair.lines)).to.not.equal(null);
+      expect(Number(counted?.[2])).to.be.at.least(EVENTS);
+      expect(Number(counted?.[1])).to.equal(Number(counted?.[2]) - 1);
       const again = await runStoreCommand(['verify', path.join(repaired, 'eventstore')], env);
       expect(again.code, JSON.stringify(again.lines)).to.equal(0);
       const log = new EventLog(path.join(repaired, 'eventstore'), { maxAppendSize: 1 << 20 });
       try {
-        const all = log.readAll(0n, 'forwards', EVENTS);
+        const all = log.readAll(0n, 'forwards', EVENTS).filter((r) => Number(r.position) <= EVENTS);
         expect(all.map((r) => Number(r.position))).to.deep.equal([...Array(EVENTS).keys()].map((i) => i + 1).filter((p) => p !== 1501));
         // The stream that lost a record keeps its other revisions and its last one.
         const lost = log.state('fill-0');
@@ -205,7 +209,7 @@ describe('embedded event store integrity', function () {
           { id: crypto.randomUUID(), type: 'Filled', contentType: 'application/json', data: Buffer.from('{}'), metadata: new Uint8Array() },
         ]);
         expect(next.revision).to.equal(1000n);
-        expect(Number(next.position)).to.equal(EVENTS + 1);
+        expect(Number(next.position)).to.equal(Number(counted?.[2]) + 1);
       } finally {
         await log.close();
       }

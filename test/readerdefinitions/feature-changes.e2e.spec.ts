@@ -60,7 +60,7 @@ describe('reader feature changes over HTTP', function () {
     const res = await app.request('POST', changes, { body: { feature: 'ANTENNA_HUB', action: 'ENABLE' } });
     expect(res.status, JSON.stringify(res.body)).to.equal(202);
     const location = res.headers.get('location');
-    expect(location).to.equal(`${root}/configuration/v1/readerDefinitions/hub%20reader%2F1/featureChanges/ANTENNA_HUB`);
+    expect(location).to.equal(`${root}/configuration/v1/readerDefinitions/hub%20reader%201/featureChanges/ANTENNA_HUB`);
     expect(res.body).to.include({ requestStatus: 'INITIALIZING', requestTargetStatus: 'ENABLED', status: 'DISABLED' });
 
     const status = await app.request('GET', String(location).slice(root.length));
