@@ -1,8 +1,8 @@
 // Adapted from EventStore-Client-NodeJS v6.2.1, packages/test/src/streams/appendToStream-batch-append-flood.test.ts
 // (Apache License 2.0, copyright Event Store Ltd; text in src/eventstore/protos/LICENSE),
 // run against the embedded event store. Changes: imports from ./harness (jest API on mocha, the embedded store as test node); clients connect without TLS;
-// 3,000 appends instead of 10,000: each is an append of its own with the client's 10 s default deadline, and on the
-// 2-core CI machine, with the other suites running beside it, the last of 10,000 reached the store after that deadline.
+// 3,000 appends instead of 10,000: on the 2-core CI machine, with the other suites running beside it, 10,000 at once
+// failed with an error the client reports as unknown (alone it passes; the cause was not found; docs/eventstore.md).
 import { EventStoreDBClient, describe, test, beforeAll, afterAll } from "./harness";
 import type { Duplex } from "stream";
 
