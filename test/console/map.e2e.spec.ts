@@ -138,9 +138,20 @@ describe('console floor map and door passages in Chromium', function () {
   it('a dot opens its item with a real mouse click and with Enter from the keyboard', async () => {
     await openMap();
     const dot = page.locator(`[data-testid=floor-map] circle[data-epc="${locEpc(2)}"]`);
-    const box = await dot.boundingBox();
-    expect(box).to.not.equal(null);
-    await page.mouse.click(box!.x + box!.width / 2, box!.y + box!.height / 2);
+    // Dots glide to new positions and the map fits itself once loaded: the mouse goes where the dot has
+    // come to rest (the same box twice, 150 ms apart), as a person's would.
+    const restingBox = async (): Promise<{ x: number; y: number; width: number; height: number }> => {
+      let last = await dot.boundingBox();
+      for (let i = 0; i < 40; i++) {
+        await page.waitForTimeout(150);
+        const now = await dot.boundingBox();
+        if (now !== null && last !== null && now.x === last.x && now.y === last.y) return now;
+        last = now;
+      }
+      throw new Error(`the dot of ${locEpc(2)} never came to rest: ${JSON.stringify(last)}`);
+    };
+    const box = await restingBox();
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
     await until(page, 'the item page of the clicked dot', async () => decodeURIComponent(new URL(page.url()).hash) === `#/item/${locEpc(2)}`);
     await page.waitForSelector('[data-testid=item-now]');
 
