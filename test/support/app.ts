@@ -56,7 +56,9 @@ export async function startTestApp(env: Record<string, string> = {}, opts: { clo
     ...env,
   });
   const logger = createLogger('test-app');
-  const shutdown = new Shutdown({ logger, timeoutMs: 10_000, exit: () => undefined });
+  // The service's own default bound is for a machine doing one thing; a test app shares two cores with
+  // the rest of the suite, and a stop cut short leaves its data directory locked for the next start.
+  const shutdown = new Shutdown({ logger, timeoutMs: 30_000, exit: () => undefined });
   const removeState = async (keepRedis: boolean): Promise<void> => {
     if (!keepRedis) await removeRedisKeys(keyPrefix, config.redisUrl, config.amqpUrl);
     if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
