@@ -23,7 +23,8 @@ export interface LastEventCommand<C extends EventCodecs> {
   readonly retries?: number;
 }
 
-async function lastEventOf<C extends EventCodecs>(client: EventStoreDBClient, stream: string, codecs: C): Promise<{ revision: StreamRevision; event: RecordedDomainEvent<EventOf<C>> | undefined }> {
+/** A stream's last event, decoded, and its revision (NO_STREAM and none for a stream that does not exist). */
+export async function lastEventOf<C extends EventCodecs>(client: EventStoreDBClient, stream: string, codecs: C): Promise<{ revision: StreamRevision; event: RecordedDomainEvent<EventOf<C>> | undefined }> {
   let last: { revision: StreamRevision; event: RecordedDomainEvent<EventOf<C>> | undefined } = { revision: NO_STREAM, event: undefined };
   let failure: unknown;
   try {

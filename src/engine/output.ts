@@ -4,10 +4,10 @@
 // append (FencedOutput). Fencing is the engine's lease: every append names
 // the revision this run last wrote, so a second instance writing the stream
 // makes this one's next append fail instead of duplicating history.
-import { BACKWARDS, END, NO_STREAM, StreamNotFoundError, type EventStoreDBClient } from '@eventstore/db-client';
-import { isLeft } from 'fp-ts/Either';
+import type { EventStoreDBClient } from '@eventstore/db-client';
 import { ConcurrencyError, appendEvents, type StreamRevision } from '../core/eventstore';
-import { decodeRecorded, encodeEvent } from '../core/events';
+import { lastEventOf } from '../core/last-event-command';
+import { encodeEvent } from '../core/events';
 import { ingestion } from '../core/ingestion-summary';
 import type { Logger } from '../core/logger';
 import { ENGINE_STREAM, itemEvents, type ItemsEvent } from './events';
@@ -30,20 +30,8 @@ export interface LastOutput {
 
 /** Reads the last ItemsChanged of a partition's output stream (backwards, one event; default ENGINE_STREAM). */
 export async function readLastOutput(client: EventStoreDBClient, stream: string = ENGINE_STREAM): Promise<LastOutput> {
-  let last: LastOutput = { revision: NO_STREAM, inputPosition: undefined, at: undefined };
-  let failure: unknown;
-  try {
-    for await (const resolved of client.readStream(stream, { direction: BACKWARDS, fromRevision: END, maxCount: 1 })) {
-      const decoded = decodeRecorded(resolved, itemEvents);
-      if (isLeft(decoded)) failure = decoded.left;
-      else last = { revision: decoded.right.revision, inputPosition: decoded.right.data.inputPosition, at: decoded.right.data.at };
-    }
-  } catch (err) {
-    if (err instanceof StreamNotFoundError) return last;
-    throw err;
-  }
-  if (failure !== undefined) throw failure;
-  return last;
+  const { revision, event } = await lastEventOf(client, stream, itemEvents);
+  return { revision, inputPosition: event?.data.inputPosition, at: event?.data.at };
 }
 
 /** One event's share of a cycle's output. */
