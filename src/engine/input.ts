@@ -4,14 +4,16 @@
 // last claimed. The output is the only checkpoint: nothing is saved anywhere
 // else, and nothing the engine decides comes from anywhere but this feed.
 import { streamNameFilter, type EventStoreDBClient, type Position } from '@eventstore/db-client';
+import { isLeft } from 'fp-ts/Either';
 import { TAG_REPORTS_STREAM_PREFIX } from '../agents';
-import type { RecordedDomainEvent } from '../core/events';
+import { decodeRecorded, type RecordedDomainEvent } from '../core/events';
 import type { Logger } from '../core/logger';
-import { runSubscription, type RunningSubscription } from '../core/subscriptions';
+import { matchesFilter, runSubscription, type RunningSubscription } from '../core/subscriptions';
 import { JOB_STREAM_PREFIX, jobEvents, type evolveJob } from '../jobs';
 import { ENGINE_CLOCK_STREAM, clockEvents } from './clock';
 import { CONFIG_STREAM_PREFIXES, configEvents } from './configuration';
 import { ITEM_RESET_STREAM, itemResetEvents, type ItemsResetRequestedData } from './item-reset';
+import { logRange } from './log-range';
 import { engineReportEvents, type EngineReport } from './report';
 
 // Item reset requests (support) are inputs too: carried out in order with the reports.
@@ -64,4 +66,26 @@ export function subscribeToInput(opts: InputFeedOptions): RunningSubscription {
     maxBatchSize: 500,
     onCaughtUp: opts.onCaughtUp,
   });
+}
+
+const RANGE_CHUNK = 2000;
+
+/**
+ * The input after `after` (default the start of the log) up to the commit
+ * position `until` (inclusive), read from `$all` and decoded as the
+ * subscription decodes it, in batches, each with the position it ends at:
+ * what a replay feeds the engine, and what a run decides again to rebuild
+ * its state from a snapshot.
+ */
+export async function* inputRange(client: EventStoreDBClient, after: Position | undefined, until: bigint): AsyncGenerator<{ batch: InputEvent[]; end: Position }> {
+  for await (const { events, end } of logRange(client, after, until, RANGE_CHUNK)) {
+    const batch: InputEvent[] = [];
+    for (const resolved of events) {
+      if (resolved.event === undefined || !matchesFilter(INPUT_FILTER, resolved.event)) continue;
+      const decoded = decodeRecorded(resolved, INPUT_CODECS);
+      if (isLeft(decoded)) throw decoded.left;
+      batch.push(decoded.right as InputEvent);
+    }
+    if (batch.length > 0) yield { batch, end };
+  }
 }

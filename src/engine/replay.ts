@@ -8,28 +8,16 @@
 // code (run.ts) with its input read from `$all` instead of a subscription,
 // so what it proves is that the engine's output is a function of the log
 // (docs/item-processing.md, "Replaying the engine").
-import { FORWARDS, NO_STREAM, StreamNotFoundError, type EventStoreDBClient, type Position } from '@eventstore/db-client';
-import { isLeft } from 'fp-ts/Either';
-import { decodeRecorded } from '../core/events';
+import { NO_STREAM, type EventStoreDBClient } from '@eventstore/db-client';
 import type { Logger } from '../core/logger';
-import { matchesFilter } from '../core/subscriptions';
 import { scanConfiguration } from './configuration-scan';
-import { itemEvents } from './events';
-import { INPUT_CODECS, INPUT_FILTER, positionOf, type InputEvent } from './input';
-import type { EngineOutput, ItemsChangedData, LastOutput } from './output';
-import { logRange } from './log-range';
+import { inputRange, positionOf } from './input';
 import { engineStream } from './partitions';
+import { ComparingOutput, RecordedDecisions, recordedEvents, type DecisionDifference, type RecordedEvent } from './recorded';
 import { EngineRun } from './run';
 
-/** One thing the engine decided, as compared. */
-export type Decision = { readonly kind: 'change' | 'transition' | 'reset'; readonly value: unknown };
-
-export interface ReplayDifference {
-  /** Index (from 0) of the first decision that differs, counted from where the replay started. */
-  readonly index: number;
-  readonly recorded: Decision | undefined;
-  readonly replayed: Decision | undefined;
-}
+export type { Decision } from './recorded';
+export type ReplayDifference = DecisionDifference;
 
 export interface ReplayResult {
   /** Output revision and input position the replay started after (undefined: the start of the log). */
@@ -62,46 +50,6 @@ export interface ReplayOptions {
   readonly configuration?: 'log' | 'now';
 }
 
-const INPUT_CHUNK = 2000;
-const OUTPUT_CHUNK = 200;
-
-function decisionsOf(data: ItemsChangedData): Decision[] {
-  const out: Decision[] = [];
-  if (data.reset !== undefined) out.push({ kind: 'reset', value: data.reset });
-  for (const c of data.changes) out.push({ kind: 'change', value: c });
-  for (const t of data.transitions ?? []) out.push({ kind: 'transition', value: t });
-  return out;
-}
-
-interface RecordedEvent {
-  readonly revision: bigint;
-  readonly data: ItemsChangedData;
-}
-
-/** The recorded output, read in chunks, each read to its end. */
-async function* recordedEvents(client: EventStoreDBClient, stream: string, fromRevision: bigint): AsyncGenerator<RecordedEvent> {
-  let next = fromRevision;
-  for (;;) {
-    const chunk: RecordedEvent[] = [];
-    let failure: unknown;
-    try {
-      for await (const resolved of client.readStream(stream, { fromRevision: next, direction: FORWARDS, maxCount: OUTPUT_CHUNK })) {
-        const decoded = decodeRecorded(resolved, itemEvents);
-        if (isLeft(decoded)) failure ??= decoded.left;
-        else chunk.push({ revision: decoded.right.revision, data: decoded.right.data });
-      }
-    } catch (err) {
-      if (err instanceof StreamNotFoundError) return;
-      throw err;
-    }
-    if (failure !== undefined) throw failure;
-    yield* chunk;
-    const last = chunk[chunk.length - 1];
-    if (last === undefined || chunk.length < OUTPUT_CHUNK) return;
-    next = last.revision + 1n;
-  }
-}
-
 /** The recorded output's first and last events, and the last one claiming input at or before `from`. */
 async function outputBounds(client: EventStoreDBClient, stream: string, from: bigint | undefined): Promise<{ base: (RecordedEvent & { first: boolean }) | undefined; last: RecordedEvent | undefined }> {
   let base: (RecordedEvent & { first: boolean }) | undefined;
@@ -113,59 +61,6 @@ async function outputBounds(client: EventStoreDBClient, stream: string, from: bi
     last = e;
   }
   return { base, last };
-}
-
-/** The recorded decisions after `base`, one at a time. */
-class RecordedDecisions {
-  private buffer: Decision[] = [];
-  private readonly events: AsyncGenerator<RecordedEvent>;
-
-  constructor(client: EventStoreDBClient, stream: string, fromRevision: bigint) {
-    this.events = recordedEvents(client, stream, fromRevision);
-  }
-
-  async next(): Promise<Decision | undefined> {
-    while (this.buffer.length === 0) {
-      const e = await this.events.next();
-      if (e.done === true) return undefined;
-      this.buffer = decisionsOf(e.value.data);
-    }
-    return this.buffer.shift();
-  }
-}
-
-const same = (a: Decision, b: Decision): boolean => a.kind === b.kind && JSON.stringify(a.value) === JSON.stringify(b.value);
-
-class StopReplay extends Error {}
-
-/** The scratch output: compares each decision the replay appends with the next recorded one; stops at the first difference. */
-class ComparingOutput implements EngineOutput {
-  revision: bigint;
-  flushedInputPosition: string | undefined;
-  lastEventId: string | undefined = undefined;
-  decisions = 0;
-  difference: ReplayDifference | undefined;
-
-  constructor(
-    private readonly recorded: RecordedDecisions,
-    last: LastOutput,
-  ) {
-    this.revision = typeof last.revision === 'bigint' ? last.revision : -1n;
-    this.flushedInputPosition = last.inputPosition;
-  }
-
-  async append(data: ItemsChangedData): Promise<void> {
-    for (const replayed of decisionsOf(data)) {
-      const recorded = await this.recorded.next();
-      if (recorded === undefined || !same(recorded, replayed)) {
-        this.difference = { index: this.decisions, recorded, replayed };
-        throw new StopReplay('difference found');
-      }
-      this.decisions++;
-    }
-    this.revision++;
-    this.flushedInputPosition = data.inputPosition;
-  }
 }
 
 export async function replayEngine(opts: ReplayOptions): Promise<ReplayResult> {
@@ -192,9 +87,7 @@ export async function replayEngine(opts: ReplayOptions): Promise<ReplayResult> {
       output: (end) => (output = new ComparingOutput(recorded, end)),
       ...fixed,
     },
-    (_run, err) => {
-      if (!(err instanceof StopReplay)) opts.logger.warn('replay: engine run failed', { err: String(err) });
-    },
+    (_run, err) => opts.logger.warn('replay: engine run failed', { err: String(err) }),
   );
   await run.restore(base === undefined ? { revision: NO_STREAM, inputPosition: undefined, at: undefined } : { revision: base.revision, inputPosition: base.data.inputPosition, at: base.data.at });
   let inputEvents = 0;
@@ -207,32 +100,18 @@ export async function replayEngine(opts: ReplayOptions): Promise<ReplayResult> {
     seconds: (Date.now() - started) / 1000,
   });
   if (until === undefined) return result(undefined);
-  try {
-    await feedInput(opts, base === undefined ? undefined : positionOf(base.data.inputPosition), until, async (batch, position) => {
-      inputEvents += batch.length;
-      await run.handle(batch, position);
-      opts.onProgress?.(inputEvents, output?.decisions ?? 0);
-    });
-    await run.flush();
-  } catch (err) {
-    if (err instanceof StopReplay) return result(output?.difference);
-    throw err;
+  const compared = (): ComparingOutput => {
+    if (output === undefined) throw new Error('replay: the run has no output');
+    return output;
+  };
+  for await (const { batch, end } of inputRange(opts.client, base === undefined ? undefined : positionOf(base.data.inputPosition), until)) {
+    inputEvents += batch.length;
+    await run.handle(batch, end);
+    opts.onProgress?.(inputEvents, compared().decisions);
+    // Stops at the first difference; the rest of the input cannot make it go away.
+    if (compared().difference !== undefined) return result(compared().difference);
   }
+  await run.flush();
   // The replay decided everything it did; whatever the recorded output holds beyond is a difference too.
-  const extra = await recorded.next();
-  return result(extra === undefined ? undefined : { index: output?.decisions ?? 0, recorded: extra, replayed: undefined });
-}
-
-/** The engine's input after `after` up to `until` (inclusive), decoded as the live subscription decodes it, in batches. */
-async function feedInput(opts: ReplayOptions, after: Position | undefined, until: bigint, handle: (batch: InputEvent[], position: Position) => Promise<void>): Promise<void> {
-  for await (const { events, end } of logRange(opts.client, after, until, INPUT_CHUNK)) {
-    const batch: InputEvent[] = [];
-    for (const resolved of events) {
-      if (resolved.event === undefined || !matchesFilter(INPUT_FILTER, resolved.event)) continue;
-      const decoded = decodeRecorded(resolved, INPUT_CODECS);
-      if (isLeft(decoded)) throw decoded.left;
-      batch.push(decoded.right as InputEvent);
-    }
-    if (batch.length > 0) await handle(batch, end);
-  }
+  return result(await compared().finish());
 }

@@ -1,10 +1,10 @@
 // How a run of the engine gets its state back: the newest valid snapshot
-// (snapshot.ts, snapshot-store.ts) that belongs to this ENGINE_STREAM, then
-// the stream's events after it, applied with applyChange; without a usable
-// snapshot, the whole stream. A snapshot is only a cache: whatever is wrong
-// with it (missing, damaged, another format, another log, ahead of the
-// stream) costs a longer replay, never a wrong state
-// (docs/item-processing.md, "Snapshots").
+// (snapshot.ts, snapshot-store.ts) that belongs to this ENGINE_STREAM; the
+// run then decides the input after it again (run.ts), or, without a
+// snapshot (or asked to), the stream's events after it are applied with
+// applyChange. A snapshot is only a cache: whatever is wrong with it
+// (missing, damaged, another format, another log, ahead of the stream) costs
+// a longer replay, never a wrong state (docs/item-processing.md, "Snapshots").
 import { FORWARDS, StreamNotFoundError, type EventStoreDBClient } from '@eventstore/db-client';
 import { isLeft } from 'fp-ts/Either';
 import { decodeRecorded } from '../core/events';
@@ -66,6 +66,12 @@ export interface Restored {
    * before the engine carried its configuration (the caller folds it from the log).
    */
   readonly configuration: EngineConfiguration | undefined;
+  /**
+   * Set when the state stands at an older snapshot than the end of the
+   * stream and was asked to (`tail` 'decide'): the output event it stands
+   * at. The caller decides the input after it again up to the end.
+   */
+  readonly decideFrom?: { readonly revision: bigint; readonly inputPosition: string; readonly at: number };
   /** Events and changes replayed after the snapshot (or from the start). */
   readonly replayedEvents: number;
   readonly replayedChanges: number;
@@ -88,6 +94,7 @@ export async function forEachOutput(
     readonly id: string;
     readonly revision: bigint;
     readonly inputPosition: string;
+    readonly at: number;
     readonly changes: readonly ItemChange[];
     readonly reset?: ItemsReset | undefined;
     readonly passages?: OpenPassages | undefined;
@@ -117,16 +124,7 @@ export async function forEachOutput(
           continue;
         }
         visited++;
-        visit({
-          id: e.id,
-          revision: e.revision,
-          inputPosition: e.data.inputPosition,
-          changes: e.data.changes,
-          reset: e.data.reset,
-          passages: e.data.passages,
-          configuration: e.data.configuration,
-          configurationComplete: e.data.configurationComplete,
-        });
+        visit({ id: e.id, revision: e.revision, ...e.data });
         count++;
         next = e.revision + 1n;
       }
@@ -140,19 +138,19 @@ export async function forEachOutput(
   return count;
 }
 
-/** Why a snapshot does not belong to the stream as it is now, or undefined when it does. */
-async function foreignReason(client: EventStoreDBClient, stream: string, position: SnapshotPosition, end: StreamEnd): Promise<string | undefined> {
+/** The output event a snapshot stands at, or why the snapshot does not belong to the stream as it is now. */
+async function eventOfSnapshot(client: EventStoreDBClient, stream: string, position: SnapshotPosition, end: StreamEnd): Promise<{ at: number } | { foreign: string }> {
   const revision = BigInt(position.revision);
-  if (revision > end.revision) return `ahead of the stream (snapshot at revision ${revision}, stream ends at ${end.revision})`;
-  let found: { id: string; inputPosition: string } | undefined;
+  if (revision > end.revision) return { foreign: `ahead of the stream (snapshot at revision ${revision}, stream ends at ${end.revision})` };
+  let found: { id: string; inputPosition: string; at: number } | undefined;
   await forEachOutput(client, revision, revision, (e) => {
-    found = { id: e.id, inputPosition: e.inputPosition };
+    found = { id: e.id, inputPosition: e.inputPosition, at: e.at };
   }, stream);
-  if (found === undefined) return `revision ${revision} is not in the stream`;
+  if (found === undefined) return { foreign: `revision ${revision} is not in the stream` };
   if (found.id !== position.eventId || found.inputPosition !== position.inputPosition) {
-    return `revision ${revision} is another event (the stream was reset or the log replaced)`;
+    return { foreign: `revision ${revision} is another event (the stream was reset or the log replaced)` };
   }
-  return undefined;
+  return { at: found.at };
 }
 
 /** The snapshot's state, its job runtimes given the contexts of the snapshot's own configuration and jobs as of its position. */
@@ -167,7 +165,7 @@ async function decodeSnapshot(deps: RestoreDeps, stored: StoredSnapshot, config:
 async function newestUsable(
   deps: RestoreDeps,
   end: StreamEnd,
-): Promise<{ state: EngineState; position: SnapshotPosition; isolated: readonly string[]; passages: OpenPassages; configuration: EngineConfiguration } | undefined> {
+): Promise<{ state: EngineState; position: SnapshotPosition; at: number; isolated: readonly string[]; passages: OpenPassages; configuration: EngineConfiguration } | undefined> {
   if (deps.snapshotDir === undefined) return undefined;
   for (const candidate of await readSnapshots(deps.snapshotDir)) {
     if (!candidate.ok) {
@@ -181,13 +179,13 @@ async function newestUsable(
       continue;
     }
     try {
-      const foreign = await foreignReason(deps.client, deps.stream ?? ENGINE_STREAM, header.position, end);
-      if (foreign !== undefined) {
-        deps.logger.warn('engine snapshot ignored', { file, reason: foreign });
+      const event = await eventOfSnapshot(deps.client, deps.stream ?? ENGINE_STREAM, header.position, end);
+      if ('foreign' in event) {
+        deps.logger.warn('engine snapshot ignored', { file, reason: event.foreign });
         continue;
       }
       const configuration = EngineConfiguration.of(header.configuration);
-      return { state: await decodeSnapshot(deps, candidate.snapshot, configuration), position: header.position, isolated: header.isolated, passages: header.passages ?? [], configuration };
+      return { state: await decodeSnapshot(deps, candidate.snapshot, configuration), position: header.position, at: event.at, isolated: header.isolated, passages: header.passages ?? [], configuration };
     } catch (err) {
       // A snapshot that passed its checksum but does not decode is a bug or a foreign writer: replay instead.
       deps.logger.warn('engine snapshot ignored', { file, reason: err instanceof Error ? err.message : String(err) });
@@ -198,11 +196,16 @@ async function newestUsable(
 
 /**
  * Rebuilds the engine state for the stream ending at `end`: newest usable
- * snapshot, then the events after it. The returned state holds the runtimes
- * of the snapshot's jobs; registering the other running jobs and ending the
- * stopped ones is the caller's (it knows the jobs).
+ * snapshot, then the events after it (`tail` 'apply'). With `tail`
+ * 'decide', a snapshot older than the end is returned as it is, with
+ * `decideFrom`: the changes after it do not carry what the engine also
+ * keeps (reads that changed nothing, open compute windows), deciding their
+ * input again does. Without a usable snapshot the events are applied either
+ * way. The returned state holds the runtimes of the snapshot's jobs;
+ * registering the other running jobs and ending the stopped ones is the
+ * caller's (it knows the jobs).
  */
-export async function restoreState(deps: RestoreDeps, end: StreamEnd | undefined): Promise<Restored> {
+export async function restoreState(deps: RestoreDeps, end: StreamEnd | undefined, tail: 'apply' | 'decide' = 'apply'): Promise<Restored> {
   const started = Date.now();
   if (end === undefined) {
     return { state: emptyState(), snapshot: undefined, jobIds: new Set(), passages: [], configuration: new EngineConfiguration(), replayedEvents: 0, replayedChanges: 0, loadMs: 0, replayMs: 0 };
@@ -211,6 +214,11 @@ export async function restoreState(deps: RestoreDeps, end: StreamEnd | undefined
   const loaded = Date.now();
   const state = snapshot?.state ?? emptyState();
   const jobIds = new Set<string>([...state.jobs.keys(), ...(snapshot?.isolated ?? [])]);
+  if (tail === 'decide' && snapshot !== undefined && BigInt(snapshot.position.revision) < end.revision) {
+    const decideFrom = { revision: BigInt(snapshot.position.revision), inputPosition: snapshot.position.inputPosition, at: snapshot.at };
+    const { passages, configuration } = snapshot;
+    return { state, snapshot: snapshot.position, jobIds, passages, configuration, decideFrom, replayedEvents: 0, replayedChanges: 0, loadMs: loaded - started, replayMs: 0 };
+  }
   const changes: ItemChange[] = [];
   // Item resets replay in log order between the changes (an event's reset comes before its changes).
   const steps: Array<ItemChange | { readonly resetFacility: string }> = [];

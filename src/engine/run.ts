@@ -22,13 +22,14 @@ import { tickClock } from './clock';
 import { configEntryOf, EngineConfiguration, type ConfigEntry } from './configuration';
 import { scanConfiguration } from './configuration-scan';
 import { ingest, tick } from './engine';
-import { positionOf, subscribeToInput, type InputEvent, type ItemsResetRequest } from './input';
+import { inputRange, positionOf, subscribeToInput, type InputEvent, type ItemsResetRequest } from './input';
 import { JobsBook, loadJobAsOf } from './jobs-book';
 import { FencedOutput, outputParts, readLastOutput, type EngineOutput, type ItemsChangedData, type LastOutput } from './output';
 import { engineStream, partitionOf } from './partitions';
 import { PendingOutput } from './pending';
 import { resetFacility } from './reset';
-import { jobLookups, restoreState } from './restore';
+import { ComparingOutput, RecordedDecisions } from './recorded';
+import { jobLookups, restoreState, type Restored } from './restore';
 import { Snapshotter, type SnapshotPolicy, type SnapshotSubject } from './snapshotter';
 import { emptyState, endJob, runtimeOf } from './state';
 import type { ThresholdJobContext } from './threshold/context';
@@ -73,8 +74,8 @@ export class EngineRun {
   private inputPosition: string | undefined;
   /** Input position whose item changes are all appended: read models can have them. */
   private appendedPosition: string | undefined;
-  private readonly pending = new PendingOutput();
-  private readonly thresholds = new ThresholdTracker();
+  private pending = new PendingOutput();
+  private thresholds = new ThresholdTracker();
   /** The last append carried open passages: the next one carries them again, if only to say none is left. */
   private carriedPassages = false;
   private config = new EngineConfiguration();
@@ -88,6 +89,8 @@ export class EngineRun {
   /** The engine's time as of the input the last append claimed (what a part claiming only that input records). */
   private claimedTime: number | undefined;
   private snapshots: Snapshotter | undefined;
+  /** The run is deciding the input since its snapshot again (rebuild): nothing it decides is new. */
+  private decidingAgain = false;
   private sub: RunningSubscription | undefined;
   private timer: NodeJS.Timeout | undefined;
   private caughtUp = false;
@@ -196,34 +199,70 @@ export class EngineRun {
 
   /**
    * Rebuilds the state of the output up to `last`: the newest usable
-   * snapshot, then the events after it (restore.ts), with the configuration
-   * they carry. Jobs are read as of the resume point to know whether they had
-   * stopped by then; running jobs are registered so their items keep
-   * expiring without waiting for a report.
+   * snapshot, then the input after it decided again up to the input `last`
+   * claims (decideAgain), which gives back everything the engine keeps, not
+   * only what its changes say; without a snapshot, or when deciding again
+   * does not give the recorded decisions, the events after it are applied
+   * instead (restore.ts).
    */
   private async rebuild(last: LastOutput): Promise<void> {
-    this.output = this.opts.output?.(last) ?? new FencedOutput(this.opts.client, this.log, last, this.stream);
-    this.inputPosition = last.inputPosition;
-    this.appendedPosition = last.inputPosition;
-    this.time = last.at;
-    this.claimedTime = last.at;
-    if (last.at !== undefined) this.thresholds.resumeAt(last.at);
-    if (this.opts.snapshots !== undefined) this.snapshots = new Snapshotter(this.opts.snapshots, this.opts.clock, this.log);
     if (last.revision === NO_STREAM) {
+      this.adoptEnd(last);
+      this.snapshots = this.newSnapshotter();
       this.configComplete = true;
       return;
     }
-    const resumeAt = last.inputPosition === undefined ? 0n : BigInt(last.inputPosition);
-    const restored = await restoreState(
-      {
-        client: this.opts.client,
-        stream: this.stream,
-        logger: this.log,
-        snapshotDir: this.opts.snapshots?.dir,
-        ...jobLookups((jobId, upTo) => loadJobAsOf(this.opts.client, jobId, upTo)),
-      },
-      { revision: last.revision, inputPosition: last.inputPosition },
-    );
+    const deps = {
+      client: this.opts.client,
+      stream: this.stream,
+      logger: this.log,
+      snapshotDir: this.opts.snapshots?.dir,
+      ...jobLookups((jobId, upTo) => loadJobAsOf(this.opts.client, jobId, upTo)),
+    };
+    const end = { revision: last.revision, inputPosition: last.inputPosition };
+    const restored = await restoreState(deps, end, this.opts.snapshots === undefined ? 'apply' : 'decide');
+    if (restored.decideFrom === undefined || !(await this.decideAgain(restored, restored.decideFrom, last))) {
+      if (restored.decideFrom !== undefined) this.clear();
+      await this.adopt(restored.decideFrom === undefined ? restored : await restoreState(deps, end, 'apply'), last);
+    }
+    this.snapshots = this.newSnapshotter();
+  }
+
+  private newSnapshotter(): Snapshotter | undefined {
+    return this.opts.snapshots === undefined ? undefined : new Snapshotter(this.opts.snapshots, this.opts.clock, this.log);
+  }
+
+  /** Everything a rebuild sets, as a new run has it (a rebuild that falls back starts over). */
+  private clear(): void {
+    this.state = emptyState();
+    this.pending = new PendingOutput();
+    this.thresholds = new ThresholdTracker();
+    this.carriedPassages = false;
+    this.config = this.opts.fixedConfiguration ?? new EngineConfiguration();
+    this.jobs = new JobsBook(this.opts.client, this.config);
+    this.pendingConfig = [];
+    this.configComplete = false;
+  }
+
+  /** The run stands at output event `at`: where it appends next, the input it resumes after and its time. */
+  private adoptEnd(at: LastOutput, output?: EngineOutput): void {
+    this.output = output ?? this.opts.output?.(at) ?? new FencedOutput(this.opts.client, this.log, at, this.stream);
+    this.inputPosition = at.inputPosition;
+    this.appendedPosition = at.inputPosition;
+    this.time = at.at;
+    this.claimedTime = at.at;
+  }
+
+  /**
+   * Takes a restored state standing at output event `at`, with the
+   * configuration it carries. Jobs are read as of that point to know whether
+   * they had stopped by then; running jobs are registered so their items
+   * keep expiring without waiting for a report.
+   */
+  private async adopt(restored: Restored, at: LastOutput, output?: EngineOutput): Promise<void> {
+    this.adoptEnd(at, output);
+    if (at.at !== undefined) this.thresholds.resumeAt(at.at);
+    const resumeAt = at.inputPosition === undefined ? 0n : BigInt(at.inputPosition);
     this.state = restored.state;
     if (restored.configuration === undefined) {
       // An output written before the engine carried its configuration: fold it from the log once, and carry it from now on.
@@ -253,6 +292,53 @@ export class EngineRun {
       loadMs: restored.loadMs,
       replayMs: restored.replayMs,
     });
+  }
+
+  /**
+   * From a snapshot older than the end of the output: the input after it is
+   * decided again, up to the input `last` claims, into an output that only
+   * compares each decision with the recorded one. Then the run stands where
+   * the output ends with exactly the state the run that wrote it had there
+   * (reads that changed nothing, open compute windows and all), whether
+   * that run stopped or crashed. False when a decision differs (the engine
+   * would not be a function of its input: logged as an error).
+   */
+  private async decideAgain(restored: Restored, from: NonNullable<Restored['decideFrom']>, last: LastOutput): Promise<boolean> {
+    const started = Date.now();
+    const fromEnd: LastOutput = { revision: from.revision, inputPosition: from.inputPosition, at: from.at };
+    const compared = new ComparingOutput(new RecordedDecisions(this.opts.client, this.stream, from.revision + 1n), fromEnd);
+    await this.adopt(restored, fromEnd, compared);
+    let inputEvents = 0;
+    this.decidingAgain = true;
+    try {
+      const until = last.inputPosition === undefined ? undefined : BigInt(last.inputPosition);
+      if (until !== undefined) {
+        for await (const { batch, end } of inputRange(this.opts.client, positionOf(from.inputPosition), until)) {
+          inputEvents += batch.length;
+          await this.handle(batch, end);
+          if (compared.difference !== undefined) break;
+        }
+      }
+      if (compared.difference === undefined) await this.flush();
+    } finally {
+      this.decidingAgain = false;
+    }
+    const difference = await compared.finish();
+    if (difference !== undefined) {
+      this.log.error('item engine: the input since the snapshot decided again differs from the recorded output; applying the recorded changes instead', {
+        snapshotRevision: String(from.revision),
+        index: difference.index,
+        recorded: JSON.stringify(difference.recorded),
+        decided: JSON.stringify(difference.replayed),
+      });
+      return false;
+    }
+    this.output = this.opts.output?.(last) ?? new FencedOutput(this.opts.client, this.log, last, this.stream);
+    this.inputPosition = last.inputPosition;
+    this.appendedPosition = last.inputPosition;
+    this.claimedTime = last.at;
+    this.log.info('item engine: input since the snapshot decided again', { snapshotRevision: String(from.revision), inputEvents, decisions: compared.decisions, ms: Date.now() - started });
+    return true;
   }
 
   /** Handles one batch of input (the subscription's, or a replay's). */
@@ -460,7 +546,7 @@ export class EngineRun {
     this.appendedPosition = inputPosition;
     // Input handled meanwhile that decided nothing is done too.
     if (this.nothingPending && !this.midBatch) this.markAppended();
-    if (oldestReportMs !== undefined) metrics.reportToItemSeconds.observe(Math.max(0, Date.now() - oldestReportMs) / 1000);
+    if (oldestReportMs !== undefined && !this.decidingAgain) metrics.reportToItemSeconds.observe(Math.max(0, Date.now() - oldestReportMs) / 1000);
     this.snapshots?.appended(changes.length);
     this.maybeSnapshot();
   }

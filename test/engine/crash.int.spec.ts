@@ -25,9 +25,12 @@ import { agentAuthorization } from '../../src/agents/guard';
 import { tagReportEvents, tagReportsStream } from '../../src/agents/events';
 import { readStream } from '../../src/core/eventstore';
 import { ENGINE_STREAM, itemEvents } from '../../src/engine/events';
+import { replayEngine } from '../../src/engine/replay';
+import { replaySummary } from '../../scripts/replay';
+import { silent } from '../support/logger';
 import { INVENTORY_HYSTERESIS_DB } from '../../src/engine/inventory';
 import { ADMIN } from '../support/app';
-import { childEnv, runEntryPoint, serviceUp, type RunningProcess, CHILD_START_MS } from '../support/tagtrailProcess';
+import { childEnv, runEntryPoint, serviceUp, type LogLine, type RunningProcess, CHILD_START_MS } from '../support/tagtrailProcess';
 import { removeRedisKeys, testRedisPrefix } from '../support/redis-prefix';
 import { sleep } from '../support/wait';
 import { mix } from './live-job';
@@ -76,6 +79,8 @@ describe('item engine: SIGKILL mid-stream and restart (child process)', function
         LOG_LEVEL: 'info',
         JOB_ACK_TIMEOUT_SECONDS: '60',
         SHUTDOWN_TIMEOUT_MS: '5000',
+        // Snapshots every few changes: the killed run's last snapshot is older than its last output.
+        ENGINE_SNAPSHOT_EVERY_CHANGES: '20',
       }),
     );
     const up = await serviceUp(proc);
@@ -114,6 +119,29 @@ describe('item engine: SIGKILL mid-stream and restart (child process)', function
     return res.body;
   };
   const auth = (): string => agentAuthorization(READER, secret);
+  /** A reader's agent takes its secret, checks in until the job is assigned and acknowledges it; returns the secret. */
+  const enrol = async (reader: string, job: string): Promise<string> => {
+    const path = `/agent/v1/readers/${reader}`;
+    const readerSecret = (await ok('PUT', `${path}/secret`)).secret as string;
+    const readerAuth = agentAuthorization(reader, readerSecret);
+    const checkin = { agentId: `${reader}-agent`, versions: { App: '1.0.0', Firmware: '7.6.1' }, state: 'IDLE' };
+    for (let i = 0; ; i++) {
+      const res = await ok('POST', `${path}/checkin`, checkin, readerAuth);
+      if (res.assignment?.jobId === job) break;
+      if (i > 100) throw new Error(`no assignment: ${JSON.stringify(res)}`);
+      await sleep(100);
+    }
+    await ok('POST', `${path}/assignments/${job}/ack`, undefined, readerAuth);
+    return readerSecret;
+  };
+  const kill = async (): Promise<void> => {
+    const killed = service;
+    if (!killed) throw new Error('no service');
+    killed.proc.child.kill('SIGKILL');
+    expect(await killed.proc.exited).to.equal('SIGKILL');
+    await killed.client.dispose().catch(() => undefined);
+    service = undefined;
+  };
   const posted: string[] = [];
   /** Round `r`: most EPCs, each on a pseudo-random antenna, RSSI growing with the round past the hysteresis margin. */
   const postRound = async (r: number): Promise<void> => {
@@ -145,15 +173,7 @@ describe('item engine: SIGKILL mid-stream and restart (child process)', function
     await ok('POST', '/configuration/v1/recipes/create', { name: 'rec', type: 'INVENTORY', readerConfigurationName: 'inv', reportingInterval: 1, computeWindow: 1 });
     const job = await ok('POST', '/control/v1/jobs/start', { name: 'crash', recipeName: 'rec', startDelay: 'PT0S' });
     jobId = job.id as string;
-    secret = (await ok('PUT', `${AGENT}/secret`)).secret as string;
-    const checkin = { agentId: 'crash-agent', versions: { App: '1.0.0', Firmware: '7.6.1' }, state: 'IDLE' };
-    for (let i = 0; ; i++) {
-      const res = await ok('POST', `${AGENT}/checkin`, checkin, auth());
-      if (res.assignment?.jobId === jobId) break;
-      if (i > 100) throw new Error(`no assignment: ${JSON.stringify(res)}`);
-      await sleep(100);
-    }
-    await ok('POST', `${AGENT}/assignments/${jobId}/ack`, undefined, auth());
+    secret = await enrol(READER, jobId);
 
     // Reports flow; once the engine has written a few ItemsChanged (on a
     // retry: one more), kill the process right after an accepted report.
@@ -170,12 +190,7 @@ describe('item engine: SIGKILL mid-stream and restart (child process)', function
         if (round >= MAX_ROUNDS_BEFORE) throw new Error('the engine wrote no ItemsChanged while reports flowed');
       }
       await postRound(round++);
-      const killed = service;
-      if (!killed) throw new Error('no service');
-      killed.proc.child.kill('SIGKILL');
-      expect(await killed.proc.exited).to.equal('SIGKILL');
-      await killed.client.dispose().catch(() => undefined);
-      service = undefined;
+      await kill();
       roundsBefore = round;
 
       service = await start();
@@ -255,5 +270,81 @@ describe('item engine: SIGKILL mid-stream and restart (child process)', function
     // The restart happened mid-output: ItemsChanged from both runs.
     expect(events.some((e) => BigInt(e.data.inputPosition) <= BigInt(resumeAfter))).to.equal(true);
     expect(events.some((e) => BigInt(e.data.inputPosition) > BigInt(resumeAfter))).to.equal(true);
+
+    // The kill changed no decision: the engine run again over the log decides exactly what the two runs recorded
+    // (the restarted run decided the input since its snapshot again, compute windows open at the kill included).
+    if (!service) throw new Error('no service');
+    const replay = await replayEngine({ client: service.client, logger: silent });
+    expect(replay.difference, replaySummary(replay)).to.equal(undefined);
+    expect(replay.decisions).to.equal(events.reduce((n, e) => n + e.data.changes.length, 0));
+  });
+
+  it('a run killed after its last snapshot restarts with every read since (tags read but unchanged expire by their last read); the replay finds every decision identical', async () => {
+    service ??= await start();
+    const reader = 'crash-2';
+    const STILL = 24;
+    // A facility of its own: the first test's job holds the readers of the default one.
+    await ok('POST', '/configuration/v1/facilities/create', { name: 'YARD' });
+    await ok('POST', '/configuration/v1/readerDefinitions/create', { name: reader, facility: 'YARD', antennaZones: { '1': 'BAY', '2': 'GATE' } });
+    await ok('POST', '/configuration/v1/readerConfigurations/create', { name: 'inv-expiry', operation: 'INVENTORY', configuration: { readerMode: 'MAX_THROUGHPUT', session: 2, searchMode: 'DUAL_TARGET' } });
+    await ok('POST', '/configuration/v1/recipes/create', { name: 'rec-expiry', type: 'INVENTORY', readerConfigurationName: 'inv-expiry', reportingInterval: 1, computeWindow: 1, tagExpiryDuration: 'PT4S' });
+    const job2 = (await ok('POST', '/control/v1/jobs/start', { name: 'crash-expiry', recipeName: 'rec-expiry', facility: 'YARD', startDelay: 'PT0S' })).id as string;
+    const readerAuth = agentAuthorization(reader, await enrol(reader, job2));
+    const still = Array.from({ length: STILL }, (_, k) => `30340000000000000000${(k + 1).toString(16).toUpperCase().padStart(4, '0')}`);
+    const mover = '303400000000000000010000';
+    /** Round r: the still tags on antenna 1, the mover on antenna 1 or 2 (one zone change per round), RSSI past the hysteresis margin. */
+    const postStill = async (r: number, withStill: boolean): Promise<number> => {
+      t = Math.max(t + 1, Date.now());
+      const at = new Date(t).toISOString();
+      const peakRssi = -100 + r * (INVENTORY_HYSTERESIS_DB + 1);
+      const read = (epcOf: string, antennaId: number) => ({ epc: epcOf, tid: null, antennaId, peakRssi, readCount: 1, firstSeen: at, lastSeen: at, x: null, y: null });
+      const observations = [...(withStill ? still.map((e) => read(e, 1)) : []), read(mover, (r % 2) + 1)];
+      await ok('POST', `/agent/v1/readers/${reader}/reports`, { reportId: crypto.randomUUID(), jobId: job2, from: at, to: at, observations }, readerAuth);
+      return t;
+    };
+    const outputRevision = async (): Promise<number> => (await output()).length - 1;
+    const claimsAll = async (): Promise<void> => {
+      if (!service) throw new Error('no service');
+      const head = (await readStream(service.client, tagReportsStream(reader), tagReportEvents)).events.at(-1)?.position?.commit;
+      for (let i = 0; ; i++) {
+        const last = (await output()).at(-1)?.data.inputPosition;
+        if (head !== undefined && last !== undefined && BigInt(last) >= head) return;
+        if (i > 150) throw new Error('the engine did not claim the last report');
+        await sleep(100);
+      }
+    };
+
+    // Round 0: 25 first sightings, a snapshot after them (every 20 changes).
+    await postStill(0, true);
+    await claimsAll();
+    const snapshotAt = await outputRevision();
+    const snapshotted = (l: LogLine): boolean => l.msg === 'engine snapshot written' && Number(l['revision']) >= snapshotAt;
+    await service.proc.waitForLog(snapshotted, 20_000);
+    // Rounds 1-4, about a second apart: the still tags are read and change nothing; the mover's four changes are appended
+    // (claiming those reads too), fewer than a snapshot waits for.
+    let lastStillRead = 0;
+    for (let r = 1; r <= 4; r++) {
+      await sleep(800);
+      lastStillRead = await postStill(r, true);
+    }
+    await claimsAll();
+    await kill();
+
+    service = await start();
+    const decided = await service.proc.waitForLog((l) => l.msg === 'item engine: input since the snapshot decided again', CHILD_START_MS);
+    expect(Number(decided['inputEvents']), 'the four reports since the snapshot decided again').to.be.at.least(4);
+    // Only the mover is read from now on: the still tags expire 4 s after their last read (round 4), not after round 0.
+    const expired = new Map<string, number>();
+    for (let r = 5; expired.size < STILL; r++) {
+      if (r > 40) throw new Error(`still tags not expired: ${expired.size} of ${STILL}`);
+      await sleep(500);
+      await postStill(r, false);
+      for (const e of await output()) for (const c of e.data.changes) if (c.kind === 'EXPIRED' && still.includes(c.epc)) expired.set(c.epc, c.observationTime);
+    }
+    for (const [e, time] of expired) expect(time, `${e} expired by its last read`).to.be.at.least(lastStillRead + 4000);
+
+    await claimsAll();
+    const replay = await replayEngine({ client: service.client, logger: silent });
+    expect(replay.difference, replaySummary(replay)).to.equal(undefined);
   });
 });
