@@ -32,30 +32,42 @@ function decisionsOf(data: ItemsChangedData): Decision[] {
 }
 
 export interface RecordedEvent {
+  readonly id: string;
   readonly revision: bigint;
   readonly data: ItemsChangedData;
 }
 
-/** The recorded output from `fromRevision` on, read in chunks, each read to its end. */
-export async function* recordedEvents(client: EventStoreDBClient, stream: string, fromRevision: bigint): AsyncGenerator<RecordedEvent> {
+/**
+ * The recorded output from `fromRevision` on (up to `toRevision`, inclusive,
+ * when given), read in chunks, each read to its end before any of it is
+ * yielded (a client read left early keeps its gRPC call open), so a caller
+ * may stop at any event. Revisions hidden by a soft delete (factory reset)
+ * are not returned: the read then starts at the first visible one.
+ */
+export async function* recordedEvents(client: EventStoreDBClient, stream: string, fromRevision: bigint, toRevision?: bigint): AsyncGenerator<RecordedEvent> {
   let next = fromRevision;
   for (;;) {
+    if (toRevision !== undefined && next > toRevision) return;
+    const maxCount = toRevision !== undefined && toRevision - next + 1n < BigInt(OUTPUT_CHUNK) ? Number(toRevision - next + 1n) : OUTPUT_CHUNK;
     const chunk: RecordedEvent[] = [];
     let failure: unknown;
     try {
-      for await (const resolved of client.readStream(stream, { fromRevision: next, direction: FORWARDS, maxCount: OUTPUT_CHUNK })) {
+      for await (const resolved of client.readStream(stream, { fromRevision: next, direction: FORWARDS, maxCount })) {
         const decoded = decodeRecorded(resolved, itemEvents);
         if (isLeft(decoded)) failure ??= decoded.left;
-        else chunk.push({ revision: decoded.right.revision, data: decoded.right.data });
+        else chunk.push({ id: decoded.right.id, revision: decoded.right.revision, data: decoded.right.data });
       }
     } catch (err) {
       if (err instanceof StreamNotFoundError) return;
       throw err;
     }
     if (failure !== undefined) throw failure;
-    yield* chunk;
+    for (const e of chunk) {
+      if (toRevision !== undefined && e.revision > toRevision) return;
+      yield e;
+    }
     const last = chunk[chunk.length - 1];
-    if (last === undefined || chunk.length < OUTPUT_CHUNK) return;
+    if (last === undefined || chunk.length < maxCount) return;
     next = last.revision + 1n;
   }
 }

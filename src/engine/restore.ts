@@ -5,22 +5,19 @@
 // applyChange. A snapshot is only a cache: whatever is wrong with it
 // (missing, damaged, another format, another log, ahead of the stream) costs
 // a longer replay, never a wrong state (docs/item-processing.md, "Snapshots").
-import { FORWARDS, StreamNotFoundError, type EventStoreDBClient } from '@eventstore/db-client';
-import { isLeft } from 'fp-ts/Either';
-import { decodeRecorded } from '../core/events';
+import type { EventStoreDBClient } from '@eventstore/db-client';
 import type { Logger } from '../core/logger';
 import { applyChange } from './apply';
+import { recordedEvents } from './recorded';
 import { EngineConfiguration, type ConfigEntry } from './configuration';
 import type { JobInfo } from './jobs-book';
-import { ENGINE_STREAM, itemEvents, type ItemsReset } from './events';
+import { ENGINE_STREAM, type ItemsReset } from './events';
 import { resetFacility } from './reset';
 import { decodeState, snapshotJobIds, type SnapshotPosition } from './snapshot';
 import { readSnapshots, type StoredSnapshot } from './snapshot-store';
 import { emptyState } from './state';
 import type { OpenPassages } from './threshold/passages';
 import type { EngineState, ItemChange, JobContext } from './types';
-
-const READ_CHUNK = 1000;
 
 /** The end of ENGINE_STREAM a run starts from (output.ts readLastOutput). */
 export interface StreamEnd {
@@ -80,12 +77,7 @@ export interface Restored {
   readonly replayMs: number;
 }
 
-/**
- * Visits ENGINE_STREAM's events from `from` to `to` (inclusive), in chunks,
- * each read to its end (a client read left early keeps its gRPC call open).
- * Revisions hidden by a soft delete (factory reset) are not returned: the
- * read then starts at the first visible one, which may be past `to`.
- */
+/** Visits a partition's output events from `from` to `to` (inclusive; recorded.ts recordedEvents); returns how many. */
 export async function forEachOutput(
   client: EventStoreDBClient,
   from: bigint,
@@ -103,37 +95,10 @@ export async function forEachOutput(
   }) => void,
   stream: string = ENGINE_STREAM,
 ): Promise<number> {
-  let next = from;
   let count = 0;
-  let done = false;
-  while (next <= to && !done) {
-    let failure: { error: unknown } | undefined;
-    let visited = 0;
-    try {
-      const maxCount = Number(to - next + 1n < BigInt(READ_CHUNK) ? to - next + 1n : BigInt(READ_CHUNK));
-      for await (const resolved of client.readStream(stream, { fromRevision: next, direction: FORWARDS, maxCount })) {
-        if (failure || done) continue;
-        const decoded = decodeRecorded(resolved, itemEvents);
-        if (isLeft(decoded)) {
-          failure = { error: decoded.left };
-          continue;
-        }
-        const e = decoded.right;
-        if (e.revision > to) {
-          done = true;
-          continue;
-        }
-        visited++;
-        visit({ id: e.id, revision: e.revision, ...e.data });
-        count++;
-        next = e.revision + 1n;
-      }
-    } catch (err) {
-      if (err instanceof StreamNotFoundError) return count;
-      throw err;
-    }
-    if (failure) throw failure.error;
-    if (visited === 0) break;
+  for await (const e of recordedEvents(client, stream, from, to)) {
+    visit({ id: e.id, revision: e.revision, ...e.data });
+    count++;
   }
   return count;
 }
