@@ -1,7 +1,7 @@
 // The LLRP messages tagtrail exchanges, as typed values: builders for what
 // the host sends and the reader answers (the simulator plays the reader),
 // and decoders of what comes back. Section numbers are LLRP 1.0.1's.
-import { IMPINJ, MSG, P, STATUS_NAMES, TV, TV_VALUE_BYTES } from './constants';
+import { IMPINJ, IMPINJ_VALUES, MSG, P, STATUS_NAMES, TV, TV_VALUE_BYTES } from './constants';
 import { encodeMessage, type LlrpMessage } from './frame';
 import { TID_OPSPEC_ID } from './access';
 import { decodeLocationReads, liSpec, supportsLISpecs, type LocationPlan } from './location';
@@ -81,7 +81,7 @@ export const getImpinjTemperature = (id: number): Buffer =>
   encodeMessage(
     MSG.GET_READER_CONFIG,
     id,
-    Buffer.concat([u16(0), u8(0), u16(0), u16(0), encodeParams([customParam(IMPINJ.VENDOR, IMPINJ.RequestedData, u32(IMPINJ.REQUESTED_READER_TEMPERATURE))])]),
+    Buffer.concat([u16(0), u8(0), u16(0), u16(0), encodeParams([customParam(IMPINJ.VENDOR, IMPINJ.RequestedData, u32(IMPINJ_VALUES.REQUESTED_READER_TEMPERATURE))])]),
   );
 
 /** Bytes of GET_READER_CONFIG before its parameters: AntennaID, RequestedData, GPIPortNum, GPOPortNum. */
@@ -92,7 +92,7 @@ export function asksImpinjTemperature(m: LlrpMessage): boolean {
   if (m.body.length < GET_READER_CONFIG_FIXED) return false;
   const requested = custom({ params: decodeParams(m.body, GET_READER_CONFIG_FIXED) }, IMPINJ.VENDOR, IMPINJ.RequestedData);
   const data = requested === undefined ? Buffer.alloc(0) : bytes(requested, 'data');
-  return data.length >= 4 && (data.readUInt32BE(0) === IMPINJ.REQUESTED_READER_TEMPERATURE || data.readUInt32BE(0) === 2000);
+  return data.length >= 4 && (data.readUInt32BE(0) === IMPINJ_VALUES.REQUESTED_READER_TEMPERATURE || data.readUInt32BE(0) === IMPINJ_VALUES.REQUESTED_ALL_CONFIGURATION);
 }
 
 /** GET_READER_CONFIG_RESPONSE as an Impinj reader answers it (the simulator): M_Success and ImpinjReaderTemperature. */
@@ -447,7 +447,7 @@ export function decodeTagReads(body: Buffer): TagRead[] {
   }
   // A reader locating tags reports each as ImpinjExtendedTagInformation beside the TagReportData; an EXIT says it left, not where it is.
   for (const l of decodeLocationReads(body)) {
-    if (l.type === 2) continue;
+    if (l.type === IMPINJ_VALUES.LOCATION_EXIT) continue;
     out.push({ epc: l.epc, antennaId: null, peakRssi: null, firstSeenUs: l.timestampUs, lastSeenUs: l.timestampUs, seenCount: 1, channelIndex: null, phaseAngle: null, tid: null, x: l.x, y: l.y });
   }
   return out;

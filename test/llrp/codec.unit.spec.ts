@@ -2,7 +2,7 @@
 // LLRP 1.0.1 (section 15: header 3 reserved bits | 3-bit version | 10-bit
 // type, 32-bit length, 32-bit id; TLV parameters: 6 reserved bits | 10-bit
 // type, 16-bit length including the 4-byte header; TV parameters: 1 | 7-bit
-// type, then a value whose length the type fixes). The helpers below only
+// type, then a value whose length the type fixes). The helpers (hand-frames.ts) only
 // glue hex strings and count bytes, so the layouts are written out here and
 // not produced by the code under test.
 import { expect } from 'chai';
@@ -26,14 +26,7 @@ import {
 } from '../../src/llrp/messages';
 import { accessSpecCommand, addTidAccessSpec } from '../../src/llrp/access';
 import { setLocationConfig } from '../../src/llrp/location';
-
-const hex = (s: string): Buffer => Buffer.from(s.replace(/\s+/g, ''), 'hex');
-const h16 = (n: number): string => n.toString(16).padStart(4, '0');
-const h32 = (n: number): string => n.toString(16).padStart(8, '0');
-/** A TLV parameter: type, then length = 4 + body bytes. */
-const tlv = (type: number, body: string): string => `${h16(type)}${h16(4 + hex(body).length)}${body.replace(/\s+/g, '')}`;
-/** A message of version 1: (1 << 10) | type, length = 10 + body, id. */
-const msg = (type: number, id: number, body: string): Buffer => hex(`${h16((1 << 10) | type)}${h32(10 + hex(body).length)}${h32(id)}${body}`);
+import { h16, h32, hex, msg, tlv } from './hand-frames';
 
 const EPC96 = '300833B2DDD9014000000001';
 const EPC128 = 'E2801160600002054CC2A1B300000000';
