@@ -1,7 +1,7 @@
 // Impinj's LLRP extensions (vendor 25882) for readers that compute tag
-// locations themselves (xArray, xSpan): a ROSpec holding an ImpinjLISpec
-// instead of an AISpec, the reader's placement and location reporting in
-// SET_READER_CONFIG, and the locations reported as
+// locations themselves (xArray, xSpan): the reader's placement in
+// SET_READER_CONFIG, a ROSpec holding an ImpinjLISpec instead of an AISpec and
+// ImpinjLocationReporting in its ROReportSpec, and the locations reported as
 // ImpinjExtendedTagInformation at the RO_ACCESS_REPORT's top level. Subtypes
 // come from the IMPINJ table (constants.ts, checked against Impinj's
 // definition file); the layouts below are that file's.
@@ -38,11 +38,19 @@ export function liSpec(p: LocationPlan): ParamInput {
   ]);
 }
 
-/** SET_READER_CONFIG (no reset) with the reader's placement and location reporting: updates, entries and exits. */
+/**
+ * ImpinjLocationReporting, in the ROSpec's ROReportSpec (the only place the
+ * definition allows it): a report every reportIntervalSeconds; updates,
+ * entries and exits on.
+ */
+export function locationReporting(p: LocationPlan): ParamInput {
+  return impinj(IMPINJ.LocationReporting, Buffer.concat([be(2, p.reportIntervalSeconds), be(1, 0b1110_0000)]));
+}
+
+/** SET_READER_CONFIG (no reset) with the reader's placement: where it stands in the facility, so it reports facility coordinates. */
 export function setLocationConfig(id: number, p: LocationPlan): Buffer {
   const placement = Buffer.concat([be(2, p.placement.z * 100, true), be(4, p.placement.x * 100, true), be(4, p.placement.y * 100, true), be(2, p.placement.yawDegrees, true)]);
-  const reporting = Buffer.concat([be(2, p.reportIntervalSeconds), be(1, 0b1110_0000)]);
-  return encodeMessage(MSG.SET_READER_CONFIG, id, Buffer.concat([be(1, 0), encodeParams([impinj(IMPINJ.PlacementConfiguration, placement), impinj(IMPINJ.LocationReporting, reporting)])]));
+  return encodeMessage(MSG.SET_READER_CONFIG, id, Buffer.concat([be(1, 0), encodeParams([impinj(IMPINJ.PlacementConfiguration, placement)])]));
 }
 
 export interface LocationRead {

@@ -4,7 +4,7 @@
 import { IMPINJ, IMPINJ_VALUES, MSG, P, STATUS_NAMES, TV, TV_VALUE_BYTES } from './constants';
 import { encodeMessage, type LlrpMessage } from './frame';
 import { TID_OPSPEC_ID } from './access';
-import { decodeLocationReads, liSpec, supportsLISpecs, type LocationPlan } from './location';
+import { decodeLocationReads, liSpec, locationReporting, supportsLISpecs, type LocationPlan } from './location';
 import { bytes, child, children, custom, customParam, decodeParams, encodeParams, LlrpDecodeError, num, nums, str, type Param, type ParamInput } from './params';
 
 const u8 = (n: number): Buffer => Buffer.from([n & 0xff]);
@@ -235,6 +235,7 @@ export function encodeRoSpec(s: RoSpec): ParamInput {
         params: [
           { type: P.TagReportContentSelector, fields: { flags: SELECTED } },
           ...(impinj.length > 0 ? [customParam(IMPINJ.VENDOR, IMPINJ.TagReportContentSelector, Buffer.alloc(0), impinj)] : []),
+          ...(s.location !== undefined ? [locationReporting(s.location)] : []),
         ],
       },
     ],

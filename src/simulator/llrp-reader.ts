@@ -10,7 +10,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 // What the host sends is read with tagtrail's decoder; what the reader sends is written by its own encoder (llrp-wire.ts).
 import { IMPINJ, MSG, asksImpinjTemperature, LlrpFramer, type LlrpMessage, decodeAddRoSpec, readKeepaliveSpec, roSpecIdOf, type RoSpec } from '../llrp';
-import { asksLocations, hasParam, readAccessSpec, type SimAccessRead } from './llrp-access';
+import { asksLocations, hasImpinjParam, hasParam, readAccessSpec, type SimAccessRead } from './llrp-access';
 import { wireCapabilities, wireConnectionAttempt, wireEnableExtensionsResponse, wireKeepalive, wireRoAccessReport, wireStatus, wireTagReportData, wireTemperatureResponse, wireLocationReport, type WireCapabilities, type WireTagRead } from './llrp-wire';
 import { RF_MODE_OF, SEARCH_MODE_OF } from '../readers';
 import type { Logger } from '../core/logger';
@@ -178,6 +178,8 @@ export class SimLlrpReader {
       case MSG.GET_READER_CONFIG:
         return reply(asksImpinjTemperature(m) ? wireTemperatureResponse(m.id, this.temperature) : this.ok(MSG.GET_READER_CONFIG_RESPONSE, m.id));
       case MSG.SET_READER_CONFIG: {
+        // Impinj's definition allows ImpinjLocationReporting (subtype 1544) only in an ROReportSpec: a reader refuses it here.
+        if (hasImpinjParam(m.body, 1, 1544)) return reply(wireStatus(MSG.SET_READER_CONFIG_RESPONSE, m.id, 102, 'ImpinjLocationReporting is not allowed in SET_READER_CONFIG'));
         // A SET_READER_CONFIG without a KeepaliveSpec (a location configuration, say) leaves the keepalives as they are.
         if (hasParam(m.body, 1, 220)) {
           const period = readKeepaliveSpec(m);

@@ -224,17 +224,19 @@ describe('llrp/location (Impinj LLRP extensions for readers that locate tags)', 
     expect(() => decodeTagReads(hex(custom(1552, `${tlv(241, `0060 ${EPC96}`)}${custom(1545, '0005C0C7F2D41000 00000000')}`)))).to.throw(LlrpDecodeError, /shorter than its fields/);
   });
 
-  it('given a location ROSpec, when encoded, then an ImpinjLISpec (1541) where the AISpec would be: ImpinjLocationConfig (1542) and ImpinjC1G2LocationConfig (1543, mode, session)', () => {
+  it('given a location ROSpec, when encoded, then an ImpinjLISpec (1541) where the AISpec would be: ImpinjLocationConfig (1542) and ImpinjC1G2LocationConfig (1543, mode, session); ImpinjLocationReporting (1544) in its ROReportSpec', () => {
     const spec: RoSpec = { roSpecId: 0x7474, startTrigger: 0, durationMs: 0, antennaIds: [0], antennas: [], reportTrigger: 1, reportEveryN: 1, impinjPeakRssi: true, impinjPhase: false, impinjTid: false, location: { modeIndex: 1002, session: 2, reportIntervalSeconds: 1, placement } };
     const m = addRoSpec(5, spec).toString('hex');
     const lispec = custom(1541, [custom(1542, '02 0014'), custom(1543, '03EA 80')].join('')); // motion window 2 s, tag age 20 s; mode 1002, session 2 (10 000000)
     expect(m).to.contain(lispec.toLowerCase());
+    // The ROReportSpec (237: trigger 1, N 1) ends with ImpinjLocationReporting (1544): every 1 s; update, entry and exit reports (111 00000).
+    expect(m.endsWith(custom(1544, '0001 E0').toLowerCase())).to.equal(true);
     expect(decodeParams(addRoSpec(5, spec).subarray(10))[0]?.params.map((p) => p.type)).to.deep.equal([178, 1023, 237]); // ROBoundarySpec, the LISpec, ROReportSpec: no AISpec (183)
   });
 
-  it('given a location plan, when the reader is configured, then SET_READER_CONFIG: no reset, ImpinjPlacementConfiguration (1540) in cm and degrees, ImpinjLocationReporting (1544) with update, entry and exit', () => {
+  it('given a location plan, when the reader is configured, then SET_READER_CONFIG: no reset, ImpinjPlacementConfiguration (1540) in cm and degrees, nothing else', () => {
     expect(setLocationConfig(7, { modeIndex: 0, session: 2, reportIntervalSeconds: 1, placement }).toString('hex')).to.equal(
-      msg(MSG.SET_READER_CONFIG, 7, ['00', custom(1540, '0190 000004E2 FFFFFED4 005A'), custom(1544, '0001 E0')].join('')).toString('hex'), // height 400 cm, x 1250, y -300, 90 degrees
+      msg(MSG.SET_READER_CONFIG, 7, ['00', custom(1540, '0190 000004E2 FFFFFED4 005A')].join('')).toString('hex'), // height 400 cm, x 1250, y -300, 90 degrees
     );
   });
 });

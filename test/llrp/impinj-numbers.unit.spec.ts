@@ -86,12 +86,12 @@ describe('llrp/constants IMPINJ: the numbers of Impinj\'s definition file 1.18',
 
   it('given a location plan, when encoded, then ImpinjPlacementConfiguration (1540), ImpinjLISpec (1541) holding 1542 and 1543, ImpinjLocationReporting (1544)', () => {
     const location = { modeIndex: 1002, session: 2, reportIntervalSeconds: 1, placement: { x: 1, y: 2, z: 3, yawDegrees: 0 } };
-    const config = setLocationConfig(6, location).toString('hex');
-    expect(config).to.contain(impinj('00000604', '012C 00000064 000000C8 0000').toLowerCase()); // height 300 cm, x 100 cm, y 200 cm, 0 degrees
-    expect(config).to.contain(impinj('00000608', '0001 E0').toLowerCase()); // every 1 s; update, entry, exit
+    expect(setLocationConfig(6, location).toString('hex')).to.contain(impinj('00000604', '012C 00000064 000000C8 0000').toLowerCase()); // height 300 cm, x 100 cm, y 200 cm, 0 degrees
     const spec: RoSpec = { roSpecId: 1, startTrigger: 0, durationMs: 0, antennaIds: [0], antennas: [], reportTrigger: 1, reportEveryN: 1, impinjPeakRssi: false, impinjPhase: false, impinjTid: false, location };
+    const rospec = addRoSpec(1, spec).toString('hex');
     // ImpinjLISpec: ImpinjLocationConfig (u8 motion window 2 s, u16 tag age 20 s), ImpinjC1G2LocationConfig (u16 mode 1002, session 2 in the top 2 bits).
-    expect(addRoSpec(1, spec).toString('hex')).to.contain(impinj('00000605', impinj('00000606', '02 0014') + impinj('00000607', '03EA 80')).toLowerCase());
+    expect(rospec).to.contain(impinj('00000605', impinj('00000606', '02 0014') + impinj('00000607', '03EA 80')).toLowerCase());
+    expect(rospec).to.contain(impinj('00000608', '0001 E0').toLowerCase()); // ImpinjLocationReporting: every 1 s; update, entry, exit
   });
 
   it('given ImpinjExtendedTagInformation (1552) with ImpinjLocationReportData (1545), when decoded, then an UPDATE a read at its place, an EXIT (2) none', () => {
