@@ -103,10 +103,16 @@ export function decodeLocationReads(body: Buffer): LocationRead[] {
   return out;
 }
 
-/** Whether GET_READER_CAPABILITIES_RESPONSE's parameters carry ImpinjxArrayCapabilities with SupportsLISpecs. */
-export function supportsLISpecs(body: Buffer, start: number): boolean {
+/**
+ * What GET_READER_CAPABILITIES_RESPONSE's ImpinjxArrayCapabilities says the
+ * reader computes itself (after u32 MaxNumSectors: the SupportsLISpecs bit,
+ * then SupportsDISpecs); a reader without one computes neither.
+ */
+export function arrayCapabilities(body: Buffer, start: number): { readonly locations: boolean; readonly direction: boolean } {
   for (const [type, v, next] of tlvs(body, start, body.length)) {
-    if (impinjSubtype(body, type, v, next) === IMPINJ.xArrayCapabilities && next - v >= 13) return (body.readUInt8(v + 12) & 0x80) !== 0;
+    if (impinjSubtype(body, type, v, next) !== IMPINJ.xArrayCapabilities || next - v < 13) continue;
+    const bits = body.readUInt8(v + 12);
+    return { locations: (bits & 0x80) !== 0, direction: (bits & 0x40) !== 0 };
   }
-  return false;
+  return { locations: false, direction: false };
 }

@@ -4,7 +4,7 @@
 import { IMPINJ, IMPINJ_VALUES, MSG, P, STATUS_NAMES, TV, TV_VALUE_BYTES } from './constants';
 import { encodeMessage, type LlrpMessage } from './frame';
 import { TID_OPSPEC_ID } from './access';
-import { decodeLocationReads, liSpec, locationReporting, supportsLISpecs, type LocationPlan } from './location';
+import { arrayCapabilities, decodeLocationReads, liSpec, locationReporting, type LocationPlan } from './location';
 import { bytes, child, children, custom, customParam, decodeParams, encodeParams, LlrpDecodeError, num, nums, str, type Param, type ParamInput } from './params';
 
 const u8 = (n: number): Buffer => Buffer.from([n & 0xff]);
@@ -302,6 +302,11 @@ export interface Capabilities {
   readonly rfModes: readonly number[];
   /** The reader computes tag locations itself (Impinj's ImpinjxArrayCapabilities with SupportsLISpecs: xArray, xSpan). */
   readonly computesLocations?: boolean;
+  /**
+   * The reader can decide which way tags pass itself (ImpinjxArrayCapabilities with SupportsDISpecs). tagtrail does not
+   * ask it to (docs/readers.md, "THRESHOLD on readers that decide direction"): it is reported, not used.
+   */
+  readonly computesDirection?: boolean;
 }
 
 export function decodeCapabilities(m: LlrpMessage): { status: LlrpStatus; capabilities: Capabilities } {
@@ -311,6 +316,7 @@ export function decodeCapabilities(m: LlrpMessage): { status: LlrpStatus; capabi
   const general = child(root, P.GeneralDeviceCapabilities);
   const band = child(child(root, P.RegulatoryCapabilities) ?? { params: [] }, P.UHFBandCapabilities);
   const table = band === undefined ? undefined : child(band, P.C1G2UHFRFModeTable);
+  const array = arrayCapabilities(m.body, 0);
   return {
     status,
     capabilities: {
@@ -320,7 +326,8 @@ export function decodeCapabilities(m: LlrpMessage): { status: LlrpStatus; capabi
       firmware: str(general, 'readerFirmwareVersion'),
       transmitPower: band === undefined ? [] : children(band, P.TransmitPowerLevelTableEntry).map((e) => ({ index: num(e, 'index'), dbm: num(e, 'transmitPowerValue') / 100 })),
       rfModes: table === undefined ? [] : children(table, P.C1G2UHFRFModeTableEntry).map((e) => num(e, 'modeIdentifier')),
-      computesLocations: supportsLISpecs(m.body, 0),
+      computesLocations: array.locations,
+      computesDirection: array.direction,
     },
   };
 }

@@ -91,9 +91,10 @@ export class SimLlrpReader {
 
   constructor(private readonly o: LlrpReaderOptions) {
     this.t0 = o.t0;
-    const ids = ('door' in o ? o.door.reader : o.reader).antennas.map((a) => a.id);
-    // xArray and xSpan readers locate tags themselves (Impinj's readers only).
-    const locates = !('door' in o) && (o.reader.family === 'XARRAY' || o.reader.family === 'XSPAN') && (o.manufacturer ?? IMPINJ.VENDOR) === IMPINJ.VENDOR;
+    const reader = 'door' in o ? o.door.reader : o.reader;
+    const ids = reader.antennas.map((a) => a.id);
+    // xArray and xSpan readers (Impinj's only) say they locate tags and decide direction themselves, over a door too.
+    const locates = (reader.family === 'XARRAY' || reader.family === 'XSPAN') && (o.manufacturer ?? IMPINJ.VENDOR) === IMPINJ.VENDOR;
     this.capabilities = { computesLocations: locates, maxAntennas: Math.max(1, ...ids), manufacturer: o.manufacturer ?? IMPINJ.VENDOR, model: 2001002, firmware: '7.6.1-sim', transmitPower: SIM_POWER_TABLE, rfModes: SIM_RF_MODES };
   }
 

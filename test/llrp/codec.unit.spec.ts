@@ -144,7 +144,7 @@ describe('llrp/messages responses and events', () => {
     expect(status).to.deep.equal({ code: 101, name: 'M_FieldError', description: 'TransmitPower index 99 not in table (parameter type 224, error A_OutOfRange)' });
   });
 
-  it('given GET_READER_CAPABILITIES_RESPONSE with parameters the table skips, when decoded, then antennas, maker, firmware, power and RF mode tables', () => {
+  it('given GET_READER_CAPABILITIES_RESPONSE with parameters the table skips, when decoded, then antennas, maker, firmware, power and RF mode tables; ImpinjxArrayCapabilities\' SupportsLISpecs and SupportsDISpecs', () => {
     const fw = Buffer.from('7.6.1').toString('hex');
     const body = [
       tlv(287, '0000 0000'),
@@ -163,12 +163,17 @@ describe('llrp/messages responses and events', () => {
       transmitPower: [{ index: 1, dbm: 26 }, { index: 2, dbm: 30 }],
       rfModes: [1002],
       computesLocations: false,
+      computesDirection: false,
     });
     // An xArray adds Impinj's ImpinjxArrayCapabilities (subtype 1521): u32 MaxNumSectors, SupportsLISpecs and SupportsDISpecs bits, 6 reserved.
-    const [xarray] = new LlrpFramer().push(msg(MSG.GET_READER_CAPABILITIES_RESPONSE, 2, body + tlv(1023, `${h32(25882)} ${h32(1521)} 00000068 C0`)));
-    expect(decodeCapabilities(xarray as never).capabilities.computesLocations).to.equal(true);
-    const [noLi] = new LlrpFramer().push(msg(MSG.GET_READER_CAPABILITIES_RESPONSE, 3, body + tlv(1023, `${h32(25882)} ${h32(1521)} 00000068 40`)));
-    expect(decodeCapabilities(noLi as never).capabilities.computesLocations).to.equal(false);
+    const array = (bits: string): object => {
+      const [m] = new LlrpFramer().push(msg(MSG.GET_READER_CAPABILITIES_RESPONSE, 2, body + tlv(1023, `${h32(25882)} ${h32(1521)} 00000068 ${bits}`)));
+      const c = decodeCapabilities(m as never).capabilities;
+      return { locations: c.computesLocations, direction: c.computesDirection };
+    };
+    expect(array('C0')).to.deep.equal({ locations: true, direction: true }); // 11 000000
+    expect(array('40')).to.deep.equal({ locations: false, direction: true }); // 01 000000
+    expect(array('80')).to.deep.equal({ locations: true, direction: false }); // 10 000000
   });
 
   it('given READER_EVENT_NOTIFICATION with ConnectionAttemptEvent, when decoded, then its status and the UTC time', () => {

@@ -79,9 +79,10 @@ describe('llrp/constants IMPINJ: the numbers of Impinj\'s definition file 1.18',
     expect(decodeTagReads(hex(data))).to.deep.include.members([{ epc: EPC, antennaId: null, peakRssi: -20.78, firstSeenUs: null, lastSeenUs: null, seenCount: null, channelIndex: null, phaseAngle: 90, tid: 'E2801160' }]);
   });
 
-  it('given capabilities with ImpinjArrayCapabilities (1521), when decoded, then the reader locates tags', () => {
+  it('given capabilities with ImpinjArrayCapabilities (1521), when decoded, then the reader locates tags and can decide direction', () => {
     // LLRPStatus, then u32 MaxNumSectors 104, u1 SupportsLISpecs 1, u1 SupportsDISpecs 1, 6 reserved.
-    expect(decodeCapabilities(framed(msg(11, 2, `${tlv(287, '0000 0000')}${impinj('000005F1', '00000068 C0')}`))).capabilities.computesLocations).to.equal(true);
+    const { capabilities } = decodeCapabilities(framed(msg(11, 2, `${tlv(287, '0000 0000')}${impinj('000005F1', '00000068 C0')}`)));
+    expect([capabilities.computesLocations, capabilities.computesDirection]).to.deep.equal([true, true]);
   });
 
   it('given a location plan, when encoded, then ImpinjPlacementConfiguration (1540), ImpinjLISpec (1541) holding 1542 and 1543, ImpinjLocationReporting (1544)', () => {
