@@ -185,26 +185,64 @@ export const STATUS_NAMES: Readonly<Record<number, string>> = {
   208: 'P_UnknownField', 209: 'P_UnsupportedParameter', 300: 'A_Invalid', 301: 'A_OutOfRange', 401: 'R_DeviceError',
 };
 
-/** Impinj's vendor id (IANA private enterprise number) and the extensions tagtrail uses. */
+/**
+ * Impinj's LLRP extensions (Octane LLRP) tagtrail sends or reads: the one
+ * table of their numbers. Vendor 25882 is Impinj's IANA private enterprise
+ * number; the rest are CUSTOM_MESSAGE subtypes and custom parameter (1023)
+ * subtypes under it. Every number is checked against Impinj's own LTK
+ * definition file, Impinjdef.xml version 1.18 (Impinj, 2007-2010; public in
+ * the GitHub repository esitarski/pyllrp as xml/Impinjdef-1.18-private.xml):
+ * its customMessageDefinition / customParameterDefinition `subtype`
+ * attributes, under the names used here (subtype 1521 is named
+ * ImpinjArrayCapabilities there, ImpinjxArrayCapabilities in later releases).
+ * test/llrp/impinj-numbers.unit.spec.ts holds each against frames written by
+ * hand from that file.
+ */
 export const IMPINJ = {
   VENDOR: 25882,
-  /** CUSTOM_MESSAGE subtype: IMPINJ_ENABLE_EXTENSIONS (and its response, 22). */
+  /** CUSTOM_MESSAGE subtype IMPINJ_ENABLE_EXTENSIONS (u32 reserved). */
   ENABLE_EXTENSIONS: 21,
-  ENABLE_EXTENSIONS_RESPONSE: 22,
-  /** Custom parameter subtypes. */
-  /** ImpinjRequestedData (u32 RequestedData) in GET_READER_CONFIG, and the value asking for the temperature. */
+  /** ImpinjRequestedData: u32 RequestedData (ImpinjRequestedDataType), in GET_READER_CONFIG. */
   RequestedData: 21,
-  REQUESTED_READER_TEMPERATURE: 2004,
+  /** ImpinjInventorySearchMode: u16 (0 reader selected, 1 single target, 2 dual target, 3 single target with suppression). */
   InventorySearchMode: 23,
-  /** ImpinjReaderTemperature (s16, degrees Celsius) in GET_READER_CONFIG_RESPONSE. */
+  /** ImpinjReaderTemperature: s16 degrees Celsius, in GET_READER_CONFIG_RESPONSE. */
   ReaderTemperature: 37,
+  /** ImpinjTagReportContentSelector (in ROReportSpec): holds the Enable* parameters below. */
   TagReportContentSelector: 50,
-  /** ImpinjEnableSerializedTID (u16 mode, 1 = enabled) and ImpinjSerializedTID (u16 word count, the TID words) in TagReportData. */
+  /** ImpinjEnableSerializedTID, ImpinjEnableRFPhaseAngle, ImpinjEnablePeakRSSI: u16 mode, 1 = enabled. */
   EnableSerializedTID: 51,
   EnableRFPhaseAngle: 52,
   EnablePeakRSSI: 53,
+  /** ImpinjSerializedTID: u16v, a word count then the TID words (in TagReportData). */
   SerializedTID: 55,
   /** ImpinjRFPhaseAngle: u16, 0-4095 for a full turn (0-360 degrees). */
   RFPhaseAngle: 56,
+  /** ImpinjPeakRSSI: s16 hundredths of a dBm. */
   PeakRSSI: 57,
+  /** ImpinjArrayCapabilities (GET_READER_CAPABILITIES_RESPONSE): u32 MaxNumSectors, u1 SupportsLISpecs, u1 SupportsDISpecs, 6 reserved. */
+  xArrayCapabilities: 1521,
+  /** ImpinjPlacementConfiguration (SET_READER_CONFIG): s16 HeightCm, s32 FacilityXLocationCm, s32 FacilityYLocationCm, s16 OrientationDegrees. */
+  PlacementConfiguration: 1540,
+  /** ImpinjLISpec (an ROSpec's spec parameter): ImpinjLocationConfig, ImpinjC1G2LocationConfig. */
+  LISpec: 1541,
+  /** ImpinjLocationConfig: u8 MotionWindowSeconds, u16 TagAgeIntervalSeconds. */
+  LocationConfig: 1542,
+  /** ImpinjC1G2LocationConfig: u16 ModeIndex, u2 Session, 6 reserved. */
+  C1G2LocationConfig: 1543,
+  /** ImpinjLocationReporting (in ROReportSpec): u16 ReportIntervalSeconds, u1 EnableLocationUpdateReport, u1 ...EntryReport, u1 ...ExitReport, 5 reserved. */
+  LocationReporting: 1544,
+  /** ImpinjLocationReportData: u64 TimestampUTC, s32 LocXCentimeters, s32 LocYCentimeters, u16 Confidence, u8 Type (ImpinjLocationReportType). */
+  LocationReportData: 1545,
+  /** ImpinjExtendedTagInformation (RO_ACCESS_REPORT): EPCData, then ImpinjLocationReportData (among others). */
+  ExtendedTagInformation: 1552,
+} as const;
+
+/** Values of the definition's enumerations that tagtrail sends or tests. */
+export const IMPINJ_VALUES = {
+  /** ImpinjRequestedDataType: All_Configuration (the temperature among it) and Impinj_Reader_Temperature. */
+  REQUESTED_ALL_CONFIGURATION: 2000,
+  REQUESTED_READER_TEMPERATURE: 2004,
+  /** ImpinjLocationReportType Exit (Entry is 0, Update 1): the tag left, it says not where it is. */
+  LOCATION_EXIT: 2,
 } as const;

@@ -1,31 +1,13 @@
 // Impinj's LLRP extensions (vendor 25882) for readers that compute tag
-// locations themselves (xArray, xSpan), from Impinj's published extension
-// definitions: a ROSpec holding an ImpinjLISpec instead of an AISpec,
-// the reader's placement and location reporting in SET_READER_CONFIG, and the
-// locations reported as ImpinjExtendedTagInformation at the RO_ACCESS_REPORT's
-// top level. Subtypes and layouts below are Impinj's.
-import { IMPINJ, MSG } from './constants';
+// locations themselves (xArray, xSpan): the reader's placement in
+// SET_READER_CONFIG, a ROSpec holding an ImpinjLISpec instead of an AISpec and
+// ImpinjLocationReporting in its ROReportSpec, and the locations reported as
+// ImpinjExtendedTagInformation at the RO_ACCESS_REPORT's top level. Subtypes
+// come from the IMPINJ table (constants.ts, checked against Impinj's
+// definition file); the layouts below are that file's.
+import { IMPINJ, MSG, P } from './constants';
 import { encodeMessage } from './frame';
 import { customParam, encodeParams, LlrpDecodeError, type ParamInput } from './params';
-
-export const LOCATION = {
-  /** In GET_READER_CAPABILITIES_RESPONSE: u32 MaxNumSectors, then SupportsLISpecs and SupportsDISpecs bits. */
-  xArrayCapabilities: 1521,
-  /** ImpinjPlacementConfiguration: s16 HeightCm, s32 FacilityXLocationCm, s32 FacilityYLocationCm, s16 OrientationDegrees. */
-  PlacementConfiguration: 1540,
-  /** ImpinjLISpec: ImpinjLocationConfig and ImpinjC1G2LocationConfig. */
-  LISpec: 1541,
-  /** u8 MotionWindowSeconds, u16 TagAgeIntervalSeconds. */
-  LocationConfig: 1542,
-  /** u16 ModeIndex, 2-bit Session and 6 reserved. */
-  C1G2LocationConfig: 1543,
-  /** u16 ReportIntervalSeconds, EnableLocationUpdateReport, EnableLocationEntryReport, EnableLocationExitReport bits, 5 reserved. */
-  LocationReporting: 1544,
-  /** u64 TimestampUTC, s32 LocXCentimeters, s32 LocYCentimeters, u16 Confidence, u8 Type (0 ENTRY, 1 UPDATE, 2 EXIT). */
-  LocationReportData: 1545,
-  /** EPCData, then ImpinjLocationReportData (or others of Impinj's). */
-  ExtendedTagInformation: 1552,
-} as const;
 
 export interface LocationPlan {
   readonly modeIndex: number;
@@ -49,18 +31,26 @@ const impinj = (subtype: number, data: Buffer, params: readonly ParamInput[] = [
 
 /** The ImpinjLISpec that stands in the ROSpec where an AISpec would. */
 export function liSpec(p: LocationPlan): ParamInput {
-  return impinj(LOCATION.LISpec, Buffer.alloc(0), [
+  return impinj(IMPINJ.LISpec, Buffer.alloc(0), [
     // A motion window of 2 s and tags aged out after 20 s unseen: Impinj's defaults in Octane.
-    impinj(LOCATION.LocationConfig, Buffer.concat([be(1, 2), be(2, 20)])),
-    impinj(LOCATION.C1G2LocationConfig, Buffer.concat([be(2, p.modeIndex), be(1, (p.session & 0x3) << 6)])),
+    impinj(IMPINJ.LocationConfig, Buffer.concat([be(1, 2), be(2, 20)])),
+    impinj(IMPINJ.C1G2LocationConfig, Buffer.concat([be(2, p.modeIndex), be(1, (p.session & 0x3) << 6)])),
   ]);
 }
 
-/** SET_READER_CONFIG (no reset) with the reader's placement and location reporting: updates, entries and exits. */
+/**
+ * ImpinjLocationReporting, in the ROSpec's ROReportSpec (the only place the
+ * definition allows it): a report every reportIntervalSeconds; updates,
+ * entries and exits on.
+ */
+export function locationReporting(p: LocationPlan): ParamInput {
+  return impinj(IMPINJ.LocationReporting, Buffer.concat([be(2, p.reportIntervalSeconds), be(1, 0b1110_0000)]));
+}
+
+/** SET_READER_CONFIG (no reset) with the reader's placement: where it stands in the facility, so it reports facility coordinates. */
 export function setLocationConfig(id: number, p: LocationPlan): Buffer {
   const placement = Buffer.concat([be(2, p.placement.z * 100, true), be(4, p.placement.x * 100, true), be(4, p.placement.y * 100, true), be(2, p.placement.yawDegrees, true)]);
-  const reporting = Buffer.concat([be(2, p.reportIntervalSeconds), be(1, 0b1110_0000)]);
-  return encodeMessage(MSG.SET_READER_CONFIG, id, Buffer.concat([be(1, 0), encodeParams([impinj(LOCATION.PlacementConfiguration, placement), impinj(LOCATION.LocationReporting, reporting)])]));
+  return encodeMessage(MSG.SET_READER_CONFIG, id, Buffer.concat([be(1, 0), encodeParams([impinj(IMPINJ.PlacementConfiguration, placement)])]));
 }
 
 export interface LocationRead {
@@ -88,21 +78,21 @@ function* tlvs(b: Buffer, at: number, end: number): Generator<[number, number, n
 }
 
 const impinjSubtype = (b: Buffer, type: number, v: number, next: number): number | null =>
-  type === 1023 && next - v >= 8 && b.readUInt32BE(v) === IMPINJ.VENDOR ? b.readUInt32BE(v + 4) : null;
+  type === P.Custom && next - v >= 8 && b.readUInt32BE(v) === IMPINJ.VENDOR ? b.readUInt32BE(v + 4) : null;
 
 /** The ImpinjLocationReportData of an RO_ACCESS_REPORT body, one per ImpinjExtendedTagInformation that has one. */
 export function decodeLocationReads(body: Buffer): LocationRead[] {
   const out: LocationRead[] = [];
   for (const [type, v, next] of tlvs(body, 0, body.length)) {
-    if (impinjSubtype(body, type, v, next) !== LOCATION.ExtendedTagInformation) continue;
+    if (impinjSubtype(body, type, v, next) !== IMPINJ.ExtendedTagInformation) continue;
     let epc = '';
     let data: Omit<LocationRead, 'epc'> | null = null;
     for (const [t, iv, inext] of tlvs(body, v + 8, next)) {
-      if (t === 241 && inext - iv >= 2) {
+      if (t === P.EPCData && inext - iv >= 2) {
         const bytes = Math.ceil(body.readUInt16BE(iv) / 8);
         if (iv + 2 + bytes > inext) throw new LlrpDecodeError('EPCData shorter than its bit count');
         epc = body.toString('hex', iv + 2, iv + 2 + bytes).toUpperCase();
-      } else if (impinjSubtype(body, t, iv, inext) === LOCATION.LocationReportData) {
+      } else if (impinjSubtype(body, t, iv, inext) === IMPINJ.LocationReportData) {
         const d = iv + 8;
         if (d + 19 > inext) throw new LlrpDecodeError('ImpinjLocationReportData shorter than its fields');
         data = { timestampUs: body.readUInt32BE(d) * 4294967296 + body.readUInt32BE(d + 4), x: body.readInt32BE(d + 8) / 100, y: body.readInt32BE(d + 12) / 100, confidence: body.readUInt16BE(d + 16), type: body.readUInt8(d + 18) };
@@ -113,10 +103,16 @@ export function decodeLocationReads(body: Buffer): LocationRead[] {
   return out;
 }
 
-/** Whether GET_READER_CAPABILITIES_RESPONSE's parameters carry ImpinjxArrayCapabilities with SupportsLISpecs. */
-export function supportsLISpecs(body: Buffer, start: number): boolean {
+/**
+ * What GET_READER_CAPABILITIES_RESPONSE's ImpinjxArrayCapabilities says the
+ * reader computes itself (after u32 MaxNumSectors: the SupportsLISpecs bit,
+ * then SupportsDISpecs); a reader without one computes neither.
+ */
+export function arrayCapabilities(body: Buffer, start: number): { readonly locations: boolean; readonly direction: boolean } {
   for (const [type, v, next] of tlvs(body, start, body.length)) {
-    if (impinjSubtype(body, type, v, next) === LOCATION.xArrayCapabilities && next - v >= 13) return (body.readUInt8(v + 12) & 0x80) !== 0;
+    if (impinjSubtype(body, type, v, next) !== IMPINJ.xArrayCapabilities || next - v < 13) continue;
+    const bits = body.readUInt8(v + 12);
+    return { locations: (bits & 0x80) !== 0, direction: (bits & 0x40) !== 0 };
   }
-  return false;
+  return { locations: false, direction: false };
 }

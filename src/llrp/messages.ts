@@ -1,10 +1,10 @@
 // The LLRP messages tagtrail exchanges, as typed values: builders for what
 // the host sends and the reader answers (the simulator plays the reader),
 // and decoders of what comes back. Section numbers are LLRP 1.0.1's.
-import { IMPINJ, MSG, P, STATUS_NAMES, TV, TV_VALUE_BYTES } from './constants';
+import { IMPINJ, IMPINJ_VALUES, MSG, P, STATUS_NAMES, TV, TV_VALUE_BYTES } from './constants';
 import { encodeMessage, type LlrpMessage } from './frame';
 import { TID_OPSPEC_ID } from './access';
-import { decodeLocationReads, liSpec, supportsLISpecs, type LocationPlan } from './location';
+import { arrayCapabilities, decodeLocationReads, liSpec, locationReporting, type LocationPlan } from './location';
 import { bytes, child, children, custom, customParam, decodeParams, encodeParams, LlrpDecodeError, num, nums, str, type Param, type ParamInput } from './params';
 
 const u8 = (n: number): Buffer => Buffer.from([n & 0xff]);
@@ -81,7 +81,7 @@ export const getImpinjTemperature = (id: number): Buffer =>
   encodeMessage(
     MSG.GET_READER_CONFIG,
     id,
-    Buffer.concat([u16(0), u8(0), u16(0), u16(0), encodeParams([customParam(IMPINJ.VENDOR, IMPINJ.RequestedData, u32(IMPINJ.REQUESTED_READER_TEMPERATURE))])]),
+    Buffer.concat([u16(0), u8(0), u16(0), u16(0), encodeParams([customParam(IMPINJ.VENDOR, IMPINJ.RequestedData, u32(IMPINJ_VALUES.REQUESTED_READER_TEMPERATURE))])]),
   );
 
 /** Bytes of GET_READER_CONFIG before its parameters: AntennaID, RequestedData, GPIPortNum, GPOPortNum. */
@@ -92,7 +92,7 @@ export function asksImpinjTemperature(m: LlrpMessage): boolean {
   if (m.body.length < GET_READER_CONFIG_FIXED) return false;
   const requested = custom({ params: decodeParams(m.body, GET_READER_CONFIG_FIXED) }, IMPINJ.VENDOR, IMPINJ.RequestedData);
   const data = requested === undefined ? Buffer.alloc(0) : bytes(requested, 'data');
-  return data.length >= 4 && (data.readUInt32BE(0) === IMPINJ.REQUESTED_READER_TEMPERATURE || data.readUInt32BE(0) === 2000);
+  return data.length >= 4 && (data.readUInt32BE(0) === IMPINJ_VALUES.REQUESTED_READER_TEMPERATURE || data.readUInt32BE(0) === IMPINJ_VALUES.REQUESTED_ALL_CONFIGURATION);
 }
 
 /** GET_READER_CONFIG_RESPONSE as an Impinj reader answers it (the simulator): M_Success and ImpinjReaderTemperature. */
@@ -235,6 +235,7 @@ export function encodeRoSpec(s: RoSpec): ParamInput {
         params: [
           { type: P.TagReportContentSelector, fields: { flags: SELECTED } },
           ...(impinj.length > 0 ? [customParam(IMPINJ.VENDOR, IMPINJ.TagReportContentSelector, Buffer.alloc(0), impinj)] : []),
+          ...(s.location !== undefined ? [locationReporting(s.location)] : []),
         ],
       },
     ],
@@ -301,6 +302,11 @@ export interface Capabilities {
   readonly rfModes: readonly number[];
   /** The reader computes tag locations itself (Impinj's ImpinjxArrayCapabilities with SupportsLISpecs: xArray, xSpan). */
   readonly computesLocations?: boolean;
+  /**
+   * The reader can decide which way tags pass itself (ImpinjxArrayCapabilities with SupportsDISpecs). tagtrail does not
+   * ask it to (docs/readers.md, "THRESHOLD on readers that decide direction"): it is reported, not used.
+   */
+  readonly computesDirection?: boolean;
 }
 
 export function decodeCapabilities(m: LlrpMessage): { status: LlrpStatus; capabilities: Capabilities } {
@@ -310,6 +316,7 @@ export function decodeCapabilities(m: LlrpMessage): { status: LlrpStatus; capabi
   const general = child(root, P.GeneralDeviceCapabilities);
   const band = child(child(root, P.RegulatoryCapabilities) ?? { params: [] }, P.UHFBandCapabilities);
   const table = band === undefined ? undefined : child(band, P.C1G2UHFRFModeTable);
+  const array = arrayCapabilities(m.body, 0);
   return {
     status,
     capabilities: {
@@ -319,7 +326,8 @@ export function decodeCapabilities(m: LlrpMessage): { status: LlrpStatus; capabi
       firmware: str(general, 'readerFirmwareVersion'),
       transmitPower: band === undefined ? [] : children(band, P.TransmitPowerLevelTableEntry).map((e) => ({ index: num(e, 'index'), dbm: num(e, 'transmitPowerValue') / 100 })),
       rfModes: table === undefined ? [] : children(table, P.C1G2UHFRFModeTableEntry).map((e) => num(e, 'modeIdentifier')),
-      computesLocations: supportsLISpecs(m.body, 0),
+      computesLocations: array.locations,
+      computesDirection: array.direction,
     },
   };
 }
@@ -447,7 +455,7 @@ export function decodeTagReads(body: Buffer): TagRead[] {
   }
   // A reader locating tags reports each as ImpinjExtendedTagInformation beside the TagReportData; an EXIT says it left, not where it is.
   for (const l of decodeLocationReads(body)) {
-    if (l.type === 2) continue;
+    if (l.type === IMPINJ_VALUES.LOCATION_EXIT) continue;
     out.push({ epc: l.epc, antennaId: null, peakRssi: null, firstSeenUs: l.timestampUs, lastSeenUs: l.timestampUs, seenCount: 1, channelIndex: null, phaseAngle: null, tid: null, x: l.x, y: l.y });
   }
   return out;

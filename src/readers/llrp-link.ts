@@ -161,7 +161,8 @@ export class LlrpLink extends ReaderLinkBase {
       if (impinj) await this.readTemperature(client);
       this.state = 'connected';
       if (this.reportedDown) this.log.info('reader connected again', { reader: name });
-      else this.log.info('reader connected', { reader: name, address: `${host}:${port}`, tls: this.target.tls !== null, firmware: decoded.capabilities.firmware, antennas: decoded.capabilities.maxAntennas });
+      // Whether the reader locates tags and could decide direction itself (an xArray or xSpan): the second is shown, not used (docs/readers.md).
+      else this.log.info('reader connected', { reader: name, address: `${host}:${port}`, tls: this.target.tls !== null, firmware: decoded.capabilities.firmware, antennas: decoded.capabilities.maxAntennas, computesLocations: decoded.capabilities.computesLocations === true, computesDirection: decoded.capabilities.computesDirection === true });
       this.reportedDown = false;
       this.kickJob();
       const watchdog = setInterval(() => {

@@ -68,10 +68,16 @@ export interface DoorPlanInput {
  */
 export function thresholdDoorPlan(input: DoorPlanInput): E.Either<string, DoorPlan> {
   const ctx = thresholdJobContext({ jobId: '', facility: input.facility, recipe: input.recipe, thresholds: input.thresholds, antennaConfigurations: input.antennaConfigurations, reportToDatabaseEnabled: false, reportToMessageQueueEnabled: false });
-  const byAntenna = ctx.antennas.get(input.reader);
-  // Polarized ids (xArray beams) are not LLRP antenna ports: their port is what a reader runs.
-  const ids = [...new Set([...(byAntenna?.keys() ?? [])].map((a) => (a > 1000 ? a % 1000 : a)))].sort((a, b) => a - b);
+  const ids = [...(ctx.antennas.get(input.reader)?.keys() ?? [])].sort((a, b) => a - b);
   if (ids.length === 0) return E.left(`no threshold of the job gives reader ${input.reader} an antenna facing in or out (check the thresholds' antenna configurations)`);
+  // A polarized beam id is reported only by an xArray or xSpan driven by its agent. A reader tagtrail drives reports its
+  // reads by port, and a port's reads never count for a polarized id (the engine maps a polarized read to its port, not
+  // the other way), so such a door would see nothing.
+  const polarized = ids.filter((a) => a > 1000);
+  if (polarized.length > 0) {
+    const ports = [...new Set(polarized.map((a) => a % 1000))].join(', ');
+    return E.left(`the thresholds' antenna configuration gives reader ${input.reader} polarized beam ids (${polarized.join(', ')}), which only a reader driven by its agent reports; over LLRP and the IoT interface the reader reports its ports (here ${ports}), whose reads would count for neither side: list the ports instead`);
+  }
   return E.right({ antennaIds: ids, reportIntervalMs: THRESHOLD_REPORT_INTERVAL_MS });
 }
 

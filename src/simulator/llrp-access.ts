@@ -66,3 +66,9 @@ export function hasParam(body: Buffer, start: number, type: number): boolean {
   for (const [t] of tlvs(body, start, body.length)) if (t === type) return true;
   return false;
 }
+
+/** Whether a message body holds, at its top level from byte `start`, Impinj's custom parameter (1023, vendor 25882) of `subtype`. */
+export function hasImpinjParam(body: Buffer, start: number, subtype: number): boolean {
+  for (const [t, v, next] of tlvs(body, start, body.length)) if (t === 1023 && next - v >= 8 && body.readUInt32BE(v) === 25882 && body.readUInt32BE(v + 4) === subtype) return true;
+  return false;
+}

@@ -10,7 +10,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 // What the host sends is read with tagtrail's decoder; what the reader sends is written by its own encoder (llrp-wire.ts).
 import { IMPINJ, MSG, asksImpinjTemperature, LlrpFramer, type LlrpMessage, decodeAddRoSpec, readKeepaliveSpec, roSpecIdOf, type RoSpec } from '../llrp';
-import { asksLocations, hasParam, readAccessSpec, type SimAccessRead } from './llrp-access';
+import { asksLocations, hasImpinjParam, hasParam, readAccessSpec, type SimAccessRead } from './llrp-access';
 import { wireCapabilities, wireConnectionAttempt, wireEnableExtensionsResponse, wireKeepalive, wireRoAccessReport, wireStatus, wireTagReportData, wireTemperatureResponse, wireLocationReport, type WireCapabilities, type WireTagRead } from './llrp-wire';
 import { RF_MODE_OF, SEARCH_MODE_OF } from '../readers';
 import type { Logger } from '../core/logger';
@@ -91,9 +91,10 @@ export class SimLlrpReader {
 
   constructor(private readonly o: LlrpReaderOptions) {
     this.t0 = o.t0;
-    const ids = ('door' in o ? o.door.reader : o.reader).antennas.map((a) => a.id);
-    // xArray and xSpan readers locate tags themselves (Impinj's readers only).
-    const locates = !('door' in o) && (o.reader.family === 'XARRAY' || o.reader.family === 'XSPAN') && (o.manufacturer ?? IMPINJ.VENDOR) === IMPINJ.VENDOR;
+    const reader = 'door' in o ? o.door.reader : o.reader;
+    const ids = reader.antennas.map((a) => a.id);
+    // xArray and xSpan readers (Impinj's only) say they locate tags and decide direction themselves, over a door too.
+    const locates = (reader.family === 'XARRAY' || reader.family === 'XSPAN') && (o.manufacturer ?? IMPINJ.VENDOR) === IMPINJ.VENDOR;
     this.capabilities = { computesLocations: locates, maxAntennas: Math.max(1, ...ids), manufacturer: o.manufacturer ?? IMPINJ.VENDOR, model: 2001002, firmware: '7.6.1-sim', transmitPower: SIM_POWER_TABLE, rfModes: SIM_RF_MODES };
   }
 
@@ -178,6 +179,8 @@ export class SimLlrpReader {
       case MSG.GET_READER_CONFIG:
         return reply(asksImpinjTemperature(m) ? wireTemperatureResponse(m.id, this.temperature) : this.ok(MSG.GET_READER_CONFIG_RESPONSE, m.id));
       case MSG.SET_READER_CONFIG: {
+        // Impinj's definition allows ImpinjLocationReporting (subtype 1544) only in an ROReportSpec: a reader refuses it here.
+        if (hasImpinjParam(m.body, 1, 1544)) return reply(wireStatus(MSG.SET_READER_CONFIG_RESPONSE, m.id, 102, 'ImpinjLocationReporting is not allowed in SET_READER_CONFIG'));
         // A SET_READER_CONFIG without a KeepaliveSpec (a location configuration, say) leaves the keepalives as they are.
         if (hasParam(m.body, 1, 220)) {
           const period = readKeepaliveSpec(m);

@@ -94,7 +94,7 @@ export const wireTemperatureResponse = (id: number, celsius: number): Buffer => 
 
 /** What the reader says of itself: tagtrail's capabilities shape (a type only, no code), plus whether it computes locations. */
 export type WireCapabilities = Capabilities & {
-  /** Impinj's ImpinjxArrayCapabilities (subtype 1521): present on readers that compute locations. */
+  /** Impinj's ImpinjxArrayCapabilities (subtype 1521, SupportsLISpecs and SupportsDISpecs set): present on xArray and xSpan readers. */
   readonly computesLocations?: boolean;
 };
 

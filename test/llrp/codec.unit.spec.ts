@@ -2,7 +2,7 @@
 // LLRP 1.0.1 (section 15: header 3 reserved bits | 3-bit version | 10-bit
 // type, 32-bit length, 32-bit id; TLV parameters: 6 reserved bits | 10-bit
 // type, 16-bit length including the 4-byte header; TV parameters: 1 | 7-bit
-// type, then a value whose length the type fixes). The helpers below only
+// type, then a value whose length the type fixes). The helpers (hand-frames.ts) only
 // glue hex strings and count bytes, so the layouts are written out here and
 // not produced by the code under test.
 import { expect } from 'chai';
@@ -26,14 +26,7 @@ import {
 } from '../../src/llrp/messages';
 import { accessSpecCommand, addTidAccessSpec } from '../../src/llrp/access';
 import { setLocationConfig } from '../../src/llrp/location';
-
-const hex = (s: string): Buffer => Buffer.from(s.replace(/\s+/g, ''), 'hex');
-const h16 = (n: number): string => n.toString(16).padStart(4, '0');
-const h32 = (n: number): string => n.toString(16).padStart(8, '0');
-/** A TLV parameter: type, then length = 4 + body bytes. */
-const tlv = (type: number, body: string): string => `${h16(type)}${h16(4 + hex(body).length)}${body.replace(/\s+/g, '')}`;
-/** A message of version 1: (1 << 10) | type, length = 10 + body, id. */
-const msg = (type: number, id: number, body: string): Buffer => hex(`${h16((1 << 10) | type)}${h32(10 + hex(body).length)}${h32(id)}${body}`);
+import { h16, h32, hex, msg, tlv } from './hand-frames';
 
 const EPC96 = '300833B2DDD9014000000001';
 const EPC128 = 'E2801160600002054CC2A1B300000000';
@@ -151,7 +144,7 @@ describe('llrp/messages responses and events', () => {
     expect(status).to.deep.equal({ code: 101, name: 'M_FieldError', description: 'TransmitPower index 99 not in table (parameter type 224, error A_OutOfRange)' });
   });
 
-  it('given GET_READER_CAPABILITIES_RESPONSE with parameters the table skips, when decoded, then antennas, maker, firmware, power and RF mode tables', () => {
+  it('given GET_READER_CAPABILITIES_RESPONSE with parameters the table skips, when decoded, then antennas, maker, firmware, power and RF mode tables; ImpinjxArrayCapabilities\' SupportsLISpecs and SupportsDISpecs', () => {
     const fw = Buffer.from('7.6.1').toString('hex');
     const body = [
       tlv(287, '0000 0000'),
@@ -170,12 +163,17 @@ describe('llrp/messages responses and events', () => {
       transmitPower: [{ index: 1, dbm: 26 }, { index: 2, dbm: 30 }],
       rfModes: [1002],
       computesLocations: false,
+      computesDirection: false,
     });
     // An xArray adds Impinj's ImpinjxArrayCapabilities (subtype 1521): u32 MaxNumSectors, SupportsLISpecs and SupportsDISpecs bits, 6 reserved.
-    const [xarray] = new LlrpFramer().push(msg(MSG.GET_READER_CAPABILITIES_RESPONSE, 2, body + tlv(1023, `${h32(25882)} ${h32(1521)} 00000068 C0`)));
-    expect(decodeCapabilities(xarray as never).capabilities.computesLocations).to.equal(true);
-    const [noLi] = new LlrpFramer().push(msg(MSG.GET_READER_CAPABILITIES_RESPONSE, 3, body + tlv(1023, `${h32(25882)} ${h32(1521)} 00000068 40`)));
-    expect(decodeCapabilities(noLi as never).capabilities.computesLocations).to.equal(false);
+    const array = (bits: string): object => {
+      const [m] = new LlrpFramer().push(msg(MSG.GET_READER_CAPABILITIES_RESPONSE, 2, body + tlv(1023, `${h32(25882)} ${h32(1521)} 00000068 ${bits}`)));
+      const c = decodeCapabilities(m as never).capabilities;
+      return { locations: c.computesLocations, direction: c.computesDirection };
+    };
+    expect(array('C0')).to.deep.equal({ locations: true, direction: true }); // 11 000000
+    expect(array('40')).to.deep.equal({ locations: false, direction: true }); // 01 000000
+    expect(array('80')).to.deep.equal({ locations: true, direction: false }); // 10 000000
   });
 
   it('given READER_EVENT_NOTIFICATION with ConnectionAttemptEvent, when decoded, then its status and the UTC time', () => {
@@ -231,17 +229,19 @@ describe('llrp/location (Impinj LLRP extensions for readers that locate tags)', 
     expect(() => decodeTagReads(hex(custom(1552, `${tlv(241, `0060 ${EPC96}`)}${custom(1545, '0005C0C7F2D41000 00000000')}`)))).to.throw(LlrpDecodeError, /shorter than its fields/);
   });
 
-  it('given a location ROSpec, when encoded, then an ImpinjLISpec (1541) where the AISpec would be: ImpinjLocationConfig (1542) and ImpinjC1G2LocationConfig (1543, mode, session)', () => {
+  it('given a location ROSpec, when encoded, then an ImpinjLISpec (1541) where the AISpec would be: ImpinjLocationConfig (1542) and ImpinjC1G2LocationConfig (1543, mode, session); ImpinjLocationReporting (1544) in its ROReportSpec', () => {
     const spec: RoSpec = { roSpecId: 0x7474, startTrigger: 0, durationMs: 0, antennaIds: [0], antennas: [], reportTrigger: 1, reportEveryN: 1, impinjPeakRssi: true, impinjPhase: false, impinjTid: false, location: { modeIndex: 1002, session: 2, reportIntervalSeconds: 1, placement } };
     const m = addRoSpec(5, spec).toString('hex');
     const lispec = custom(1541, [custom(1542, '02 0014'), custom(1543, '03EA 80')].join('')); // motion window 2 s, tag age 20 s; mode 1002, session 2 (10 000000)
     expect(m).to.contain(lispec.toLowerCase());
+    // The ROReportSpec (237: trigger 1, N 1) ends with ImpinjLocationReporting (1544): every 1 s; update, entry and exit reports (111 00000).
+    expect(m.endsWith(custom(1544, '0001 E0').toLowerCase())).to.equal(true);
     expect(decodeParams(addRoSpec(5, spec).subarray(10))[0]?.params.map((p) => p.type)).to.deep.equal([178, 1023, 237]); // ROBoundarySpec, the LISpec, ROReportSpec: no AISpec (183)
   });
 
-  it('given a location plan, when the reader is configured, then SET_READER_CONFIG: no reset, ImpinjPlacementConfiguration (1540) in cm and degrees, ImpinjLocationReporting (1544) with update, entry and exit', () => {
+  it('given a location plan, when the reader is configured, then SET_READER_CONFIG: no reset, ImpinjPlacementConfiguration (1540) in cm and degrees, nothing else', () => {
     expect(setLocationConfig(7, { modeIndex: 0, session: 2, reportIntervalSeconds: 1, placement }).toString('hex')).to.equal(
-      msg(MSG.SET_READER_CONFIG, 7, ['00', custom(1540, '0190 000004E2 FFFFFED4 005A'), custom(1544, '0001 E0')].join('')).toString('hex'), // height 400 cm, x 1250, y -300, 90 degrees
+      msg(MSG.SET_READER_CONFIG, 7, ['00', custom(1540, '0190 000004E2 FFFFFED4 005A')].join('')).toString('hex'), // height 400 cm, x 1250, y -300, 90 degrees
     );
   });
 });

@@ -102,6 +102,13 @@ describe('readers/plan: THRESHOLD doors', () => {
     expect(planDoor('dock', recipe([1]))).to.deep.equal(E.right({ antennaIds: [1, 3], reportIntervalMs: 500 }));
   });
 
+  it('given an xArray door whose antenna configuration names polarized beams, when planned, then refused naming them and their ports; the same beams by port plan', () => {
+    const overhead = (inIds: number[], outIds: number[]) => thresholdDoorPlan({ reader: 'xa', recipe: recipe(), facility: 'F', thresholds: [door(9, 'F', { xa: 9 })], antennaConfigurations: [{ ...antennas(9, inIds, outIds, [1]), readerType: 'XARRAY', readerArrangement: 'OVERHEAD' }] });
+    const r = overhead([1013], [2017]);
+    expect(E.isLeft(r) && r.left).to.equal('the thresholds\' antenna configuration gives reader xa polarized beam ids (1013, 2017), which only a reader driven by its agent reports; over LLRP and the IoT interface the reader reports its ports (here 13, 17), whose reads would count for neither side: list the ports instead');
+    expect(overhead([13], [17])).to.deep.equal(E.right({ antennaIds: [13, 17], reportIntervalMs: 500 }));
+  });
+
   it('given a reader no threshold of the job uses, when planned, then a reason naming the reader', () => {
     const r = planDoor('stranger');
     expect(E.isLeft(r) && r.left).to.contain('reader stranger');
