@@ -11,7 +11,7 @@
 // changes touches a few dozen keys.
 import type { RecordedDomainEvent } from '../../src/core/events';
 import type { ItemChange, ItemsEvent } from '../../src/engine';
-import { changeOrder, historyId, historyRecordOf, itemAfter, type ItemKeys, keptInHistory, type StoredItem } from '../../src/items';
+import { changeOrder, encodeStoredItem, historyId, historyRecordOf, itemAfter, type ItemKeys, keptInHistory, type StoredItem } from '../../src/items';
 
 /** The newest change of an item in a batch, with its place in the log. */
 export interface LatestChange {
@@ -67,7 +67,7 @@ export function foldItems(latest: ReadonlyMap<string, LatestChange>, before: Rea
     if (old !== undefined && old.at >= at) continue;
     const stored: StoredItem = { item: itemAfter(change), ms: change.observationTime, at };
     sets.move(epc, old, stored);
-    hash.push(epc, JSON.stringify(stored));
+    hash.push(epc, encodeStoredItem(stored));
     written.set(epc, stored);
   }
   const commands = sets.commands();
