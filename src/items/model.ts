@@ -81,8 +81,11 @@ export const keptInHistory = (kind: ItemChange['kind']): boolean => writesHistor
  */
 export const recordToFacility = (change: ItemChange): string | null => (change.toZone === ABSENT ? null : change.toFacility);
 
-export const changeOrder = (commit: bigint, index: number): string =>
-  `${commit.toString().padStart(20, '0')}:${index.toString().padStart(6, '0')}`;
+/** The first part of changeOrder: a commit position, padded so that text order is log order. */
+export const commitOrder = (commit: bigint): string => commit.toString().padStart(20, '0');
+
+/** Where a change sits in the log, as text that sorts in log order (`<commit>:<index>`, see commitOrder). */
+export const changeOrder = (commit: string, index: number): string => `${commit}:${index.toString().padStart(6, '0')}`;
 
 /** The item after `change`. EXPIRED leaves the item listed in zone ABSENT (facility kept, floor and coordinates null). */
 export function itemAfter(change: ItemChange): Item {

@@ -12,7 +12,7 @@ import { RedisKeys } from '../../src/core/redis/keys';
 import type { RedisClient } from '../../src/core/redis/connect';
 import { ENGINE_STREAM, itemEvents, type ItemChangeCodec } from '../../src/engine/events';
 import { startItemsProjection } from '../../projections/items/projection';
-import { changeOrder, historyRecordOf, itemAfter, keptInHistory } from '../../src/items/model';
+import { changeOrder, commitOrder, historyRecordOf, itemAfter, keptInHistory } from '../../src/items/model';
 import { encodeStoredItem, type StoredItem } from '../../src/items/stored-item';
 import { historyId, itemKeys } from '../../src/items/keys';
 import { startTestEventStore, testLogger, type TestEventStore } from '../support/eventstore';
@@ -71,7 +71,7 @@ function appliedOneByOne(log: ReadonlyArray<{ changes: Change[]; commit: bigint;
   const history: Record<string, string> = {};
   for (const { changes, commit, id } of log) {
     changes.forEach((c, i) => {
-      if (c.reportToDatabaseEnabled) items.set(c.epc.toUpperCase(), { item: itemAfter(c), ms: c.observationTime, at: changeOrder(commit, i) });
+      if (c.reportToDatabaseEnabled) items.set(c.epc.toUpperCase(), { item: itemAfter(c), ms: c.observationTime, at: changeOrder(commitOrder(commit), i) });
       if (c.reportToHistoryEnabled && keptInHistory(c.kind)) history[historyId(c.observationTime, id, i)] = JSON.stringify(historyRecordOf(c));
     });
   }
