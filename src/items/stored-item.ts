@@ -94,7 +94,17 @@ export function isLegacyStoredItem(u: unknown): u is StoredItem {
   return isPlainRecord(u) && isItem(u['item']) && typeof u['ms'] === 'number' && typeof u['at'] === 'string';
 }
 
-const StoredValue = withFastCheck<StoredRow | StoredItem>(t.union([StoredRow, LegacyStoredItem]), (u): u is StoredRow | StoredItem => isStoredRow(u) || isLegacyStoredItem(u));
+const isStoredValue = (u: unknown): u is StoredRow | StoredItem => isStoredRow(u) || isLegacyStoredItem(u);
+/** Either form, told apart by its JSON type, so a refused value gets the reasons of its own form only. */
+const StoredValue = withFastCheck<StoredRow | StoredItem>(
+  new t.Type<StoredRow | StoredItem, unknown, unknown>(
+    'StoredItem',
+    isStoredValue,
+    (u, c) => (Array.isArray(u) ? StoredRow.validate(u, c) : LegacyStoredItem.validate(u, c)),
+    t.identity,
+  ),
+  isStoredValue,
+);
 
 /** The value stored for `stored`. */
 export function encodeStoredItem({ item, ms, at }: StoredItem): string {
