@@ -5,8 +5,8 @@
 //   [tagId, jobId, xLocation, yLocation, zone, floor, facility, ms, at]
 // The EPC is the hash field; zLocation, presenceConfidence and
 // lastModifiedTime follow from the rest (as itemAfter in ./model.ts builds
-// them), so they are not stored. About 90 bytes instead of the 300 of the
-// whole Item as an object with its field names.
+// them), so they are not stored. About 120 bytes (with a UUID job id) instead
+// of the 330 of the whole Item as an object with its field names.
 //
 // Items stored before this form (an object `{item, ms, at}` with the whole
 // Item) are still read as they are; the projection writes every item it
