@@ -5,7 +5,8 @@
 // items projection runs from the start of the log under a Redis prefix of
 // its own until it has caught up, as a rebuild does. Printed as item
 // changes/s and as a ratio to raw pipelined Redis writes (HSETs of a
-// StoredItem-sized value as pre-encoded RESP on a socket, no MULTI) measured in the same run.
+// stored item's value as pre-encoded RESP on a socket, no MULTI) measured in the same run,
+// and the Redis memory the read model takes per item.
 // CPU ms per 1,000 changes of the projection (this process), the event store
 // child and redis-server (shared with whatever else uses it) during the phase:
 // steadier than the rate on a loaded machine.
@@ -24,6 +25,7 @@ import type { RedisClient } from '../src/core/redis/connect';
 import { ENGINE_STREAM } from '../src/engine/events';
 import { startItemsProjection } from '../projections/items/projection';
 import { itemKeys } from '../src/items/keys';
+import { encodeStoredItem } from '../src/items/stored-item';
 import { startServer } from './support/eventstore-child';
 import { positiveEnv } from './support/env';
 import { seededItemsEvent } from './support/seed-items';
@@ -37,7 +39,7 @@ const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 const WRITES_PER_NEW_ITEM = 6;
 
 /**
- * Raw pipelined Redis writes/s: HSETs of a StoredItem-sized value written as
+ * Raw pipelined Redis writes/s: HSETs of a stored item's value written as
  * pre-encoded RESP on a plain socket, BATCH in flight, no MULTI; what Redis
  * itself does, without any client library's cost.
  */
@@ -45,7 +47,7 @@ async function rawPipelined(url: string, key: string, ops: number): Promise<numb
   const { hostname, port } = new URL(url);
   const socket = connect({ host: hostname, port: Number(port || 6379) });
   await once(socket, 'connect');
-  const value = JSON.stringify({ item: { epc: 'E2300000000000000000000000', tagId: '', jobId: 'bench', xLocation: null, yLocation: null, zLocation: null, zone: 'Z0', floor: null, facility: 'DEFAULT', presenceConfidence: 'HIGH', lastModifiedTime: new Date().toISOString() }, ms: Date.now(), at: '00000000000000000000:000000' });
+  const value = encodeStoredItem({ item: { epc: 'E2300000000000000000000000', tagId: '', jobId: 'bench', xLocation: null, yLocation: null, zLocation: null, zone: 'Z0', floor: null, facility: 'DEFAULT', presenceConfidence: 'HIGH', lastModifiedTime: new Date().toISOString() }, ms: Date.now(), at: '00000000000000000000:000000' });
   const resp = (...args: string[]): string => `*${args.length}\r\n${args.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join('')}`;
   let replies = 0;
   let waiting: (() => void) | undefined;
@@ -68,6 +70,12 @@ async function rawPipelined(url: string, key: string, ops: number): Promise<numb
   socket.end(resp('UNLINK', key));
   await once(socket, 'close');
   return rate(ops, ms);
+}
+
+/** Redis's used_memory (bytes). */
+async function usedMemory(redis: RedisClient): Promise<number> {
+  const info = await redis.info('memory');
+  return Number(/^used_memory:(\d+)/m.exec(info)?.[1] ?? NaN);
 }
 
 async function main(): Promise<void> {
@@ -93,6 +101,7 @@ async function main(): Promise<void> {
       await session.post('Profiler.enable');
       await session.post('Profiler.start');
     }
+    const memoryBefore = await usedMemory(redis);
     const cpu = cpuMeter({ projection: process.pid, eventStore: server.pid, redis: pidOf('redis-server') }).start();
     const t0 = performance.now();
     const sub = startItemsProjection({ client, redis, keys, logger: createLogger('bench') });
@@ -107,6 +116,8 @@ async function main(): Promise<void> {
       progress(`CPU profile of the projection phase in ${file}`);
     }
     const stored = await redis.zCard(itemKeys(keys).all);
+    // Shared with whatever else uses this Redis meanwhile: a figure for a quiet Redis.
+    const redisBytesPerItem = Math.round((await usedMemory(redis) - memoryBefore) / ITEMS);
     if (stored !== ITEMS) throw new Error(`projected ${stored} items, expected ${ITEMS}`);
     const rawAfter = await rawPipelined(REDIS_URL, `${keys.base}raw`, ITEMS);
     const raw = Math.round((rawBefore + rawAfter) / 2);
@@ -116,9 +127,10 @@ async function main(): Promise<void> {
       rawPipelinedOpsPerSec: raw, rawBefore, rawAfter,
       changesToRaw: +(changesPerSec / raw).toFixed(3), writesToRaw: +((changesPerSec * WRITES_PER_NEW_ITEM) / raw).toFixed(3),
       cpuMsPer1000Changes: Object.fromEntries(Object.entries(cpuMs).map(([name, used]) => [name, +((used * 1000) / ITEMS).toFixed(2)])),
+      redisBytesPerItem,
       cpus: cpus().length, loadAverage: loadavg().map((l) => +l.toFixed(2)),
     };
-    console.log(`items projection: ${ITEMS} item changes in ${figures.projectionMs} ms = ${changesPerSec} changes/s (${figures.memberWritesPerSec} member writes/s); raw pipelined Redis ${raw} ops/s; changes/raw ${figures.changesToRaw}, writes/raw ${figures.writesToRaw}; CPU ms per 1000 changes ${JSON.stringify(figures.cpuMsPer1000Changes)}; load average ${figures.loadAverage.join(' ')}`);
+    console.log(`items projection: ${ITEMS} item changes in ${figures.projectionMs} ms = ${changesPerSec} changes/s (${figures.memberWritesPerSec} member writes/s); raw pipelined Redis ${raw} ops/s; changes/raw ${figures.changesToRaw}, writes/raw ${figures.writesToRaw}; CPU ms per 1000 changes ${JSON.stringify(figures.cpuMsPer1000Changes)}; Redis memory ${redisBytesPerItem} bytes per item; load average ${figures.loadAverage.join(' ')}`);
     console.log(JSON.stringify(figures));
   } finally {
     for await (const found of redis.scanIterator({ MATCH: `${keys.base}*`, COUNT: 1000 })) if (found.length) await redis.unlink(found);

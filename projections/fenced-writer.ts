@@ -76,8 +76,9 @@ export class FencedWriter {
    * it sees its writes).
    */
   async commit(tx: Multi, position?: Position, sending?: () => void): Promise<void> {
-    await this.redis.watch(this.key);
-    const found = await this.checkpoints.load(this.name);
+    // One round trip: the read goes on the same connection right behind the
+    // WATCH, so Redis runs it after the WATCH took effect, as if awaited.
+    const [, found] = await Promise.all([this.redis.watch(this.key), this.checkpoints.load(this.name)]);
     if (!samePosition(found, this.expected)) {
       await this.redis.unwatch();
       throw new ProjectionFenced(this.name, this.expected, found);

@@ -11,12 +11,13 @@
 // changes touches a few dozen keys.
 import type { RecordedDomainEvent } from '../../src/core/events';
 import type { ItemChange, ItemsEvent } from '../../src/engine';
-import { changeOrder, historyId, historyRecordOf, itemAfter, type ItemKeys, keptInHistory, type StoredItem } from '../../src/items';
+import { changeOrder, commitOrder, encodeStoredItem, historyId, historyRecordOf, itemAfter, type ItemKeys, keptInHistory, type StoredItem } from '../../src/items';
 
 /** The newest change of an item in a batch, with its place in the log. */
 export interface LatestChange {
   change: ItemChange;
-  commit: bigint;
+  /** The event's commit position as changeOrder writes it (formatted once per event, not per change). */
+  commit: string;
   index: number;
 }
 
@@ -38,8 +39,8 @@ export function latestChanges(events: ReadonlyArray<RecordedDomainEvent<ItemsEve
   const ids: string[] = ['ZADD', k.history];
   const records: string[] = ['HSET', k.historyRecord];
   for (const e of events) {
-    const commit = e.position?.commit;
-    if (commit === undefined) throw new Error(`ItemsChanged ${e.id} has no $all position`);
+    if (e.position === undefined) throw new Error(`ItemsChanged ${e.id} has no $all position`);
+    const commit = commitOrder(e.position.commit);
     e.data.changes.forEach((change, index) => {
       if (change.reportToDatabaseEnabled) latest.set(change.epc.toUpperCase(), { change, commit, index });
       if (change.reportToHistoryEnabled && keptInHistory(change.kind)) {
@@ -67,7 +68,7 @@ export function foldItems(latest: ReadonlyMap<string, LatestChange>, before: Rea
     if (old !== undefined && old.at >= at) continue;
     const stored: StoredItem = { item: itemAfter(change), ms: change.observationTime, at };
     sets.move(epc, old, stored);
-    hash.push(epc, JSON.stringify(stored));
+    hash.push(epc, encodeStoredItem(stored));
     written.set(epc, stored);
   }
   const commands = sets.commands();

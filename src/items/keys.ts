@@ -1,7 +1,7 @@
 // Redis layout of the items and history read models (all under `<base>v1:items:`).
 // Every sorted set has score 0 and is read by lex range, so paging is by a
 // member (an EPC, or a history id) and never by offset.
-//   items:item                hash  EPC -> StoredItem JSON (the current Item)
+//   items:item                hash  EPC -> the current Item, compact (./stored-item.ts)
 //   items:all                 zset  EPCs (lex): epcPrefix and stable paging
 //   items:facility:<name>     zset  EPCs of the items now in that facility
 //   items:zone:<name>         zset  EPCs of the items now in a zone of that name (any facility)

@@ -2,8 +2,7 @@
 // into them. Pure: the projection does the I/O.
 import * as t from 'io-ts';
 import { isoTime } from '../core/iso-time';
-import { decodeStored, withFastCheck } from '../core/stored-json';
-import { isNumberOrNull, isPlainRecord, isStringOrNull } from '../core/value-guards';
+import { decodeStored } from '../core/stored-json';
 import { ABSENT, writesHistory, type ItemChange } from '../engine';
 
 // Codecs as well as types: what these read models hold is decoded on every
@@ -29,17 +28,6 @@ export const Item = t.readonly(
   }),
 );
 export type Item = t.TypeOf<typeof Item>;
-
-export const StoredItem = t.readonly(
-  t.type({
-    item: Item,
-    /** lastModifiedTime in epoch ms (for the time filters). */
-    ms: t.number,
-    /** Where the last applied change sits in the log: `<commit, 20 digits>:<index, 6 digits>`; older changes are ignored. */
-    at: t.string,
-  }),
-);
-export type StoredItem = t.TypeOf<typeof StoredItem>;
 
 /** The interface's ItemEvent (a history record). */
 export const ItemEvent = t.readonly(
@@ -74,35 +62,6 @@ export const StoredHistory = t.readonly(
 );
 export type StoredHistory = t.TypeOf<typeof StoredHistory>;
 
-// A hand-written guard for StoredItem, the value an items query decodes a
-// thousand times a page: the same values pass as through the codec
-// (test/items/item-check.unit.spec.ts compares both on generated values), at
-// a fraction of its cost.
-function isItem(u: unknown): u is Item {
-  return (
-    isPlainRecord(u) &&
-    typeof u['epc'] === 'string' &&
-    typeof u['tagId'] === 'string' &&
-    typeof u['jobId'] === 'string' &&
-    isNumberOrNull(u['xLocation']) &&
-    isNumberOrNull(u['yLocation']) &&
-    isNumberOrNull(u['zLocation']) &&
-    typeof u['zone'] === 'string' &&
-    isStringOrNull(u['floor']) &&
-    isStringOrNull(u['facility']) &&
-    u['presenceConfidence'] === 'HIGH' &&
-    typeof u['lastModifiedTime'] === 'string'
-  );
-}
-
-export function isStoredItem(u: unknown): u is StoredItem {
-  return isPlainRecord(u) && isItem(u['item']) && typeof u['ms'] === 'number' && typeof u['at'] === 'string';
-}
-
-const StoredItemChecked = withFastCheck(StoredItem, isStoredItem);
-/** The stored item of `epc` (a StoredValueError when it does not decode). */
-export const decodeStoredItem = (epc: string, raw: string): StoredItem => decodeStored(StoredItemChecked, raw, `items read model: item ${epc}`);
-
 /** The history record `id` (a StoredValueError when it does not decode). */
 export const decodeStoredHistory = (id: string, raw: string): StoredHistory => decodeStored(StoredHistory, raw, `items read model: history record ${id}`);
 
@@ -122,8 +81,11 @@ export const keptInHistory = (kind: ItemChange['kind']): boolean => writesHistor
  */
 export const recordToFacility = (change: ItemChange): string | null => (change.toZone === ABSENT ? null : change.toFacility);
 
-export const changeOrder = (commit: bigint, index: number): string =>
-  `${commit.toString().padStart(20, '0')}:${index.toString().padStart(6, '0')}`;
+/** The first part of changeOrder: a commit position, padded so that text order is log order. */
+export const commitOrder = (commit: bigint): string => commit.toString().padStart(20, '0');
+
+/** Where a change sits in the log, as text that sorts in log order (`<commit>:<index>`, see commitOrder). */
+export const changeOrder = (commit: string, index: number): string => `${commit}:${index.toString().padStart(6, '0')}`;
 
 /** The item after `change`. EXPIRED leaves the item listed in zone ABSENT (facility kept, floor and coordinates null). */
 export function itemAfter(change: ItemChange): Item {

@@ -11,7 +11,8 @@ import { ReadModelGate } from '../core/redis/readiness';
 import { itemKeys, ITEMS_READ_MODEL, type ItemKeys } from './keys';
 import { lexPage, timeKey, timeRangeOf } from '../core/redis/lex-page';
 import { perSecond, type Rates } from '../core/rates';
-import { decodeStoredHistory, decodeStoredItem, type Item, type ItemEvent, type StoredItem } from './model';
+import { decodeStoredHistory, type Item, type ItemEvent } from './model';
+import { decodeStoredItem, type StoredItem } from './stored-item';
 
 const CHUNK = 1000;
 /** With a time filter matching at most this many items, the time index picks the candidates. */

@@ -13,6 +13,7 @@ import { RedisKeys } from '../../src/core/redis/keys';
 import type { RedisClient } from '../../src/core/redis/connect';
 import { startItemsProjection } from '../../projections/items/projection';
 import { ITEMS_PROJECTION, itemKeys } from '../../src/items/keys';
+import { decodeStoredItem } from '../../src/items/stored-item';
 import { startTestApp, type TestApp } from '../support/app';
 import { createUser, errorPaths, expectStatus } from '../readerconfigurations/e2e-support';
 import type * as t from 'io-ts';
@@ -306,7 +307,7 @@ describe('items and history over HTTP', function () {
     expect(await snapshot()).to.deep.equal(once);
     // and it equals the live read model
     const live = (await get(ITEMS, { pageSize: '1000' })).body;
-    const replayedItems = Object.values(once[itemKeys(keys).item] as Record<string, string>).map((s) => (JSON.parse(s) as { item: { epc: string } }).item);
+    const replayedItems = Object.entries(once[itemKeys(keys).item] as Record<string, string>).map(([epc, s]) => decodeStoredItem(epc, s).item);
     expect([...replayedItems].sort((a, b) => (a.epc < b.epc ? -1 : 1))).to.deep.equal(live.items);
     for await (const batch of redis.scanIterator({ MATCH: `${app.keyPrefix}replay:*`, COUNT: 500 })) if (batch.length) await redis.del(batch);
   });

@@ -12,7 +12,8 @@ import { RedisKeys } from '../../src/core/redis/keys';
 import type { RedisClient } from '../../src/core/redis/connect';
 import { ENGINE_STREAM, itemEvents, type ItemChangeCodec } from '../../src/engine/events';
 import { startItemsProjection } from '../../projections/items/projection';
-import { changeOrder, historyRecordOf, itemAfter, keptInHistory, type StoredItem } from '../../src/items/model';
+import { changeOrder, commitOrder, historyRecordOf, itemAfter, keptInHistory } from '../../src/items/model';
+import { encodeStoredItem, type StoredItem } from '../../src/items/stored-item';
 import { historyId, itemKeys } from '../../src/items/keys';
 import { startTestEventStore, testLogger, type TestEventStore } from '../support/eventstore';
 import { removeRedisKeys, testRedisPrefix } from '../support/redis-prefix';
@@ -70,7 +71,7 @@ function appliedOneByOne(log: ReadonlyArray<{ changes: Change[]; commit: bigint;
   const history: Record<string, string> = {};
   for (const { changes, commit, id } of log) {
     changes.forEach((c, i) => {
-      if (c.reportToDatabaseEnabled) items.set(c.epc.toUpperCase(), { item: itemAfter(c), ms: c.observationTime, at: changeOrder(commit, i) });
+      if (c.reportToDatabaseEnabled) items.set(c.epc.toUpperCase(), { item: itemAfter(c), ms: c.observationTime, at: changeOrder(commitOrder(commit), i) });
       if (c.reportToHistoryEnabled && keptInHistory(c.kind)) history[historyId(c.observationTime, id, i)] = JSON.stringify(historyRecordOf(c));
     });
   }
@@ -84,7 +85,7 @@ function appliedOneByOne(log: ReadonlyArray<{ changes: Change[]; commit: bigint;
     add(k.job(item.jobId), epc);
   }
   for (const id of Object.keys(history)) add(k.history, id);
-  const out: Snapshot = { [k.item]: Object.fromEntries([...items].map(([epc, s]) => [epc, JSON.stringify(s)])), [k.historyRecord]: history };
+  const out: Snapshot = { [k.item]: Object.fromEntries([...items].map(([epc, s]) => [epc, encodeStoredItem(s)])), [k.historyRecord]: history };
   for (const [key, members] of sets) out[key] = members.sort((a, b) => a.score - b.score || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
   return out;
 }
