@@ -3,7 +3,7 @@
 // POST antennaConfiguration or antennaConfigurations (create, id assigned),
 // PUT/DELETE/GET antennaConfiguration/{id} or antennaConfigurations/{id},
 // GET antennaConfigurations (all).
-import { isLeft, left, right } from 'fp-ts/Either';
+import { isLeft, isRight, left, right } from 'fp-ts/Either';
 import type { Context } from 'koa';
 import { decodeAndCheck, decodeInput, refuseAll } from '../core/http/decode';
 import { salvage } from '../core/salvage';
@@ -102,11 +102,14 @@ async function createAntennaConfiguration(deps: ResourceDeps, ctx: Context): Pro
 }
 
 async function replaceAntennaConfiguration(deps: ResourceDeps, ctx: Context): Promise<void> {
-  const id = pathId(ctx);
-  // Type errors first, with the rule errors of the rest; the 404 comes with a body that decodes.
+  // Type errors first, with the rule errors of the rest; the path id and the 404 come with a body that decodes.
   const decoded = salvage(AntennaConfigurationBody, ctx.request.body, 'body');
-  if (!decoded.ok) throw refuseAll(decoded, decoded.rest && validateAntennaConfigurationReplace(id, decoded.rest));
+  if (!decoded.ok) {
+    const params = AntennaConfigurationParams.decode({ ...ctx.params });
+    throw refuseAll(decoded, decoded.rest && isRight(params) ? validateAntennaConfigurationReplace(params.right.antennaConfigurationID, decoded.rest) : undefined);
+  }
   const body = decoded.value;
+  const id = pathId(ctx);
   const name = nameOfId(id);
   const state = await runResourceCommand(
     deps,

@@ -11,6 +11,7 @@ import { isLeft, left, map, right, type Either } from 'fp-ts/Either';
 import type { Context } from 'koa';
 import { decodeAndCheck, decodeInput } from '../core/http/decode';
 import { badRequest, notFound, type ApiError } from '../core/http/errors';
+import { formatDecodeErrors } from '../core/decode-errors';
 import type { EventMetadata } from '../core/events';
 import type { RouteTable } from '../core/http/routes';
 import { commandMetadata, runResourceCommand, type ResourceDeps } from '../core/resource/routes';
@@ -165,14 +166,17 @@ async function createOrReplaceThreshold(deps: ResourceDeps, ctx: Context): Promi
 }
 
 async function replaceThresholdAtPath(deps: ResourceDeps, ctx: Context): Promise<void> {
-  const { id } = decodeInput(ThresholdParams, { ...ctx.params }, 'params');
+  // A bad path id is answered once the body decodes (a body that does not is answered first, as everywhere).
+  const params = ThresholdParams.decode({ ...ctx.params });
   const { doc } = await checkedThreshold(deps, ctx, (body, tctx) => {
+    if (isLeft(params)) return left(badRequest('Invalid request params', formatDecodeErrors(params.left, 'params')));
+    const { id } = params.right;
     const stored = validateThresholdCreateOrReplace({ ...body, id }, [], tctx);
     if (body.id === undefined || body.id === null || body.id === id) return stored;
     const others = isLeft(stored) ? stored.left.errors : [];
     return left(badRequest(`The id in the body (${body.id}) differs from the id in the path (${id})`, [{ path: 'body.id', reason: `must be ${id}, the id in the path` }, ...others]));
   });
-  ctx.body = await replaceThreshold(deps, id, doc, commandMetadata(ctx));
+  ctx.body = await replaceThreshold(deps, doc.id, doc, commandMetadata(ctx));
 }
 
 async function destroyThreshold(deps: ResourceDeps, ctx: Context): Promise<void> {
