@@ -27,6 +27,17 @@ function describe(value: unknown): string {
   }
 }
 
+/** The keys from the decoded root to the value an error is about, as they index the value (no union or intersection member indices). */
+export function valueKeys(error: t.ValidationError): string[] {
+  const keys: string[] = [];
+  error.context.forEach((entry, i) => {
+    if (i === 0) return; // the root entry has an empty key
+    if (isCompositeMember(error.context[i - 1]?.type)) return;
+    keys.push(entry.key);
+  });
+  return keys;
+}
+
 /**
  * Turns io-ts errors into readable `{path, reason}` entries, one per path
  * (io-ts reports a failing union once per member; a reader wants it once).
@@ -34,13 +45,7 @@ function describe(value: unknown): string {
 export function formatDecodeErrors(errors: t.Errors, prefix = ''): FieldError[] {
   const byPath = new Map<string, FieldError>();
   for (const error of errors) {
-    const keys: string[] = prefix ? [prefix] : [];
-    error.context.forEach((entry, i) => {
-      if (i === 0) return; // the root entry has an empty key
-      if (isCompositeMember(error.context[i - 1]?.type)) return;
-      keys.push(entry.key);
-    });
-    const path = keys.join('.');
+    const path = (prefix ? [prefix, ...valueKeys(error)] : valueKeys(error)).join('.');
     const last = error.context[error.context.length - 1];
     const expected = last?.type.name ?? 'valid value';
     const reason =

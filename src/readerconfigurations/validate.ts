@@ -12,8 +12,8 @@
 // - transmitPowerInDbm: 0-33 dBm, what any region permits (rules.ts); the
 //   range of the reader model and its region is checked at job start.
 // - tagPopulationEstimate: an integer >= 1.
-import { isLeft, left, right, type Either } from 'fp-ts/Either';
-import { formatDecodeErrors } from '../core/decode-errors';
+import { left, right, type Either } from 'fp-ts/Either';
+import { decodeAndCheck } from '../core/http/decode';
 import type { ApiError, FieldError } from '../core/http/errors';
 import { ReaderConfigurationBody } from './codec';
 import type { ReaderConfigDetails, ReaderConfiguration, ReaderMode, Session } from './model';
@@ -34,9 +34,10 @@ const WHAT = 'reader configuration';
 export const FILTER_DEFAULTS = { memoryBank: 1, pointer: 32 } as const;
 
 export function validateReaderConfiguration(input: unknown): Either<ApiError, ReaderConfiguration> {
-  const decoded = ReaderConfigurationBody.decode(input);
-  if (isLeft(decoded)) return left(invalid(WHAT, formatDecodeErrors(decoded.left, 'body')));
-  const { name, operation, configuration } = decoded.right;
+  return decodeAndCheck(ReaderConfigurationBody, input, 'body', checkReaderConfiguration, { what: WHAT });
+}
+
+function checkReaderConfiguration({ name, operation, configuration }: ReaderConfigurationBody): Either<ApiError, ReaderConfiguration> {
   if (operation === 'DO_NOTHING') return right({ name, operation, configuration: {} });
   if (configuration === undefined || configuration === null) {
     return left(invalid(WHAT, [{ path: DETAILS_PATH, reason: `is required for operation ${operation}` }]));

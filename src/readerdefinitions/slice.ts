@@ -129,6 +129,8 @@ export const readerDefinitionsSlice: Slice = {
       writeRoles: READER_DEFINITION_WRITE_ROLES,
       readRoles: READER_DEFINITION_READ_ROLES,
       body: ReaderDefinitionBody,
+      // Zone names are checked against the current zone map of the facility.
+      dependsOn: [{ field: 'readerZone', on: 'facility' }, { field: 'antennaZones', on: 'facility' }],
       bodySchema: readerDefinitionBodySchema,
       responseSchema: readerDefinitionResponseSchema,
       nameOf: (b) => b.name,

@@ -1,8 +1,7 @@
 // Validation of reader definition bodies (after decoding) into the stored
 // document, and the update rules of create-or-replace (spec: Reader
 // definition, "Rules on update"; Errors 5).
-import { chain, isLeft, left, right, type Either } from 'fp-ts/Either';
-import { pipe } from 'fp-ts/function';
+import { isLeft, isRight, left, right, type Either } from 'fp-ts/Either';
 import { badRequest, type ApiError, type FieldError } from '../core/http/errors';
 import { invalid } from '../core/given';
 import { normalizeFloor, normalizePlacement, type ReaderDefinition, type ReaderDefinitionBody } from './codec';
@@ -65,11 +64,14 @@ export function validateReaderDefinitionCreate(
   return toDocument(input, facilityNames, zonesOf, input.name);
 }
 
+/** What the update rules read of the definition a body would store. */
+type Moved = Pick<ReaderDefinition, 'facility' | 'placement' | 'readerZone' | 'antennaZones'>;
+
 /**
  * Once set, a floor stays: createOrReplace replaces the whole document, so a
  * body without `placement` or without `placement.floor` removes it too.
  */
-function floorRemoval(existing: ReaderDefinition, next: ReaderDefinition): ApiError | undefined {
+function floorRemoval(existing: ReaderDefinition, next: Moved): ApiError | undefined {
   const floor = normalizeFloor(existing.placement?.floor);
   if (floor === null || normalizeFloor(next.placement?.floor) !== null) return undefined;
   const path = next.placement === null ? 'body.placement' : 'body.placement.floor';
@@ -85,7 +87,7 @@ function floorRemoval(existing: ReaderDefinition, next: ReaderDefinition): ApiEr
  * a floor yet. Names are compared per field and per antenna id; a name that
  * became null counts as renamed.
  */
-function unrenamedZones(existing: ReaderDefinition, next: ReaderDefinition): ApiError | undefined {
+function unrenamedZones(existing: ReaderDefinition, next: Moved): ApiError | undefined {
   const oldFloor = normalizeFloor(existing.placement?.floor);
   const newFloor = normalizeFloor(next.placement?.floor);
   const facilityChanged = existing.facility !== next.facility;
@@ -105,7 +107,11 @@ function unrenamedZones(existing: ReaderDefinition, next: ReaderDefinition): Api
   return badRequest('readerZone and antennaZones must be renamed when the facility or floor changes', errors);
 }
 
-/** createOrReplace: like create when nothing exists, else the update rules apply. */
+/**
+ * createOrReplace: like create when nothing exists, else the update rules
+ * apply too, all in one answer: they judge the body as sent even when its
+ * fields break other rules (a facility that does not exist is still a move).
+ */
 export function validateReaderDefinitionReplace(
   existing: ReaderDefinition | undefined,
   input: ReaderDefinitionBody,
@@ -113,13 +119,14 @@ export function validateReaderDefinitionReplace(
   zonesOf: FacilityZones = NO_ZONE_MAPS,
 ): Either<ApiError, ReaderDefinition> {
   if (existing === undefined) return validateReaderDefinitionCreate(input, facilityNames, zonesOf);
-  return pipe(
-    toDocument(input, facilityNames, zonesOf, existing.agentIdentifier, existing.connection ?? null),
-    chain((next) => {
-      const refusal = floorRemoval(existing, next) ?? unrenamedZones(existing, next);
-      return refusal ? left(refusal) : right(next);
-    }),
-  );
+  const doc = toDocument(input, facilityNames, zonesOf, existing.agentIdentifier, existing.connection ?? null);
+  const next: Moved = isRight(doc)
+    ? doc.right
+    : { facility: input.facility ?? existing.facility, placement: normalizePlacement(input.placement), readerZone: input.readerZone ?? null, antennaZones: input.antennaZones ?? null };
+  const refusals = [...(isLeft(doc) ? [doc.left] : []), floorRemoval(existing, next), unrenamedZones(existing, next)].filter((r) => r !== undefined);
+  const [first] = refusals;
+  if (first === undefined) return doc;
+  return left(badRequest(first.message, refusals.flatMap((r) => r.errors)));
 }
 
 /** `GET /readerDefinitions/groups`: every group name once, sorted for stable output. */

@@ -9,9 +9,9 @@
 // - thresholdIds are integers; duplicates are dropped (the Java client keeps
 //   them in a set). Whether they exist is not checked here.
 // - Durations are stored in canonical form (`PT60M` is stored as `PT1H`).
-import { isLeft, left, right, type Either } from 'fp-ts/Either';
+import { left, right, type Either } from 'fp-ts/Either';
 import { formatIsoDuration } from '../core/duration';
-import { formatDecodeErrors } from '../core/decode-errors';
+import { decodeAndCheck } from '../core/http/decode';
 import type { ApiError, FieldError } from '../core/http/errors';
 import { assertNever } from '../core/codecs';
 import { given, invalid } from '../core/given';
@@ -43,10 +43,12 @@ interface Built<R> {
 }
 
 export function validateRecipe(input: unknown, ctx: RecipeContext): Either<ApiError, Recipe> {
-  const decoded = RecipeBody.decode(input);
-  if (isLeft(decoded)) return left(invalid(WHAT, formatDecodeErrors(decoded.left, 'body')));
-  const { name, type } = decoded.right;
-  const b = given(decoded.right);
+  return decodeAndCheck(RecipeBody, input, 'body', (body) => checkRecipe(body, ctx), { what: WHAT });
+}
+
+function checkRecipe(body: RecipeBody, ctx: RecipeContext): Either<ApiError, Recipe> {
+  const { name, type } = body;
+  const b = given(body);
   const references = referenceErrors(type, b, ctx);
   const common: Common = {
     name,

@@ -3,9 +3,10 @@
 // POST antennaConfiguration or antennaConfigurations (create, id assigned),
 // PUT/DELETE/GET antennaConfiguration/{id} or antennaConfigurations/{id},
 // GET antennaConfigurations (all).
-import { isLeft, left, right } from 'fp-ts/Either';
+import { isLeft, isRight, left, right } from 'fp-ts/Either';
 import type { Context } from 'koa';
-import { decodeInput } from '../core/http/decode';
+import { decodeAndCheck, decodeInput, refuseAll } from '../core/http/decode';
+import { salvage } from '../core/salvage';
 import { ApiError, notFound } from '../core/http/errors';
 import type { RouteTable } from '../core/http/routes';
 import { commandMetadata, runResourceCommand, type ResourceDeps } from '../core/resource/routes';
@@ -92,17 +93,22 @@ export function registerAntennaConfigurationRoutes(table: RouteTable, deps: Reso
 }
 
 async function createAntennaConfiguration(deps: ResourceDeps, ctx: Context): Promise<void> {
-  const body = decodeInput(AntennaConfigurationBody, ctx.request.body, 'body');
   // Validated before an id is allocated, so a refused body burns no id;
   // the provisional id is replaced by the allocated one.
-  const doc = validateAntennaConfigurationCreate(body, []);
+  const doc = decodeAndCheck(AntennaConfigurationBody, ctx.request.body, 'body', (body) => validateAntennaConfigurationCreate(body, []));
   if (isLeft(doc)) throw doc.left;
   const stored = await createWithNewId(deps, antennaConfigurationKind, doc.right, commandMetadata(ctx));
   ctx.body = antennaConfigurationToResponse(stored);
 }
 
 async function replaceAntennaConfiguration(deps: ResourceDeps, ctx: Context): Promise<void> {
-  const body = decodeInput(AntennaConfigurationBody, ctx.request.body, 'body');
+  // Type errors first, with the rule errors of the rest; the path id and the 404 come with a body that decodes.
+  const decoded = salvage(AntennaConfigurationBody, ctx.request.body, 'body');
+  if (!decoded.ok) {
+    const params = AntennaConfigurationParams.decode({ ...ctx.params });
+    throw refuseAll(decoded, decoded.rest && isRight(params) ? validateAntennaConfigurationReplace(params.right.antennaConfigurationID, decoded.rest) : undefined);
+  }
+  const body = decoded.value;
   const id = pathId(ctx);
   const name = nameOfId(id);
   const state = await runResourceCommand(

@@ -7,10 +7,11 @@
 // The REST `/{id}` routes are registered last: the router tries routes in
 // registration order, and `/{id}` would otherwise take `show`,
 // `createOrReplace` and `antennaConfigurations`.
-import { isLeft, left, right } from 'fp-ts/Either';
+import { isLeft, left, map, right, type Either } from 'fp-ts/Either';
 import type { Context } from 'koa';
-import { decodeInput } from '../core/http/decode';
-import { badRequest, notFound } from '../core/http/errors';
+import { decodeAndCheck, decodeInput } from '../core/http/decode';
+import { badRequest, notFound, type ApiError } from '../core/http/errors';
+import { formatDecodeErrors } from '../core/decode-errors';
 import type { EventMetadata } from '../core/events';
 import type { RouteTable } from '../core/http/routes';
 import { commandMetadata, runResourceCommand, type ResourceDeps } from '../core/resource/routes';
@@ -28,6 +29,7 @@ import {
   validateThresholdCreate,
   validateThresholdCreateOrReplace,
   type Threshold,
+  type ThresholdContext,
 } from './threshold';
 
 export const THRESHOLDS_TAG = 'Thresholds';
@@ -132,33 +134,49 @@ function registerRestStyleRoutes(table: RouteTable, { create, replaceAtPath, des
   table.add({ method: 'delete', operationId: 'deleteThreshold', path: `${THRESHOLDS_BASE}/:id`, roles, tag, summary: 'Delete a threshold (as destroy/{id})', responses: DELETE_RESPONSES }, destroy);
 }
 
+/** Reader facilities are checked against the threshold's facility. */
+const THRESHOLD_RULE_INPUTS = [{ field: 'readers', on: 'facility' }];
+
+/** The body decoded and validated by `validate`; a 400 names its type and rule errors at once. */
+async function checkedThreshold(
+  deps: ResourceDeps,
+  ctx: Context,
+  validate: (body: ThresholdBody, tctx: ThresholdContext) => Either<ApiError, Threshold>,
+): Promise<{ readonly body: ThresholdBody; readonly doc: Threshold }> {
+  const tctx = await thresholdContext(deps.readModel);
+  const checked = decodeAndCheck(ThresholdBody, ctx.request.body, 'body', (body) => map((doc: Threshold) => ({ body, doc }))(validate(body, tctx)), {
+    dependsOn: THRESHOLD_RULE_INPUTS,
+  });
+  if (isLeft(checked)) throw checked.left;
+  return checked.right;
+}
+
 async function createThreshold(deps: ResourceDeps, ctx: Context): Promise<void> {
-  const body = decodeInput(ThresholdBody, ctx.request.body, 'body');
   // Validated before an id is allocated (a refused body burns no id).
-  const doc = validateThresholdCreate(body, [], await thresholdContext(deps.readModel));
-  if (isLeft(doc)) throw doc.left;
-  ctx.body = thresholdToResponse(await createWithNewId(deps, thresholdKind, doc.right, commandMetadata(ctx)));
+  const { doc } = await checkedThreshold(deps, ctx, (b, tctx) => validateThresholdCreate(b, [], tctx));
+  ctx.body = thresholdToResponse(await createWithNewId(deps, thresholdKind, doc, commandMetadata(ctx)));
 }
 
 async function createOrReplaceThreshold(deps: ResourceDeps, ctx: Context): Promise<void> {
-  const body = decodeInput(ThresholdBody, ctx.request.body, 'body');
   const metadata = commandMetadata(ctx);
-  const doc = validateThresholdCreateOrReplace(body, [], await thresholdContext(deps.readModel));
-  if (isLeft(doc)) throw doc.left;
+  const { body, doc } = await checkedThreshold(deps, ctx, (b, tctx) => validateThresholdCreateOrReplace(b, [], tctx));
   ctx.body = body.id === undefined || body.id === null
-    ? thresholdToResponse(await createWithNewId(deps, thresholdKind, doc.right, metadata))
-    : await replaceThreshold(deps, body.id, doc.right, metadata);
+    ? thresholdToResponse(await createWithNewId(deps, thresholdKind, doc, metadata))
+    : await replaceThreshold(deps, body.id, doc, metadata);
 }
 
 async function replaceThresholdAtPath(deps: ResourceDeps, ctx: Context): Promise<void> {
-  const body = decodeInput(ThresholdBody, ctx.request.body, 'body');
-  const { id } = decodeInput(ThresholdParams, { ...ctx.params }, 'params');
-  if (body.id !== undefined && body.id !== null && body.id !== id) {
-    throw badRequest(`The id in the body (${body.id}) differs from the id in the path (${id})`, [{ path: 'body.id', reason: `must be ${id}, the id in the path` }]);
-  }
-  const doc = validateThresholdCreateOrReplace({ ...body, id }, [], await thresholdContext(deps.readModel));
-  if (isLeft(doc)) throw doc.left;
-  ctx.body = await replaceThreshold(deps, id, doc.right, commandMetadata(ctx));
+  // A bad path id is answered once the body decodes (a body that does not is answered first, as everywhere).
+  const params = ThresholdParams.decode({ ...ctx.params });
+  const { doc } = await checkedThreshold(deps, ctx, (body, tctx) => {
+    if (isLeft(params)) return left(badRequest('Invalid request params', formatDecodeErrors(params.left, 'params')));
+    const { id } = params.right;
+    const stored = validateThresholdCreateOrReplace({ ...body, id }, [], tctx);
+    if (body.id === undefined || body.id === null || body.id === id) return stored;
+    const others = isLeft(stored) ? stored.left.errors : [];
+    return left(badRequest(`The id in the body (${body.id}) differs from the id in the path (${id})`, [{ path: 'body.id', reason: `must be ${id}, the id in the path` }, ...others]));
+  });
+  ctx.body = await replaceThreshold(deps, doc.id, doc, commandMetadata(ctx));
 }
 
 async function destroyThreshold(deps: ResourceDeps, ctx: Context): Promise<void> {

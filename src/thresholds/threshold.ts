@@ -13,9 +13,8 @@
 //   resource named by the path.
 import * as t from 'io-ts';
 import { Name } from '../core/codecs';
-import { chain, left, right, type Either } from 'fp-ts/Either';
-import { pipe } from 'fp-ts/function';
-import { unprocessable, type ApiError, type FieldError } from '../core/http/errors';
+import { isLeft, left, right, type Either } from 'fp-ts/Either';
+import { badRequest, unprocessable, type ApiError, type FieldError } from '../core/http/errors';
 import { resolveFacility } from '../facilities';
 import { Integer, IntegerFromString, NonEmptyString, nullable, PositiveInteger } from '../readerdefinitions';
 import { ReaderArrangement } from './antenna-configuration';
@@ -60,7 +59,8 @@ export interface ThresholdContext {
   readonly antennaConfigurationIds: ReadonlyArray<number>;
 }
 
-function referenceErrors(facility: string, readers: Threshold['readers'], ctx: ThresholdContext): FieldError[] {
+/** `facility` undefined: the threshold's facility is itself wrong, so only whether readers exist is checked. */
+function referenceErrors(facility: string | undefined, readers: Threshold['readers'], ctx: ThresholdContext): FieldError[] {
   const errors: FieldError[] = [];
   const facilityOf = new Map(ctx.readerDefinitions.map((r) => [r.name, r.facility]));
   const configIds = new Set(ctx.antennaConfigurationIds);
@@ -68,7 +68,7 @@ function referenceErrors(facility: string, readers: Threshold['readers'], ctx: T
     const readerFacility = facilityOf.get(name);
     if (readerFacility === undefined) {
       errors.push({ path: `body.readers.${name}`, reason: `unknown reader definition ${JSON.stringify(name)}` });
-    } else if (readerFacility !== facility) {
+    } else if (facility !== undefined && readerFacility !== facility) {
       errors.push({ path: `body.readers.${name}`, reason: `reader is in facility ${readerFacility}, the threshold in ${facility}` });
     }
     if (!configIds.has(reader.antennaConfigurationId)) {
@@ -81,17 +81,15 @@ function referenceErrors(facility: string, readers: Threshold['readers'], ctx: T
   return errors;
 }
 
+/** A bad facility is a 400 listing the readers' problems too; readers that do not fit alone are a 422. */
 function toThreshold(id: number, body: ThresholdBody, ctx: ThresholdContext): Either<ApiError, Threshold> {
-  return pipe(
-    resolveFacility(body.facility, ctx.facilityNames, 'body.facility'),
-    chain((facility) => {
-      const readers: Threshold['readers'] = {};
-      for (const [name, r] of Object.entries(body.readers ?? {})) readers[name] = { antennaConfigurationId: r.antennaConfigurationId };
-      const errors = referenceErrors(facility, readers, ctx);
-      if (errors.length > 0) return left(unprocessable('The threshold refers to readers or antenna configurations that do not fit', errors));
-      return right({ id, name: body.name, facility, readerArrangement: body.readerArrangement, readers });
-    }),
-  );
+  const facility = resolveFacility(body.facility, ctx.facilityNames, 'body.facility');
+  const readers: Threshold['readers'] = {};
+  for (const [name, r] of Object.entries(body.readers ?? {})) readers[name] = { antennaConfigurationId: r.antennaConfigurationId };
+  const errors = referenceErrors(isLeft(facility) ? undefined : facility.right, readers, ctx);
+  if (isLeft(facility)) return left(badRequest(facility.left.message, [...facility.left.errors, ...errors]));
+  if (errors.length > 0) return left(unprocessable('The threshold refers to readers or antenna configurations that do not fit', errors));
+  return right({ id, name: body.name, facility: facility.right, readerArrangement: body.readerArrangement, readers });
 }
 
 /** `POST /thresholds/create`: a body id is ignored. `usedIds`: every threshold id ever assigned. */

@@ -3,18 +3,20 @@
 // decider), count the other Admins in the users read model, decide on the
 // user's own stream, then wait for the read model (read-your-writes, which
 // authentication depends on: a changed password works on the next request).
-import { isLeft } from 'fp-ts/Either';
+import { isLeft, left, right, type Either } from 'fp-ts/Either';
+import type * as t from 'io-ts';
 import type { Context } from 'koa';
 import type { RouteTable } from '../core/http/routes';
 import type { AppDeps } from '../slice';
 import { runCommand, type CommandOutcome } from '../core/command';
-import { decodeInput } from '../core/http/decode';
-import { ApiError, notFound } from '../core/http/errors';
+import { decodeAndCheck, decodeInput } from '../core/http/decode';
+import { ApiError, badRequest, notFound } from '../core/http/errors';
 import { commandMetadata } from '../core/resource/routes';
 import { currentPrincipal, hashPassword, ALL_ROLES, type Role } from '../auth';
 import { CreateOrReplaceUserBody, CreateUserBody, MAX_USER_NAME_LENGTH, ShowUsersQuery } from './codec';
 import { onUser, userErrorToApi, type UserCommand } from './decide';
 import type { UserEvent, UserState } from './events';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordProblem } from './password-policy';
 import { getUser, listUsers, otherAdmins } from './readmodel';
 import { toResponse, USER_SCHEMA } from './response';
 
@@ -24,6 +26,7 @@ const ADMIN_ONLY = ['Admin'];
 /** Every role: any user holding at least one role. */
 const ANY_ROLE = [...ALL_ROLES];
 
+const NEW_PASSWORD_RULE = `a new password: ${MIN_PASSWORD_LENGTH}-${MAX_PASSWORD_LENGTH} characters, not the user name, not one of the most common passwords`;
 const roleSchema = { type: 'string', enum: [...ALL_ROLES] };
 const userBodySchema = (passwordRequired: boolean): Record<string, unknown> => ({
   type: 'object',
@@ -32,11 +35,12 @@ const userBodySchema = (passwordRequired: boolean): Record<string, unknown> => (
     name: { type: 'string', minLength: 1, maxLength: MAX_USER_NAME_LENGTH, description: "user name; no ':' nor control characters, no surrounding blanks, not '.' or '..'" },
     password: {
       type: 'string',
-      minLength: 1,
-      maxLength: 1024,
+      minLength: MIN_PASSWORD_LENGTH,
+      maxLength: MAX_PASSWORD_LENGTH,
+      description: `${NEW_PASSWORD_RULE}${passwordRequired ? '' : '; optional when the user exists (the password is kept)'}`,
       // Stored only as an argon2id hash, never returned.
       writeOnly: true,
-      ...(passwordRequired ? {} : { nullable: true, description: 'optional when the user exists (the password is kept)' }),
+      ...(passwordRequired ? {} : { nullable: true }),
     },
     roles: { type: 'array', items: roleSchema },
   },
@@ -120,8 +124,21 @@ function registerUserChangeRoutes(table: RouteTable, deps: AppDeps): void {
   );
 }
 
+/** The password policy on a body's new password, if it carries one. */
+function withNewPassword<B extends { readonly name: string; readonly password?: string | null }>(body: B): Either<ApiError, B> {
+  const problem = typeof body.password === 'string' ? passwordProblem(body.password, body.name) : undefined;
+  return problem === undefined ? right(body) : left(badRequest(`The new password of ${body.name} is refused: it ${problem}`, [{ path: 'body.password', reason: problem }]));
+}
+
+/** The body decoded, its new password checked; one 400 names every problem. */
+function decodeUserBody<B extends { readonly name: string; readonly password?: string | null }>(codec: t.Decoder<unknown, B>, ctx: Context): B {
+  const body = decodeAndCheck(codec, ctx.request.body, 'body', withNewPassword);
+  if (isLeft(body)) throw body.left;
+  return body.right;
+}
+
 async function createUser(deps: AppDeps, ctx: Context): Promise<void> {
-  const body = decodeInput(CreateUserBody, ctx.request.body, 'body');
+  const body = decodeUserBody(CreateUserBody, ctx);
   const passwordHash = await hashPassword(body.password);
   // A name coming back after a delete must not find tokens still valid
   // (a delete interrupted between its two steps, or a token issued while
@@ -132,7 +149,7 @@ async function createUser(deps: AppDeps, ctx: Context): Promise<void> {
 }
 
 async function createOrReplaceUser(deps: AppDeps, ctx: Context): Promise<void> {
-  const body = decodeInput(CreateOrReplaceUserBody, ctx.request.body, 'body');
+  const body = decodeUserBody(CreateOrReplaceUserBody, ctx);
   const passwordHash = typeof body.password === 'string' ? await hashPassword(body.password) : undefined;
   const existing = await getUser(deps, body.name);
   if (existing === undefined && passwordHash !== undefined) await forgetUser(deps, body.name, ctx);

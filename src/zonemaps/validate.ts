@@ -25,21 +25,21 @@ function toStoredZones(input: ZoneMapInput): Zone[] {
   }));
 }
 
-function zoneProblems(zones: readonly Zone[], where: string): FieldError[] {
+/** The problems of each zone on its own, and the indices of the zones whose outline is not valid. */
+function zoneProblems(zones: readonly Zone[], where: string): { errors: FieldError[]; badOutlines: Set<number> } {
   const errors: FieldError[] = [];
+  const badOutlines = new Set<number>();
   zones.forEach((zone, i) => {
     if (RESERVED_ZONE_NAMES.includes(zone.name)) {
       errors.push({ path: `${where}.zones.${i}.name`, reason: `${JSON.stringify(zone.name)} is a reserved zone name` });
     }
     const path = `${where}.zones.${i}.points`;
-    if (zone.points.length < 2) {
-      errors.push({ path, reason: 'needs at least 2 points (2 give a rectangle, more a polygon)' });
-      return;
-    }
-    const problem = polygonProblem(polygonOf(zone.points));
-    if (problem !== undefined) errors.push({ path, reason: `not a valid zone outline: ${problem}` });
+    const problem = zone.points.length < 2 ? 'needs at least 2 points (2 give a rectangle, more a polygon)' : polygonProblem(polygonOf(zone.points));
+    if (problem === undefined) return;
+    badOutlines.add(i);
+    errors.push({ path, reason: zone.points.length < 2 ? problem : `not a valid zone outline: ${problem}` });
   });
-  return errors;
+  return { errors, badOutlines };
 }
 
 interface Shape {
@@ -49,12 +49,13 @@ interface Shape {
   box: Box;
 }
 
-/** Every overlapping pair of zones on the same floor, in map order. */
-function overlappingPairs(zones: readonly Zone[]): Array<[Shape, Shape]> {
+/** Every overlapping pair of zones on the same floor, in map order; only between valid outlines does an overlap mean anything. */
+function overlappingPairs(zones: readonly Zone[], badOutlines: ReadonlySet<number>): Array<[Shape, Shape]> {
   // A missing floor is one level of its own: such zones are compared with each
   // other but never with zones that name a floor.
   const byFloor = new Map<string | null, Shape[]>();
   zones.forEach((zone, index) => {
+    if (badOutlines.has(index)) return;
     const polygon = polygonOf(zone.points);
     const shapes = byFloor.get(zone.floor) ?? [];
     shapes.push({ index, zone, polygon, box: boundingBox(polygon) });
@@ -71,15 +72,14 @@ function overlappingPairs(zones: readonly Zone[]): Array<[Shape, Shape]> {
   return pairs.sort(([a1, b1], [a2, b2]) => a1.index - a2.index || b1.index - b2.index);
 }
 
-function overlapError(pairs: ReadonlyArray<[Shape, Shape]>, where: string): ApiError {
-  const name = (s: Shape): string => JSON.stringify(s.zone.name);
+const zoneName = (s: Shape): string => JSON.stringify(s.zone.name);
+
+function overlapErrors(pairs: ReadonlyArray<[Shape, Shape]>, where: string): FieldError[] {
   const path = (s: Shape): string => `${where}.zones.${s.index}`;
-  const message = pairs.map(([a, b]) => `zones ${name(a)} and ${name(b)} overlap`).join('; ');
-  const errors = pairs.flatMap(([a, b]) => [
-    { path: path(a), reason: `overlaps zone ${name(b)} (${path(b)})` },
-    { path: path(b), reason: `overlaps zone ${name(a)} (${path(a)})` },
+  return pairs.flatMap(([a, b]) => [
+    { path: path(a), reason: `overlaps zone ${zoneName(b)} (${path(b)})` },
+    { path: path(b), reason: `overlaps zone ${zoneName(a)} (${path(a)})` },
   ]);
-  return badRequest(message, errors);
 }
 
 /**
@@ -96,17 +96,13 @@ export function validateZoneMap(
 ): E.Either<ApiError, ZoneMap> {
   const facility = resolveFacility(input.facility, facilityNames, `${where}.facility`);
   const zones = toStoredZones(input);
-  const problems = zoneProblems(zones, where);
-  if (E.isLeft(facility)) {
-    // Reported together with outline problems, so a client fixes its body in one round.
-    return E.left(badRequest(facility.left.message, [...facility.left.errors, ...problems]));
-  }
-  if (problems.length > 0) {
-    const first = problems[0] as FieldError;
-    return E.left(badRequest(`Invalid zone map: ${first.path} ${first.reason}`, problems));
-  }
-  // Only between valid outlines does an overlap mean anything.
-  const pairs = overlappingPairs(zones);
-  if (pairs.length > 0) return E.left(overlapError(pairs, where));
+  const { errors: problems, badOutlines } = zoneProblems(zones, where);
+  const pairs = overlappingPairs(zones, badOutlines);
+  // Every problem in one answer, so a client fixes its body in one round.
+  const errors = [...(E.isLeft(facility) ? facility.left.errors : []), ...problems, ...overlapErrors(pairs, where)];
+  if (E.isLeft(facility)) return E.left(badRequest(facility.left.message, errors));
+  const first = problems[0];
+  if (first !== undefined) return E.left(badRequest(`Invalid zone map: ${first.path} ${first.reason}`, errors));
+  if (pairs.length > 0) return E.left(badRequest(pairs.map(([a, b]) => `zones ${zoneName(a)} and ${zoneName(b)} overlap`).join('; '), errors));
   return E.right({ name: input.name, facility: facility.right, zones });
 }

@@ -171,7 +171,7 @@ describe('Redis losing its data under a running service', function () {
   before(async () => {
     redis = await startOwnRedis();
     app = await startTestApp({ REDIS_URL: redis.url, HEALTH_CHECKIN_INTERVAL_SECONDS: '3600', JOB_ACK_TIMEOUT_SECONDS: '60' });
-    expectStatus(await app.request('POST', '/configuration/v1/users/create', { body: { name: 'cm', password: 'cm-pw', roles: ['ConfigManager'] } }), 200);
+    expectStatus(await app.request('POST', '/configuration/v1/users/create', { body: { name: 'cm', password: 'cm-passphrase', roles: ['ConfigManager'] } }), 200);
     const token = await app.request('GET', '/authentication/v1/token');
     expectStatus(token, 200);
     adminToken = token.body.token as string;

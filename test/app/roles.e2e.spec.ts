@@ -69,13 +69,13 @@ describe('role matrix over every route', function () {
     specs = await routeSpecs();
     for (const role of ROLES) {
       const name = `matrix-${role.toLowerCase()}`;
-      const res = await app.request('POST', '/configuration/v1/users/create', { body: { name, password: `${name}-pw`, roles: [role] } });
+      const res = await app.request('POST', '/configuration/v1/users/create', { body: { name, password: `${name}-passphrase`, roles: [role] } });
       expect(res.status, `create ${name}`).to.equal(200);
-      callers.push({ label: role, auth: basic(name, `${name}-pw`), roles: [role] });
+      callers.push({ label: role, auth: basic(name, `${name}-passphrase`), roles: [role] });
     }
-    const res = await app.request('POST', '/configuration/v1/users/create', { body: { name: 'matrix-none', password: 'matrix-none-pw', roles: [] } });
+    const res = await app.request('POST', '/configuration/v1/users/create', { body: { name: 'matrix-none', password: 'matrix-none-passphrase', roles: [] } });
     expect(res.status, 'create matrix-none').to.equal(200);
-    callers.push({ label: 'no roles', auth: basic('matrix-none', 'matrix-none-pw'), roles: [] });
+    callers.push({ label: 'no roles', auth: basic('matrix-none', 'matrix-none-passphrase'), roles: [] });
     const issued = await app.request('PUT', '/authentication/v1/token/matrix-none');
     expect(issued.status, 'token for matrix-none').to.equal(200);
     const token = String(issued.body.token);

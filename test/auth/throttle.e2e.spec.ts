@@ -57,7 +57,7 @@ describe('failed-login throttling over HTTP', function () {
     app = await startTestApp();
     origin = new URL(app.baseUrl).origin;
     for (const [name, roles] of [['alice', ['ConfigManager']], ['reader', ['DataReader']]] as const) {
-      expect((await app.request('POST', '/configuration/v1/users/create', { body: { name, password: `${name}-pw`, roles } })).status).to.equal(200);
+      expect((await app.request('POST', '/configuration/v1/users/create', { body: { name, password: `${name}-passphrase`, roles } })).status).to.equal(200);
     }
   });
   after(async () => app?.stop());
@@ -65,7 +65,7 @@ describe('failed-login throttling over HTTP', function () {
   it('REST: five wrong passwords are 401s, then 429 with Retry-After even for the right one; another address logs in', async () => {
     const me = `${app.baseUrl}${ME}`;
     // Good logins are not counted: many of them change nothing.
-    for (let i = 0; i < 8; i++) expect((await request(me, { auth: basic('alice', 'alice-pw'), from: '127.0.0.1' })).status).to.equal(200);
+    for (let i = 0; i < 8; i++) expect((await request(me, { auth: basic('alice', 'alice-passphrase'), from: '127.0.0.1' })).status).to.equal(200);
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) statuses.push((await request(me, { auth: basic('alice', `guess-${i}`), from: '127.0.0.1' })).status);
     expect(statuses).to.deep.equal([401, 401, 401, 401, 401, 401]);
@@ -73,10 +73,10 @@ describe('failed-login throttling over HTTP', function () {
     expect(held.status).to.equal(429);
     expect(Number(held.retryAfter)).to.be.within(1, 2);
     expect(JSON.parse(held.body)).to.include({ message: 'Too many failed logins; retry later' });
-    const right = await request(me, { auth: basic('alice', 'alice-pw'), from: '127.0.0.1' });
+    const right = await request(me, { auth: basic('alice', 'alice-passphrase'), from: '127.0.0.1' });
     expect(right.status, 'the right password is not checked while held back').to.equal(429);
     // The same user from another address, and another user from this one, are not held back.
-    expect((await request(me, { auth: basic('alice', 'alice-pw'), from: '127.0.0.2' })).status).to.equal(200);
+    expect((await request(me, { auth: basic('alice', 'alice-passphrase'), from: '127.0.0.2' })).status).to.equal(200);
     expect((await request(me, { auth: basic('admin', 'admindefault'), from: '127.0.0.1' })).status).to.equal(200);
   });
 
@@ -98,7 +98,7 @@ describe('failed-login throttling over HTTP', function () {
     const answers = await parallel(80, (i) => request(me, { auth: basic(`nobody-${run}-${i}`, 'guess'), from: '127.0.0.4' }));
     expect(tally(answers, restChecked)).to.deep.equal({ checked: 31, heldBack: 49, other: [] });
     // The address is held back: another user's right password from it is not checked either.
-    expect((await request(me, { auth: basic('alice', 'alice-pw'), from: '127.0.0.4' })).status).to.equal(429);
+    expect((await request(me, { auth: basic('alice', 'alice-passphrase'), from: '127.0.0.4' })).status).to.equal(429);
   });
 
   /** 50 guesses at once get 6 checks; 12 sent the moment the hold ends get one, whose failure holds the user again for 2 s. */
@@ -123,7 +123,7 @@ describe('failed-login throttling over HTTP', function () {
 
   it('good logins in parallel are never held back, and leave nothing counted', async () => {
     const me = `${app.baseUrl}${ME}`;
-    const good = await parallel(40, () => request(me, { auth: basic('reader', 'reader-pw'), from: '127.0.0.7' }));
+    const good = await parallel(40, () => request(me, { auth: basic('reader', 'reader-passphrase'), from: '127.0.0.7' }));
     expect(good.map((a) => a.status)).to.deep.equal(Array(40).fill(200));
     const guesses = await parallel(6, () => request(me, { auth: basic('reader', 'not-it'), from: '127.0.0.7' }));
     expect(guesses.map((a) => a.status), '40 good logins counted nothing: six wrong passwords are all checked').to.deep.equal(Array(6).fill(401));
@@ -132,14 +132,14 @@ describe('failed-login throttling over HTTP', function () {
   it('broker login endpoint: the same, answered 429 with Retry-After; REST logins of that user are unaffected', async () => {
     const user = `${origin}/rabbitmq/auth/user`;
     const ask = (password: string): Promise<Answer> => request(user, { method: 'POST', from: '127.0.0.3', form: { username: 'reader', password } });
-    expect((await ask('reader-pw')).body).to.equal('allow');
+    expect((await ask('reader-passphrase')).body).to.equal('allow');
     const answers: string[] = [];
     for (let i = 0; i < 6; i++) answers.push((await ask(`guess-${i}`)).body);
     expect(answers).to.deep.equal(['deny', 'deny', 'deny', 'deny', 'deny', 'deny']);
-    const held = await ask('reader-pw');
+    const held = await ask('reader-passphrase');
     expect(held.status).to.equal(429);
     expect(Number(held.retryAfter)).to.be.within(1, 2);
     expect(held.body).to.equal('deny');
-    expect((await request(`${app.baseUrl}${ME}`, { auth: basic('reader', 'reader-pw'), from: '127.0.0.3' })).status).to.equal(200);
+    expect((await request(`${app.baseUrl}${ME}`, { auth: basic('reader', 'reader-passphrase'), from: '127.0.0.3' })).status).to.equal(200);
   });
 });

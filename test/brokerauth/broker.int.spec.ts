@@ -82,7 +82,7 @@ describe('broker authentication against a dedicated RabbitMQ node', function () 
   });
 
   it('a DataReader logs in with its tagtrail password, redeclares its queue as existing clients do, and consumes the message', async () => {
-    const conn = await connect('reader', 'reader-pw');
+    const conn = await connect('reader', 'reader-passphrase');
     const ch = await conn.createChannel();
     const passive = await ch.checkQueue(queue);
     expect(passive.messageCount).to.equal(1);
@@ -98,21 +98,21 @@ describe('broker authentication against a dedicated RabbitMQ node', function () 
   });
 
   it('refuses a wrong password and an unknown user', async () => {
-    for (const [user, password] of [['reader', 'wrong'], ['nobody', 'reader-pw']] as const) {
+    for (const [user, password] of [['reader', 'wrong'], ['nobody', 'reader-passphrase']] as const) {
       const err = await rejection(connect(user, password));
       expect(err.message).to.match(/ACCESS_REFUSED|403/);
     }
   });
 
   it('refuses a user with the right password but neither DataReader nor Admin', async () => {
-    const err = await rejection(connect('config', 'config-pw'));
+    const err = await rejection(connect('config', 'config-passphrase'));
     expect(err.message).to.match(/ACCESS_REFUSED|403/);
   });
 
   describe('a DataReader may not configure or write anything else', () => {
     /** Runs `action` on a fresh channel of the reader and returns the channel error it ends with. */
     async function refusedOnChannel(action: (ch: amqp.Channel) => Promise<unknown>): Promise<string> {
-      const conn = await connect('reader', 'reader-pw');
+      const conn = await connect('reader', 'reader-passphrase');
       const ch = await conn.createChannel();
       const closed = new Promise<string>((resolve) => {
         ch.once('error', (err: Error) => resolve(err.message));
@@ -150,7 +150,7 @@ describe('broker authentication against a dedicated RabbitMQ node', function () 
 
     it('cannot open another (existing) virtual host', async () => {
       node!.ctl(['add_vhost', 'other']);
-      const err = await rejection(amqp.connect(node!.url('reader', 'reader-pw').replace(/\/%2F$/, '/other')));
+      const err = await rejection(amqp.connect(node!.url('reader', 'reader-passphrase').replace(/\/%2F$/, '/other')));
       // amqplib's error names no reason; the node's log does.
       expect(err.message).to.contain('ConnectionClose');
       // RabbitMQ writes its log file with a delay.

@@ -42,15 +42,15 @@ describe('broker authentication endpoints over HTTP', function () {
   });
 
   it('user: allow (no tags) for a DataReader or Admin with its tagtrail password, by POST form or GET query', async () => {
-    expect(await answer('user', { username: 'reader', password: 'reader-pw' })).to.equal('allow');
-    expect(await answer('user', { username: 'reader', password: 'reader-pw' }, 'GET')).to.equal('allow');
+    expect(await answer('user', { username: 'reader', password: 'reader-passphrase' })).to.equal('allow');
+    expect(await answer('user', { username: 'reader', password: 'reader-passphrase' }, 'GET')).to.equal('allow');
     expect(await answer('user', { username: 'admin', password: 'admindefault', vhost: '/', client_id: 'x' })).to.equal('allow');
   });
 
   it('user: deny for a wrong password, an unknown user and a user without DataReader/Admin', async () => {
     expect(await answer('user', { username: 'reader', password: 'wrong' })).to.equal('deny');
-    expect(await answer('user', { username: 'nobody', password: 'reader-pw' })).to.equal('deny');
-    expect(await answer('user', { username: 'config', password: 'config-pw' })).to.equal('deny');
+    expect(await answer('user', { username: 'nobody', password: 'reader-passphrase' })).to.equal('deny');
+    expect(await answer('user', { username: 'config', password: 'config-passphrase' })).to.equal('deny');
   });
 
   it('vhost: allow / only, for users with the role', async () => {
@@ -76,12 +76,12 @@ describe('broker authentication endpoints over HTTP', function () {
   });
 
   it('follows role changes at once: a DataReader demoted to JobRunner is refused its queue', async () => {
-    await app.request('POST', `${USERS}/create`, { body: { name: 'temp', password: 'temp-pw', roles: ['DataReader'] } });
+    await app.request('POST', `${USERS}/create`, { body: { name: 'temp', password: 'temp-passphrase', roles: ['DataReader'] } });
     expect(await resource('temp', queue, 'read')).to.equal('allow');
     const res = await app.request('PUT', `${USERS}/createOrReplace`, { body: { name: 'temp', roles: ['JobRunner'] } });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(await resource('temp', queue, 'read')).to.equal('deny');
-    expect(await answer('user', { username: 'temp', password: 'temp-pw' })).to.equal('deny');
+    expect(await answer('user', { username: 'temp', password: 'temp-passphrase' })).to.equal('deny');
   });
 
   it('logs refusals at warn with user name and reason, and never a password, not even at debug', async () => {
@@ -94,7 +94,7 @@ describe('broker authentication endpoints over HTTP', function () {
     try {
       expect(await answer('user', { username: 'reader', password: 'Guess-1-x7Q' })).to.equal('deny');
       expect(await answer('user', { username: 'reader', password: 'Guess-2-x7Q' }, 'GET')).to.equal('deny');
-      expect(await answer('user', { username: 'reader', password: 'reader-pw' }, 'GET')).to.equal('allow');
+      expect(await answer('user', { username: 'reader', password: 'reader-passphrase' }, 'GET')).to.equal('allow');
     } finally {
       process.stdout.write = saved.out;
       process.stderr.write = saved.err;
@@ -111,7 +111,7 @@ describe('broker authentication endpoints over HTTP', function () {
     expect(denied).to.have.length(2);
     expect(denied[0]).to.include({ level: 'warn', check: 'user', username: 'reader', reason: 'invalid credentials' });
     expect(lines.some((l) => l.includes('"msg":"request"') && l.includes('/rabbitmq/auth/user'))).to.equal(true);
-    for (const secret of ['Guess-1', 'Guess-2', 'reader-pw', 'x7Q']) expect(lines.join('')).to.not.contain(secret);
+    for (const secret of ['Guess-1', 'Guess-2', 'reader-passphrase', 'x7Q']) expect(lines.join('')).to.not.contain(secret);
   });
 
   it('bad parameters are 400s in the error shape, naming the field', async () => {
@@ -121,12 +121,12 @@ describe('broker authentication endpoints over HTTP', function () {
     const badPermission = await ask('resource', { username: 'reader', vhost: '/', resource: 'queue', name: queue, permission: 'all' }, 'GET');
     expect(badPermission.status).to.equal(400);
     expect(JSON.parse(badPermission.text).errors.map((e: { path: string }) => e.path)).to.include('query.permission');
-    const json = await fetch(`${origin}/rabbitmq/auth/user`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"username":"reader","password":"reader-pw"}' });
+    const json = await fetch(`${origin}/rabbitmq/auth/user`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"username":"reader","password":"reader-passphrase"}' });
     expect(json.status).to.equal(400);
   });
 
   it('is outside the REST root and needs no Authorization header; other methods are refused', async () => {
-    const underRoot = await fetch(`${app.baseUrl}/rabbitmq/auth/user`, { method: 'POST', body: 'username=reader&password=reader-pw', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    const underRoot = await fetch(`${app.baseUrl}/rabbitmq/auth/user`, { method: 'POST', body: 'username=reader&password=reader-passphrase', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
     expect(underRoot.status).to.equal(404);
     const put = await fetch(`${origin}/rabbitmq/auth/user`, { method: 'PUT' });
     expect(put.status).to.equal(405);

@@ -86,11 +86,11 @@ describe('rebuilding every read model beside the live one', function () {
     await redis.connect();
     keys = new RedisKeys(app.keyPrefix);
     // Configuration, users, tokens (one revoked), a current zone map.
-    expectStatus(await app.request('POST', '/configuration/v1/users/create', { body: { name: 'cm', password: 'cm-pw', roles: ['ConfigManager'] } }), 200);
+    expectStatus(await app.request('POST', '/configuration/v1/users/create', { body: { name: 'cm', password: 'cm-passphrase', roles: ['ConfigManager'] } }), 200);
     // One after the other: two at once may race on the user's token stream (a 409).
     const tokens: string[] = [];
     for (let i = 0; i < 2; i++) {
-      const res = await app.request('GET', '/authentication/v1/token', { auth: basic('cm', 'cm-pw') });
+      const res = await app.request('GET', '/authentication/v1/token', { auth: basic('cm', 'cm-passphrase') });
       expectStatus(res, 200);
       tokens.push(res.body.token as string);
     }

@@ -46,7 +46,7 @@ export async function agentSide(app: TestApp): Promise<AgentSide> {
 
 /** Creates a user with one role over HTTP (as admin); returns its Basic header. */
 export async function userWithRole(app: TestApp, name: string, role: string): Promise<string> {
-  const password = `${name}-pw`;
+  const password = `${name}-passphrase`;
   const res = await app.request('POST', '/configuration/v1/users/create', { body: { name, password, roles: [role] } });
   if (res.status !== 200) throw new Error(`could not create user ${name}: ${res.status} ${JSON.stringify(res.body)}`);
   return basic(name, password);

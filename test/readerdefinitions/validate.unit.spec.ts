@@ -122,6 +122,16 @@ describe('readerdefinitions/validate replace (update rules)', () => {
     expect(error.errors[0]?.reason).to.match(/floor 1 -> 2/);
   });
 
+  it('given a move to an unknown facility, a bad yaw and unrenamed zones, when replaced, then one 400 names them all', () => {
+    const error = leftOf(validateReaderDefinitionReplace(stored(), same({ facility: 'Store9', placement: { yaw: 500, floor: 1 } }), TWO));
+    expect(paths(error)).to.have.members(['body.facility', 'body.placement.yaw', 'body.readerZone', 'body.antennaZones.1', 'body.antennaZones.2']);
+  });
+
+  it('given a removed floor and a bad address, when replaced, then both', () => {
+    const error = leftOf(validateReaderDefinitionReplace(stored(), same({ address: 'no host!', placement: { x: 1 } }), ONE));
+    expect(paths(error)).to.have.members(['body.address', 'body.placement.floor']);
+  });
+
   it('given a floor change with every name changed, when replaced, then the new floor is stored', () => {
     const body = same({ placement: { floor: '2' }, readerZone: 'F2Dock', antennaZones: { '1': 'F2Left', '2': 'F2Right' } });
     expect(rightOf(validateReaderDefinitionReplace(stored(), body, ONE)).placement?.floor).to.equal('2');

@@ -55,7 +55,7 @@ describe('support: configuration archive', function () {
       body: { name: 'door', readerArrangement: 'SIDE_BY_SIDE', readers: { [layout.readers[0]!.name]: { antennaConfigurationId: a.body.id } } },
     }));
     ok(await source.request('PUT', '/configuration/v1/settings/SNMP', { body: { authConfig: { type: 'V2_COMMUNITY', communityName: 'c' }, trapTargetConfig: { host: '192.0.2.1' } } }));
-    ok(await source.request('POST', '/configuration/v1/users/create', { body: { name: 'operator', password: 'op-secret-1', roles: ['DataReader'] } }));
+    ok(await source.request('POST', '/configuration/v1/users/create', { body: { name: 'operator', password: 'op-secret-123', roles: ['DataReader'] } }));
     ok(await source.request('POST', '/configuration/v1/softwareVersions/create', {
       body: { versionInfo: { versionIdentifier: { version: '7.7.0', imageType: 'FIRMWARE_READER' }, imageName: 'fw.upgx', checksum: 'ab'.repeat(32) }, description: 'fw' },
     }));
@@ -91,7 +91,7 @@ describe('support: configuration archive', function () {
     const SNMP = '/configuration/v1/settings/SNMP';
     expect(before[SNMP]).to.deep.include({ authConfig: { type: 'V2_COMMUNITY', communityNameSet: true } });
     expect(await documents(target)).to.deep.equal({ ...before, [SNMP]: { ...(before[SNMP] as object), authConfig: { type: 'V2_COMMUNITY', communityNameSet: false } } });
-    expect((await target.request('GET', '/configuration/v1/users/currentUser', { auth: basic('operator', 'op-secret-1') })).status).to.equal(200);
+    expect((await target.request('GET', '/configuration/v1/users/currentUser', { auth: basic('operator', 'op-secret-123') })).status).to.equal(200);
 
     // A new id after the restore does not reuse one the archive holds.
     const next = await target.request('POST', '/configuration/v1/thresholds/antennaConfiguration', { body: antennaConfig('B', { readerType: 'XARRAY' }) });
@@ -120,7 +120,7 @@ describe('support: configuration archive', function () {
   });
 
   it('is Admin only', async () => {
-    await source.request('POST', '/configuration/v1/users/create', { body: { name: 'cm', password: 'cm-secret-1', roles: ['ConfigManager'] } });
-    expect((await source.request('GET', ARCHIVE, { auth: basic('cm', 'cm-secret-1') })).status).to.equal(403);
+    await source.request('POST', '/configuration/v1/users/create', { body: { name: 'cm', password: 'cm-secret-123', roles: ['ConfigManager'] } });
+    expect((await source.request('GET', ARCHIVE, { auth: basic('cm', 'cm-secret-123') })).status).to.equal(403);
   });
 });

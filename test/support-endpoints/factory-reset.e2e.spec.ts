@@ -41,7 +41,7 @@ describe('support: factory reset', function () {
     const admin = new HttpClient(app.baseUrl, ADMIN);
     const layout = generateLayout({ facility: 'DEFAULT', readers: 2, families: ['SPEEDWAY'], tags: 1, seed: 3, prefix: 'fr-' });
     const demo = await createDemoConfiguration(admin, layout, 'fr-', createLogger('test'));
-    expect((await app.request('POST', '/configuration/v1/users/create', { body: { name: 'op', password: 'op-secret-1', roles: ['DataReader'] } })).status).to.equal(200);
+    expect((await app.request('POST', '/configuration/v1/users/create', { body: { name: 'op', password: 'op-secret-123', roles: ['DataReader'] } })).status).to.equal(200);
     expect((await app.request('PUT', '/configuration/v1/settings/SNMP', { body: { authConfig: { type: 'V2_COMMUNITY', communityName: 'c' } } })).status).to.equal(200);
     token = (await app.request('GET', '/authentication/v1/token')).body.token;
     await issueSecret(admin, layout.readers[0]!.name);
@@ -92,7 +92,7 @@ describe('support: factory reset', function () {
     expect((await app.request('GET', '/health/v1/readers')).body).to.deep.equal([]);
     expect((await app.request('POST', '/health/v1/events', { body: {} })).body.events).to.deep.equal([]);
     expect((await app.request('GET', '/configuration/v1/facilities/show', { auth: basic('admin', 'admindefault') })).status).to.equal(200);
-    expect((await app.request('GET', '/configuration/v1/facilities/show', { auth: basic('op', 'op-secret-1') })).status).to.equal(401);
+    expect((await app.request('GET', '/configuration/v1/facilities/show', { auth: basic('op', 'op-secret-123') })).status).to.equal(401);
     expect((await app.request('GET', '/configuration/v1/facilities/show', { auth: `Token {"token":"${token}"}` })).status).to.equal(401);
     // Names are free again.
     expect((await app.request('POST', '/configuration/v1/readerDefinitions/create', { body: { name: 'fr-SPEEDWAY-1' } })).status).to.be.oneOf([200]);
@@ -110,6 +110,6 @@ describe('support: factory reset', function () {
     const restored = await app.request('POST', '/support/v1/configuration', { body: archive });
     expect(restored.status, JSON.stringify(restored.body)).to.equal(200);
     expect(await names('/configuration/v1/readerDefinitions/show')).to.have.length(2);
-    expect((await app.request('GET', '/configuration/v1/users/currentUser', { auth: basic('op', 'op-secret-1') })).status).to.equal(200);
+    expect((await app.request('GET', '/configuration/v1/users/currentUser', { auth: basic('op', 'op-secret-123') })).status).to.equal(200);
   });
 });

@@ -28,14 +28,14 @@ describe('authentication tokens over HTTP', function () {
     bodies.push(typeof res.body === 'string' ? res.body : (JSON.stringify(res.body) ?? ''));
     return res;
   };
-  const CM = basic('cm', 'cm-pw');
-  const READER = basic('reader', 'reader-pw');
-  const RUNNER = basic('runner', 'runner-pw');
+  const CM = basic('cm', 'cm-passphrase');
+  const READER = basic('reader', 'reader-passphrase');
+  const RUNNER = basic('runner', 'runner-passphrase');
 
   before(async () => {
     app = await startTestApp();
     for (const [name, roles] of [['cm', ['ConfigManager']], ['reader', ['DataReader']], ['runner', ['JobRunner']]] as const) {
-      const res = await app.request('POST', '/configuration/v1/users/create', { body: { name, password: `${name}-pw`, roles } });
+      const res = await app.request('POST', '/configuration/v1/users/create', { body: { name, password: `${name}-passphrase`, roles } });
       expect(res.status, name).to.equal(200);
     }
   });
@@ -102,7 +102,7 @@ describe('authentication tokens over HTTP', function () {
 
   describe('listing', () => {
     it('listTokens shows every token of the user, oldest first, lastUsed null until used and set after', async () => {
-      await call('PUT', '/configuration/v1/users/createOrReplace', { body: { name: 'lister', password: 'lister-pw', roles: ['JobRunner'] } });
+      await call('PUT', '/configuration/v1/users/createOrReplace', { body: { name: 'lister', password: 'lister-passphrase', roles: ['JobRunner'] } });
       const first = (await call('PUT', `${AUTH}/token/lister`)).body.token as string;
       const second = (await call('PUT', `${AUTH}/token/lister`)).body.token as string;
       const before = await call('GET', `${AUTH}/listTokens/lister`);
@@ -134,7 +134,7 @@ describe('authentication tokens over HTTP', function () {
     });
 
     it('a user without tokens has an empty listing', async () => {
-      await call('POST', '/configuration/v1/users/create', { body: { name: 'tokenless', password: 'x', roles: [] } });
+      await call('POST', '/configuration/v1/users/create', { body: { name: 'tokenless', password: 'tokenless-passphrase', roles: [] } });
       const res = await call('GET', `${AUTH}/listTokens/tokenless`);
       expect(res.status).to.equal(200);
       expect(res.body).to.deep.equal([]);
@@ -243,8 +243,8 @@ describe('authentication tokens over HTTP', function () {
     });
 
     it('a token of a deleted user is invalid', async () => {
-      await call('POST', '/configuration/v1/users/create', { body: { name: 'temp', password: 'temp-pw', roles: ['JobRunner'] } });
-      const t = (await call('GET', `${AUTH}/token`, { auth: basic('temp', 'temp-pw') })).body.token as string;
+      await call('POST', '/configuration/v1/users/create', { body: { name: 'temp', password: 'temp-passphrase', roles: ['JobRunner'] } });
+      const t = (await call('GET', `${AUTH}/token`, { auth: basic('temp', 'temp-passphrase') })).body.token as string;
       expect((await call('POST', `${AUTH}/validateToken`, { body: { token: t } })).status).to.equal(200);
       expect((await call('DELETE', '/configuration/v1/users/destroy/temp')).status).to.equal(204);
       expect((await call('POST', `${AUTH}/validateToken`, { body: { token: t } })).status).to.equal(401);

@@ -119,6 +119,11 @@ describe('zonemaps/validateZoneMap', () => {
       ]);
     });
 
+    it('reports overlaps of valid outlines together with the problems of other zones and of the facility', () => {
+      const error = given(['A', 'B']).when({ facility: 'C', zones: [square('Line', 0, 0, 0, 5), square('Dock', 0, 0, 10, 10), square('ABSENT', 5, 5, 15, 15)] });
+      expect(refused(error).errors.map((e) => e.path)).to.deep.equal(['body.facility', 'body.zones.0.points', 'body.zones.2.name', 'body.zones.1', 'body.zones.2']);
+    });
+
     it('reports every overlapping pair', () => {
       const zones = [square('A', 0, 0, 2, 2), square('B', 1, 1, 3, 3), square('C', 10, 0, 12, 2), square('D', 11, 0, 13, 2)];
       expect(refused(single.when({ zones })).message).to.equal('zones "A" and "B" overlap; zones "C" and "D" overlap');

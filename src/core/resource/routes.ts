@@ -6,8 +6,9 @@ import { isLeft, left, right, type Either } from 'fp-ts/Either';
 import type { EventStoreDBClient } from '@eventstore/db-client';
 import type { Context } from 'koa';
 import { runCommand } from '../command';
-import { decodeInput } from '../http/decode';
+import { refuseAll } from '../http/decode';
 import { conflict, notFound, type ApiError } from '../http/errors';
+import { salvage, type RuleInput, type Salvaged } from '../salvage';
 import type { RouteTable } from '../http/routes';
 import type { EventMetadata } from '../events';
 import type { ConfigReadModel } from './readmodel';
@@ -33,6 +34,12 @@ export interface NamedResourceApi<R, I, Ctx> {
   readonly writeRoles: readonly string[];
   readonly readRoles: readonly string[];
   readonly body: t.Type<I, unknown, unknown>;
+  /**
+   * Fields whose rules read another field: their rule errors are left out
+   * of the answer to a body in which that other field did not decode
+   * (validate would have judged them against its default).
+   */
+  readonly dependsOn?: readonly RuleInput[];
   /** JSON Schema of the body, for the OpenAPI document. */
   readonly bodySchema: Record<string, unknown>;
   /** JSON Schema of the resource as toResponse returns it, for the OpenAPI document. */
@@ -93,14 +100,27 @@ export async function runResourceCommand<R>(
 
 type Handler = (ctx: Context) => Promise<void>;
 
+/**
+ * A body that did not decode: its type errors and the rule errors of the
+ * parts that did, checked against the stored resource as the read model has
+ * it (nothing will be written, so the stream need not be read).
+ */
+async function refuseWhole<R, I, Ctx>(deps: ResourceDeps, api: NamedResourceApi<R, I, Ctx>, type: 'create' | 'createOrReplace', decoded: Salvaged<I>, vctx: Ctx): Promise<ApiError> {
+  const rest = decoded.rest;
+  if (rest === undefined) return refuseAll(decoded, undefined);
+  const existing = type === 'create' ? undefined : await deps.readModel.get(api.kind, api.nameOf(rest));
+  return refuseAll(decoded, api.validate(rest, vctx, existing));
+}
+
 /** POST create / PUT createOrReplace: the body validated against the stored resource, then stored. */
 function writeHandler<R, I, Ctx>(deps: ResourceDeps, api: NamedResourceApi<R, I, Ctx>, type: 'create' | 'createOrReplace'): Handler {
   const noun = api.kind.label;
   return async (ctx) => {
-    const decoded = decodeInput(api.body, ctx.request.body, 'body');
-    const input = api.sealSecrets ? api.sealSecrets(decoded) : decoded;
-    const name = api.nameOf(input);
+    const decoded = salvage(api.body, ctx.request.body, 'body', api.dependsOn);
     const vctx = await api.context(deps);
+    if (!decoded.ok) throw await refuseWhole(deps, api, type, decoded, vctx);
+    const input = api.sealSecrets ? api.sealSecrets(decoded.value) : decoded.value;
+    const name = api.nameOf(input);
     const state = await runResourceCommand(
       deps,
       api.kind,

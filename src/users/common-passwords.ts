@@ -1,0 +1,110 @@
+// Passwords too common to accept as a new password, compared without regard
+// to case. Written for tagtrail (no third-party list, no licence beyond the
+// project's): the base words and keyboard walks most often found in
+// published password breach lists, with the endings people add to them (1,
+// 123, !, a year), the word doubled, digit runs and repeats, and this
+// service's own default (admindefault) and names. Only entries of 12 or more
+// characters are listed: shorter ones are refused for their length anyway.
+// Blank-separated; a password never contains a blank here.
+const LIST = `
+!qaz@wsx#edc 000000000000 012345678901 098765432109 111111111111 112233445566 121212121212 123123123123
+123456123456 123456654321 123456789012 1234567890123 12345678901234 123456789012345 1234567890123456
+1234qwerasdf 147258369147 159753159753 1q2w3e4r5t6y 1qaz2wsx3edc 1qaz2wsx3edc4rfv 222222222222 741852963741
+987654321098 999999999999 aaaaaaaaaaaa abc123123456 abc123abc123 abcabcabcabc abcd12345678 abcdefghijkl
+abcdefghijklmnop access123456 accessaccess admin123456789 adminadmin123 adminadminadmin admindefault
+administrator administrator! administrator007 administrator01 administrator1 administrator1! administrator12
+administrator123 administrator123! administrator1234 administrator1234! administrator12345 administrator123456
+administrator2020 administrator2021 administrator2022 administrator2023 administrator2024 administrator2025
+administrator2026 administrator69 administrator99 administrator@123 administratoradministrator adminpassword
+arsenal1234! arsenal12345 arsenal123456 arsenalarsenal asdfghjkl007 asdfghjkl123 asdfghjkl123! asdfghjkl1234
+asdfghjkl1234! asdfghjkl12345 asdfghjkl123456 asdfghjkl2020 asdfghjkl2021 asdfghjkl2022 asdfghjkl2023
+asdfghjkl2024 asdfghjkl2025 asdfghjkl2026 asdfghjkl@123 asdfghjklasdfghjkl asdfghjklqwerty ashley123456
+ashleyashley autumn123456 autumnautumn babygirl123! babygirl1234 babygirl1234! babygirl12345 babygirl123456
+babygirl2020 babygirl2021 babygirl2022 babygirl2023 babygirl2024 babygirl2025 babygirl2026 babygirl@123
+babygirlbabygirl banana123456 bananabanana baseball123! baseball1234 baseball1234! baseball12345
+baseball123456 baseball2020 baseball2021 baseball2022 baseball2023 baseball2024 baseball2025 baseball2026
+baseball@123 baseballbaseball basketball007 basketball01 basketball1! basketball12 basketball123
+basketball123! basketball1234 basketball1234! basketball12345 basketball123456 basketball2020 basketball2021
+basketball2022 basketball2023 basketball2024 basketball2025 basketball2026 basketball69 basketball99
+basketball@123 basketballbasketball batman123456 batmanbatman butterfly007 butterfly123 butterfly123!
+butterfly1234 butterfly1234! butterfly12345 butterfly123456 butterfly2020 butterfly2021 butterfly2022
+butterfly2023 butterfly2024 butterfly2025 butterfly2026 butterfly@123 butterflybutterfly changeme123!
+changeme1234 changeme1234! changeme12345 changeme123456 changeme2020 changeme2021 changeme2022 changeme2023
+changeme2024 changeme2025 changeme2026 changeme@123 changemechangeme changemenow! charlie1234! charlie12345
+charlie123456 charliecharlie cheese123456 cheesecheese chelsea1234! chelsea12345 chelsea123456 chelseachelsea
+chocolate007 chocolate123 chocolate123! chocolate1234 chocolate1234! chocolate12345 chocolate123456
+chocolate2020 chocolate2021 chocolate2022 chocolate2023 chocolate2024 chocolate2025 chocolate2026
+chocolate@123 chocolatechocolate computer123! computer1234 computer1234! computer12345 computer123456
+computer2020 computer2021 computer2022 computer2023 computer2024 computer2025 computer2026 computer@123
+computercomputer cookie123456 cookiecookie correcthorsebatterystaple corvette123! corvette1234 corvette1234!
+corvette12345 corvette123456 corvette2020 corvette2021 corvette2022 corvette2023 corvette2024 corvette2025
+corvette2026 corvette@123 corvettecorvette daniel123456 danieldaniel default1234! default12345 default123456
+defaultdefault defaultpassword diamond1234! diamond12345 diamond123456 diamonddiamond dragon123456
+dragondragon family123456 familyfamily flower123456 flowerflower football123! football1234 football1234!
+football12345 football123456 football2020 football2021 football2022 football2023 football2024 football2025
+football2026 football@123 footballfootball forever1234! forever12345 forever123456 foreverforever freedom1234!
+freedom12345 freedom123456 freedomfreedom ginger123456 gingerginger hannah123456 hannahhannah harley123456
+harleyharley hockey123456 hockeyhockey hunter123456 hunterhunter ilovemyfamily ilovemymom123 iloveyou123!
+iloveyou1234 iloveyou1234! iloveyou12345 iloveyou123456 iloveyou2020 iloveyou2021 iloveyou2022 iloveyou2023
+iloveyou2024 iloveyou2025 iloveyou2026 iloveyou4ever iloveyou@123 iloveyoubaby iloveyouforever
+iloveyouiloveyou impinj123456 impinjimpinj internet123! internet1234 internet1234! internet12345
+internet123456 internet2020 internet2021 internet2022 internet2023 internet2024 internet2025 internet2026
+internet@123 internetinternet itemsense007 itemsense123 itemsense123! itemsense1234 itemsense1234!
+itemsense12345 itemsense123456 itemsense2020 itemsense2021 itemsense2022 itemsense2023 itemsense2024
+itemsense2025 itemsense2026 itemsense@123 itemsenseitemsense jennifer123! jennifer1234 jennifer1234!
+jennifer12345 jennifer123456 jennifer2020 jennifer2021 jennifer2022 jennifer2023 jennifer2024 jennifer2025
+jennifer2026 jennifer@123 jenniferjennifer jessica1234! jessica12345 jessica123456 jessicajessica jordan123456
+jordanjordan killer123456 killerkiller letmein1234! letmein12345 letmein123456 letmeinletmein letmeinplease
+liverpool007 liverpool123 liverpool123! liverpool1234 liverpool1234! liverpool12345 liverpool123456
+liverpool2020 liverpool2021 liverpool2022 liverpool2023 liverpool2024 liverpool2025 liverpool2026
+liverpool@123 liverpoolliverpool lovely123456 lovelylovely manchester007 manchester01 manchester1!
+manchester12 manchester123 manchester123! manchester1234 manchester1234! manchester12345 manchester123456
+manchester2020 manchester2021 manchester2022 manchester2023 manchester2024 manchester2025 manchester2026
+manchester69 manchester99 manchester@123 manchestermanchester master123007 master123123 master123123!
+master1231234 master1231234! master12312345 master123123456 master1232020 master1232021 master1232022
+master1232023 master1232024 master1232025 master1232026 master123456 master123@123 master123master123
+mastermaster matrix123456 matrixmatrix mercedes123! mercedes1234 mercedes1234! mercedes12345 mercedes123456
+mercedes2020 mercedes2021 mercedes2022 mercedes2023 mercedes2024 mercedes2025 mercedes2026 mercedes@123
+mercedesmercedes michael1234! michael12345 michael123456 michaelmichael michelle123! michelle1234
+michelle1234! michelle12345 michelle123456 michelle2020 michelle2021 michelle2022 michelle2023 michelle2024
+michelle2025 michelle2026 michelle@123 michellemichelle monkey123456 monkeymonkey mustang1234! mustang12345
+mustang123456 mustangmustang mypassword123 mypassword1234 newpassword123 newpassword1234 nicole123456
+nicolenicole nothingtosee123 orange123456 orangeorange p@ssw0rd123! p@ssw0rd1234 p@ssw0rd1234! p@ssw0rd12345
+p@ssw0rd123456 p@ssw0rd2020 p@ssw0rd2021 p@ssw0rd2022 p@ssw0rd2023 p@ssw0rd2024 p@ssw0rd2025 p@ssw0rd2026
+p@ssw0rd@123 p@ssw0rdp@ssw0rd p@ssword123! p@ssword1234 p@ssword1234! p@ssword12345 p@ssword123456
+p@ssword2020 p@ssword2021 p@ssword2022 p@ssword2023 p@ssword2024 p@ssword2025 p@ssword2026 p@ssword@123
+p@sswordp@ssword passw0rd123! passw0rd1234 passw0rd1234! passw0rd12345 passw0rd123456 passw0rd2020
+passw0rd2021 passw0rd2022 passw0rd2023 passw0rd2024 passw0rd2025 passw0rd2026 passw0rd@123 passw0rdpassw0rd
+password123! password1234 password1234! password12345 password123456 password1234567 password1password
+password2020 password2021 password2022 password2023 password2024 password2025 password2026 password@123
+passwordpassword pepper123456 pepperpepper pokemon1234! pokemon12345 pokemon123456 pokemonpokemon princess123!
+princess1234 princess1234! princess12345 princess123456 princess2020 princess2021 princess2022 princess2023
+princess2024 princess2025 princess2026 princess@123 princessprincess purple123456 purplepurple q1w2e3r4t5y6
+qazwsxedcrfv qweasdzxc123 qwer1234asdf qwerty12345! qwerty123456 qwertyqwerty qwertyui123! qwertyui1234
+qwertyui1234! qwertyui12345 qwertyui123456 qwertyui2020 qwertyui2021 qwertyui2022 qwertyui2023 qwertyui2024
+qwertyui2025 qwertyui2026 qwertyui@123 qwertyuiop007 qwertyuiop01 qwertyuiop1! qwertyuiop12 qwertyuiop123
+qwertyuiop123! qwertyuiop1234 qwertyuiop1234! qwertyuiop12345 qwertyuiop123456 qwertyuiop2020 qwertyuiop2021
+qwertyuiop2022 qwertyuiop2023 qwertyuiop2024 qwertyuiop2025 qwertyuiop2026 qwertyuiop69 qwertyuiop99
+qwertyuiop@123 qwertyuiopasdf qwertyuiopasdfghjkl qwertyuiopqwertyuiop qwertyuiqwertyui ranger123456
+rangerranger readers1234! readers12345 readers123456 readersreaders rfidreader007 rfidreader01 rfidreader1!
+rfidreader12 rfidreader123 rfidreader123! rfidreader1234 rfidreader1234! rfidreader12345 rfidreader123456
+rfidreader2020 rfidreader2021 rfidreader2022 rfidreader2023 rfidreader2024 rfidreader2025 rfidreader2026
+rfidreader69 rfidreader99 rfidreader@123 rfidreaderrfidreader rootpassword secret123456 secretpassword
+secretsecret shadow123456 shadowshadow soccer123456 soccersoccer spring123456 springspring starwars123!
+starwars1234 starwars1234! starwars12345 starwars123456 starwars2020 starwars2021 starwars2022 starwars2023
+starwars2024 starwars2025 starwars2026 starwars@123 starwarsstarwars summer123456 summersummer sunshine123!
+sunshine1234 sunshine1234! sunshine12345 sunshine123456 sunshine2020 sunshine2021 sunshine2022 sunshine2023
+sunshine2024 sunshine2025 sunshine2026 sunshine@123 sunshinesunshine superman123! superman1234 superman1234!
+superman12345 superman123456 superman2020 superman2021 superman2022 superman2023 superman2024 superman2025
+superman2026 superman@123 supermansuperman superstar123 tagtrail123! tagtrail1234 tagtrail1234! tagtrail12345
+tagtrail123456 tagtrail2020 tagtrail2021 tagtrail2022 tagtrail2023 tagtrail2024 tagtrail2025 tagtrail2026
+tagtrail@123 tagtrailtagtrail temporarypassword temppassword thisismypassword thomas123456 thomasthomas
+trustno1123! trustno11234 trustno11234! trustno112345 trustno1123456 trustno12020 trustno12021 trustno12022
+trustno12023 trustno12024 trustno12025 trustno12026 trustno1@123 trustno1trustno1 welcome1234! welcome12345
+welcome123456 welcome2tagtrail welcomewelcome whatever123! whatever1234 whatever1234! whatever12345
+whatever123456 whatever2020 whatever2021 whatever2022 whatever2023 whatever2024 whatever2025 whatever2026
+whatever@123 whateverwhatever winter123456 winterwinter youshallnotpass zaq12wsxcde3 zxcvbnm1234! zxcvbnm12345
+zxcvbnm123456 zxcvbnmzxcvbnm
+`;
+
+export const COMMON_PASSWORDS: ReadonlySet<string> = new Set(LIST.split(/\s+/).filter((w) => w !== ''));
