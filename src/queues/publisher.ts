@@ -60,8 +60,13 @@ export class ConfirmPublisher {
   private channel: Promise<ConfirmChannel> | undefined;
   private readonly returned = new Map<string, true>();
   private stopped = false;
-  private readonly stopSignal: Promise<never>;
-  private rejectStop: (err: Error) => void = () => undefined;
+  /**
+   * Waits in progress, rejected by stop(). Not a race against one pending
+   * "stopped" promise: each race leaves a reaction on it until it settles,
+   * about 300 bytes per batch for as long as the publisher lives (live, a
+   * batch is often one event).
+   */
+  private readonly waits = new Set<(err: Error) => void>();
   private readonly confirmTimeoutMs: number;
   private readonly maxReturnRounds: number;
   private readonly queueType: QueueType;
@@ -74,10 +79,6 @@ export class ConfirmPublisher {
     this.confirmTimeoutMs = opts.confirmTimeoutMs ?? 30_000;
     this.maxReturnRounds = opts.maxReturnRounds ?? 3;
     this.queueType = opts.queueType ?? 'classic';
-    this.stopSignal = new Promise<never>((_, reject) => {
-      this.rejectStop = reject;
-    });
-    this.stopSignal.catch(() => undefined);
   }
 
   /** Declares `queues` (start-up: every registered queue, so they exist again after a broker restart). */
@@ -129,7 +130,8 @@ export class ConfirmPublisher {
   /** Ends waits in progress (send and confirmations reject) and closes the channel. */
   async stop(): Promise<void> {
     this.stopped = true;
-    this.rejectStop(new Stopped());
+    for (const reject of this.waits) reject(new Stopped());
+    this.waits.clear();
     const ch = await this.channel?.catch(() => undefined);
     await ch?.close().catch(() => undefined);
   }
@@ -186,7 +188,15 @@ export class ConfirmPublisher {
     return opening;
   }
 
+  /** `p`, or a rejection once stop() is called (at once if it was). */
   private unlessStopped<T>(p: Promise<T>): Promise<T> {
-    return Promise.race([p, this.stopSignal]);
+    if (this.stopped) return Promise.reject(new Stopped());
+    return new Promise<T>((resolve, reject) => {
+      this.waits.add(reject);
+      p.then(
+        (value) => (this.waits.delete(reject), resolve(value)),
+        (err: unknown) => (this.waits.delete(reject), reject(err)),
+      );
+    });
   }
 }
