@@ -31,6 +31,8 @@ export interface PublisherOptions {
 }
 
 const SLOW_CONFIRMS_MS = 250;
+/** A slow broker slows every batch: one warning per this period at most, counting the slow batches since the last one. */
+const SLOW_LOG_EVERY_MS = 10_000;
 
 class Stopped extends Error {
   constructor() {
@@ -67,6 +69,8 @@ export class ConfirmPublisher {
    * batch is often one event).
    */
   private readonly waits = new Set<(err: Error) => void>();
+  /** Slow confirm waits not yet logged, and when the last line was. */
+  private slow = { batches: 0, messages: 0, longestMs: 0, loggedAt: Number.NEGATIVE_INFINITY };
   private readonly confirmTimeoutMs: number;
   private readonly maxReturnRounds: number;
   private readonly queueType: QueueType;
@@ -154,7 +158,7 @@ export class ConfirmPublisher {
     }
     const waited = Date.now() - started;
     // Every message behind a slow confirm waits for its checkpoint: worth telling an operator.
-    if (waited >= SLOW_CONFIRMS_MS) this.logger.warn('relay: slow broker confirms', { waitedMs: waited, messages: messages.length });
+    if (waited >= SLOW_CONFIRMS_MS) this.noteSlowConfirms(waited, messages.length);
     // A basic.return arrives before the confirm of its message, so the set is complete here (and usually empty:
     // then no key per message is built).
     if (this.returned.size === 0) return;
@@ -165,6 +169,17 @@ export class ConfirmPublisher {
     this.logger.info('relay: recreating queues the broker had deleted', { queues });
     await this.declare(queues);
     await (await this.send(returned, round + 1)).confirmed;
+  }
+
+  private noteSlowConfirms(waitedMs: number, messages: number): void {
+    const slow = this.slow;
+    slow.batches++;
+    slow.messages += messages;
+    slow.longestMs = Math.max(slow.longestMs, waitedMs);
+    const now = Date.now();
+    if (now - slow.loggedAt < SLOW_LOG_EVERY_MS) return;
+    this.logger.warn('relay: slow broker confirms', { waitedMs: slow.longestMs, batches: slow.batches, messages: slow.messages });
+    this.slow = { batches: 0, messages: 0, longestMs: 0, loggedAt: now };
   }
 
   private open(): Promise<ConfirmChannel> {
