@@ -5,18 +5,8 @@ import { expect } from 'chai';
 import { itemMessageJson } from '../../src/queues/item-json';
 import { itemMessageBody } from '../../src/queues/match';
 import type { ItemChange } from '../../src/engine';
+import { mulberry32 } from '../../src/simulator/prng';
 import { change } from './support';
-
-// A small deterministic generator (mulberry32), so a failure can be replayed.
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Names as users type them, and everything JSON.stringify escapes or must leave alone. */
 const NAMES = ['DOCK', 'Shelf 1', 'ABSENT', '', 'quote "x"', 'back\\slash', 'tab\there', 'nl\nx', '\u0000\u001f', 'é 漢', '😀', 'lone \ud800', 'lone \udc00 end', '\u2028\u2029', '\u007f', '</script>'];
@@ -24,7 +14,7 @@ const NUMBERS = [null, 0, -0, 1, -1.5, 0.1, 1e21, 1e-7, 123456.789, Number.MAX_S
 
 describe('queues: item message JSON', () => {
   it('is JSON.stringify(itemMessageBody(change)) on 5,000 generated changes', () => {
-    const r = rng(20261129);
+    const r = mulberry32(20261129); // seeded: a failure replays
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
     const kinds: ReadonlyArray<ItemChange['kind']> = ['FIRST_SEEN', 'ZONE_CHANGE', 'MOVED', 'HEARTBEAT', 'EXPIRED'];
     for (let n = 0; n < 5000; n++) {
