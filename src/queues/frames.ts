@@ -78,26 +78,29 @@ export function encodePublishes(channel: number, messages: readonly PublishFrame
   const maxBody = frameMax - FRAME_OVERHEAD;
   if (!(maxBody > 0)) throw new RangeError(`frameMax ${frameMax} leaves no room for a body frame`);
   const chunks: PublishChunk[] = [];
+  // The byte lengths of each message's queue and id, measured once for both passes (plain numbers, no object per message).
+  const queueLens: number[] = [];
+  const idLens: number[] = [];
   let start = 0;
   while (start < messages.length) {
     // Sizes first, so the chunk is one allocation (uninitialised: every byte is written below).
-    const lengths: Array<[number, number]> = [];
     let size = 0;
     let end = start;
     while (end < messages.length && (end === start || size < chunkBytes)) {
       const m = messages[end]!;
-      const lens: [number, number] = [shortString(m.queue, 'queue'), shortString(m.messageId, 'messageId')];
-      lengths.push(lens);
-      size += sizeOf(m, lens[0], lens[1], maxBody);
+      const queueLen = shortString(m.queue, 'queue');
+      const idLen = shortString(m.messageId, 'messageId');
+      queueLens[end - start] = queueLen;
+      idLens[end - start] = idLen;
+      size += sizeOf(m, queueLen, idLen, maxBody);
       end++;
     }
     const buf = Buffer.allocUnsafe(size);
     let o = 0;
     for (let i = start; i < end; i++) {
       const m = messages[i]!;
-      const [queueLen, idLen] = lengths[i - start]!;
-      o = writeMethodFrame(buf, o, channel, m.queue, queueLen);
-      o = writeHeaderFrame(buf, o, channel, m, idLen);
+      o = writeMethodFrame(buf, o, channel, m.queue, queueLens[i - start]!);
+      o = writeHeaderFrame(buf, o, channel, m, idLens[i - start]!);
       o = writeBodyFrames(buf, o, channel, m.body, maxBody);
     }
     if (o !== size) throw new Error(`publish frames: wrote ${o} of ${size} bytes`);
@@ -157,7 +160,9 @@ function writeBodyFrames(buf: Buffer, o: number, channel: number, body: Buffer, 
     buf[o++] = FRAME_BODY;
     o = buf.writeUInt16BE(channel, o);
     o = buf.writeUInt32BE(part, o);
-    o += body.copy(buf, o, at, at + part);
+    // set, not copy: Buffer#copy makes a Uint8Array view per call, a measurable cost per message.
+    buf.set(part === body.length ? body : body.subarray(at, at + part), o);
+    o += part;
     buf[o++] = FRAME_END;
   }
   return o;

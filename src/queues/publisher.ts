@@ -31,6 +31,8 @@ export interface PublisherOptions {
 }
 
 const SLOW_CONFIRMS_MS = 250;
+/** A slow broker slows every batch: one warning per this period at most, counting the slow batches since the last one. */
+const SLOW_LOG_EVERY_MS = 10_000;
 
 class Stopped extends Error {
   constructor() {
@@ -60,8 +62,15 @@ export class ConfirmPublisher {
   private channel: Promise<ConfirmChannel> | undefined;
   private readonly returned = new Map<string, true>();
   private stopped = false;
-  private readonly stopSignal: Promise<never>;
-  private rejectStop: (err: Error) => void = () => undefined;
+  /**
+   * Waits in progress, rejected by stop(). Not a race against one pending
+   * "stopped" promise: each race leaves a reaction on it until it settles,
+   * about 300 bytes per batch for as long as the publisher lives (live, a
+   * batch is often one event).
+   */
+  private readonly waits = new Set<(err: Error) => void>();
+  /** Slow confirm waits not yet logged, and when the last line was. */
+  private slow = { batches: 0, messages: 0, longestMs: 0, loggedAt: Number.NEGATIVE_INFINITY };
   private readonly confirmTimeoutMs: number;
   private readonly maxReturnRounds: number;
   private readonly queueType: QueueType;
@@ -74,10 +83,6 @@ export class ConfirmPublisher {
     this.confirmTimeoutMs = opts.confirmTimeoutMs ?? 30_000;
     this.maxReturnRounds = opts.maxReturnRounds ?? 3;
     this.queueType = opts.queueType ?? 'classic';
-    this.stopSignal = new Promise<never>((_, reject) => {
-      this.rejectStop = reject;
-    });
-    this.stopSignal.catch(() => undefined);
   }
 
   /** Declares `queues` (start-up: every registered queue, so they exist again after a broker restart). */
@@ -129,7 +134,8 @@ export class ConfirmPublisher {
   /** Ends waits in progress (send and confirmations reject) and closes the channel. */
   async stop(): Promise<void> {
     this.stopped = true;
-    this.rejectStop(new Stopped());
+    for (const reject of this.waits) reject(new Stopped());
+    this.waits.clear();
     const ch = await this.channel?.catch(() => undefined);
     await ch?.close().catch(() => undefined);
   }
@@ -152,7 +158,7 @@ export class ConfirmPublisher {
     }
     const waited = Date.now() - started;
     // Every message behind a slow confirm waits for its checkpoint: worth telling an operator.
-    if (waited >= SLOW_CONFIRMS_MS) this.logger.warn('relay: slow broker confirms', { waitedMs: waited, messages: messages.length });
+    if (waited >= SLOW_CONFIRMS_MS) this.noteSlowConfirms(waited, messages.length);
     // A basic.return arrives before the confirm of its message, so the set is complete here (and usually empty:
     // then no key per message is built).
     if (this.returned.size === 0) return;
@@ -163,6 +169,17 @@ export class ConfirmPublisher {
     this.logger.info('relay: recreating queues the broker had deleted', { queues });
     await this.declare(queues);
     await (await this.send(returned, round + 1)).confirmed;
+  }
+
+  private noteSlowConfirms(waitedMs: number, messages: number): void {
+    const slow = this.slow;
+    slow.batches++;
+    slow.messages += messages;
+    slow.longestMs = Math.max(slow.longestMs, waitedMs);
+    const now = Date.now();
+    if (now - slow.loggedAt < SLOW_LOG_EVERY_MS) return;
+    this.logger.warn('relay: slow broker confirms', { waitedMs: slow.longestMs, batches: slow.batches, messages: slow.messages });
+    this.slow = { batches: 0, messages: 0, longestMs: 0, loggedAt: now };
   }
 
   private open(): Promise<ConfirmChannel> {
@@ -186,7 +203,15 @@ export class ConfirmPublisher {
     return opening;
   }
 
+  /** `p`, or a rejection once stop() is called (at once if it was). */
   private unlessStopped<T>(p: Promise<T>): Promise<T> {
-    return Promise.race([p, this.stopSignal]);
+    if (this.stopped) return Promise.reject(new Stopped());
+    return new Promise<T>((resolve, reject) => {
+      this.waits.add(reject);
+      p.then(
+        (value) => (this.waits.delete(reject), resolve(value)),
+        (err: unknown) => (this.waits.delete(reject), reject(err)),
+      );
+    });
   }
 }

@@ -34,8 +34,9 @@ import { RelaySession } from './relay-session';
 import { RedisLease } from '../core/redis/lease';
 import { addScrapeProbe, ageSeconds, metrics } from '../core/metrics';
 import { behindLog } from '../core/subscriptions/behind';
-import { itemMessageBody, matchesHealthFilter, matchesItemFilter, matchesThresholdFilter } from './match';
+import { matchesHealthFilter, matchesItemFilter, matchesThresholdFilter } from './match';
 import { transitionRecordOf } from '../items';
+import { itemMessageJson } from './item-json';
 
 export const RELAY_SUBSCRIPTION = 'relay-v1';
 const relayEvents = { ...itemEvents, ...healthEvents, ...queueEvents };
@@ -108,7 +109,7 @@ export function messagesOf(events: readonly RelayEvent[], registry: QueueRegistr
         let body: Buffer | undefined;
         for (const q of queues) {
           if (!matchesItemFilter(q.filter, change)) continue;
-          body ??= slab.body(JSON.stringify(itemMessageBody(change)));
+          body ??= slab.body(itemMessageJson(change));
           out.push({ queue: q.queue, body, messageId: `${e.id}:${i}`, persistent: q.deliveryMode === 'PERSISTENT' });
         }
       });

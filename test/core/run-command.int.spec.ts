@@ -107,4 +107,77 @@ describe('core/command runCommand against the event store', function () {
     expect(opened.right.position).to.not.equal(undefined);
     expect(waited).to.deep.equal([opened.right.position]);
   });
+
+  describe('with the stream as the previous command left it (known)', () => {
+    /** The real client, counting the stream reads a command makes. */
+    const readCounted = (): { client: EventStoreDBClient; reads: () => number } => {
+      let reads = 0;
+      const client = new Proxy(es.client, {
+        get(target, prop, receiver) {
+          const value = Reflect.get(target, prop, receiver) as unknown;
+          if (typeof value !== 'function') return value;
+          // Called on the client itself, not on the proxy: its methods reach its own private state.
+          return (...args: unknown[]) => {
+            if (prop === 'readStream') reads++;
+            return (value as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        },
+      });
+      return { client, reads: () => reads };
+    };
+
+    it('appends on it without reading the stream, and answers the next known state', async () => {
+      const stream = uniqueStream('counter');
+      const opened = await runCommand(es.client, onCounter(stream), { type: 'OpenCounter', name: 'c' }, { now });
+      if (!isRight(opened)) return expect.fail(JSON.stringify(opened.left));
+      const { client, reads } = readCounted();
+      let known = { state: opened.right.state, revision: opened.right.nextExpectedRevision };
+      for (let i = 0; i < 3; i++) {
+        const r = await runCommand(client, onCounter(stream), { type: 'Increment', by: 2 }, { now, known });
+        if (!isRight(r)) return expect.fail(JSON.stringify(r.left));
+        known = { state: r.right.state, revision: r.right.nextExpectedRevision };
+      }
+      expect(reads()).to.equal(0);
+      expect(known.state).to.include({ value: 6 });
+      expect((await aggregateStream({ client: es.client, stream, codecs: counterEvents, ...counter })).state).to.include({ value: 6 });
+    });
+
+    it('a stream someone else wrote meanwhile: the append fails, the command reads it and decides on what it holds', async () => {
+      const stream = uniqueStream('counter');
+      const opened = await runCommand(es.client, onCounter(stream), { type: 'OpenCounter', name: 'c' }, { now });
+      if (!isRight(opened)) return expect.fail(JSON.stringify(opened.left));
+      const known = { state: opened.right.state, revision: opened.right.nextExpectedRevision };
+      await runCommand(es.client, onCounter(stream), { type: 'Increment', by: 10 }, { now });
+      const { client, reads } = readCounted();
+      const r = await runCommand(client, onCounter(stream, { retries: 0 }), { type: 'Increment', by: 1 }, { now, known });
+      if (!isRight(r)) return expect.fail(JSON.stringify(r.left));
+      expect(reads()).to.equal(1);
+      expect(r.right.state).to.include({ value: 11 });
+      const read = await readStream(es.client, stream, counterEvents);
+      expect(read.events.map((e) => e.type === 'CounterIncremented' && e.data.by)).to.deep.equal([false, 10, 1]);
+    });
+
+    it('a refusal on it is checked on a read: a stale known state refuses nothing the stream allows', async () => {
+      const stream = uniqueStream('counter');
+      await open(stream);
+      const { client, reads } = readCounted();
+      // Known as closed (wrongly, at the current revision): the decision refuses, the read shows it open.
+      const closedAtCurrent = { state: { status: 'closed', name: 'c', value: 0 } as CounterState, revision: 0n };
+      const r = await runCommand(client, onCounter(stream), { type: 'Increment', by: 1 }, { now, known: closedAtCurrent });
+      if (!isRight(r)) return expect.fail(JSON.stringify(r.left));
+      expect(reads()).to.equal(1);
+      expect(r.right.state).to.include({ value: 1 });
+    });
+
+    it('a refusal the stream confirms is answered as without it', async () => {
+      const stream = uniqueStream('counter');
+      await open(stream);
+      await runCommand(es.client, onCounter(stream), { type: 'CloseCounter', reason: 'done' }, { now });
+      const openKnown = { state: { status: 'open', name: 'c', value: 0, openedAt: now } as CounterState, revision: 0n };
+      const r = await runCommand(es.client, onCounter(stream), { type: 'Increment', by: 1 }, { now, known: openKnown });
+      expect(isLeft(r) && r.left).to.deep.equal({ code: 'CLOSED' });
+      const read = await readStream(es.client, stream, counterEvents);
+      expect(read.events.map((e) => e.type)).to.deep.equal(['CounterOpened', 'CounterClosed']);
+    });
+  });
 });
