@@ -15,7 +15,7 @@ import { completeReaderCommand } from './commands';
 import { acceptColumnReport, agentMetadata, columnReportOf, type ColumnReport, checkin, issueSecret, reportHealth, reportStats, storedSecretDigest } from './gateway';
 import { agentGuard, agentReaderOf } from './guard';
 import { HealthEventsBody } from './health-codes';
-import { ScannedReport, scanReport } from './report-scan';
+import { QuickReport, quickReport } from './report-body';
 import * as schema from './schema';
 
 export const AGENT_BASE = '/agent/v1';
@@ -137,7 +137,7 @@ function registerReportRoutes({ deps, jobs, addAgentRoute }: AgentRoutes): void 
       summary: 'A tag report of one reporting interval (stored once per reportId)',
       body: schema.tagReportSchema,
       bodySize: 'bulk',
-      quickBody: scanReport,
+      quickBody: quickReport,
       responses: {
         200: { description: '{reportId, duplicate}', schema: schema.reportAnswerSchema },
         400: 'malformed report (errors name the field)',
@@ -217,9 +217,9 @@ function registerProgressRoutes({ deps, clock, addAgentRoute }: AgentRoutes): vo
   );
 }
 
-/** A report body as the gateway stores it: the scan's columns, or the general decoding of a body the scan left alone. */
+/** A report body as the gateway stores it: the quick reading's columns, or the general decoding of a body it left alone. */
 function reportOf(body: unknown): ColumnReport {
-  if (body instanceof ScannedReport) return body.report;
+  if (body instanceof QuickReport) return body.report;
   const { report, errors } = normaliseReport(decodeInput(TagReportBody, body, 'body'));
   if (errors.length > 0) throw badRequest('Invalid request body', errors);
   return columnReportOf(report);

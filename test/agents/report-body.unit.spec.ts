@@ -1,12 +1,12 @@
-// The one-pass scan of a tag report body (src/agents/report-scan.ts): what it
-// takes it turns into exactly the columns the general way (JSON.parse, shape
-// check, TagReportBody, normaliseReport) stores; everything else it leaves
-// to the general way, so no answer to a bad body changes.
+// The quick reading of a tag report body (src/agents/report-body.ts): what it
+// takes it turns into exactly the columns the general way (shape check,
+// TagReportBody, normaliseReport) stores; everything else it leaves to the
+// general way, so no answer to a bad body changes.
 import { expect } from 'chai';
 import { isLeft } from 'fp-ts/Either';
 import { normaliseReport, TagReportBody } from '../../src/agents/codecs';
 import { columnReportOf, type ColumnReport } from '../../src/agents/gateway';
-import { scanReport } from '../../src/agents/report-scan';
+import { quickReport } from '../../src/agents/report-body';
 import { parseJsonBody } from '../../src/core/http/body';
 import { mulberry32 } from '../../src/simulator/prng';
 
@@ -22,6 +22,17 @@ function general(text: string): ColumnReport | undefined {
   if (isLeft(decoded)) return undefined;
   const { report, errors } = normaliseReport(decoded.right);
   return errors.length > 0 ? undefined : columnReportOf(report);
+}
+
+/** The quick reading of a body text (undefined also when it is no JSON: the general way refuses it). */
+function quick(text: string) {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return quickReport(value);
 }
 
 /** Same data, compared through JSON (what is appended), so -0 and 0 count as one. */
@@ -45,7 +56,7 @@ function body(observations: Array<Record<string, unknown>>, over: Record<string,
   return { reportId: REPORT_ID, jobId: 'job-1', from: '2026-11-29T10:00:00.000Z', to: '2026-11-29T10:00:06.000Z', observations, ...over };
 }
 
-describe('tag report scan', () => {
+describe('tag report body, quick reading', () => {
   it('stores what the general way stores: canonical bodies, tid and x/y, nulls, key order, whitespace', () => {
     const cases: Array<Record<string, unknown>> = [
       body([observation(0), observation(1)]),
@@ -59,10 +70,24 @@ describe('tag report scan', () => {
     ];
     for (const value of cases) {
       for (const text of [JSON.stringify(value), JSON.stringify(value, null, 2), ` \r\n${JSON.stringify(value, null, '\t')}\n `]) {
-        const scanned = scanReport(text);
+        const scanned = quick(text);
         expect(scanned, text.slice(0, 120)).to.not.equal(undefined);
         expect(stored(scanned?.report)).to.deep.equal(stored(general(text)));
       }
+    }
+  });
+
+  it('takes what JSON.parse made of escapes, repeated fields and other text as the general way does', () => {
+    const base = JSON.stringify(body([observation(0)]));
+    for (const text of [
+      base.replace('"job-1"', '"job\\u002d1"'),
+      base.replace('"jobId":"job-1"', '"jobId":"a","jobId":"job-1"'),
+      base.replace('"antennaId":1', '"antennaId":7,"antennaId":1'),
+      base.replace('"job-1"', '"jöb ✓"'),
+      base.replace('"epc":"', '"epc":"\\u0041'),
+    ]) {
+      expect(stored(quick(text)?.report), text.slice(0, 120)).to.deep.equal(stored(general(text)));
+      expect(general(text), text.slice(0, 120)).to.not.equal(undefined);
     }
   });
 
@@ -72,7 +97,7 @@ describe('tag report scan', () => {
     for (let k = 0; k < 200; k++) numbers.push(String(-(rng() * 100)), (rng() * 1e6).toFixed(Math.floor(rng() * 12)));
     for (const n of numbers) {
       const text = `{"reportId":"${REPORT_ID}","jobId":"j","from":"2026-11-29T10:00:00.000Z","to":"2026-11-29T10:00:06.000Z","observations":[{"epc":"AB","antennaId":2,"peakRssi":${n},"readCount":1,"firstSeen":"2026-11-29T10:00:01.000Z","lastSeen":"2026-11-29T10:00:01.000Z","x":${n}}]}`;
-      const scanned = scanReport(text);
+      const scanned = quick(text);
       expect(scanned, n).to.not.equal(undefined);
       expect(Object.is(scanned?.report.columns.peakRssi[0], JSON.parse(n)), n).to.equal(true);
       expect(stored(scanned?.report)).to.deep.equal(stored(general(text)));
@@ -84,10 +109,9 @@ describe('tag report scan', () => {
     const left: Array<[string, string, 'accepted' | 'refused']> = [
       ['an unknown field of the report', JSON.stringify(body([observation(0)], { note: 'x' })), 'accepted'],
       ['an unknown field of an observation', JSON.stringify(body([observation(0, { phaseAngle: 12 })])), 'accepted'],
-      ['an escape in a string', base.replace('"job-1"', '"job\\u002d1"'), 'accepted'],
-      ['a repeated field', base.replace('"jobId":"job-1"', '"jobId":"a","jobId":"job-1"'), 'accepted'],
-      ['a repeated observation field', base.replace('"antennaId":1', '"antennaId":7,"antennaId":1'), 'accepted'],
-      ['a non-ASCII string', base.replace('"job-1"', '"jöb"'), 'accepted'],
+      ['a control character in the job id', base.replace('"job-1"', '"job\\u0001"'), 'refused'],
+      ['a lone surrogate in the job id', base.replace('"job-1"', '"job\\ud800"'), 'refused'],
+      ['an observation that is an array', base.replace('"observations":[{', '"observations":[[],{'), 'refused'],
       ['a missing field', JSON.stringify({ ...body([observation(0)]), to: undefined }), 'refused'],
       ['an EPC that is not hex', JSON.stringify(body([observation(0, { epc: 'XYZ' })])), 'refused'],
       ['an empty EPC', JSON.stringify(body([observation(0, { epc: '' })])), 'refused'],
@@ -110,7 +134,7 @@ describe('tag report scan', () => {
       ['an array', `[${base}]`, 'refused'],
     ];
     for (const [label, text, outcome] of left) {
-      expect(scanReport(text), label).to.equal(undefined);
+      expect(quick(text), label).to.equal(undefined);
       expect(general(text) === undefined ? 'refused' : 'accepted', label).to.equal(outcome);
     }
   });
