@@ -22,7 +22,7 @@ import { UUID_RE } from './codecs';
 import { isAntennaId } from './events';
 import type { ColumnReport } from './gateway';
 import { isoMsReader } from './iso-time';
-import type { ObservationColumns } from './report-columns';
+import { requiredColumns, type ObservationColumns } from './report-columns';
 
 /** The quick reading's result, so the handler tells it from a body left to the general way. */
 export class QuickReport {
@@ -62,12 +62,7 @@ export function quickReport(body: unknown): QuickReport | undefined {
 function observationColumnsOf(observations: readonly unknown[], base: number): ObservationColumns | undefined {
   const n = observations.length;
   const ms = isoMsReader();
-  const epc = new Array<string>(n);
-  const antennaId = new Array<number>(n);
-  const peakRssi = new Array<number>(n);
-  const readCount = new Array<number>(n);
-  const firstSeen = new Array<number>(n);
-  const lastSeen = new Array<number>(n);
+  const { epc, antennaId, peakRssi, readCount, firstSeen, lastSeen } = requiredColumns(n);
   const tid = new Array<string | null>(n);
   const x = new Array<number | null>(n);
   const y = new Array<number | null>(n);

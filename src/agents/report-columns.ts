@@ -172,17 +172,19 @@ export function validateColumns(u: unknown, c: t.Context): t.Validation<ReportDa
 /** The observation columns of a report (everything of ReportColumns but what names the report). */
 export type ObservationColumns = Omit<ReportColumns, 'v' | 'reader' | 'jobId' | 'facility' | 'from' | 'to'>;
 
+type RequiredColumns = Pick<ObservationColumns, 'epc' | 'antennaId' | 'peakRssi' | 'readCount' | 'firstSeen' | 'lastSeen'>;
+
+/** The columns every report has, `n` long, to be filled in. */
+export function requiredColumns(n: number): { [K in keyof RequiredColumns]: Array<RequiredColumns[K][number]> } {
+  return { epc: new Array<string>(n), antennaId: new Array<number>(n), peakRssi: new Array<number>(n), readCount: new Array<number>(n), firstSeen: new Array<number>(n), lastSeen: new Array<number>(n) };
+}
+
 /** Observations as columns, times in ms after `from` (nullable columns left out when all null). */
 export function observationColumns(obs: readonly ObservationData[], from: string): ObservationColumns {
   const n = obs.length;
   const base = Date.parse(from);
   const ms = isoMsReader();
-  const epc = new Array<string>(n);
-  const antennaId = new Array<number>(n);
-  const peakRssi = new Array<number>(n);
-  const readCount = new Array<number>(n);
-  const firstSeen = new Array<number>(n);
-  const lastSeen = new Array<number>(n);
+  const { epc, antennaId, peakRssi, readCount, firstSeen, lastSeen } = requiredColumns(n);
   let anyTid = false;
   let anyX = false;
   let anyY = false;
