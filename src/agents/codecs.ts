@@ -20,7 +20,8 @@ export const CheckinBody = t.intersection(
 );
 export type CheckinBody = t.TypeOf<typeof CheckinBody>;
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A UUID in either case (Uuid lower-cases it). */
+export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A UUID, lower-cased (the event id of the stored report). */
 export const Uuid = new t.Type<string, string, unknown>(

@@ -12,7 +12,7 @@ import { defineEvents } from '../core/events';
 import type { RedisKeys } from '../core/redis/keys';
 import { FeatureName, FeatureStatusValue, FiniteNumber, IsoTimestamp, NonEmptyString, nullable, PositiveInteger, failureReason } from '../readerdefinitions';
 import { HealthEventData } from './health-codes';
-import { toColumns, validateColumns, type ReportColumns } from './report-columns';
+import { TagsReportedColumns, toColumns, validateColumns, type ReportColumns } from './report-columns';
 
 export const READER_AGENT_STREAM_PREFIX = 'readerAgent-';
 export const TAG_REPORTS_STREAM_PREFIX = 'tagReports-';
@@ -111,6 +111,9 @@ export const TagsReportedData = new t.Type<TagsReportedData, ReportColumns, unkn
 
 /** `tagReports-<reader>`: one event per report; its event id is the agent's reportId. */
 export const tagReportEvents = defineEvents({ TagsReported: TagsReportedData });
+
+/** How the gateway writes `tagReports-<reader>`: the same events, from data already in columns. */
+export const tagReportColumnEvents = defineEvents({ TagsReported: TagsReportedColumns });
 
 export const AgentCheckedInData = t.intersection(
   [

@@ -11,6 +11,7 @@ import type { AppDeps } from '../slice';
 import type { Assignment, JobsForAgents, ReportTarget } from './assignment';
 import { requireReader, ReaderFeatureReadModel, FEATURE_NAMES, type FeatureName, type FeatureStatusValue } from '../readerdefinitions';
 import type { CheckinBody, TagReport } from './codecs';
+import { observationColumns, type ObservationColumns } from './report-columns';
 import { markCommandsDelivered, pendingCommandsOf, type ReaderCommandType } from './commands';
 import {
   agentKeys,
@@ -19,7 +20,7 @@ import {
   readerAgentStream,
   readerHealthEvents,
   readerHealthStream,
-  tagReportEvents,
+  tagReportColumnEvents,
   tagReportsStream,
   AgentState,
   AgentVersions,
@@ -204,13 +205,37 @@ const statField = {
   refused: (reader: string, reason: RefusalReason): string => `${reader}/refused/${reason}`,
 };
 
+/** A tag report with its observations as columns: what the gateway stores (src/agents/report-columns.ts). */
+export interface ColumnReport {
+  readonly reportId: string;
+  readonly jobId: string;
+  readonly from: string;
+  readonly to: string;
+  readonly columns: ObservationColumns;
+}
+
+/** A decoded report in the form the gateway stores. */
+export const columnReportOf = (report: TagReport): ColumnReport => ({
+  reportId: report.reportId,
+  jobId: report.jobId,
+  from: report.from,
+  to: report.to,
+  columns: observationColumns(report.observations, report.from),
+});
+
+/** Stores a report given as observations (the readers' connectors): see acceptColumnReport. */
+export function acceptReport(deps: AppDeps, jobs: JobsForAgents, reader: string, report: TagReport): Promise<ReportOutcome> {
+  return acceptColumnReport(deps, jobs, reader, columnReportOf(report));
+}
+
 /**
  * Stores a report as one TagsReported (event id = reportId). A reportId among
  * the reader's recent ones is answered as a duplicate without appending; an
  * immediate retry racing the first is deduplicated by the store at the tail.
  */
-export async function acceptReport(deps: AppDeps, jobs: JobsForAgents, reader: string, report: TagReport): Promise<ReportOutcome> {
+export async function acceptColumnReport(deps: AppDeps, jobs: JobsForAgents, reader: string, report: ColumnReport): Promise<ReportOutcome> {
   const keys = agentKeys(deps.keys);
+  const count = report.columns.epc.length;
   // Without Redis the recent ids are unknown: a retry racing its first attempt is then deduplicated by the store at the tail.
   const recent: string[] = await deps.redis.lRange(keys.recentReports(reader), 0, -1).catch((err: unknown): string[] => {
     if (isRedisOutage(err)) return [];
@@ -222,17 +247,17 @@ export async function acceptReport(deps: AppDeps, jobs: JobsForAgents, reader: s
   if (refusal !== undefined || assignment === undefined) {
     const reason = refusal?.reason ?? 'NOT_ASSIGNED';
     await bestEffort(() => deps.redis.hIncrBy(keys.reportStats, statField.refused(reader, reason), 1));
-    ingestion.reportRefused(reader, reason, report.observations.length);
+    ingestion.reportRefused(reader, reason, count);
     throw new ReportRefused(reason, refusal?.message ?? reason);
   }
-  const data = { reader, jobId: report.jobId, facility: assignment.facility, from: report.from, to: report.to, observations: report.observations };
+  const data = { v: 2 as const, reader, jobId: report.jobId, facility: assignment.facility, from: report.from, to: report.to, ...report.columns };
   // Not through a decider: a report is a fact the reader sent, not a decision
   // on the stream's state. Reports of one reader arrive concurrently; an
   // expected revision would only turn them into retries, and folding the
   // stream (every report) per report would cost far more than the report.
   // Its duplicate check is the event id (the reportId), which the store
   // writes once.
-  await appendEvents(deps.client, tagReportsStream(reader), [encodeEvent(tagReportEvents, { type: 'TagsReported', data }, agentMetadata(reader), report.reportId)], 'any');
+  await appendEvents(deps.client, tagReportsStream(reader), [encodeEvent(tagReportColumnEvents, { type: 'TagsReported', data }, agentMetadata(reader), report.reportId)], 'any');
   await bestEffort(() =>
     deps.redis
       .multi()
@@ -241,7 +266,7 @@ export async function acceptReport(deps: AppDeps, jobs: JobsForAgents, reader: s
       .hIncrBy(keys.reportStats, statField.accepted(reader), 1)
       .exec(),
   );
-  ingestion.reportAccepted(reader, report.observations.length);
+  ingestion.reportAccepted(reader, count);
   return { reportId: report.reportId, duplicate: false };
 }
 

@@ -169,18 +169,22 @@ export function validateColumns(u: unknown, c: t.Context): t.Validation<ReportDa
   return t.success({ reader: d.reader, jobId: d.jobId, facility: d.facility, from: d.from, to: d.to, observations });
 }
 
-/** The version 2 form of report data (nullable columns left out when all null). */
-export function toColumns(data: ReportData): ReportColumns {
-  const obs = data.observations;
+/** The observation columns of a report (everything of ReportColumns but what names the report). */
+export type ObservationColumns = Omit<ReportColumns, 'v' | 'reader' | 'jobId' | 'facility' | 'from' | 'to'>;
+
+type RequiredColumns = Pick<ObservationColumns, 'epc' | 'antennaId' | 'peakRssi' | 'readCount' | 'firstSeen' | 'lastSeen'>;
+
+/** The columns every report has, `n` long, to be filled in. */
+export function requiredColumns(n: number): { [K in keyof RequiredColumns]: Array<RequiredColumns[K][number]> } {
+  return { epc: new Array<string>(n), antennaId: new Array<number>(n), peakRssi: new Array<number>(n), readCount: new Array<number>(n), firstSeen: new Array<number>(n), lastSeen: new Array<number>(n) };
+}
+
+/** Observations as columns, times in ms after `from` (nullable columns left out when all null). */
+export function observationColumns(obs: readonly ObservationData[], from: string): ObservationColumns {
   const n = obs.length;
-  const base = Date.parse(data.from);
+  const base = Date.parse(from);
   const ms = isoMsReader();
-  const epc = new Array<string>(n);
-  const antennaId = new Array<number>(n);
-  const peakRssi = new Array<number>(n);
-  const readCount = new Array<number>(n);
-  const firstSeen = new Array<number>(n);
-  const lastSeen = new Array<number>(n);
+  const { epc, antennaId, peakRssi, readCount, firstSeen, lastSeen } = requiredColumns(n);
   let anyTid = false;
   let anyX = false;
   let anyY = false;
@@ -199,12 +203,6 @@ export function toColumns(data: ReportData): ReportColumns {
     anyPhase ||= o.phaseAngle !== undefined && o.phaseAngle !== null;
   }
   return {
-    v: 2,
-    reader: data.reader,
-    jobId: data.jobId,
-    facility: data.facility,
-    from: data.from,
-    to: data.to,
     epc,
     antennaId,
     peakRssi,
@@ -217,6 +215,18 @@ export function toColumns(data: ReportData): ReportColumns {
     ...(anyPhase ? { phaseAngle: obs.map((o) => o.phaseAngle ?? null) } : {}),
   };
 }
+
+/** The version 2 form of report data. */
+export function toColumns(data: ReportData): ReportColumns {
+  return { v: 2, reader: data.reader, jobId: data.jobId, facility: data.facility, from: data.from, to: data.to, ...observationColumns(data.observations, data.from) };
+}
+
+/**
+ * Version 2 data written as it is: the agent gateway builds the columns
+ * itself (from the report body, src/agents/report-scan.ts), so encoding
+ * copies nothing; decoding checks them as TagsReportedData does.
+ */
+export const TagsReportedColumns = new t.Type<ReportColumns, ReportColumns, unknown>('TagsReported', Columns.is, decodeColumns, t.identity);
 
 /** What a reader needing only the EPCs of a report decodes (both versions), without building observations. */
 export interface ReportEpcs {

@@ -12,9 +12,10 @@ import type { JobsForAgents } from './assignment';
 import { failFeatureChange, runFeatureChange, takeFeatureChange, FeatureParams, type FeatureName } from '../readerdefinitions';
 import { CheckinBody, CommandResultBody, FeatureProgressBody, normaliseReport, TagReportBody } from './codecs';
 import { completeReaderCommand } from './commands';
-import { acceptReport, agentMetadata, checkin, issueSecret, reportHealth, reportStats, storedSecretDigest } from './gateway';
+import { acceptColumnReport, agentMetadata, columnReportOf, type ColumnReport, checkin, issueSecret, reportHealth, reportStats, storedSecretDigest } from './gateway';
 import { agentGuard, agentReaderOf } from './guard';
 import { HealthEventsBody } from './health-codes';
+import { QuickReport, quickReport } from './report-body';
 import * as schema from './schema';
 
 export const AGENT_BASE = '/agent/v1';
@@ -136,6 +137,7 @@ function registerReportRoutes({ deps, jobs, addAgentRoute }: AgentRoutes): void 
       summary: 'A tag report of one reporting interval (stored once per reportId)',
       body: schema.tagReportSchema,
       bodySize: 'bulk',
+      quickBody: quickReport,
       responses: {
         200: { description: '{reportId, duplicate}', schema: schema.reportAnswerSchema },
         400: 'malformed report (errors name the field)',
@@ -144,10 +146,7 @@ function registerReportRoutes({ deps, jobs, addAgentRoute }: AgentRoutes): void 
       },
     },
     async (ctx) => {
-      const input = decodeInput(TagReportBody, ctx.request.body, 'body');
-      const { report, errors } = normaliseReport(input);
-      if (errors.length > 0) throw badRequest('Invalid request body', errors);
-      ctx.body = await acceptReport(deps, jobs, agentReaderOf(ctx), report);
+      ctx.body = await acceptColumnReport(deps, jobs, agentReaderOf(ctx), reportOf(ctx.request.body));
     },
   );
 
@@ -216,6 +215,14 @@ function registerProgressRoutes({ deps, clock, addAgentRoute }: AgentRoutes): vo
       ctx.status = 204;
     },
   );
+}
+
+/** A report body as the gateway stores it: the quick reading's columns, or the general decoding of a body it left alone. */
+function reportOf(body: unknown): ColumnReport {
+  if (body instanceof QuickReport) return body.report;
+  const { report, errors } = normaliseReport(decodeInput(TagReportBody, body, 'body'));
+  if (errors.length > 0) throw badRequest('Invalid request body', errors);
+  return columnReportOf(report);
 }
 
 async function recordFeatureProgress(deps: AppDeps, reader: string, feature: FeatureName, body: FeatureProgressBody): Promise<void> {

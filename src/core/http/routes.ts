@@ -7,7 +7,7 @@
 import Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
 import { MAX_NAME_LENGTH, MAX_QUERY_VALUE_LENGTH, nameProblem, queryValueProblem } from '../text';
-import { BODY_LIMITS, jsonBody, type BodyLimits, type BodySize } from './body';
+import { BODY_LIMITS, jsonBody, type BodyLimits, type BodySize, type QuickJson } from './body';
 import { badRequest } from './errors';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
@@ -47,6 +47,8 @@ export interface RouteSpec {
   readonly body?: Record<string, unknown>;
   /** Size class of the body (BodyLimits); 'config' unless said. */
   readonly bodySize?: BodySize;
+  /** The route's own one-pass reading of its usual body (QuickJson); anything else is parsed the general way. */
+  readonly quickBody?: QuickJson;
   /** status -> description, or description and body schema */
   readonly responses: Readonly<Record<number, RouteResponse>>;
   /** Media type of the 200 answer when it is not JSON (e.g. `text/event-stream`). */
@@ -70,7 +72,7 @@ export class RouteTable {
    */
   add(spec: RouteSpec, handler: Middleware, authenticate?: Middleware): this {
     this.specs.push(spec);
-    const steps = [this.guard(spec.roles), checkPathAndQuery, ...(authenticate ? [authenticate] : []), jsonBody(this.bodyLimits[spec.bodySize ?? 'config']), handler];
+    const steps = [this.guard(spec.roles), checkPathAndQuery, ...(authenticate ? [authenticate] : []), jsonBody(this.bodyLimits[spec.bodySize ?? 'config'], spec.quickBody), handler];
     this.router[spec.method](spec.path, ...steps);
     return this;
   }
