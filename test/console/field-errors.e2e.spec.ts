@@ -52,7 +52,7 @@ describe('console: several field errors at once, and the password policy, in Chr
     expect(await text('zone-error-2')).to.contain('at least 2 points');
     expect(await text('error-facility')).to.contain('unknown facility');
     expect(await text('save-error')).to.contain('All 4 problems are listed');
-    await screenshot(page, 'field-errors-zone-map');
+    await screenshot(page, '08c-zone-map-row-errors');
     expect((await app.request('GET', '/configuration/v1/zoneMaps/show/bad-plan')).status).to.equal(404);
   });
 
@@ -64,7 +64,7 @@ describe('console: several field errors at once, and the password policy, in Chr
     expect(listed).to.contain('All 4 problems are listed');
     expect(listed).to.match(/pitch/i);
     expect(listed).to.contain('a XSPAN reader has antennas 1-13');
-    await screenshot(page, 'field-errors-reader-definition');
+    await screenshot(page, '08b-reader-definition-all-errors');
   });
 
   it('users: the password rule is shown, a hint while typing, the service\'s reason after a submit; a good password is taken', async () => {
@@ -79,7 +79,7 @@ describe('console: several field errors at once, and the password policy, in Chr
     await page.check(`${form} input[name=role-DataReader]`);
     await page.click(`${form} button[type=submit]`);
     await page.waitForSelector('[data-testid=error-password]:text("most common passwords")');
-    await screenshot(page, 'field-errors-password');
+    await screenshot(page, '17b-users-password-policy');
     expect((await app.request('GET', '/configuration/v1/users/show/erin')).status).to.equal(404);
     await page.fill(`${form} input[name=password]`, 'erin reads the dock');
     expect(await page.locator('[data-testid=error-password]').count(), 'the reason went with the password it was about').to.equal(0);
