@@ -55,13 +55,7 @@ export interface CommandStream<C extends EventCodecs, Cmd, S, Err> {
   readonly conflict?: string;
 }
 
-/** A stream as a command's outcome left it: its state and revision. */
-export interface KnownStream<S> {
-  readonly state: S;
-  readonly revision: StreamRevision;
-}
-
-export interface RunCommandOptions<S = never> {
+export interface RunCommandOptions {
   /** Time handed to the decider; default now. */
   readonly now?: Date;
   readonly metadata?: EventMetadata;
@@ -76,17 +70,6 @@ export interface RunCommandOptions<S = never> {
    * applied it, so a read right after the command sees the change.
    */
   readonly waiter?: { waitFor(position: Position | undefined): Promise<void> };
-  /**
-   * The stream as this caller's previous command on it left it (that
-   * outcome's `state` and `nextExpectedRevision`), for a caller that writes
-   * one stream over and over (a position saved after every confirmation).
-   * The command is decided on it without reading the stream, and its events
-   * are appended with its revision as expected revision: if anyone else wrote
-   * meanwhile, that append fails and the command runs as without `known`
-   * (read, decide, append). Only an append proves the known state current: a
-   * refusal or an empty decision on it is also decided again on a read.
-   */
-  readonly known?: KnownStream<S>;
 }
 
 export interface CommandOutcome<S, E> {
@@ -109,7 +92,7 @@ export async function runCommand<C extends EventCodecs, Cmd, S, Err>(
   client: EventStoreDBClient,
   target: CommandStream<C, Cmd, S, Err>,
   command: Cmd,
-  opts: RunCommandOptions<S> = {},
+  opts: RunCommandOptions = {},
 ): Promise<Either<Err, CommandOutcome<S, EventOf<C>>>> {
   try {
     const outcome = await decideAndAppend(client, target, command, opts);
@@ -125,14 +108,10 @@ async function decideAndAppend<C extends EventCodecs, Cmd, S, Err>(
   client: EventStoreDBClient,
   target: CommandStream<C, Cmd, S, Err>,
   command: Cmd,
-  opts: RunCommandOptions<S>,
+  opts: RunCommandOptions,
 ): Promise<Either<Err, CommandOutcome<S, EventOf<C>>>> {
   const { stream, codecs, decider } = target;
   const now = opts.now ?? new Date();
-  if (opts.known !== undefined) {
-    const outcome = await appendOnKnown(client, target, command, opts.known, now, opts);
-    if (outcome !== undefined) return outcome;
-  }
   const retries = opts.expectedRevision === undefined ? (target.retries ?? 1) : 0;
   for (let attempt = 0; ; attempt++) {
     const { state, revision } = await aggregateStream({ client, stream, codecs, initialState: decider.initialState, evolve: decider.evolve });
@@ -146,49 +125,17 @@ async function decideAndAppend<C extends EventCodecs, Cmd, S, Err>(
       return right({ events, state, nextExpectedRevision: revision, position: undefined });
     }
     try {
-      return right(await appendDecided(client, target, events, state, revision, opts));
+      const encoded = events.map((e) => encodeEvent(codecs, e, opts.metadata));
+      const appended = await appendEvents(client, stream, encoded, revision);
+      return right({
+        events,
+        state: events.reduce(decider.evolve, state),
+        nextExpectedRevision: appended.nextExpectedRevision,
+        position: appended.position,
+      });
     } catch (err) {
       if (err instanceof ConcurrencyError && attempt < retries) continue;
       throw err;
     }
   }
-}
-
-/** The command decided on `known` and appended; undefined when that proves nothing (refusal, no events, the stream moved on). */
-async function appendOnKnown<C extends EventCodecs, Cmd, S, Err>(
-  client: EventStoreDBClient,
-  target: CommandStream<C, Cmd, S, Err>,
-  command: Cmd,
-  known: KnownStream<S>,
-  now: Date,
-  opts: RunCommandOptions<S>,
-): Promise<Either<Err, CommandOutcome<S, EventOf<C>>> | undefined> {
-  if (opts.expectedRevision !== undefined && opts.expectedRevision !== known.revision) return undefined;
-  const decision = target.decider.decide(command, known.state, now);
-  if (isLeft(decision) || decision.right.length === 0) return undefined;
-  try {
-    return right(await appendDecided(client, target, decision.right, known.state, known.revision, opts));
-  } catch (err) {
-    if (err instanceof ConcurrencyError) return undefined;
-    throw err;
-  }
-}
-
-/** Appends `events` decided on `state` at `revision`, and the outcome: the state after them. */
-async function appendDecided<C extends EventCodecs, Cmd, S, Err>(
-  client: EventStoreDBClient,
-  target: CommandStream<C, Cmd, S, Err>,
-  events: ReadonlyArray<EventOf<C>>,
-  state: S,
-  revision: StreamRevision,
-  opts: RunCommandOptions<S>,
-): Promise<CommandOutcome<S, EventOf<C>>> {
-  const encoded = events.map((e) => encodeEvent(target.codecs, e, opts.metadata));
-  const appended = await appendEvents(client, target.stream, encoded, revision);
-  return {
-    events,
-    state: events.reduce(target.decider.evolve, state),
-    nextExpectedRevision: appended.nextExpectedRevision,
-    position: appended.position,
-  };
 }

@@ -15,7 +15,7 @@
 // fill the log; they only save re-reading events that produce nothing.
 import type { EventStoreDBClient } from '@eventstore/db-client';
 import { isLeft } from 'fp-ts/Either';
-import { runCommand, type CommandStream, type KnownStream } from '../command';
+import { runCommand, type CommandStream } from '../command';
 import { aggregateStream } from '../eventstore';
 import type { Logger } from '../logger';
 import type { CheckpointStore } from './checkpoint-store';
@@ -71,15 +71,6 @@ export class LogCheckpoint {
   private lastWriteAt = 0;
   private chain: Promise<void> = Promise.resolve();
   private fenced: CheckpointFenced | undefined;
-  /**
-   * The stream as this process's last command left it: a save is decided on
-   * it and appended with its revision, one round trip instead of a read and
-   * an append (a relay at one queue saves a few hundred times a second). A
-   * holder that took over meanwhile moved the revision: that append fails
-   * and the save reads the stream, and is refused. Forgotten after any
-   * failure, whose outcome in the log is unknown.
-   */
-  private stream: KnownStream<LogCheckpointState> | undefined;
 
   constructor(private readonly opts: LogCheckpointOptions) {}
 
@@ -96,10 +87,8 @@ export class LogCheckpoint {
   async take(previous?: () => Promise<LogProgress | undefined>): Promise<LogProgress> {
     const { client, name, holder } = this.opts;
     const stream = logCheckpointStream(name);
-    this.stream = undefined;
     const outcome = await runCommand(client, onCheckpoint(name), { type: 'Take', holder });
     if (isLeft(outcome)) throw outcome.left;
-    this.stream = { state: outcome.right.state, revision: outcome.right.nextExpectedRevision };
     // Stream metadata, not an event: how many of its events the store keeps.
     const { metadata } = await client.getStreamMetadata(stream);
     if (metadata?.maxCount !== KEEP_EVENTS) await client.setStreamMetadata(stream, { ...metadata, maxCount: KEEP_EVENTS });
@@ -160,16 +149,13 @@ export class LogCheckpoint {
     if (!isAhead(target, this.written)) return;
     this.lastWriteAt = Date.now();
     const { client, name, holder } = this.opts;
-    const known = this.stream;
-    this.stream = undefined;
-    const outcome = await runCommand(client, onCheckpoint(name), { type: 'Save', holder, at: target.at, skip: target.skip }, known ? { known } : {});
+    const outcome = await runCommand(client, onCheckpoint(name), { type: 'Save', holder, at: target.at, skip: target.skip });
     if (isLeft(outcome)) {
       this.fenced = outcome.left;
       this.opts.logger.error('checkpoint taken over by another process; this one stops', { name, holder, current: outcome.left.current });
       this.opts.onFenced?.(outcome.left);
       throw outcome.left;
     }
-    this.stream = { state: outcome.right.state, revision: outcome.right.nextExpectedRevision };
     if (isAhead(target, this.written)) this.written = target;
   }
 }
