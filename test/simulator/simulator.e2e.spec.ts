@@ -108,13 +108,14 @@ describe('reader simulator end to end', function () {
       readers: [{ name: 'quiet-1', family: 'SPEEDWAY', placement: { x: 5, y: 5, floor: '1' } }, { name: 'chatty-1', family: 'SPEEDWAY', placement: { x: 5, y: 5, floor: '1' } }],
       tags: [{ epc: 'E200000000000000000000AA' }],
       timeline: [{ epc: 'E200000000000000000000AA', at: 0, zone: 'A' }],
-      faults: [{ reader: 'quiet-1', at: 2, fault: 'not-responding', seconds: 7 }],
+      faults: [{ reader: 'quiet-1', at: 4, fault: 'not-responding', seconds: 10 }],
     }));
     try {
-      const options = parseOptions(['--url', app.baseUrl, '--demo', '--scenario', file, '--duration', '12', '--checkin-seconds', '1', '--progress', 'none']);
+      // The silence starts 4 s in (a loaded machine may take seconds before the first check-in) and lasts 10 s.
+      const options = parseOptions(['--url', app.baseUrl, '--demo', '--scenario', file, '--duration', '18', '--checkin-seconds', '1', '--progress', 'none']);
       const running = runSimulation(options, { log: silent });
       const seen = new Set<string>();
-      for (let i = 0; i < 50 && !seen.has('NOT_RESPONDING'); i++) {
+      for (let i = 0; i < 80 && !seen.has('NOT_RESPONDING'); i++) {
         await sleep(200);
         const quiet = await app.request('GET', '/health/v1/readers/quiet-1');
         if (quiet.status === 200) seen.add(quiet.body.state);
