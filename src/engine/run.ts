@@ -63,6 +63,9 @@ export interface EngineRunOptions {
   readonly fixedConfiguration?: EngineConfiguration;
 }
 
+/** How long a stop waits for its final append and snapshot. */
+const FINAL_WORK_BOUND_MS = 10_000;
+
 type TagsReportedInput = Extract<InputEvent, { type: 'TagsReported'; data: EngineReport }>;
 type JobInput = Extract<InputEvent, { type: keyof typeof jobEvents }>;
 const JOB_EVENT_TYPES: ReadonlySet<string> = new Set(Object.keys(jobEvents));
@@ -162,7 +165,7 @@ export class EngineRun {
     this.stopping ??= (async () => {
       if (this.timer !== undefined) clearInterval(this.timer);
       await this.sub?.stop();
-      await this.exclusive(async () => {
+      const finalWork = this.exclusive(async () => {
         // Even after a failure: the next run reads where the output ends, which an append in flight may still move.
         while (this.inFlight !== undefined) await this.inFlight;
         if (this.failed) return;
@@ -174,6 +177,21 @@ export class EngineRun {
         const subject = this.snapshotSubject();
         if (subject !== undefined) await this.snapshots?.takeNow(subject);
       }).catch((err: unknown) => this.log.warn('item engine: final append or snapshot failed (the next run redoes it)', { err: String(err) }));
+      // Bounded: an append the store never answers must not hold up the rest of a shutdown (the store's own
+      // close, which frees its directory). Nothing is lost: the next run reads again the input not claimed.
+      let timer: NodeJS.Timeout | undefined;
+      const finished = await Promise.race([
+        finalWork.then(() => true),
+        new Promise<boolean>((resolve) => {
+          timer = setTimeout(() => resolve(false), FINAL_WORK_BOUND_MS);
+        }),
+      ]);
+      clearTimeout(timer);
+      if (!finished) {
+        this.failed = true;
+        this.log.warn('item engine: final append or snapshot unanswered; stopping without it (the next run reads that input again)', { boundMs: FINAL_WORK_BOUND_MS });
+        return;
+      }
       await this.snapshots?.settled();
     })();
     return this.stopping;
