@@ -37,7 +37,7 @@ describe("appendToStream - batch append - flood", () => {
   optionalDescribe(supported)("Supported (>=21.10)", () => {
     test("Can handle multiple appends within the same event loop", async () => {
       const streamName = "batchFlood";
-      const numberOfEvents = 3_000;
+      const numberOfEvents = 1_000;
       const value = "A".repeat(904);
 
       const oneKiloByteEvent = () =>
