@@ -323,9 +323,9 @@ export class EngineRun {
    */
   private async decideAgain(restored: Restored, from: NonNullable<Restored['decideFrom']>, last: LastOutput): Promise<boolean> {
     const started = Date.now();
-    const fromEnd: LastOutput = { revision: from.revision, inputPosition: from.inputPosition, at: from.at };
-    const compared = new ComparingOutput(new RecordedDecisions(this.opts.client, this.stream, from.revision + 1n), fromEnd);
-    await this.adopt(restored, fromEnd, compared);
+    // The snapshot's event is an output end like any other: the comparison and the state start there.
+    const compared = new ComparingOutput(new RecordedDecisions(this.opts.client, this.stream, from.revision + 1n), from);
+    await this.adopt(restored, from, compared);
     let inputEvents = 0;
     this.decidingAgain = true;
     try {
