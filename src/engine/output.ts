@@ -15,7 +15,7 @@ import type { ThresholdOutput } from './threshold/tracker';
 import type { ItemChange } from './types';
 
 // About 450 bytes of JSON per change: 1000 changes stay well under 1 MiB.
-const MAX_CHANGES_PER_EVENT = 1000;
+export const MAX_CHANGES_PER_EVENT = 1000;
 // Threshold transitions and iteration records are about 350 bytes each: 300 of each beside 1000 changes stay under it too.
 const MAX_THRESHOLD_RECORDS_PER_EVENT = 300;
 
