@@ -29,6 +29,7 @@ import { encodeStoredItem } from '../src/items/stored-item';
 import { startServer } from './support/eventstore-child';
 import { positiveEnv } from './support/env';
 import { seededItemsEvent } from './support/seed-items';
+import { usedMemory } from './support/redis-memory';
 import { progress, rate } from './support/stats';
 import { cpuMeter, pidOf } from './support/cpu';
 
@@ -70,12 +71,6 @@ async function rawPipelined(url: string, key: string, ops: number): Promise<numb
   socket.end(resp('UNLINK', key));
   await once(socket, 'close');
   return rate(ops, ms);
-}
-
-/** Redis's used_memory (bytes). */
-async function usedMemory(redis: RedisClient): Promise<number> {
-  const info = await redis.info('memory');
-  return Number(/^used_memory:(\d+)/m.exec(info)?.[1] ?? NaN);
 }
 
 async function main(): Promise<void> {

@@ -117,7 +117,7 @@ export function ingestInventory(runtime: JobRuntime, view: ItemView, report: Eng
       list.length = n;
       list.push(candidate);
     }
-    window.add(epc, candidate.time);
+    window.add(epc, list, candidate.time);
     const winner = list.length === 1 ? candidate : hold(view.get(epc), list, list.reduce(stronger), ctx);
     const next = cachedPosition(ctx, winner.reader, winner.antennaId);
     const change = observe(view, ctx, epc, candidate.tid, candidate.time, next, movedInventory);
@@ -148,24 +148,52 @@ function movedInventory(prev: Position, next: Position): boolean {
 }
 
 /**
- * When each candidate leaves the compute window: a min-heap of (time, EPC),
- * one entry per candidate added, so pruning looks at the EPCs with a
- * candidate at or before the horizon instead of every EPC in the window
- * (ingest ticks after every report: the full walk was most of the engine's
- * time). An entry whose candidate was replaced meanwhile prunes nothing.
+ * When each EPC's oldest candidate leaves the compute window: a min-heap of
+ * (time, EPC) with at most one live entry per EPC, at the time of its oldest
+ * candidate, so pruning looks at the EPCs with a candidate at or before the
+ * horizon instead of every EPC in the window (ingest ticks after every
+ * report: the full walk was most of the engine's time). A tag read again
+ * while it has an entry adds none (one entry per read cost the engine about
+ * a microsecond a read at 40,000 tags in view); once its old candidates are
+ * pruned, the EPC goes back in at the time of its oldest remaining one.
+ * Entries a later, older read superseded are skipped when they come up.
  */
 class CandidateWindow {
   private readonly times: number[] = [];
   private readonly epcs: string[] = [];
+  /** The time of each EPC's live entry, by its candidate list (a list keeps its identity while the EPC is in the window, and its hash is cheap where an EPC string's is not). */
+  private readonly scheduled = new WeakMap<readonly InventoryCandidate[], number>();
   /** candidates.size after the last change through inventory.ts: a different size means someone else wrote it (rebuild). */
   size = 0;
 
-  constructor(candidates: Map<string, readonly InventoryCandidate[]>) {
-    for (const [epc, list] of candidates) for (const c of list) this.add(epc, c.time);
+  constructor(private readonly candidates: Map<string, readonly InventoryCandidate[]>) {
+    for (const [epc, list] of candidates) for (const c of list) this.add(epc, list, c.time);
     this.size = candidates.size;
   }
 
-  add(epc: string, time: number): void {
+  /** A candidate at `time` joined `list`, the candidates of `epc`. */
+  add(epc: string, list: readonly InventoryCandidate[], time: number): void {
+    const at = this.scheduled.get(list);
+    if (at !== undefined && at <= time) return;
+    this.scheduled.set(list, time);
+    this.push(epc, time);
+  }
+
+  /** Removes and returns an EPC whose live entry is at or before `horizon` (undefined when none is), with its candidates. */
+  popUpTo(horizon: number): [string, InventoryCandidate[]] | undefined {
+    for (;;) {
+      const times = this.times;
+      if (times.length === 0 || times[0]! > horizon) return undefined;
+      const time = times[0]!;
+      const epc = this.pop();
+      const list = this.candidates.get(epc);
+      if (list === undefined || this.scheduled.get(list) !== time) continue;
+      this.scheduled.delete(list);
+      return [epc, list as InventoryCandidate[]];
+    }
+  }
+
+  private push(epc: string, time: number): void {
     const times = this.times;
     const epcs = this.epcs;
     let i = times.length;
@@ -183,11 +211,9 @@ class CandidateWindow {
     epcs[i] = epc;
   }
 
-  /** Removes and returns the EPC of the earliest entry when its time is <= horizon. */
-  popUpTo(horizon: number): string | undefined {
+  private pop(): string {
     const times = this.times;
     const epcs = this.epcs;
-    if (times.length === 0 || times[0]! > horizon) return undefined;
     const top = epcs[0]!;
     const lastTime = times.pop()!;
     const lastEpc = epcs.pop()!;
@@ -228,13 +254,20 @@ export function pruneCandidates(runtime: JobRuntime, now: number): void {
   const horizon = now - runtime.ctx.recipe.computeWindowMs;
   const candidates = runtime.candidates;
   const window = windowOf(candidates);
-  for (let epc = window.popUpTo(horizon); epc !== undefined; epc = window.popUpTo(horizon)) {
-    const list = candidates.get(epc);
-    if (list === undefined) continue;
+  for (let due = window.popUpTo(horizon); due !== undefined; due = window.popUpTo(horizon)) {
+    const [epc, list] = due;
     let n = 0;
-    for (const c of list) if (c.time > horizon) list[n++] = c;
+    let oldest = Infinity;
+    for (const c of list) {
+      if (c.time <= horizon) continue;
+      list[n++] = c;
+      if (c.time < oldest) oldest = c.time;
+    }
     if (n === 0) candidates.delete(epc);
-    else list.length = n;
+    else {
+      list.length = n;
+      window.add(epc, list, oldest);
+    }
   }
   window.size = candidates.size;
 }
