@@ -4,11 +4,12 @@
 // last claimed. The output is the only checkpoint: nothing is saved anywhere
 // else, and nothing the engine decides comes from anywhere but this feed.
 import { streamNameFilter, type EventStoreDBClient, type Position } from '@eventstore/db-client';
-import { isLeft } from 'fp-ts/Either';
 import { TAG_REPORTS_STREAM_PREFIX } from '../agents';
-import { decodeRecorded, type RecordedDomainEvent } from '../core/events';
+import type { MalformedEventError, RecordedDomainEvent } from '../core/events';
 import type { Logger } from '../core/logger';
 import { matchesFilter, runSubscription, type RunningSubscription } from '../core/subscriptions';
+import { readBatch } from '../core/subscriptions/batch';
+import type { FeedItem } from '../core/subscriptions/feed';
 import { JOB_STREAM_PREFIX, jobEvents, type evolveJob } from '../jobs';
 import { ENGINE_CLOCK_STREAM, clockEvents } from './clock';
 import { CONFIG_STREAM_PREFIXES, configEvents } from './configuration';
@@ -72,20 +73,27 @@ const RANGE_CHUNK = 2000;
 
 /**
  * The input after `after` (default the start of the log) up to the commit
- * position `until` (inclusive), read from `$all` and decoded as the
- * subscription decodes it, in batches, each with the position it ends at:
- * what a replay feeds the engine, and what a run decides again to rebuild
- * its state from a snapshot.
+ * position `until` (inclusive), read from `$all` and taken exactly as the
+ * subscription takes it (readBatch: events of other types skipped, an event
+ * its codec refuses skipped and reported), in batches, each with the
+ * position it ends at: what a replay feeds the engine, and what a run
+ * decides again to rebuild its state from a snapshot. Anything else would
+ * feed a replay other events than the run had, and time moves on every
+ * input event.
  */
-export async function* inputRange(client: EventStoreDBClient, after: Position | undefined, until: bigint): AsyncGenerator<{ batch: InputEvent[]; end: Position }> {
+export async function* inputRange(
+  client: EventStoreDBClient,
+  after: Position | undefined,
+  until: bigint,
+  onMalformed: (error: MalformedEventError) => void,
+): AsyncGenerator<{ batch: InputEvent[]; end: Position }> {
   for await (const { events, end } of logRange(client, after, until, RANGE_CHUNK)) {
-    const batch: InputEvent[] = [];
+    const items: FeedItem[] = [];
     for (const resolved of events) {
-      if (resolved.event === undefined || !matchesFilter(INPUT_FILTER, resolved.event)) continue;
-      const decoded = decodeRecorded(resolved, INPUT_CODECS);
-      if (isLeft(decoded)) throw decoded.left;
-      batch.push(decoded.right as InputEvent);
+      if (resolved.event !== undefined && matchesFilter(INPUT_FILTER, resolved.event)) items.push({ kind: 'event', resolved, position: resolved.event.position });
     }
-    if (batch.length > 0) yield { batch, end };
+    const taken = readBatch(items, undefined, INPUT_CODECS);
+    for (const m of taken.malformed) onMalformed(m);
+    if (taken.events.length > 0) yield { batch: taken.events as InputEvent[], end };
   }
 }

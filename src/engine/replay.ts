@@ -10,6 +10,7 @@
 // (docs/item-processing.md, "Replaying the engine").
 import { NO_STREAM, type EventStoreDBClient } from '@eventstore/db-client';
 import type { Logger } from '../core/logger';
+import { malformedSkipped } from '../core/subscriptions';
 import { scanConfiguration } from './configuration-scan';
 import { inputRange, positionOf } from './input';
 import { engineStream } from './partitions';
@@ -104,7 +105,7 @@ export async function replayEngine(opts: ReplayOptions): Promise<ReplayResult> {
     if (output === undefined) throw new Error('replay: the run has no output');
     return output;
   };
-  for await (const { batch, end } of inputRange(opts.client, base === undefined ? undefined : positionOf(base.data.inputPosition), until)) {
+  for await (const { batch, end } of inputRange(opts.client, base === undefined ? undefined : positionOf(base.data.inputPosition), until, malformedSkipped(opts.logger))) {
     inputEvents += batch.length;
     await run.handle(batch, end);
     opts.onProgress?.(inputEvents, compared().decisions);

@@ -16,7 +16,7 @@
 import { NO_STREAM, type EventStoreDBClient, type Position } from '@eventstore/db-client';
 import { metrics } from '../core/metrics';
 import type { Logger } from '../core/logger';
-import type { RunningSubscription } from '../core/subscriptions';
+import { malformedSkipped, type RunningSubscription } from '../core/subscriptions';
 import { JOB_STREAM_PREFIX, jobEvents } from '../jobs';
 import { tickClock } from './clock';
 import { configEntryOf, EngineConfiguration, type ConfigEntry } from './configuration';
@@ -331,7 +331,7 @@ export class EngineRun {
     try {
       const until = last.inputPosition === undefined ? undefined : BigInt(last.inputPosition);
       if (until !== undefined) {
-        for await (const { batch, end } of inputRange(this.opts.client, positionOf(from.inputPosition), until)) {
+        for await (const { batch, end } of inputRange(this.opts.client, positionOf(from.inputPosition), until, malformedSkipped(this.log))) {
           inputEvents += batch.length;
           await this.handle(batch, end);
           if (compared.difference !== undefined) break;

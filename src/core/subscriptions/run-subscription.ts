@@ -130,10 +130,7 @@ class SubscriptionRun<C extends EventCodecs> {
     this.checkpointer = new Checkpointer(opts.checkpointStore, opts.name, opts.checkpointEvery ?? {}, this.log);
     this.maxBatch = Math.max(1, opts.maxBatchSize ?? 100);
     this.maxPendingWrites = Math.max(1, opts.maxPendingWrites ?? 2);
-    this.onMalformed = opts.onMalformed ?? ((e: MalformedEventError) =>
-      this.log.error('malformed event skipped', {
-        streamId: e.streamId, revision: e.revision, eventType: e.eventType, reason: e.reason, errors: e.errors,
-      }));
+    this.onMalformed = opts.onMalformed ?? malformedSkipped(this.log);
     const caughtUp = new Promise<void>((resolve) => (this.resolveCaughtUp = resolve));
     this.running = this.run();
     const position = (): Position | undefined => this.position;
@@ -284,4 +281,12 @@ class SubscriptionRun<C extends EventCodecs> {
     this.waiters.cancelAll();
     this.log.info('stopped', { position: positionToString(this.position) });
   }
+}
+
+/** What a reader of the log does by default with an event its codec refuses: logs it as skipped. */
+export function malformedSkipped(log: Logger): (e: MalformedEventError) => void {
+  return (e) =>
+    log.error('malformed event skipped', {
+      streamId: e.streamId, revision: e.revision, eventType: e.eventType, reason: e.reason, errors: e.errors,
+    });
 }
