@@ -103,6 +103,8 @@ function usePickerOptions(session) {
   return options;
 }
 
+const isHexPrefix = (p) => /^[0-9A-Fa-f]*$/.test(p);
+
 const compare = (key, dir) => (a, b) => {
   const x = a[key];
   const y = b[key];
@@ -128,7 +130,9 @@ export function Items({ params, session }) {
   const { page } = paged;
   const sort = params.get('sort');
   const dir = params.get('dir') === 'desc' ? 'desc' : 'asc';
-  const rows = page ? (sort ? [...page.rows].sort(compare(sort, dir)) : page.rows) : [];
+  // A prefix in the URL the service will refuse: the rows still shown belong to the query before it, not to this one.
+  const refusedPrefix = query.epcPrefix !== undefined && !isHexPrefix(query.epcPrefix);
+  const rows = page && !refusedPrefix ? (sort ? [...page.rows].sort(compare(sort, dir)) : page.rows) : [];
   // Filters go to the URL (shareable, kept on reload); the URL drives the query.
   const submit = (e) => {
     e.preventDefault();
@@ -136,7 +140,7 @@ export function Items({ params, session }) {
   };
   const sortBy = (key) => { location.hash = hashOf({ ...Object.fromEntries(params), sort: key, dir: sort === key && dir === 'asc' ? 'desc' : 'asc' }); };
   const set = (k) => (e) => setForm({ ...form, [k]: e.target.value });
-  const epcProblem = form.epcPrefix && !/^[0-9A-Fa-f]+$/.test(form.epcPrefix) ? 'only hexadecimal digits 0-9, A-F' : null;
+  const epcProblem = form.epcPrefix && !isHexPrefix(form.epcPrefix) ? 'only hexadecimal digits 0-9, A-F' : null;
   const fieldError = (name) => (name === 'epcPrefix' && epcProblem) || paged.error?.errors?.find((e) => e.path === `query.${name}`)?.reason;
   const exportCsv = async () => {
     const out = [COLUMNS.join(',')];
